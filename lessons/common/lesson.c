@@ -1,0 +1,178 @@
+/* lessons/common/lesson.c - see lesson.h. */
+#include "lesson.h"
+
+#include <math.h>
+#include <string.h>
+
+check_result check_close(const float *got, const double *ref, size_t n, double rtol, double atol)
+{
+    check_result r = {0, 0, rtol, atol, 0, 1};
+    double worst_excess = -1;
+    for (size_t i = 0; i < n; i++) {
+        double g = got[i], e = fabs(g - ref[i]);
+        if (!isfinite(g) && !(isinf(g) && g == ref[i]))
+            e = INFINITY;
+        if (e > r.max_abs_err)
+            r.max_abs_err = e;
+        if (fabs(ref[i]) > 1e-30 && e / fabs(ref[i]) > r.max_rel_err)
+            r.max_rel_err = e / fabs(ref[i]);
+        double excess = e - (atol + rtol * fabs(ref[i]));
+        if (excess > worst_excess) {
+            worst_excess = excess;
+            r.worst = i;
+        }
+        if (!(e <= atol + rtol * fabs(ref[i])))
+            r.pass = 0;
+    }
+    return r;
+}
+
+int lesson_usage_error(const char *prog, const lesson_opt *opts, const char *why)
+{
+    fprintf(stderr, "%s: %s\n", prog, why);
+    cli_usage(stderr, prog, opts, 0);
+    fprintf(stderr, "(%s --help lists every option)\n", prog);
+    return LESSON_USAGE;
+}
+
+int lesson_start(const char *prog, int argc, char **argv, const lesson_opt *opts, lesson_common *c,
+                 backend *bes, int *n_bes)
+{
+    char err[512];
+    if (cli_parse(argc, argv, 1, opts, err, sizeof err))
+        return lesson_usage_error(prog, opts, err);
+    if (c->help) {
+        cli_usage(stdout, prog, opts, 1);
+        return LESSON_PASS;
+    }
+    if (c->arch && !sim_device_find(c->arch)) {
+        snprintf(err, sizeof err, "--arch '%s': unknown device; choose sm_80 (A100), sm_89 (RTX 4090), sm_90 (H100) or h200",
+                 c->arch);
+        return lesson_usage_error(prog, opts, err);
+    }
+    *n_bes = 0;
+    int want_sim = strcmp(c->mode, "cuda") != 0, want_cuda = strcmp(c->mode, "sim") != 0;
+    if (want_sim) {
+        if (be_open(&bes[*n_bes], BACKEND_SIM, c->arch, c->detail)) {
+            fprintf(stderr, "%s: %s\n", prog, bes[*n_bes].err);
+            return LESSON_USAGE;
+        }
+        (*n_bes)++;
+    }
+    if (want_cuda) {
+        if (be_open(&bes[*n_bes], BACKEND_CUDA, c->arch, c->detail)) {
+            fprintf(stderr, "%s: --mode %s: %s\n", prog, c->mode, bes[*n_bes].err);
+            for (int i = 0; i < *n_bes; i++)
+                be_close(&bes[i]);
+            return LESSON_USAGE;
+        }
+        (*n_bes)++;
+    }
+    return -1;
+}
+
+void lesson_json_kernel(json *j, const be_kernel *k, int detailed)
+{
+    json_obj(j, NULL);
+    json_str(j, "name", k->name);
+    json_arr(j, "grid");
+    json_uint(j, NULL, k->cfg.grid.x);
+    json_uint(j, NULL, k->cfg.grid.y);
+    json_uint(j, NULL, k->cfg.grid.z);
+    json_end_arr(j);
+    json_arr(j, "block");
+    json_uint(j, NULL, k->cfg.block.x);
+    json_uint(j, NULL, k->cfg.block.y);
+    json_uint(j, NULL, k->cfg.block.z);
+    json_end_arr(j);
+    json_uint(j, "shared_bytes", k->cfg.shared_bytes);
+    int sim = !k->hw.valid;
+    json_obj(j, "hbm");
+    if (sim) {
+        json_uint(j, "read_bytes", k->sim.hbm_read_bytes);
+        json_uint(j, "write_bytes", k->sim.hbm_write_bytes);
+    } else {
+        json_uint(j, "read_bytes", k->hw.dram_read_bytes);
+        json_uint(j, "write_bytes", k->hw.dram_write_bytes);
+    }
+    if (sim && !detailed) {
+        json_null(j, "read_sectors");
+        json_null(j, "write_sectors");
+    } else {
+        json_uint(j, "read_sectors", sim ? k->sim.global_ld_sectors : k->hw.l1_ld_sectors);
+        json_uint(j, "write_sectors", sim ? k->sim.global_st_sectors : k->hw.l1_st_sectors);
+    }
+    json_end(j);
+    json_obj(j, "sram");
+    if (sim) {
+        json_uint(j, "read_bytes", k->sim.sram_read_bytes);
+        json_uint(j, "write_bytes", k->sim.sram_write_bytes);
+    } else {
+        json_null(j, "read_bytes");
+        json_null(j, "write_bytes");
+    }
+    if (sim && !detailed) {
+        json_null(j, "wavefronts");
+        json_null(j, "bank_conflicts");
+    } else {
+        json_uint(j, "wavefronts", sim ? k->sim.shared_ld_wavefronts + k->sim.shared_st_wavefronts
+                                       : k->hw.shared_ld_wavefronts + k->hw.shared_st_wavefronts);
+        json_uint(j, "bank_conflicts", sim ? k->sim.shared_ld_conflicts + k->sim.shared_st_conflicts
+                                           : k->hw.shared_ld_conflicts + k->hw.shared_st_conflicts);
+    }
+    json_end(j);
+    if (!sim) {
+        json_obj(j, "l2");
+        json_uint(j, "read_sectors", k->hw.l2_read_sectors);
+        json_uint(j, "write_sectors", k->hw.l2_write_sectors);
+        json_end(j);
+    }
+    json_num(j, "flops", k->flops);
+    json_num(j, "time_ms", k->time_ms);
+    json_int(j, "status", k->status);
+    json_end(j);
+}
+
+void lesson_json_buffers(json *j, backend *be)
+{
+    json_arr(j, "buffers");
+    for (int i = 0; i < be->n_buffers; i++) {
+        uint64_t rd = 0, wr = 0;
+        int have = be->kind == BACKEND_SIM && !be_buffer_counts(be, be->buffers[i].ptr, &rd, &wr);
+        json_obj(j, NULL);
+        json_str(j, "name", be->buffers[i].name);
+        json_uint(j, "bytes", be->buffers[i].bytes);
+        if (have) {
+            json_uint(j, "read_bytes", rd);
+            json_uint(j, "write_bytes", wr);
+        } else {
+            json_null(j, "read_bytes");
+            json_null(j, "write_bytes");
+        }
+        json_end(j);
+    }
+    json_end_arr(j);
+}
+
+void lesson_json_check(json *j, const check_result *r)
+{
+    json_obj(j, "check");
+    json_num(j, "max_abs_err", r->max_abs_err);
+    json_num(j, "max_rel_err", r->max_rel_err);
+    json_num(j, "rtol", r->rtol);
+    json_num(j, "atol", r->atol);
+    json_bool(j, "pass", r->pass);
+    json_end(j);
+}
+
+const char *human_bytes(double b, char *buf, size_t n)
+{
+    const char *u[] = {"B", "KB", "MB", "GB", "TB"};
+    int i = 0;
+    while (fabs(b) >= 1000 && i < 4) {
+        b /= 1000;
+        i++;
+    }
+    snprintf(buf, n, i ? "%.2f %s" : "%.0f %s", b, u[i]);
+    return buf;
+}

@@ -1,0 +1,47 @@
+/* lessons/common/lesson.h - what every lesson driver shares: the registry,
+ * backend set-up from --mode, the result check, the report and --json. */
+#ifndef LESSON_LESSON_H
+#define LESSON_LESSON_H
+#include <stddef.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "cli.h"
+#include "json.h"
+
+typedef struct lesson_entry {
+    int number;
+    const char *name;  /* "scale" */
+    const char *title; /* one line for `lesson list` and the README table */
+    int (*run)(int argc, char **argv); /* argv[0] = "lesson N"; returns the exit code */
+} lesson_entry;
+
+extern const lesson_entry lesson_registry[]; /* ends with number 0 */
+
+/* Exit codes of every lesson. */
+enum { LESSON_PASS = 0, LESSON_FAIL = 1, LESSON_USAGE = 2 };
+
+/* Result check against a double-precision CPU reference:
+ * pass when |got - ref| <= atol + rtol * |ref| for every element. */
+typedef struct check_result {
+    double max_abs_err, max_rel_err, rtol, atol;
+    size_t worst;  /* index of the worst element */
+    int pass;
+} check_result;
+check_result check_close(const float *got, const double *ref, size_t n, double rtol, double atol);
+
+/* Prints "<prog>: <why>" and the usage line to stderr; returns LESSON_USAGE. */
+int lesson_usage_error(const char *prog, const lesson_opt *opts, const char *why);
+/* Handles the parse, --help and --mode; fills the backends to run (1 or 2:
+ * sim first). Returns -1 to continue, or an exit code to return. */
+int lesson_start(const char *prog, int argc, char **argv, const lesson_opt *opts, lesson_common *c,
+                 backend *bes, int *n_bes);
+
+/* JSON pieces in the schema of DESIGN.md. */
+void lesson_json_kernel(json *j, const be_kernel *k, int detailed);
+void lesson_json_buffers(json *j, backend *be);
+void lesson_json_check(json *j, const check_result *r);
+
+/* "4.00 MB" style */
+const char *human_bytes(double b, char *buf, size_t n);
+#endif

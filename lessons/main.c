@@ -1,0 +1,71 @@
+/* lessons/main.c - the `lesson` program: `lesson list`, `lesson N [options]`.
+ * The registry below drives `lesson list` and the README's lesson table
+ * (`lesson list --markdown`; tests/test_lessons.c checks they agree). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+
+int lesson02_main(int argc, char **argv);
+
+const lesson_entry lesson_registry[] = {
+    {2, "scale", "threads, blocks, grids: the custom op y = 2x and its bounds guard", lesson02_main},
+    {0, NULL, NULL, NULL},
+};
+
+/* Lessons of the course that this build does not have yet. */
+static const struct { int number; const char *when; } planned[] = {
+    {1, "lesson 1 (the nvcc compile chain) arrives with the lessons 1, 5 and 6 issue"},
+    {3, "lesson 3 (online softmax) arrives with the attention lessons"},
+    {4, "lesson 4 arrives with the attention lessons"},
+    {5, "lesson 5 (the PyTorch CUDA stack) arrives with the lessons 1, 5 and 6 issue"},
+    {6, "lesson 6 (Triton-style block programs) arrives with the lessons 1, 5 and 6 issue"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: lesson list [--markdown]\n"
+               "       lesson N [--mode sim|cuda|compare] [options]   (lesson N --help for its options)\n");
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0); /* reports and errors interleave in order */
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        if (argc >= 2)
+            printf("\nsimtlab runs CUDA kernels on a CPU simulator that counts every byte between HBM and SRAM,\n"
+                   "and on an NVIDIA GPU beside its hardware counters. `lesson list` shows the lessons.\n");
+        return argc < 2 ? LESSON_USAGE : LESSON_PASS;
+    }
+    if (!strcmp(argv[1], "list")) {
+        int md = argc > 2 && !strcmp(argv[2], "--markdown");
+        if (md)
+            printf("| n | lesson | what you will see |\n|---|--------|-------------------|\n");
+        for (const lesson_entry *e = lesson_registry; e->number; e++)
+            printf(md ? "| %d | %s | %s |\n" : "  %d  %-10s %s\n", e->number, e->name, e->title);
+        return LESSON_PASS;
+    }
+    char *end;
+    long n = strtol(argv[1], &end, 10);
+    if (*end || end == argv[1]) {
+        fprintf(stderr, "lesson: '%s' is neither a lesson number nor 'list'\n", argv[1]);
+        usage(stderr);
+        return LESSON_USAGE;
+    }
+    for (const lesson_entry *e = lesson_registry; e->number; e++)
+        if (e->number == n) {
+            char prog[32];
+            snprintf(prog, sizeof prog, "lesson %ld", n);
+            argv[1] = prog;
+            return e->run(argc - 1, argv + 1);
+        }
+    for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++)
+        if (planned[i].number == n) {
+            fprintf(stderr, "%s; `lesson list` shows what this build has\n", planned[i].when);
+            return LESSON_USAGE;
+        }
+    fprintf(stderr, "lesson: there is no lesson %ld; `lesson list` shows them\n", n);
+    return LESSON_USAGE;
+}

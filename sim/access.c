@@ -1,0 +1,420 @@
+/* sim/access.c - every load and store of kernel code arrives here.
+ *
+ * Kernel translation units are compiled with -fsanitize=thread, which makes
+ * gcc call __tsan_readN/__tsan_writeN before each memory access; the
+ * sanitizer runtime is not linked, these functions take its place (the
+ * technique of the Linux kernel's KCSAN). This file is the simulator's hot
+ * path: an access to device memory (HBM) costs one thread-local load, a
+ * range test, two table loads, a bounds test and one counter increment.
+ * Everything else (shared memory, stack, constant data, illegal addresses,
+ * detailed mode) branches to sim_access_slow.
+ *
+ * Classification, in order: the device arena (HBM) -> the block's shared
+ * memory (SRAM: static __shared__ in the executable's TLS block, or the
+ * dynamic buffer) -> the running thread's stack (local) -> the executable's
+ * own data (constant) -> anything else is illegal, a report.
+ */
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic);
+static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space);
+
+static inline __attribute__((always_inline)) void access_inline(uintptr_t a, unsigned size, int wr, uintptr_t pc)
+{
+    sim_worker *w = sim_tls_worker;
+    if (__builtin_expect(w == NULL || w->cur == NULL, 0))
+        return; /* host code that happens to live in a kernel unit */
+    uintptr_t off = a - sim_arena.base;
+    if (__builtin_expect(off < sim_arena.span, 1)) {
+        uint32_t id = sim_arena.owner[off >> SIM_GRANULE_SHIFT];
+        const sim_alloc *al = &sim_allocs[id];
+        if (__builtin_expect(a >= al->begin && a + size <= al->live_end && !(a & (size - 1)), 1)) {
+            w->alloc_ctr[id][wr] += size;
+            if (__builtin_expect(w->detailed, 0))
+                detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
+            return;
+        }
+    }
+    sim_access_slow(w, a, size, wr, pc, 0);
+}
+
+void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc) { access_inline(a, size, wr, pc); }
+
+/* An atomic read-modify-write: one read and one write, never a race. */
+void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc)
+{
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur)
+        return;
+    sim_access_slow(w, a, size, 0, pc, 1);
+    sim_access_slow(w, a, size, 1, pc, 1);
+}
+
+/* ---- the hooks gcc's ThreadSanitizer instrumentation calls -------------- */
+#define RA() ((uintptr_t)__builtin_return_address(0))
+#define HOOKS(n)                                                                           \
+    void __tsan_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA()); }               \
+    void __tsan_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA()); }              \
+    void __tsan_unaligned_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA()); }     \
+    void __tsan_unaligned_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA()); }    \
+    void __tsan_volatile_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA()); }      \
+    void __tsan_volatile_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA()); }
+void __tsan_read1(void *p) { access_inline((uintptr_t)p, 1, 0, RA()); }
+void __tsan_write1(void *p) { access_inline((uintptr_t)p, 1, 1, RA()); }
+void __tsan_volatile_read1(void *p) { access_inline((uintptr_t)p, 1, 0, RA()); }
+void __tsan_volatile_write1(void *p) { access_inline((uintptr_t)p, 1, 1, RA()); }
+HOOKS(2)
+HOOKS(4)
+HOOKS(8)
+HOOKS(16)
+#undef HOOKS
+
+/* Aggregate copies (struct assignment, memcpy lowered by gcc): one access of
+ * the whole range, split into 4-byte words the way a GPU would move them. */
+static void range_access(uintptr_t a, size_t n, int wr, uintptr_t pc)
+{
+    size_t i = 0;
+    if (!(a & 3))
+        for (; i + 4 <= n; i += 4)
+            access_inline(a + i, 4, wr, pc);
+    for (; i < n; i++)
+        access_inline(a + i, 1, wr, pc);
+}
+void __tsan_read_range(void *p, unsigned long n) { range_access((uintptr_t)p, n, 0, RA()); }
+void __tsan_write_range(void *p, unsigned long n) { range_access((uintptr_t)p, n, 1, RA()); }
+void __tsan_init(void) {}
+void __tsan_func_entry(void *pc) { (void)pc; }
+void __tsan_func_exit(void) {}
+
+/* ---- the slow path --------------------------------------------------------- */
+static struct {
+    uintptr_t lo[16], hi[16];
+    int n;
+} exe_data; /* the executable's loaded segments: static data kernels may read */
+
+static int collect_segments(struct dl_phdr_info *info, size_t sz, void *arg)
+{
+    (void)sz;
+    (void)arg;
+    for (int i = 0; i < info->dlpi_phnum && exe_data.n < 16; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        exe_data.lo[exe_data.n] = info->dlpi_addr + ph->p_vaddr;
+        exe_data.hi[exe_data.n] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+        exe_data.n++;
+    }
+    return 1; /* the first entry is the executable itself */
+}
+
+void sim_access_init_segments(void)
+{
+    if (!exe_data.n)
+        dl_iterate_phdr(collect_segments, NULL);
+}
+
+static int in_exe_data(uintptr_t a)
+{
+    for (int i = 0; i < exe_data.n; i++)
+        if (a >= exe_data.lo[i] && a < exe_data.hi[i])
+            return 1;
+    return 0;
+}
+
+static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
+
+static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)
+{
+    const char *rw = wr ? "write" : "read";
+    sim_thread *t = w->cur;
+    uintptr_t off = a - sim_arena.base;
+    if (off < sim_arena.span) {
+        uint32_t id = sim_arena.owner[off >> SIM_GRANULE_SHIFT];
+        const sim_alloc *al = &sim_allocs[id];
+        if (a >= al->begin && a + size <= al->live_end) {
+            if (a & (size - 1)) {
+                sim_fail(w, SIM_ERR_MISALIGNED_ADDRESS, pc,
+                         "misaligned global %s of %u bytes at 0x%llx (allocation '%s' offset %llu): a GPU needs "
+                         "%u-byte alignment",
+                         rw, size, (unsigned long long)a, al->name, (unsigned long long)(a - al->begin), size);
+                sim_block_abort(w);
+            }
+            w->alloc_ctr[id][wr] += size; /* atomics come here */
+            if (w->detailed)
+                detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
+            return;
+        }
+        char where[256];
+        sim_describe_address(where, sizeof where, a, size);
+        sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc, "invalid global %s of %u bytes at address 0x%llx: %s", rw, size,
+                 (unsigned long long)a, where);
+        sim_block_abort(w);
+    }
+    if ((a >= w->tls_lo && a + size <= w->tls_hi) || (a >= w->dyn_lo && a + size <= w->dyn_hi)) {
+        if (a & (size - 1)) {
+            sim_fail(w, SIM_ERR_MISALIGNED_ADDRESS, pc, "misaligned shared %s of %u bytes at 0x%llx", rw, size,
+                     (unsigned long long)a);
+            sim_block_abort(w);
+        }
+        if (wr)
+            w->c.sram_write_bytes += size;
+        else
+            w->c.sram_read_bytes += size;
+        if (w->detailed) {
+            if (!atomic)
+                shared_race_check(w, a, size, wr, pc);
+            detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+        }
+        return;
+    }
+    if (a >= w->dyn_win_lo && a < w->dyn_win_hi) {
+        long long rel = (long long)(a - w->dyn_lo);
+        sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                 "invalid shared %s of %u bytes at dynamic shared offset %lld: the launch has %llu bytes of dynamic "
+                 "shared memory (%s)",
+                 rw, size, rel, (unsigned long long)(w->dyn_hi - w->dyn_lo),
+                 rel < 0 ? "before its start" : "past its end");
+        sim_block_abort(w);
+    }
+    if (t->stack && a >= (uintptr_t)t->stack->lo && a + size <= (uintptr_t)t->stack->hi) {
+        if (wr)
+            w->c.local_write_bytes += size;
+        else
+            w->c.local_read_bytes += size;
+        return;
+    }
+    if (in_exe_data(a)) {
+        if (!wr)
+            w->c.const_read_bytes += size;
+        return;
+    }
+    sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+             "invalid %s of %u bytes at address 0x%llx: not device memory, shared memory or this thread's stack "
+             "(a host pointer passed to the kernel, or another thread's local variable?)",
+             rw, size, (unsigned long long)a);
+    sim_block_abort(w);
+}
+
+/* ---- shared-memory races (detailed mode) ----------------------------------
+ * Two accesses to the same 4-byte word by different threads, at least one a
+ * write, with no __syncthreads between them (and, for two lanes of one warp,
+ * no warp-synchronous intrinsic either), are a hazard, as compute-sanitizer's
+ * racecheck defines it. One shadow word per shared word remembers the last
+ * writer and reader and the barrier epoch they acted in. */
+#define SIM_MULTI 0xffffu
+static sim_shadow *shadow_of(sim_worker *w, uintptr_t a)
+{
+    if (a >= w->tls_lo && a < w->tls_hi)
+        return &w->shadow_tls[(a - w->tls_lo) >> 2];
+    return &w->shadow_dyn[(a - w->dyn_lo) >> 2];
+}
+
+static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_thread *t)
+{
+    return other / 32 == t->warp && other_wep != (uint16_t)w->warps[t->warp].sync_epoch;
+}
+
+static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
+{
+    const sim_thread *t = w->cur;
+    uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
+    for (uintptr_t x = a & ~(uintptr_t)3; x < a + size; x += 4) {
+        sim_shadow *s = shadow_of(w, x);
+        const char *kind = NULL;
+        unsigned other = 0;
+        if (s->w_epoch == w->epoch && s->w_tid != me && !synced(w, s->w_tid, s->w_wep, t)) {
+            kind = wr ? "write-after-write" : "read-after-write";
+            other = s->w_tid;
+        } else if (wr && s->r_epoch == w->epoch &&
+                   (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t)))) {
+            kind = "write-after-read";
+            other = s->r_tid;
+        }
+        if (kind) {
+            char who[48];
+            if (other == SIM_MULTI)
+                snprintf(who, sizeof who, "several other threads");
+            else
+                snprintf(who, sizeof who, "thread %u", other);
+            sim_fail(w, SIM_ERR_SHARED_RACE, pc,
+                     "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and an access by %s "
+                     "with no __syncthreads() between them",
+                     kind, (unsigned long long)x, wr ? "a write" : "a read", who);
+            sim_block_abort(w);
+        }
+        if (wr) {
+            s->w_epoch = w->epoch;
+            s->w_tid = me;
+            s->w_wep = wep;
+        } else if (s->r_epoch != w->epoch || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t)) {
+            s->r_epoch = w->epoch;
+            s->r_tid = me;
+            s->r_wep = wep;
+        } else {
+            s->r_tid = SIM_MULTI;
+        }
+    }
+}
+
+/* ---- warp-level requests (detailed mode) ------------------------------------
+ * A lane's n-th execution of the instruction at pc since its warp last
+ * synchronised is matched with the other lanes' n-th execution: together
+ * they are one request, as the hardware issues one instruction for the
+ * converged warp. */
+static void *grow(void *p, uint32_t *cap, size_t elem, uint32_t min)
+{
+    uint32_t n = *cap ? *cap * 2 : min;
+    void *q = realloc(p, (size_t)n * elem);
+    if (!q)
+        abort(); /* out of host memory in detailed mode: nothing sane to return */
+    *cap = n;
+    return q;
+}
+
+static uint32_t hash_pc(uintptr_t pc, uint32_t occ) { return (uint32_t)((pc * 0x9E3779B97F4A7C15ull) >> 40) ^ (occ * 0x85EBCA6Bu); }
+
+static uint32_t next_occ(sim_warp *wp, uintptr_t pc, unsigned lane)
+{
+    for (uint32_t i = 0; i < wp->pcs_n; i++) /* few memory instructions per kernel */
+        if (wp->pcs[i].pc == pc)
+            return wp->pcs[i].occ[lane]++;
+    if (wp->pcs_n == wp->pcs_cap)
+        wp->pcs = grow(wp->pcs, &wp->pcs_cap, sizeof *wp->pcs, 16);
+    sim_pcocc *e = &wp->pcs[wp->pcs_n++];
+    memset(e, 0, sizeof *e);
+    e->pc = pc;
+    e->occ[lane] = 1;
+    return 0;
+}
+
+static void rehash(sim_warp *wp)
+{
+    uint32_t slots = wp->reqs_cap * 2;
+    free(wp->req_index);
+    wp->req_index = malloc(slots * sizeof(uint32_t));
+    if (!wp->req_index)
+        abort();
+    memset(wp->req_index, 0xff, slots * sizeof(uint32_t));
+    for (uint32_t i = 0; i < wp->reqs_n; i++) {
+        uint32_t h = hash_pc(wp->reqs[i].pc, wp->reqs[i].occ) & (slots - 1);
+        while (wp->req_index[h] != UINT32_MAX)
+            h = (h + 1) & (slots - 1);
+        wp->req_index[h] = i;
+    }
+}
+
+static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space)
+{
+    sim_thread *t = w->cur;
+    sim_warp *wp = &w->warps[t->warp];
+    uint32_t occ = next_occ(wp, pc, t->lane);
+    if (wp->reqs_n == wp->reqs_cap) {
+        wp->reqs = grow(wp->reqs, &wp->reqs_cap, sizeof *wp->reqs, 64);
+        rehash(wp);
+    }
+    uint32_t slots = wp->reqs_cap * 2;
+    uint32_t h = hash_pc(pc, occ) & (slots - 1);
+    sim_request *r = NULL;
+    while (wp->req_index[h] != UINT32_MAX) {
+        sim_request *c = &wp->reqs[wp->req_index[h]];
+        if (c->pc == pc && c->occ == occ && c->space == space && c->wr == wr && c->n < 32) {
+            r = c;
+            break;
+        }
+        h = (h + 1) & (slots - 1);
+    }
+    if (!r) {
+        wp->req_index[h] = wp->reqs_n;
+        r = &wp->reqs[wp->reqs_n++];
+        r->pc = pc;
+        r->occ = occ;
+        r->space = (uint8_t)space;
+        r->wr = (uint8_t)wr;
+        r->n = 0;
+    }
+    r->addr[r->n] = a;
+    r->size[r->n] = (uint8_t)size;
+    r->n++;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Distinct values of v[0..n) (sorted in place). */
+static unsigned distinct(uint64_t *v, unsigned n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_u64);
+    unsigned d = 1;
+    for (unsigned i = 1; i < n; i++)
+        d += v[i] != v[i - 1];
+    return d;
+}
+
+/* Counts one request: sectors for global, wavefronts and conflicts for shared. */
+static void count_request(sim_worker *w, const sim_request *r)
+{
+    uint64_t items[32 * 4 + 8];
+    unsigned n = 0;
+    if (r->space == SIM_SPACE_GLOBAL) {
+        /* distinct 32-byte sectors the request touches */
+        for (unsigned i = 0; i < r->n; i++)
+            for (uint64_t s = r->addr[i] >> 5; s <= (r->addr[i] + r->size[i] - 1) >> 5; s++)
+                items[n++] = s;
+        uint64_t sectors = distinct(items, n);
+        if (r->wr) {
+            w->c.global_st_requests++;
+            w->c.global_st_sectors += sectors;
+        } else {
+            w->c.global_ld_requests++;
+            w->c.global_ld_sectors += sectors;
+        }
+        return;
+    }
+    /* shared: 32 banks of 4-byte words. A wavefront serves at most one word
+     * per bank (lanes reading the same word share it: broadcast), so the
+     * request takes as many wavefronts as the busiest bank has distinct words. */
+    for (unsigned i = 0; i < r->n; i++)
+        for (uint64_t x = r->addr[i] >> 2; x <= (r->addr[i] + r->size[i] - 1) >> 2; x++)
+            items[n++] = x;
+    unsigned words = distinct(items, n);
+    unsigned per_bank[32] = {0}, wf = 1;
+    for (unsigned i = 0; i < n; i++)
+        if (i == 0 || items[i] != items[i - 1]) {
+            unsigned b = (unsigned)(items[i] & 31);
+            if (++per_bank[b] > wf)
+                wf = per_bank[b];
+        }
+    unsigned ideal = (words + 31) / 32;
+    if (ideal < 1)
+        ideal = 1;
+    if (r->wr) {
+        w->c.shared_st_requests++;
+        w->c.shared_st_wavefronts += wf;
+        w->c.shared_st_conflicts += wf - ideal;
+    } else {
+        w->c.shared_ld_requests++;
+        w->c.shared_ld_wavefronts += wf;
+        w->c.shared_ld_conflicts += wf - ideal;
+    }
+}
+
+void sim_warp_flush(sim_worker *w, sim_warp *wp)
+{
+    for (uint32_t i = 0; i < wp->reqs_n; i++)
+        count_request(w, &wp->reqs[i]);
+    if (wp->reqs_n) {
+        wp->reqs_n = 0;
+        memset(wp->req_index, 0xff, (size_t)wp->reqs_cap * 2 * sizeof(uint32_t));
+    }
+    wp->pcs_n = 0;
+}

@@ -1,0 +1,164 @@
+/* sim/internal.h - private state of the simulator, shared by the sim sources only.
+ *
+ * Not included by lessons or kernels. The per-access hot path lives in
+ * sim/access.c and reads only: sim_tls_worker, sim_arena, sim_allocs.
+ */
+#ifndef SIMTLAB_INTERNAL_H
+#define SIMTLAB_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "launch.h"
+#include "memory.h"
+
+#define SIM_GRANULE_SHIFT 16 /* allocations start on 64 KiB boundaries */
+#define SIM_MAX_ALLOCS 65536 /* allocation records per process (never reused) */
+#define SIM_MAX_THREADS 1024
+
+/* ---- memory ----------------------------------------------------------- */
+typedef struct sim_alloc {
+    uintptr_t begin;    /* first byte */
+    uintptr_t live_end; /* begin + bytes while live, begin once freed */
+    size_t bytes;
+    int freed;
+    char name[52];
+    uint64_t read_bytes, write_bytes; /* by kernels, since the last reset */
+} sim_alloc;
+
+typedef struct sim_arena_t {
+    uintptr_t base;  /* reserved address range [base, base + span) */
+    uintptr_t span;
+    uint32_t *owner; /* granule -> allocation id (0: red zone / never used) */
+    uintptr_t next;  /* bump pointer */
+    uint32_t n_allocs;
+} sim_arena_t;
+
+extern sim_arena_t sim_arena;
+extern sim_alloc sim_allocs[SIM_MAX_ALLOCS];
+int sim_memory_init(void); /* 0 or -1 (with sim_last_error set) */
+
+/* ---- fibers ------------------------------------------------------------ */
+typedef struct sim_stack {
+    char *lo, *hi;   /* usable range; a PROT_NONE guard page sits below lo */
+    char *map;       /* mapping start (the guard) */
+    size_t map_len;
+    struct sim_stack *next_free;
+} sim_stack;
+
+void sim_ctx_switch(void **save_sp, void *to_sp);
+void *sim_ctx_init(sim_stack *s, void (*fn)(void *), void *arg);
+
+/* ---- threads, warps, blocks --------------------------------------------- */
+enum { SIM_T_NEW, SIM_T_READY, SIM_T_RUNNING, SIM_T_BARRIER, SIM_T_WARP, SIM_T_DONE };
+
+typedef struct sim_thread {
+    void *sp;        /* saved context while switched out */
+    sim_stack *stack;/* NULL until the thread first runs */
+    uint3 tid;
+    unsigned linear, lane, warp;
+    int state;
+    const char *site_file; /* barrier or warp intrinsic it waits at */
+    int site_line;
+    int bar_op, pred, bar_result;
+} sim_thread;
+
+/* Detailed mode: one warp-level request = the accesses of one instruction
+ * (pc) in one occurrence by the warp's lanes. */
+enum { SIM_SPACE_GLOBAL = 0, SIM_SPACE_SHARED = 1 };
+typedef struct sim_request {
+    uintptr_t pc;
+    uint32_t occ;
+    uint8_t space, wr, n;
+    uint8_t size[32];
+    uintptr_t addr[32];
+} sim_request;
+
+typedef struct sim_pcocc {
+    uintptr_t pc;
+    uint32_t occ[32];
+} sim_pcocc;
+
+typedef struct sim_warp {
+    unsigned exists; /* lanes of this warp that exist in the block */
+    unsigned done;   /* lanes that exited */
+    /* the pending rendezvous */
+    unsigned arrived, mask;
+    int kind, width;
+    const char *file;
+    int line;
+    int arg[32];
+    uint64_t val[32], result[32];
+    uint32_t sync_epoch; /* completed rendezvous, for race detection */
+    /* detailed mode tables, cleared at every flush */
+    sim_pcocc *pcs;
+    uint32_t pcs_cap, pcs_n;
+    sim_request *reqs;
+    uint32_t reqs_cap, reqs_n;
+    uint32_t *req_index; /* open addressing over reqs, reqs_cap * 2 slots */
+} sim_warp;
+
+typedef struct sim_shadow { /* race detection, one per 4-byte shared word */
+    uint32_t w_epoch, r_epoch;
+    uint16_t w_tid, r_tid, w_wep, r_wep;
+} sim_shadow;
+
+typedef struct sim_err_rec {
+    sim_status status;
+    uint64_t block_linear;
+    uint3 block, thread;
+    uintptr_t pc;
+    char text[768]; /* the body; kernel name and pc line are added at the end */
+} sim_err_rec;
+
+typedef struct sim_worker {
+    /* hot: read by every instrumented access */
+    uint64_t (*alloc_ctr)[2]; /* [alloc id][0 read, 1 write] for this launch */
+    sim_thread *cur;          /* running CUDA thread; NULL in the scheduler */
+    int detailed;
+    uintptr_t tls_lo, tls_hi;   /* static __shared__ window (executable TLS) */
+    uintptr_t dyn_lo, dyn_hi;   /* dynamic shared memory of this launch */
+    uintptr_t dyn_win_lo, dyn_win_hi; /* dyn buffer plus red zones */
+    sim_counters c;
+
+    /* the block being run */
+    void *sched_sp;
+    uint3 block;
+    uint64_t block_linear;
+    dim3 block_dim, grid_dim;
+    unsigned n_threads, next_new, n_done;
+    sim_thread threads[SIM_MAX_THREADS];
+    sim_warp warps[SIM_MAX_THREADS / 32];
+    unsigned ready[SIM_MAX_THREADS];
+    unsigned ready_head, ready_tail;
+    uint32_t epoch;
+    void (*thunk)(const void *);
+    const void *args;
+    int block_failed;
+
+    sim_stack *free_stacks;
+    size_t stack_bytes;
+    char *dyn_map;
+    size_t dyn_cap;
+    sim_shadow *shadow_tls, *shadow_dyn;
+    void *altstack;
+
+    sim_err_rec err; /* first error of this worker in this launch */
+    int has_err;
+} sim_worker;
+
+extern _Thread_local sim_worker *sim_tls_worker;
+
+/* launch.c */
+void sim_fail(sim_worker *w, sim_status s, uintptr_t pc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void sim_block_abort(sim_worker *w) __attribute__((noreturn));
+void sim_set_error(sim_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* access.c */
+void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
+void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc);
+void sim_warp_flush(sim_worker *w, sim_warp *wp);
+void sim_describe_address(char *out, size_t n, uintptr_t a, unsigned size);
+
+#endif /* SIMTLAB_INTERNAL_H */

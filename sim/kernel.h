@@ -1,0 +1,246 @@
+/* sim/kernel.h - the CUDA C subset a simtlab kernel file is written in.
+ *
+ * Every kernel file (.cu) includes this header and nothing else of simtlab.
+ * Under nvcc it adds only the two macros that plain CUDA lacks a C spelling
+ * for; under gcc (the simulator build, `-x c`) it defines the CUDA names
+ * themselves: threadIdx & co., __syncthreads, warp intrinsics, atomics, the
+ * device math functions. It is not a host API: host drivers include
+ * sim/launch.h and sim/memory.h (or the lessons' backend.h).
+ *
+ * The two macros (see README "Writing kernels"):
+ *   EXTERN_SHARED(type, name)   dynamic shared memory; CUDA's
+ *                               `extern __shared__ type name[];`
+ *   LAUNCHER(kernel, (T1, a1), (T2, a2), ...)
+ *                               defines kernel_launch_sim / kernel_launch_cuda,
+ *                               the C functions a host driver calls instead
+ *                               of `kernel<<<grid, block, shared>>>(a1, a2)`.
+ *   DECLARE_LAUNCHER(...)       the matching declarations, for a header.
+ */
+#ifndef SIMTLAB_KERNEL_H
+#define SIMTLAB_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A launch configuration as plain C data, the same on both sides. */
+typedef struct simt_dim {
+    unsigned x, y, z;
+} simt_dim;
+
+typedef struct simt_cfg {
+    simt_dim grid;
+    simt_dim block;
+    size_t shared_bytes; /* dynamic shared memory per block */
+    void *stream;        /* cudaStream_t under CUDA; ignored by the simulator */
+} simt_cfg;
+
+/* ---- argument-list helpers for LAUNCHER (up to 12 parameters) ---------- */
+#define SIMT_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, N, ...) N
+#define SIMT_NARG(...) SIMT_NARG_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define SIMT_CAT_(a, b) a##b
+#define SIMT_CAT(a, b) SIMT_CAT_(a, b)
+#define SIMT_MAP(m, sep, ...) SIMT_CAT(SIMT_MAP_, SIMT_NARG(__VA_ARGS__))(m, sep, __VA_ARGS__)
+#define SIMT_MAP_1(m, s, a) m a
+#define SIMT_MAP_2(m, s, a, ...) m a s() SIMT_MAP_1(m, s, __VA_ARGS__)
+#define SIMT_MAP_3(m, s, a, ...) m a s() SIMT_MAP_2(m, s, __VA_ARGS__)
+#define SIMT_MAP_4(m, s, a, ...) m a s() SIMT_MAP_3(m, s, __VA_ARGS__)
+#define SIMT_MAP_5(m, s, a, ...) m a s() SIMT_MAP_4(m, s, __VA_ARGS__)
+#define SIMT_MAP_6(m, s, a, ...) m a s() SIMT_MAP_5(m, s, __VA_ARGS__)
+#define SIMT_MAP_7(m, s, a, ...) m a s() SIMT_MAP_6(m, s, __VA_ARGS__)
+#define SIMT_MAP_8(m, s, a, ...) m a s() SIMT_MAP_7(m, s, __VA_ARGS__)
+#define SIMT_MAP_9(m, s, a, ...) m a s() SIMT_MAP_8(m, s, __VA_ARGS__)
+#define SIMT_MAP_10(m, s, a, ...) m a s() SIMT_MAP_9(m, s, __VA_ARGS__)
+#define SIMT_MAP_11(m, s, a, ...) m a s() SIMT_MAP_10(m, s, __VA_ARGS__)
+#define SIMT_MAP_12(m, s, a, ...) m a s() SIMT_MAP_11(m, s, __VA_ARGS__)
+#define SIMT_COMMA() ,
+#define SIMT_SEMI() ;
+#define SIMT_NOTHING()
+#define SIMT_PARAM(t, n) t n
+#define SIMT_NAME(t, n) n
+#define SIMT_FIELD(t, n) t n
+#define SIMT_FROM(t, n) a_->n
+
+#ifdef __cplusplus
+#define SIMT_EXTERN_C extern "C"
+#else
+#define SIMT_EXTERN_C
+#endif
+
+#define DECLARE_LAUNCHER(k, ...)                                                        \
+    SIMT_EXTERN_C int k##_launch_sim(const simt_cfg *cfg, SIMT_MAP(SIMT_PARAM, SIMT_COMMA, __VA_ARGS__)); \
+    SIMT_EXTERN_C int k##_launch_cuda(const simt_cfg *cfg, SIMT_MAP(SIMT_PARAM, SIMT_COMMA, __VA_ARGS__))
+
+/* ======================================================================== */
+#if defined(__CUDACC__)
+/* ---- nvcc: CUDA is native; only the two macros ------------------------- */
+#include <cuda_runtime.h>
+
+#define EXTERN_SHARED(type, name) extern __shared__ __align__(16) type name[]
+
+/* Returns cudaSuccess (0) or the launch error; the error is left for
+ * cudaGetLastError to report as well, as after a plain <<<>>> launch. */
+#define LAUNCHER(k, ...)                                                                   \
+    extern "C" int k##_launch_cuda(const simt_cfg *cfg, SIMT_MAP(SIMT_PARAM, SIMT_COMMA, __VA_ARGS__)) \
+    {                                                                                      \
+        k<<<dim3(cfg->grid.x, cfg->grid.y, cfg->grid.z),                                   \
+            dim3(cfg->block.x, cfg->block.y, cfg->block.z), cfg->shared_bytes,             \
+            (cudaStream_t)cfg->stream>>>(SIMT_MAP(SIMT_NAME, SIMT_COMMA, __VA_ARGS__));    \
+        return (int)cudaPeekAtLastError();                                                 \
+    }
+
+#else
+/* ======================================================================== */
+/* ---- gcc: the simulator's definition of the CUDA names ----------------- */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct uint3 {
+    unsigned x, y, z;
+} uint3;
+typedef struct dim3 {
+    unsigned x, y, z;
+} dim3;
+
+/* Kernel entry points keep external linkage so launchers and reports can
+ * name them; device helpers and variables are file-local (as in CUDA's
+ * whole-program mode). */
+#define __global__
+#define __device__ static __attribute__((unused))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+/* Host code in a kernel file (the CPU references) is not instrumented: the
+ * simulator counts only what kernels do. Do not mark kernel helpers
+ * __host__ __device__; write them __device__. */
+#define __host__ __attribute__((no_sanitize_thread))
+/* All threads of a block run on one OS thread, so block-local storage is
+ * thread-local storage of that worker (sim/README: "shared memory"). */
+#define __shared__ static _Thread_local __attribute__((aligned(16)))
+#define __constant__ static
+#define __restrict__ restrict
+#define __align__(n) __attribute__((aligned(n)))
+#define __launch_bounds__(...)
+
+/* Built-in variables: values returned by const functions, so the compiler
+ * keeps them in registers and the instrumentation never sees a read. */
+uint3 sim_thread_idx(void) __attribute__((const));
+uint3 sim_block_idx(void) __attribute__((const));
+dim3 sim_block_dim(void) __attribute__((const));
+dim3 sim_grid_dim(void) __attribute__((const));
+#define threadIdx (sim_thread_idx())
+#define blockIdx (sim_block_idx())
+#define blockDim (sim_block_dim())
+#define gridDim (sim_grid_dim())
+#define warpSize 32
+
+/* Dynamic shared memory of the current block (the launch's shared_bytes). */
+void *sim_dynamic_shared(void) __attribute__((const));
+#define EXTERN_SHARED(type, name) type *name = (type *)sim_dynamic_shared()
+
+/* ---- barriers ----------------------------------------------------------- */
+void sim_syncthreads(const char *file, int line);
+int sim_syncthreads_op(int pred, int op, const char *file, int line);
+enum { SIM_BAR_COUNT = 0, SIM_BAR_AND = 1, SIM_BAR_OR = 2 };
+#define __syncthreads() sim_syncthreads(__FILE__, __LINE__)
+#define __syncthreads_count(p) sim_syncthreads_op((p), SIM_BAR_COUNT, __FILE__, __LINE__)
+#define __syncthreads_and(p) sim_syncthreads_op((p), SIM_BAR_AND, __FILE__, __LINE__)
+#define __syncthreads_or(p) sim_syncthreads_op((p), SIM_BAR_OR, __FILE__, __LINE__)
+#define __threadfence() ((void)0)
+#define __threadfence_block() ((void)0)
+
+/* ---- warp intrinsics: a rendezvous of the lanes named in mask ----------- */
+enum { SIM_SHFL_IDX, SIM_SHFL_UP, SIM_SHFL_DOWN, SIM_SHFL_XOR };
+enum { SIM_VOTE_BALLOT, SIM_VOTE_ANY, SIM_VOTE_ALL, SIM_VOTE_SYNC };
+uint64_t sim_warp_shfl(unsigned mask, uint64_t v, int kind, int arg, int width, const char *file, int line);
+unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int line);
+unsigned sim_activemask(void);
+
+#define SIMT_SHFL_T(T, suf, ...)                                                          \
+    static inline __attribute__((unused, no_sanitize_thread)) T sim_shfl_##suf(           \
+        unsigned m, T v, int kind, int arg, int w, const char *f, int l)                  \
+    {                                                                                     \
+        union { T t; uint64_t u; } in = {0}, out = {0};                                   \
+        in.t = v;                                                                         \
+        out.u = sim_warp_shfl(m, in.u, kind, arg, w, f, l);                               \
+        return out.t;                                                                     \
+    }
+SIMT_SHFL_T(int, i)
+SIMT_SHFL_T(unsigned, u)
+SIMT_SHFL_T(long long, ll)
+SIMT_SHFL_T(unsigned long long, ull)
+SIMT_SHFL_T(float, f)
+SIMT_SHFL_T(double, d)
+#undef SIMT_SHFL_T
+#define SIMT_SHFL(kind, m, v, a, w)                                                       \
+    _Generic((v), int: sim_shfl_i, unsigned: sim_shfl_u, long: sim_shfl_ll,               \
+             long long: sim_shfl_ll, unsigned long: sim_shfl_ull,                         \
+             unsigned long long: sim_shfl_ull, float: sim_shfl_f, double: sim_shfl_d)(    \
+        (m), (v), (kind), (a), (w), __FILE__, __LINE__)
+/* width is optional in CUDA (default warpSize): pad the argument list. */
+#define SIMT_SHFL4(kind, m, v, a, w, ...) SIMT_SHFL(kind, m, v, a, w)
+#define __shfl_sync(...) SIMT_SHFL4(SIM_SHFL_IDX, __VA_ARGS__, 32, 0)
+#define __shfl_up_sync(...) SIMT_SHFL4(SIM_SHFL_UP, __VA_ARGS__, 32, 0)
+#define __shfl_down_sync(...) SIMT_SHFL4(SIM_SHFL_DOWN, __VA_ARGS__, 32, 0)
+#define __shfl_xor_sync(...) SIMT_SHFL4(SIM_SHFL_XOR, __VA_ARGS__, 32, 0)
+#define __ballot_sync(m, p) sim_warp_vote((m), (p), SIM_VOTE_BALLOT, __FILE__, __LINE__)
+#define __any_sync(m, p) ((int)sim_warp_vote((m), (p), SIM_VOTE_ANY, __FILE__, __LINE__))
+#define __all_sync(m, p) ((int)sim_warp_vote((m), (p), SIM_VOTE_ALL, __FILE__, __LINE__))
+#define __syncwarp(...) ((void)sim_warp_vote((__VA_ARGS__ + 0) ? (__VA_ARGS__ + 0) : 0xffffffffu, 1, SIM_VOTE_SYNC, __FILE__, __LINE__))
+#define __activemask() sim_activemask()
+
+/* ---- atomics: read-modify-write of global or shared memory -------------- */
+/* Counted as one read and one write of the word; grouped into warp requests
+ * like any other access. Real atomics across OpenMP workers. */
+enum { SIM_ATOM_ADD, SIM_ATOM_SUB, SIM_ATOM_MIN, SIM_ATOM_MAX, SIM_ATOM_EXCH, SIM_ATOM_CAS };
+int sim_atomic_i(int *p, int v, int cmp, int op);
+unsigned sim_atomic_u(unsigned *p, unsigned v, unsigned cmp, int op);
+float sim_atomic_f(float *p, float v, float cmp, int op);
+unsigned long long sim_atomic_ull(unsigned long long *p, unsigned long long v, unsigned long long cmp, int op);
+#define SIMT_ATOM(p, v, c, op)                                                            \
+    _Generic((p), int *: sim_atomic_i, unsigned *: sim_atomic_u, float *: sim_atomic_f,   \
+             unsigned long long *: sim_atomic_ull)((p), (v), (c), (op))
+#define atomicAdd(p, v) SIMT_ATOM(p, v, 0, SIM_ATOM_ADD)
+#define atomicSub(p, v) SIMT_ATOM(p, v, 0, SIM_ATOM_SUB)
+#define atomicMin(p, v) SIMT_ATOM(p, v, 0, SIM_ATOM_MIN)
+#define atomicMax(p, v) SIMT_ATOM(p, v, 0, SIM_ATOM_MAX)
+#define atomicExch(p, v) SIMT_ATOM(p, v, 0, SIM_ATOM_EXCH)
+#define atomicCAS(p, c, v) SIMT_ATOM(p, v, c, SIM_ATOM_CAS)
+
+/* ---- device math ---------------------------------------------------------- */
+#define __expf(x) expf(x)
+#define __logf(x) logf(x)
+#define __fdividef(a, b) ((a) / (b))
+#define __frcp_rn(x) (1.0f / (x))
+#define __saturatef(x) fminf(fmaxf((x), 0.0f), 1.0f)
+#define rsqrtf(x) (1.0f / sqrtf(x))
+#define __ldg(p) (*(p))
+#define __float_as_int(f) (((union { float f_; int i_; }){.f_ = (f)}).i_)
+#define __int_as_float(i) (((union { int i_; float f_; }){.i_ = (i)}).f_)
+static inline __attribute__((unused)) int sim_min_i(int a, int b) { return a < b ? a : b; }
+static inline __attribute__((unused)) int sim_max_i(int a, int b) { return a > b ? a : b; }
+static inline __attribute__((unused)) unsigned sim_min_u(unsigned a, unsigned b) { return a < b ? a : b; }
+static inline __attribute__((unused)) unsigned sim_max_u(unsigned a, unsigned b) { return a > b ? a : b; }
+#define min(a, b) _Generic((a) + (b), unsigned: sim_min_u, float: fminf, double: fmin, default: sim_min_i)((a), (b))
+#define max(a, b) _Generic((a) + (b), unsigned: sim_max_u, float: fmaxf, double: fmax, default: sim_max_i)((a), (b))
+
+/* ---- launch --------------------------------------------------------------- */
+int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void *args), const void *args);
+
+/* The thunk unpacks the argument struct (which lives in the host frame) and
+ * calls the kernel; it is host code, so it is not instrumented. */
+#define LAUNCHER(k, ...)                                                                   \
+    struct k##_args_ { SIMT_MAP(SIMT_FIELD, SIMT_SEMI, __VA_ARGS__); };                     \
+    __attribute__((no_sanitize_thread)) static void k##_thunk_(const void *p_)             \
+    {                                                                                      \
+        const struct k##_args_ *a_ = (const struct k##_args_ *)p_;                         \
+        k(SIMT_MAP(SIMT_FROM, SIMT_COMMA, __VA_ARGS__));                                   \
+    }                                                                                      \
+    __attribute__((no_sanitize_thread)) int k##_launch_sim(const simt_cfg *cfg,            \
+        SIMT_MAP(SIMT_PARAM, SIMT_COMMA, __VA_ARGS__))                                     \
+    {                                                                                      \
+        struct k##_args_ a_ = {SIMT_MAP(SIMT_NAME, SIMT_COMMA, __VA_ARGS__)};              \
+        return sim_launch(cfg, #k, k##_thunk_, &a_);                                        \
+    }
+
+#endif /* __CUDACC__ */
+#endif /* SIMTLAB_KERNEL_H */

@@ -1,0 +1,954 @@
+/* sim/launch.c - grids, blocks, warps and threads on the CPU.
+ *
+ * The execution model, and the CUDA rule each part follows:
+ *  - A launch runs every block to completion before it returns (as if the
+ *    host called cudaDeviceSynchronize after each launch).
+ *  - Blocks are independent (CUDA guarantees no order between blocks), so
+ *    they are handed to OpenMP workers one at a time; all threads of a block
+ *    run on one worker, whose thread-local storage is the block's static
+ *    __shared__ memory.
+ *  - Each CUDA thread runs on a fiber (sim/fiber.c). Threads of a block run
+ *    one after another, in threadIdx order, each until it finishes or waits
+ *    at a barrier or a warp intrinsic; a thread that finishes leaves its
+ *    stack to the next thread without any switch (the barrier-free fast path).
+ *  - __syncthreads releases when every thread of the block waits at the same
+ *    barrier. Anything else (some threads exited, threads at different
+ *    barriers) is barrier divergence, which on a GPU hangs or corrupts; here
+ *    it is a report.
+ *  - Warps are lanes 0-31, 32-63, ... of the block's linear thread index. A
+ *    warp intrinsic is a rendezvous of the lanes its mask names (CUDA 9+
+ *    *_sync semantics), not of the whole block.
+ * Results never depend on the number of workers; counters never do either.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "internal.h"
+
+_Thread_local sim_worker *sim_tls_worker;
+void sim_access_init_segments(void);
+
+/* ---- errors ---------------------------------------------------------------- */
+static char last_error[4096] = "no error";
+static sim_status last_status;
+
+static const char *const status_names[SIM_ERR_COUNT] = {
+    [SIM_OK] = "cudaSuccess",
+    [SIM_ERR_INVALID_VALUE] = "cudaErrorInvalidValue",
+    [SIM_ERR_INVALID_CONFIGURATION] = "cudaErrorInvalidConfiguration",
+    [SIM_ERR_MEMORY_ALLOCATION] = "cudaErrorMemoryAllocation",
+    [SIM_ERR_INVALID_DEVICE_POINTER] = "cudaErrorInvalidDevicePointer",
+    [SIM_ERR_ILLEGAL_ADDRESS] = "cudaErrorIllegalAddress",
+    [SIM_ERR_MISALIGNED_ADDRESS] = "cudaErrorMisalignedAddress",
+    [SIM_ERR_BARRIER_DIVERGENCE] = "simBarrierDivergence",
+    [SIM_ERR_WARP_SYNC] = "simWarpSyncMismatch",
+    [SIM_ERR_STACK_OVERFLOW] = "cudaErrorLaunchFailure (stack overflow)",
+    [SIM_ERR_SHARED_RACE] = "simSharedMemoryRace",
+    [SIM_ERR_LAUNCH_ABORTED] = "simLaunchAborted",
+};
+
+const char *sim_status_name(sim_status s)
+{
+    return (unsigned)s < SIM_ERR_COUNT && status_names[s] ? status_names[s] : "unknown status";
+}
+const char *sim_last_error(void) { return last_error; }
+sim_status sim_get_last_status(void)
+{
+    sim_status s = last_status;
+    last_status = SIM_OK;
+    return s;
+}
+
+void sim_set_error(sim_status s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = snprintf(last_error, sizeof last_error, "%s: ", sim_status_name(s));
+    vsnprintf(last_error + n, sizeof last_error - (size_t)n, fmt, ap);
+    va_end(ap);
+    last_status = s;
+}
+
+/* ---- device presets ---------------------------------------------------------- */
+static const sim_device presets[] = {
+    {"sm_80", "A100 SXM 40GB", 8, 0, 108, 48 << 10, 163 << 10, 40u << 20, 1.555e12, 19.5e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}},
+    {"sm_89", "RTX 4090", 8, 9, 128, 48 << 10, 99 << 10, 72u << 20, 1.008e12, 82.6e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}},
+    {"sm_90", "H100 SXM", 9, 0, 132, 48 << 10, 227 << 10, 50u << 20, 3.35e12, 67e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}},
+    {"h200", "H200 SXM", 9, 0, 132, 48 << 10, 227 << 10, 60u << 20, 4.8e12, 67e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}},
+};
+static const sim_device *const preset_list[] = {&presets[0], &presets[1], &presets[2], &presets[3], NULL};
+static const sim_device *cur_device = &presets[2];
+static size_t max_dynamic_shared = 48 << 10;
+static int detailed_mode;
+
+const sim_device *sim_device_find(const char *name)
+{
+    static const struct { const char *alias; int i; } aliases[] = {
+        {"sm_80", 0}, {"80", 0}, {"a100", 0}, {"sm_89", 1}, {"89", 1}, {"4090", 1}, {"rtx4090", 1},
+        {"sm_90", 2}, {"90", 2}, {"h100", 2}, {"h200", 3},
+    };
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (!strcasecmp(name, aliases[i].alias))
+            return &presets[aliases[i].i];
+    return NULL;
+}
+const sim_device *const *sim_device_list(void) { return preset_list; }
+void sim_set_device(const sim_device *dev)
+{
+    if (dev)
+        cur_device = dev;
+    if (max_dynamic_shared > cur_device->shared_per_block_optin)
+        max_dynamic_shared = cur_device->shared_per_block_optin;
+}
+const sim_device *sim_get_device(void) { return cur_device; }
+void sim_set_detailed(int on) { detailed_mode = on != 0; }
+int sim_get_detailed(void) { return detailed_mode; }
+
+sim_status sim_set_max_dynamic_shared(size_t bytes)
+{
+    if (bytes > cur_device->shared_per_block_optin) {
+        sim_set_error(SIM_ERR_INVALID_VALUE,
+                      "cudaFuncSetAttribute(MaxDynamicSharedMemorySize, %zu): %s allows at most %zu bytes "
+                      "(%zu KB) of shared memory per block",
+                      bytes, cur_device->name, cur_device->shared_per_block_optin,
+                      cur_device->shared_per_block_optin >> 10);
+        return SIM_ERR_INVALID_VALUE;
+    }
+    max_dynamic_shared = bytes < cur_device->shared_per_block ? cur_device->shared_per_block : bytes;
+    return SIM_OK;
+}
+
+/* ---- workers ------------------------------------------------------------------ */
+#define SIM_GUARD_BYTES (64u << 10)
+#define SIM_DYN_CAP (256u << 10)
+static _Thread_local sim_worker *my_worker;
+static size_t tls_memsz, tls_align;
+static struct sigaction old_segv, old_bus;
+
+static int find_tls(struct dl_phdr_info *info, size_t sz, void *arg)
+{
+    (void)sz;
+    (void)arg;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_TLS) {
+            tls_memsz = info->dlpi_phdr[i].p_memsz;
+            tls_align = info->dlpi_phdr[i].p_align ? info->dlpi_phdr[i].p_align : 1;
+        }
+    return 1; /* the executable only */
+}
+
+/* The executable's static TLS block on this OS thread: where every
+ * __shared__ variable of every kernel lives for the blocks it runs. */
+static int tls_window(uintptr_t *lo, uintptr_t *hi)
+{
+    uintptr_t tp = (uintptr_t)__builtin_thread_pointer();
+#if defined(__x86_64__)
+    /* TLS variant II: the block ends at the thread pointer */
+    uintptr_t start = tp - ((tls_memsz + tls_align - 1) & ~(tls_align - 1));
+#else
+    /* TLS variant I: the block starts after the 16-byte TCB */
+    uintptr_t start = tp + ((16 + tls_align - 1) & ~(tls_align - 1));
+#endif
+    *lo = start;
+    *hi = start + tls_memsz;
+    uintptr_t probe = (uintptr_t)&sim_tls_worker;
+    return probe >= *lo && probe < *hi ? 0 : -1;
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    sim_worker *w = sim_tls_worker;
+    if (w && w->cur && w->cur->stack) {
+        uintptr_t a = (uintptr_t)si->si_addr;
+        const sim_stack *s = w->cur->stack;
+        if (a >= (uintptr_t)s->map && a < (uintptr_t)s->lo) {
+            sim_fail(w, SIM_ERR_STACK_OVERFLOW, 0,
+                     "stack overflow: the thread used more than its %zu KiB of stack (large local arrays or deep "
+                     "recursion); make local arrays smaller or set SIMTLAB_STACK_KB to more than %zu",
+                     w->stack_bytes >> 10, w->stack_bytes >> 10);
+            sim_block_abort(w);
+        }
+    }
+    /* not ours: let the previous handler (or the default) deal with it */
+    sigaction(sig, sig == SIGSEGV ? &old_segv : &old_bus, NULL);
+    (void)uc;
+}
+
+static void install_fault_handler(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &old_segv);
+    sigaction(SIGBUS, &sa, &old_bus);
+}
+
+static sim_worker *worker_get(void)
+{
+    if (my_worker)
+        return my_worker;
+    sim_worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->alloc_ctr = mmap(NULL, sizeof(uint64_t[2]) * SIM_MAX_ALLOCS, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    size_t dyn_map = SIM_GUARD_BYTES + SIM_DYN_CAP + SIM_GUARD_BYTES;
+    w->dyn_map = mmap(NULL, dyn_map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    w->altstack = malloc(SIGSTKSZ > 65536 ? SIGSTKSZ : 65536);
+    w->shadow_dyn = calloc(SIM_DYN_CAP / 4, sizeof(sim_shadow));
+    if (w->alloc_ctr == MAP_FAILED || w->dyn_map == MAP_FAILED || !w->altstack || !w->shadow_dyn) {
+        free(w);
+        return NULL;
+    }
+    w->dyn_cap = SIM_DYN_CAP;
+    const char *kb = getenv("SIMTLAB_STACK_KB");
+    long k = kb ? strtol(kb, NULL, 10) : 0;
+    w->stack_bytes = (size_t)(k >= 8 && k <= 65536 ? k : 64) << 10;
+    stack_t ss = {.ss_sp = w->altstack, .ss_size = SIGSTKSZ > 65536 ? SIGSTKSZ : 65536, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+    my_worker = w;
+    return w;
+}
+
+static sim_stack *stack_take(sim_worker *w)
+{
+    sim_stack *s = w->free_stacks;
+    if (s) {
+        w->free_stacks = s->next_free;
+        return s;
+    }
+    s = malloc(sizeof *s);
+    if (!s)
+        return NULL;
+    s->map_len = SIM_GUARD_BYTES + w->stack_bytes;
+    s->map = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (s->map == MAP_FAILED) {
+        free(s);
+        return NULL;
+    }
+    mprotect(s->map, SIM_GUARD_BYTES, PROT_NONE);
+    s->lo = s->map + SIM_GUARD_BYTES;
+    s->hi = s->map + s->map_len;
+    return s;
+}
+
+static void stack_give(sim_worker *w, sim_stack *s)
+{
+    s->next_free = w->free_stacks;
+    w->free_stacks = s;
+}
+
+/* ---- failing ------------------------------------------------------------------ */
+void sim_fail(sim_worker *w, sim_status s, uintptr_t pc, const char *fmt, ...)
+{
+    if (w->has_err && w->err.block_linear <= w->block_linear)
+        return;
+    w->has_err = 1;
+    w->err.status = s;
+    w->err.block_linear = w->block_linear;
+    w->err.block = w->block;
+    w->err.thread = w->cur ? w->cur->tid : (uint3){0, 0, 0};
+    w->err.pc = pc;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err.text, sizeof w->err.text, fmt, ap);
+    va_end(ap);
+}
+
+/* Leaves the failing thread's fiber for good and ends the block. */
+void sim_block_abort(sim_worker *w)
+{
+    w->block_failed = 1;
+    w->cur = NULL;
+    void *dead;
+    sim_ctx_switch(&dead, w->sched_sp);
+    __builtin_unreachable();
+}
+
+/* ---- built-in variables ------------------------------------------------------- */
+uint3 sim_thread_idx(void) { return sim_tls_worker->cur->tid; }
+uint3 sim_block_idx(void) { return sim_tls_worker->block; }
+dim3 sim_block_dim(void) { return sim_tls_worker->block_dim; }
+dim3 sim_grid_dim(void) { return sim_tls_worker->grid_dim; }
+void *sim_dynamic_shared(void) { return (void *)sim_tls_worker->dyn_lo; }
+
+/* ---- the block scheduler ----------------------------------------------------- */
+static void make_ready(sim_worker *w, sim_thread *t)
+{
+    t->state = SIM_T_READY;
+    w->ready[w->ready_tail++ % SIM_MAX_THREADS] = t->linear;
+}
+
+static void thread_finished(sim_worker *w, sim_thread *t)
+{
+    t->state = SIM_T_DONE;
+    w->n_done++;
+    sim_warp *wp = &w->warps[t->warp];
+    wp->done |= 1u << t->lane;
+    if (w->detailed && wp->done == wp->exists)
+        sim_warp_flush(w, wp);
+}
+
+/* Every fiber runs this: it takes not-yet-started threads one after another
+ * until none is left, then gives its stack back and returns to the
+ * scheduler. A thread that blocks keeps the fiber (and its stack) with it. */
+static void fiber_main(void *arg)
+{
+    sim_worker *w = arg;
+    sim_stack *mine = w->free_stacks; /* the scheduler put our stack on top */
+    w->free_stacks = mine->next_free;
+    for (;;) {
+        while (w->next_new < w->n_threads) {
+            sim_thread *t = &w->threads[w->next_new++];
+            t->stack = mine;
+            t->state = SIM_T_RUNNING;
+            w->cur = t;
+            w->thunk(w->args);
+            w->cur = NULL;
+            thread_finished(w, t);
+        }
+        stack_give(w, mine);
+        void *dead;
+        sim_ctx_switch(&dead, w->sched_sp);
+    }
+}
+
+static void switch_to_thread(sim_worker *w, sim_thread *t)
+{
+    t->state = SIM_T_RUNNING;
+    w->cur = t;
+    sim_ctx_switch(&w->sched_sp, t->sp);
+}
+
+/* Parks the running thread; the scheduler resumes it when it is ready. */
+static void park(sim_worker *w, sim_thread *t, int state, const char *file, int line)
+{
+    t->state = state;
+    t->site_file = file;
+    t->site_line = line;
+    w->cur = NULL;
+    sim_ctx_switch(&t->sp, w->sched_sp);
+}
+
+/* "0-31,64" : the threads of the block in a state (and at a site) */
+static void list_threads(sim_worker *w, char *out, size_t n, int state, const char *file, int line, unsigned *count)
+{
+    size_t k = 0;
+    *count = 0;
+    out[0] = 0;
+    for (unsigned i = 0; i < w->n_threads; i++) {
+        const sim_thread *t = &w->threads[i];
+        int match = t->state == state && (!file || (t->site_line == line && !strcmp(t->site_file, file)));
+        if (!match)
+            continue;
+        unsigned j = i;
+        while (j + 1 < w->n_threads) {
+            const sim_thread *u = &w->threads[j + 1];
+            if (!(u->state == state && (!file || (u->site_line == line && !strcmp(u->site_file, file)))))
+                break;
+            j++;
+        }
+        *count += j - i + 1;
+        if (k < n)
+            k += (size_t)snprintf(out + k, n - k, "%s%u", k ? "," : "", i);
+        if (j > i && k < n)
+            k += (size_t)snprintf(out + k, n - k, "-%u", j);
+        i = j;
+    }
+}
+
+static const char *basename_of(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static const char *rendezvous_name(int kind)
+{
+    switch (kind) {
+    case SIM_SHFL_IDX: return "__shfl_sync";
+    case SIM_SHFL_UP: return "__shfl_up_sync";
+    case SIM_SHFL_DOWN: return "__shfl_down_sync";
+    case SIM_SHFL_XOR: return "__shfl_xor_sync";
+    case 16 + SIM_VOTE_BALLOT: return "__ballot_sync";
+    case 16 + SIM_VOTE_ANY: return "__any_sync";
+    case 16 + SIM_VOTE_ALL: return "__all_sync";
+    default: return "__syncwarp";
+    }
+}
+
+/* No thread can run: release a barrier, or report why the block is stuck. */
+static void resolve_stall(sim_worker *w)
+{
+    unsigned n_bar = 0, n_warp = 0;
+    const sim_thread *first_bar = NULL, *first_warp = NULL;
+    for (unsigned i = 0; i < w->n_threads; i++) {
+        const sim_thread *t = &w->threads[i];
+        if (t->state == SIM_T_BARRIER) {
+            n_bar++;
+            if (!first_bar)
+                first_bar = t;
+        } else if (t->state == SIM_T_WARP) {
+            n_warp++;
+            if (!first_warp)
+                first_warp = t;
+        }
+    }
+    char a[256], b[256];
+    unsigned ca, cb;
+    if (n_warp) {
+        const sim_warp *wp = &w->warps[first_warp->warp];
+        unsigned missing = wp->mask & ~wp->arrived;
+        unsigned lane = (unsigned)__builtin_ctz(missing);
+        const sim_thread *m = &w->threads[first_warp->warp * 32 + lane];
+        char state[160];
+        if (m->state == SIM_T_DONE)
+            snprintf(state, sizeof state, "exited");
+        else
+            snprintf(state, sizeof state, "waits at %s (%s:%d)",
+                     m->state == SIM_T_BARRIER ? "__syncthreads()" : "another warp intrinsic",
+                     basename_of(m->site_file), m->site_line);
+        w->cur = (sim_thread *)first_warp;
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                 "warp %u: lanes 0x%08x wait at %s (%s:%d) with mask 0x%08x, but lane %u %s. On a GPU this hangs "
+                 "or returns garbage: every lane named in the mask must execute the same intrinsic",
+                 first_warp->warp, wp->arrived, rendezvous_name(wp->kind), basename_of(wp->file), wp->line, wp->mask,
+                 lane, state);
+        w->cur = NULL;
+        w->block_failed = 1;
+        return;
+    }
+    /* all waiting threads at one barrier, nobody exited: release */
+    list_threads(w, a, sizeof a, SIM_T_BARRIER, first_bar->site_file, first_bar->site_line, &ca);
+    if (ca == w->n_threads) {
+        int count = 0, all = 1, any = 0;
+        for (unsigned i = 0; i < w->n_threads; i++) {
+            int p = w->threads[i].pred != 0;
+            count += p;
+            all &= p;
+            any |= p;
+        }
+        for (unsigned i = 0; i < w->n_threads; i++) {
+            sim_thread *t = &w->threads[i];
+            t->bar_result = t->bar_op == SIM_BAR_COUNT ? count : t->bar_op == SIM_BAR_AND ? all : any;
+            make_ready(w, t);
+        }
+        if (w->detailed)
+            for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++)
+                sim_warp_flush(w, &w->warps[k]);
+        w->epoch++;
+        w->c.barriers++;
+        return;
+    }
+    /* divergence: say who waits where and who left */
+    w->cur = (sim_thread *)first_bar;
+    list_threads(w, b, sizeof b, SIM_T_DONE, NULL, 0, &cb);
+    if (cb) {
+        sim_fail(w, SIM_ERR_BARRIER_DIVERGENCE, 0,
+                 "barrier divergence: %u threads (%s) wait at __syncthreads() (%s:%d) but %u threads (%s) exited "
+                 "without reaching it. On a GPU this hangs or corrupts shared memory: every thread of the block "
+                 "must reach the same __syncthreads() (move the early return after it, or guard the work, not "
+                 "the barrier)",
+                 ca, a, basename_of(first_bar->site_file), first_bar->site_line, cb, b);
+    } else {
+        const sim_thread *other = NULL;
+        for (unsigned i = 0; i < w->n_threads && !other; i++)
+            if (w->threads[i].state == SIM_T_BARRIER &&
+                (w->threads[i].site_line != first_bar->site_line || strcmp(w->threads[i].site_file, first_bar->site_file)))
+                other = &w->threads[i];
+        list_threads(w, b, sizeof b, SIM_T_BARRIER, other->site_file, other->site_line, &cb);
+        sim_fail(w, SIM_ERR_BARRIER_DIVERGENCE, 0,
+                 "barrier divergence: %u threads (%s) wait at __syncthreads() (%s:%d) while %u threads (%s) wait "
+                 "at a different __syncthreads() (%s:%d). On a GPU this hangs or corrupts shared memory: a "
+                 "barrier inside a branch must be reached by every thread of the block",
+                 ca, a, basename_of(first_bar->site_file), first_bar->site_line, cb, b,
+                 basename_of(other->site_file), other->site_line);
+    }
+    w->cur = NULL;
+    w->block_failed = 1;
+}
+
+static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
+{
+    w->block_linear = b;
+    w->block.x = (unsigned)(b % cfg->grid.x);
+    w->block.y = (unsigned)((b / cfg->grid.x) % cfg->grid.y);
+    w->block.z = (unsigned)(b / ((uint64_t)cfg->grid.x * cfg->grid.y));
+    unsigned n = w->n_threads;
+    for (unsigned i = 0; i < n; i++) {
+        sim_thread *t = &w->threads[i];
+        t->tid.x = i % cfg->block.x;
+        t->tid.y = (i / cfg->block.x) % cfg->block.y;
+        t->tid.z = i / (cfg->block.x * cfg->block.y);
+        t->linear = i;
+        t->lane = i % 32;
+        t->warp = i / 32;
+        t->state = SIM_T_NEW;
+        t->stack = NULL;
+        t->pred = 0;
+        t->bar_op = SIM_BAR_COUNT;
+    }
+    for (unsigned k = 0; k < (n + 31) / 32; k++) {
+        sim_warp *wp = &w->warps[k];
+        unsigned lanes = n - k * 32 >= 32 ? 32 : n - k * 32;
+        wp->exists = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+        wp->done = 0;
+        wp->arrived = 0;
+    }
+    w->next_new = 0;
+    w->n_done = 0;
+    w->ready_head = w->ready_tail = 0;
+    w->block_failed = 0;
+    w->epoch++;
+    while (!w->block_failed) {
+        if (w->ready_head != w->ready_tail) {
+            sim_thread *t = &w->threads[w->ready[w->ready_head++ % SIM_MAX_THREADS]];
+            switch_to_thread(w, t);
+        } else if (w->next_new < n) {
+            sim_stack *s = stack_take(w);
+            if (!s) {
+                sim_fail(w, SIM_ERR_MEMORY_ALLOCATION, 0, "out of host memory for thread stacks");
+                w->block_failed = 1;
+                break;
+            }
+            void *sp = sim_ctx_init(s, fiber_main, w);
+            stack_give(w, s); /* fiber_main takes it off the top */
+            sim_ctx_switch(&w->sched_sp, sp);
+        } else if (w->n_done == n) {
+            break;
+        } else {
+            resolve_stall(w);
+        }
+    }
+    w->c.threads += n;
+    if (w->block_failed) /* free the stacks of threads that will never resume */
+        for (unsigned i = 0; i < n; i++) {
+            sim_thread *t = &w->threads[i];
+            if (t->stack && t->state != SIM_T_DONE)
+                stack_give(w, t->stack);
+            t->stack = NULL;
+        }
+    if (w->detailed)
+        for (unsigned k = 0; k < (n + 31) / 32; k++)
+            sim_warp_flush(w, &w->warps[k]);
+}
+
+/* ---- barriers -------------------------------------------------------------------- */
+void sim_syncthreads(const char *file, int line)
+{
+    sim_worker *w = sim_tls_worker;
+    sim_thread *t = w->cur;
+    t->bar_op = SIM_BAR_COUNT;
+    t->pred = 0;
+    park(w, t, SIM_T_BARRIER, file, line);
+}
+
+int sim_syncthreads_op(int pred, int op, const char *file, int line)
+{
+    sim_worker *w = sim_tls_worker;
+    sim_thread *t = w->cur;
+    t->bar_op = op;
+    t->pred = pred != 0;
+    park(w, t, SIM_T_BARRIER, file, line);
+    return t->bar_result;
+}
+
+/* ---- warp intrinsics ------------------------------------------------------------------ */
+/* Fills result[] for the lanes of the mask; -1 (with the report) when a
+ * lane reads a lane outside the mask. */
+static int warp_compute(sim_worker *w, sim_warp *wp)
+{
+    unsigned mask = wp->mask;
+    if (wp->kind >= 16) {
+        unsigned ballot = 0;
+        for (unsigned l = 0; l < 32; l++)
+            if ((mask >> l & 1) && wp->val[l])
+                ballot |= 1u << l;
+        uint64_t r = wp->kind == 16 + SIM_VOTE_BALLOT ? ballot
+                     : wp->kind == 16 + SIM_VOTE_ANY  ? ballot != 0
+                     : wp->kind == 16 + SIM_VOTE_ALL  ? ballot == mask
+                                                      : 0;
+        for (unsigned l = 0; l < 32; l++)
+            wp->result[l] = r;
+        return 0;
+    }
+    unsigned width = (unsigned)wp->width;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        unsigned base = l & ~(width - 1), arg = (unsigned)wp->arg[l];
+        int src;
+        switch (wp->kind) {
+        case SIM_SHFL_IDX: src = (int)(base + (arg & (width - 1))); break;
+        case SIM_SHFL_UP: src = (int)l - (int)arg < (int)base ? (int)l : (int)(l - arg); break;
+        case SIM_SHFL_DOWN: src = l + arg >= base + width ? (int)l : (int)(l + arg); break;
+        default: src = (l ^ arg) >= base + width ? (int)l : (int)(l ^ arg); break;
+        }
+        if (!(mask >> src & 1)) {
+            w->cur = &w->threads[(unsigned)(wp - w->warps) * 32 + l];
+            sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                     "%s (%s:%d): lane %u reads lane %d, which is not in the mask 0x%08x; CUDA leaves that value "
+                     "undefined",
+                     rendezvous_name(wp->kind), basename_of(wp->file), wp->line, l, src, mask);
+            return -1;
+        }
+        wp->result[l] = wp->val[src];
+    }
+    return 0;
+}
+
+static uint64_t warp_rendezvous(unsigned mask, int kind, uint64_t v, int arg, int width, const char *file, int line)
+{
+    sim_worker *w = sim_tls_worker;
+    sim_thread *t = w->cur;
+    sim_warp *wp = &w->warps[t->warp];
+    unsigned lane = t->lane;
+    const char *what = rendezvous_name(kind);
+    if (!(mask >> lane & 1)) {
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x does not name the calling lane %u", what,
+                 basename_of(file), line, mask, lane);
+        sim_block_abort(w);
+    }
+    if (mask & ~wp->exists) {
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                 "%s (%s:%d): mask 0x%08x names lanes that do not exist (this warp has lanes 0x%08x; the block has "
+                 "%u threads)",
+                 what, basename_of(file), line, mask, wp->exists, w->n_threads);
+        sim_block_abort(w);
+    }
+    if (mask & wp->done) {
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x names lanes 0x%08x, which have exited", what,
+                 basename_of(file), line, mask, mask & wp->done);
+        sim_block_abort(w);
+    }
+    if (kind < 16 && (width < 1 || width > 32 || (width & (width - 1)))) {
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): width %d must be a power of two from 1 to 32", what,
+                 basename_of(file), line, width);
+        sim_block_abort(w);
+    }
+    if (!wp->arrived) {
+        wp->mask = mask;
+        wp->kind = kind;
+        wp->width = width;
+        wp->file = file;
+        wp->line = line;
+    } else if (wp->mask != mask || wp->kind != kind || (kind < 16 && wp->width != width)) {
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                 "lanes of warp %u disagree: lane %u calls %s (%s:%d) with mask 0x%08x while lanes 0x%08x wait at "
+                 "%s (%s:%d) with mask 0x%08x",
+                 t->warp, lane, what, basename_of(file), line, mask, wp->arrived, rendezvous_name(wp->kind),
+                 basename_of(wp->file), wp->line, wp->mask);
+        sim_block_abort(w);
+    }
+    wp->val[lane] = v;
+    wp->arg[lane] = arg;
+    wp->arrived |= 1u << lane;
+    if (wp->arrived != mask) {
+        park(w, t, SIM_T_WARP, file, line);
+        return wp->result[lane];
+    }
+    /* the last lane to arrive completes the rendezvous for all */
+    int bad = warp_compute(w, wp);
+    w->cur = t;
+    if (bad)
+        sim_block_abort(w);
+    wp->arrived = 0;
+    wp->sync_epoch++;
+    for (unsigned l = 0; l < 32; l++)
+        if ((mask >> l & 1) && l != lane)
+            make_ready(w, &w->threads[t->warp * 32 + l]);
+    if (w->detailed && mask == (wp->exists & ~wp->done))
+        sim_warp_flush(w, wp);
+    return wp->result[lane];
+}
+
+uint64_t sim_warp_shfl(unsigned mask, uint64_t v, int kind, int arg, int width, const char *file, int line)
+{
+    return warp_rendezvous(mask, kind, v, arg, width, file, line);
+}
+
+unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int line)
+{
+    return (unsigned)warp_rendezvous(mask, 16 + kind, pred != 0, 0, 32, file, line);
+}
+
+unsigned sim_activemask(void)
+{
+    sim_worker *w = sim_tls_worker;
+    const sim_warp *wp = &w->warps[w->cur->warp];
+    return wp->exists & ~wp->done;
+}
+
+/* ---- atomics ----------------------------------------------------------------------------- */
+#define RA() ((uintptr_t)__builtin_return_address(0))
+#define CAS_LOOP(T, p, newv)                                                                  \
+    do {                                                                                      \
+        T old_ = __atomic_load_n(p, __ATOMIC_RELAXED), new_;                                  \
+        do {                                                                                  \
+            T o = old_;                                                                       \
+            (void)o;                                                                          \
+            new_ = (newv);                                                                    \
+        } while (!__atomic_compare_exchange_n(p, &old_, new_, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
+        return old_;                                                                          \
+    } while (0)
+
+#define ATOMIC_INT(suffix, T)                                                                 \
+    T sim_atomic_##suffix(T *p, T v, T cmp, int op)                                           \
+    {                                                                                         \
+        sim_access_atomic((uintptr_t)p, sizeof(T), RA());                                     \
+        switch (op) {                                                                         \
+        case SIM_ATOM_ADD: return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                 \
+        case SIM_ATOM_SUB: return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);                 \
+        case SIM_ATOM_EXCH: return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);               \
+        case SIM_ATOM_CAS:                                                                    \
+            __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);   \
+            return cmp;                                                                       \
+        case SIM_ATOM_MIN: CAS_LOOP(T, p, o < v ? o : v);                                     \
+        default: CAS_LOOP(T, p, o > v ? o : v);                                               \
+        }                                                                                     \
+    }
+ATOMIC_INT(i, int)
+ATOMIC_INT(u, unsigned)
+ATOMIC_INT(ull, unsigned long long)
+
+float sim_atomic_f(float *p, float v, float cmp, int op)
+{
+    sim_access_atomic((uintptr_t)p, 4, RA());
+    uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
+    union { float f; uint32_t u; } a, b, c = {.f = cmp}, x = {.f = v};
+    for (;;) {
+        a.u = old;
+        switch (op) {
+        case SIM_ATOM_ADD: b.f = a.f + v; break;
+        case SIM_ATOM_SUB: b.f = a.f - v; break;
+        case SIM_ATOM_MIN: b.f = fminf(a.f, v); break;
+        case SIM_ATOM_MAX: b.f = fmaxf(a.f, v); break;
+        case SIM_ATOM_EXCH: b.f = v; break;
+        default: b.u = a.u == c.u ? x.u : a.u; break;
+        }
+        nw = b.u;
+        if (__atomic_compare_exchange_n(q, &old, nw, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return a.f;
+    }
+}
+
+/* ---- launching -------------------------------------------------------------------------- */
+static sim_launch_info last_info;
+const sim_launch_info *sim_last_launch(void) { return &last_info; }
+
+int sim_worker_count(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+static int check_cfg(const simt_cfg *cfg, const char *k)
+{
+    const sim_device *d = cur_device;
+    const simt_dim g = cfg->grid, b = cfg->block;
+    if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z) {
+        sim_set_error(SIM_ERR_INVALID_CONFIGURATION,
+                      "launch of %s with grid (%u,%u,%u) and block (%u,%u,%u): every dimension must be at least 1",
+                      k, g.x, g.y, g.z, b.x, b.y, b.z);
+        return -1;
+    }
+    uint64_t threads = (uint64_t)b.x * b.y * b.z;
+    if (threads > d->max_threads_per_block || b.x > d->max_block[0] || b.y > d->max_block[1] || b.z > d->max_block[2]) {
+        sim_set_error(SIM_ERR_INVALID_CONFIGURATION,
+                      "launch of %s: block (%u,%u,%u) has %llu threads; %s allows at most %u threads per block and "
+                      "block dimensions of at most (%u,%u,%u); use a smaller block and more blocks",
+                      k, b.x, b.y, b.z, (unsigned long long)threads, d->name, d->max_threads_per_block,
+                      d->max_block[0], d->max_block[1], d->max_block[2]);
+        return -1;
+    }
+    if (g.x > d->max_grid[0] || g.y > d->max_grid[1] || g.z > d->max_grid[2]) {
+        sim_set_error(SIM_ERR_INVALID_CONFIGURATION,
+                      "launch of %s: grid (%u,%u,%u) exceeds %s's grid limit (%u,%u,%u)", k, g.x, g.y, g.z,
+                      d->name, d->max_grid[0], d->max_grid[1], d->max_grid[2]);
+        return -1;
+    }
+    if (cfg->shared_bytes > max_dynamic_shared) {
+        if (cfg->shared_bytes > d->shared_per_block_optin)
+            sim_set_error(SIM_ERR_INVALID_VALUE,
+                          "launch of %s: %zu bytes of dynamic shared memory per block; %s allows at most %zu bytes "
+                          "(%zu KB); use smaller tiles",
+                          k, cfg->shared_bytes, d->name, d->shared_per_block_optin, d->shared_per_block_optin >> 10);
+        else
+            sim_set_error(SIM_ERR_INVALID_VALUE,
+                          "launch of %s: %zu bytes of dynamic shared memory per block exceeds the %zu-byte limit; "
+                          "above %zu KB a kernel must opt in (cudaFuncSetAttribute / sim_set_max_dynamic_shared), "
+                          "up to %zu bytes on %s",
+                          k, cfg->shared_bytes, max_dynamic_shared, d->shared_per_block >> 10,
+                          d->shared_per_block_optin, d->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Source location of a return address inside a kernel, via addr2line:
+ * fills fn ("scale_v1") and loc ("scale.cu:35"); empty when unknown. */
+static void resolve_pc(uintptr_t pc, char *fn, size_t fn_n, char *loc, size_t loc_n)
+{
+    fn[0] = loc[0] = 0;
+    Dl_info info;
+    if (!pc || !dladdr((void *)pc, &info) || !info.dli_fbase)
+        return;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "addr2line -f -e '%s' 0x%llx 2>/dev/null",
+             info.dli_fname && info.dli_fname[0] ? info.dli_fname : "/proc/self/exe",
+             (unsigned long long)(pc - 1 - (uintptr_t)info.dli_fbase));
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return;
+    char a[256] = "", b[512] = "";
+    if (fgets(a, sizeof a, f) && fgets(b, sizeof b, f)) {
+        a[strcspn(a, "\n")] = 0;
+        b[strcspn(b, "\n")] = 0;
+        char *disc = strstr(b, " (discriminator");
+        if (disc)
+            *disc = 0;
+        if (b[0] != '?') {
+            snprintf(fn, fn_n, "%s", a);
+            snprintf(loc, loc_n, "%s", basename_of(b));
+        }
+    }
+    pclose(f);
+}
+
+int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void *), const void *args)
+{
+    memset(&last_info, 0, sizeof last_info);
+    snprintf(last_info.kernel, sizeof last_info.kernel, "%s", kernel);
+    last_info.cfg = *cfg;
+    if (check_cfg(cfg, kernel) || sim_memory_init()) {
+        last_info.status = last_status;
+        return last_status;
+    }
+    if (!tls_memsz)
+        dl_iterate_phdr(find_tls, NULL);
+    sim_access_init_segments();
+    install_fault_handler();
+
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const uint64_t nblocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+    const unsigned nthreads = cfg->block.x * cfg->block.y * cfg->block.z;
+    const uint32_t nalloc = sim_arena.n_allocs;
+    _Atomic uint64_t next_block = 0, abort_at = UINT64_MAX;
+    sim_counters total;
+    memset(&total, 0, sizeof total);
+    sim_err_rec err;
+    int has_err = 0, setup_failed = 0;
+
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+    {
+        sim_worker *w = worker_get();
+        uintptr_t lo = 0, hi = 0;
+        if (!w || tls_window(&lo, &hi)) {
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+            setup_failed = w ? 2 : 1;
+        } else {
+            w->tls_lo = lo;
+            w->tls_hi = hi;
+            if (!w->shadow_tls) /* the TLS block has the same size on every thread */
+                w->shadow_tls = calloc((hi - lo) / 4 + 1, sizeof(sim_shadow));
+            w->dyn_win_lo = (uintptr_t)w->dyn_map;
+            w->dyn_lo = (uintptr_t)w->dyn_map + SIM_GUARD_BYTES;
+            w->dyn_hi = w->dyn_lo + cfg->shared_bytes;
+            w->dyn_win_hi = w->dyn_lo + w->dyn_cap + SIM_GUARD_BYTES;
+            w->detailed = detailed_mode && w->shadow_tls;
+            memset(&w->c, 0, sizeof w->c);
+            memset(w->alloc_ctr, 0, sizeof(uint64_t[2]) * nalloc);
+            w->has_err = 0;
+            w->thunk = thunk;
+            w->args = args;
+            w->n_threads = nthreads;
+            w->block_dim = (dim3){cfg->block.x, cfg->block.y, cfg->block.z};
+            w->grid_dim = (dim3){cfg->grid.x, cfg->grid.y, cfg->grid.z};
+            w->cur = NULL;
+            sim_tls_worker = w;
+            for (;;) {
+                uint64_t b = atomic_fetch_add(&next_block, 1);
+                if (b >= nblocks || b > atomic_load(&abort_at))
+                    break;
+                run_block(w, b, cfg);
+                if (w->block_failed) {
+                    uint64_t cur = atomic_load(&abort_at);
+                    while (b < cur && !atomic_compare_exchange_weak(&abort_at, &cur, b))
+                        ;
+                }
+            }
+            sim_tls_worker = NULL;
+#ifdef _OPENMP
+#pragma omp critical(sim_merge)
+#endif
+            {
+                uint64_t *dst = (uint64_t *)&total, *src = (uint64_t *)&w->c;
+                for (size_t i = 0; i < sizeof total / sizeof(uint64_t); i++)
+                    dst[i] += src[i];
+                for (uint32_t i = 1; i < nalloc; i++) {
+                    sim_allocs[i].read_bytes += w->alloc_ctr[i][0];
+                    sim_allocs[i].write_bytes += w->alloc_ctr[i][1];
+                    total.hbm_read_bytes += w->alloc_ctr[i][0];
+                    total.hbm_write_bytes += w->alloc_ctr[i][1];
+                }
+                if (w->has_err && (!has_err || w->err.block_linear < err.block_linear)) {
+                    err = w->err;
+                    has_err = 1;
+                }
+            }
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    last_info.wall_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    last_info.c = total;
+    if (setup_failed) {
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "%s",
+                      setup_failed == 1 ? "cannot set up a simulator worker (out of host memory)"
+                                        : "simtlab's sim library must be linked into the executable itself (not a "
+                                          "shared library): its shared-memory model uses the executable's TLS block");
+        last_info.status = last_status;
+        return last_status;
+    }
+    if (has_err) {
+        char fn[256], loc[300], where[600] = "";
+        resolve_pc(err.pc, fn, sizeof fn, loc, sizeof loc);
+        if (loc[0] && strcmp(fn, kernel))
+            snprintf(where, sizeof where, " (in %s, %s)", fn, loc);
+        else if (loc[0])
+            snprintf(where, sizeof where, " (%s)", loc);
+        sim_set_error(err.status, "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u)", err.text, kernel,
+                      where, err.block.x, err.block.y, err.block.z, err.thread.x, err.thread.y, err.thread.z);
+        last_info.status = err.status;
+        return err.status;
+    }
+    last_info.status = SIM_OK;
+    return SIM_OK;
+}

@@ -1,0 +1,117 @@
+/* sim/launch.h - the simulator's host API: devices, launches, errors, counters.
+ *
+ * This is the part of the CUDA runtime the simulator models for host code:
+ * choosing a device preset, launching a kernel over a grid (through the
+ * LAUNCHER functions of sim/kernel.h), reading the last error and the
+ * counters of the last launch. Memory lives in sim/memory.h.
+ *
+ * Every function returns a sim_status; none prints or exits. The text of the
+ * last error (with the report of a kernel bug) is sim_last_error().
+ */
+#ifndef SIMTLAB_LAUNCH_H
+#define SIMTLAB_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel.h"
+
+typedef enum sim_status {
+    SIM_OK = 0,
+    SIM_ERR_INVALID_VALUE,         /* cudaErrorInvalidValue */
+    SIM_ERR_INVALID_CONFIGURATION, /* cudaErrorInvalidConfiguration */
+    SIM_ERR_MEMORY_ALLOCATION,     /* cudaErrorMemoryAllocation */
+    SIM_ERR_INVALID_DEVICE_POINTER,/* cudaErrorInvalidDevicePointer */
+    SIM_ERR_ILLEGAL_ADDRESS,       /* cudaErrorIllegalAddress: out of bounds, freed, host pointer */
+    SIM_ERR_MISALIGNED_ADDRESS,    /* cudaErrorMisalignedAddress */
+    SIM_ERR_BARRIER_DIVERGENCE,    /* a GPU hangs or corrupts; compute-sanitizer synccheck */
+    SIM_ERR_WARP_SYNC,             /* a warp intrinsic whose mask cannot be met */
+    SIM_ERR_STACK_OVERFLOW,        /* cudaErrorLaunchFailure (stack overflow) */
+    SIM_ERR_SHARED_RACE,           /* compute-sanitizer racecheck hazard (detailed mode) */
+    SIM_ERR_LAUNCH_ABORTED,        /* an earlier block of this launch failed */
+    SIM_ERR_COUNT
+} sim_status;
+
+/* CUDA's name for a status, e.g. "cudaErrorInvalidConfiguration". */
+const char *sim_status_name(sim_status s);
+
+/* The message of the last failing call in this process (never NULL). */
+const char *sim_last_error(void);
+/* Returns the last status and resets it to SIM_OK (cudaGetLastError). */
+sim_status sim_get_last_status(void);
+
+/* ---- device presets --------------------------------------------------- */
+typedef struct sim_device {
+    const char *name;  /* "sm_90" */
+    const char *card;  /* "H100 SXM" */
+    int cc_major, cc_minor;
+    int sm_count;
+    size_t shared_per_block;       /* default limit: 48 KB */
+    size_t shared_per_block_optin; /* cudaFuncAttributeMaxDynamicSharedMemorySize maximum */
+    size_t l2_bytes;
+    double hbm_bytes_per_s;
+    double fp32_flops_per_s;
+    unsigned max_threads_per_block; /* 1024 */
+    unsigned max_block[3];          /* 1024, 1024, 64 */
+    unsigned max_grid[3];           /* 2^31-1, 65535, 65535 */
+} sim_device;
+
+/* Looks up "sm_80", "sm_89", "sm_90", "h200" (also "80", "a100", "h100",
+ * "4090"). Returns NULL for an unknown name. */
+const sim_device *sim_device_find(const char *name);
+/* The presets, NULL-terminated; for help texts. */
+const sim_device *const *sim_device_list(void);
+/* Selects the preset later launches are checked against (default sm_90). */
+void sim_set_device(const sim_device *dev);
+const sim_device *sim_get_device(void);
+
+/* ---- modes ------------------------------------------------------------ */
+/* Detailed mode adds warp-level requests: 32-byte sectors of global
+ * accesses, shared-memory wavefronts and bank conflicts, and shared-memory
+ * race detection. It is several times slower. */
+void sim_set_detailed(int on);
+int sim_get_detailed(void);
+
+/* Dynamic shared memory above 48 KB must be opted into, as with
+ * cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n).
+ * Applies to every kernel (the simulator has no per-function attributes).
+ * Returns SIM_ERR_INVALID_VALUE when n exceeds the preset's opt-in maximum. */
+sim_status sim_set_max_dynamic_shared(size_t bytes);
+
+/* ---- counters of one launch ------------------------------------------ */
+typedef struct sim_counters {
+    uint64_t hbm_read_bytes, hbm_write_bytes;   /* global memory, as requested */
+    uint64_t sram_read_bytes, sram_write_bytes; /* shared memory */
+    uint64_t local_read_bytes, local_write_bytes; /* thread stack (spilled locals) */
+    uint64_t const_read_bytes;                  /* read-only / static data */
+    /* detailed mode only (else 0): */
+    uint64_t global_ld_requests, global_st_requests;
+    uint64_t global_ld_sectors, global_st_sectors;     /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st */
+    uint64_t shared_ld_requests, shared_st_requests;
+    uint64_t shared_ld_wavefronts, shared_st_wavefronts; /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st */
+    uint64_t shared_ld_conflicts, shared_st_conflicts;   /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st */
+    uint64_t barriers;  /* __syncthreads executed, per block */
+    uint64_t threads;   /* threads run */
+} sim_counters;
+
+typedef struct sim_launch_info {
+    char kernel[64];
+    simt_cfg cfg;
+    sim_status status;
+    double wall_ms; /* host wall time of the simulated launch */
+    sim_counters c;
+} sim_launch_info;
+
+/* Runs every block of the grid to completion (launches are synchronous).
+ * Called by the generated k_launch_sim functions; rarely directly.
+ * Returns SIM_OK, a configuration error (nothing ran), or the first kernel
+ * bug found (lowest block index), whose report is sim_last_error(). */
+int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void *args), const void *args);
+
+/* Info of the last launch (also a failed one). */
+const sim_launch_info *sim_last_launch(void);
+
+/* Number of OpenMP workers launches use (1 without OpenMP). */
+int sim_worker_count(void);
+
+#endif /* SIMTLAB_LAUNCH_H */

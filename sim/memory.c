@@ -1,0 +1,249 @@
+/* sim/memory.c - the device-memory arena behind sim/memory.h.
+ *
+ * One reservation of address space (PROT_NONE, never committed until
+ * allocated). An allocation takes whole 64 KiB granules and is followed by
+ * at least one unmapped granule (its red zone); a granule-to-allocation table
+ * lets the hot path find the owner of any address in two loads. Freed
+ * ranges are unmapped and never handed out again.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+
+#define SIM_ARENA_BYTES ((uintptr_t)256 << 30) /* 256 GiB of address space */
+
+sim_arena_t sim_arena;
+sim_alloc sim_allocs[SIM_MAX_ALLOCS];
+static sim_copy_counters copies;
+
+int sim_memory_init(void)
+{
+    if (sim_arena.base)
+        return 0;
+    void *p = mmap(NULL, SIM_ARENA_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot reserve %llu GiB of address space for the device arena",
+                      (unsigned long long)(SIM_ARENA_BYTES >> 30));
+        return -1;
+    }
+    size_t owners = (SIM_ARENA_BYTES >> SIM_GRANULE_SHIFT) * sizeof(uint32_t);
+    void *o = mmap(NULL, owners, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (o == MAP_FAILED) {
+        munmap(p, SIM_ARENA_BYTES);
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot map the arena's owner table");
+        return -1;
+    }
+    sim_arena.owner = o;
+    sim_arena.span = SIM_ARENA_BYTES;
+    sim_arena.next = (uintptr_t)p + ((uintptr_t)1 << SIM_GRANULE_SHIFT); /* red zone first */
+    sim_allocs[0].begin = UINTPTR_MAX; /* id 0: never matches */
+    sim_allocs[0].live_end = 0;
+    snprintf(sim_allocs[0].name, sizeof sim_allocs[0].name, "(red zone)");
+    sim_arena.n_allocs = 1;
+    sim_arena.base = (uintptr_t)p; /* last: hooks test base */
+    return 0;
+}
+
+/* Returns the id of the allocation owning address a, or 0. */
+static uint32_t owner_of(uintptr_t a)
+{
+    uintptr_t off = a - sim_arena.base;
+    if (!sim_arena.base || off >= sim_arena.span)
+        return 0;
+    return sim_arena.owner[off >> SIM_GRANULE_SHIFT];
+}
+
+sim_status sim_malloc(void **ptr, size_t bytes, const char *name)
+{
+    if (!ptr) {
+        sim_set_error(SIM_ERR_INVALID_VALUE, "sim_malloc: ptr is NULL");
+        return SIM_ERR_INVALID_VALUE;
+    }
+    *ptr = NULL;
+    if (sim_memory_init())
+        return SIM_ERR_MEMORY_ALLOCATION;
+    if (bytes == 0) {
+        sim_set_error(SIM_ERR_INVALID_VALUE, "sim_malloc(\"%s\"): size 0; allocate at least 1 byte", name ? name : "");
+        return SIM_ERR_INVALID_VALUE;
+    }
+    const uintptr_t g = (uintptr_t)1 << SIM_GRANULE_SHIFT;
+    uintptr_t span = (bytes + g - 1) & ~(g - 1);
+    uintptr_t end = sim_arena.base + sim_arena.span;
+    if (sim_arena.n_allocs >= SIM_MAX_ALLOCS || span > end - sim_arena.next || end - sim_arena.next - span < g) {
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION,
+                      "sim_malloc(\"%s\", %zu bytes): out of device memory (%u allocations made, limit %u; "
+                      "arena %llu GiB); free buffers you no longer need",
+                      name ? name : "", bytes, sim_arena.n_allocs, SIM_MAX_ALLOCS,
+                      (unsigned long long)(sim_arena.span >> 30));
+        return SIM_ERR_MEMORY_ALLOCATION;
+    }
+    uintptr_t a = sim_arena.next;
+    if (mprotect((void *)a, span, PROT_READ | PROT_WRITE)) {
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "sim_malloc(\"%s\", %zu bytes): the host refused the memory",
+                      name ? name : "", bytes);
+        return SIM_ERR_MEMORY_ALLOCATION;
+    }
+    uint32_t id = sim_arena.n_allocs++;
+    sim_alloc *al = &sim_allocs[id];
+    memset(al, 0, sizeof *al);
+    al->begin = a;
+    al->live_end = a + bytes;
+    al->bytes = bytes;
+    if (name && name[0])
+        snprintf(al->name, sizeof al->name, "%s", name);
+    else
+        snprintf(al->name, sizeof al->name, "alloc#%u", id);
+    for (uintptr_t k = 0; k < span >> SIM_GRANULE_SHIFT; k++)
+        sim_arena.owner[((a - sim_arena.base) >> SIM_GRANULE_SHIFT) + k] = id;
+    sim_arena.next = a + span + g; /* one red-zone granule after */
+    *ptr = (void *)a;
+    return SIM_OK;
+}
+
+sim_status sim_free(void *ptr)
+{
+    if (!ptr)
+        return SIM_OK;
+    uint32_t id = owner_of((uintptr_t)ptr);
+    sim_alloc *al = &sim_allocs[id];
+    if (!id || al->begin != (uintptr_t)ptr || al->freed) {
+        sim_set_error(SIM_ERR_INVALID_DEVICE_POINTER, "sim_free(%p): %s", ptr,
+                      !id ? "not a device pointer" : al->freed ? "double free" : "not the start of an allocation");
+        return SIM_ERR_INVALID_DEVICE_POINTER;
+    }
+    al->freed = 1;
+    al->live_end = al->begin;
+    const uintptr_t g = (uintptr_t)1 << SIM_GRANULE_SHIFT;
+    uintptr_t span = (al->bytes + g - 1) & ~(g - 1);
+    /* give the memory back, keep the addresses reserved and owned (use after free) */
+    mmap((void *)al->begin, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    return SIM_OK;
+}
+
+/* Checks that [p, p+n) lies inside one live allocation; fills err text. */
+static int check_range(const void *p, size_t n, const char *what, const char *call)
+{
+    uint32_t id = owner_of((uintptr_t)p);
+    const sim_alloc *al = &sim_allocs[id];
+    if (!id || al->freed || (uintptr_t)p + n > al->live_end) {
+        char where[256];
+        sim_describe_address(where, sizeof where, (uintptr_t)p, (unsigned)(n > 0xffffffffu ? 0xffffffffu : n));
+        sim_set_error(SIM_ERR_INVALID_VALUE, "%s: %s range of %zu bytes at %p is not inside a live device allocation: %s",
+                      call, what, n, p, where);
+        return -1;
+    }
+    return 0;
+}
+
+sim_status sim_memcpy(void *dst, const void *src, size_t bytes, sim_copy_kind kind)
+{
+    if (bytes == 0)
+        return SIM_OK;
+    if (!dst || !src) {
+        sim_set_error(SIM_ERR_INVALID_VALUE, "sim_memcpy: %s pointer is NULL", dst ? "source" : "destination");
+        return SIM_ERR_INVALID_VALUE;
+    }
+    if ((kind == SIM_COPY_H2D || kind == SIM_COPY_D2D) && check_range(dst, bytes, "destination", "sim_memcpy"))
+        return SIM_ERR_INVALID_VALUE;
+    if ((kind == SIM_COPY_D2H || kind == SIM_COPY_D2D) && check_range(src, bytes, "source", "sim_memcpy"))
+        return SIM_ERR_INVALID_VALUE;
+    memmove(dst, src, bytes);
+    if (kind == SIM_COPY_H2D)
+        copies.h2d_bytes += bytes;
+    else if (kind == SIM_COPY_D2H)
+        copies.d2h_bytes += bytes;
+    else
+        copies.d2d_bytes += bytes;
+    return SIM_OK;
+}
+
+sim_status sim_memset(void *ptr, int value, size_t bytes)
+{
+    if (bytes == 0)
+        return SIM_OK;
+    if (check_range(ptr, bytes, "destination", "sim_memset"))
+        return SIM_ERR_INVALID_VALUE;
+    memset(ptr, value, bytes);
+    return SIM_OK;
+}
+
+sim_status sim_alloc_query(const void *ptr, sim_alloc_info *info)
+{
+    uint32_t id = owner_of((uintptr_t)ptr);
+    if (!id || (uintptr_t)ptr >= sim_allocs[id].begin + sim_allocs[id].bytes) {
+        sim_set_error(SIM_ERR_INVALID_DEVICE_POINTER, "sim_alloc_query(%p): not a device pointer", ptr);
+        return SIM_ERR_INVALID_DEVICE_POINTER;
+    }
+    const sim_alloc *al = &sim_allocs[id];
+    info->name = al->name;
+    info->base = (void *)al->begin;
+    info->bytes = al->bytes;
+    info->freed = al->freed;
+    info->read_bytes = al->read_bytes;
+    info->write_bytes = al->write_bytes;
+    return SIM_OK;
+}
+
+sim_copy_counters sim_copy_totals(void) { return copies; }
+
+void sim_reset_counters(void)
+{
+    for (uint32_t i = 0; i < sim_arena.n_allocs; i++)
+        sim_allocs[i].read_bytes = sim_allocs[i].write_bytes = 0;
+    memset(&copies, 0, sizeof copies);
+}
+
+size_t sim_bytes_in_use(void)
+{
+    size_t n = 0;
+    for (uint32_t i = 1; i < sim_arena.n_allocs; i++)
+        if (!sim_allocs[i].freed)
+            n += sim_allocs[i].bytes;
+    return n;
+}
+
+/* "12 bytes past the end of allocation 'x' (4000 bytes, offset 4012)" etc. */
+void sim_describe_address(char *out, size_t n, uintptr_t a, unsigned size)
+{
+    uint32_t id = owner_of(a);
+    if (id && !sim_allocs[id].freed && a >= sim_allocs[id].begin + sim_allocs[id].bytes) {
+        const sim_alloc *al = &sim_allocs[id];
+        snprintf(out, n, "%llu bytes past the end of allocation '%s' (%zu bytes; offset %llu)",
+                 (unsigned long long)(a - (al->begin + al->bytes)), al->name, al->bytes,
+                 (unsigned long long)(a - al->begin));
+        return;
+    }
+    if (id && sim_allocs[id].freed) {
+        const sim_alloc *al = &sim_allocs[id];
+        snprintf(out, n, "inside allocation '%s' (%zu bytes; offset %llu), which was freed (use after free)",
+                 al->name, al->bytes, (unsigned long long)(a - al->begin));
+        return;
+    }
+    if (id) {
+        const sim_alloc *al = &sim_allocs[id];
+        snprintf(out, n, "allocation '%s' (%zu bytes) offset %llu; the access of %u bytes runs %llu bytes past its end",
+                 al->name, al->bytes, (unsigned long long)(a - al->begin), size,
+                 (unsigned long long)(a + size - (al->begin + al->bytes)));
+        return;
+    }
+    if (sim_arena.base && a - sim_arena.base < sim_arena.span) {
+        /* a red zone: name the nearest allocation below */
+        uintptr_t off = (a - sim_arena.base) >> SIM_GRANULE_SHIFT;
+        while (off > 0 && sim_arena.owner[off] == 0)
+            off--;
+        uint32_t below = sim_arena.owner[off];
+        if (below) {
+            const sim_alloc *al = &sim_allocs[below];
+            snprintf(out, n, "%llu bytes past the end of allocation '%s' (%zu bytes%s)",
+                     (unsigned long long)(a - (al->begin + al->bytes)), al->name, al->bytes,
+                     al->freed ? ", freed" : "");
+            return;
+        }
+        snprintf(out, n, "in a red zone of the device arena, before every allocation");
+        return;
+    }
+    snprintf(out, n, "not device memory (a host pointer, or NULL/garbage?)");
+}
