@@ -7,7 +7,7 @@
  * device math functions. It is not a host API: host drivers include
  * sim/launch.h and sim/memory.h (or the lessons' backend.h).
  *
- * The two macros (see README "Writing kernels"):
+ * The macros (see README "Writing kernels"):
  *   EXTERN_SHARED(type, name)   dynamic shared memory; CUDA's
  *                               `extern __shared__ type name[];`
  *   LAUNCHER(kernel, (T1, a1), (T2, a2), ...)
@@ -15,6 +15,7 @@
  *                               the C functions a host driver calls instead
  *                               of `kernel<<<grid, block, shared>>>(a1, a2)`.
  *   DECLARE_LAUNCHER(...)       the matching declarations, for a header.
+ *   UNROLL                      `#pragma unroll` for nvcc and for gcc.
  */
 #ifndef SIMTLAB_KERNEL_H
 #define SIMTLAB_KERNEL_H
@@ -76,6 +77,7 @@ typedef struct simt_cfg {
 #include <cuda_runtime.h>
 
 #define EXTERN_SHARED(type, name) extern __shared__ __align__(16) type name[]
+#define UNROLL _Pragma("unroll")
 
 /* Returns cudaSuccess (0) or the launch error; the error is left for
  * cudaGetLastError to report as well, as after a plain <<<>>> launch. */
@@ -136,6 +138,9 @@ dim3 sim_grid_dim(void) __attribute__((const));
 /* Dynamic shared memory of the current block (the launch's shared_bytes). */
 void *sim_dynamic_shared(void) __attribute__((const));
 #define EXTERN_SHARED(type, name) type *name = (type *)sim_dynamic_shared()
+/* full unrolling lets gcc keep small arrays (register tiles) in registers,
+ * as nvcc does; otherwise they live on the stack and count as local memory */
+#define UNROLL _Pragma("GCC unroll 16")
 
 /* ---- barriers ----------------------------------------------------------- */
 void sim_syncthreads(const char *file, int line);
@@ -220,8 +225,18 @@ static inline __attribute__((unused)) int sim_min_i(int a, int b) { return a < b
 static inline __attribute__((unused)) int sim_max_i(int a, int b) { return a > b ? a : b; }
 static inline __attribute__((unused)) unsigned sim_min_u(unsigned a, unsigned b) { return a < b ? a : b; }
 static inline __attribute__((unused)) unsigned sim_max_u(unsigned a, unsigned b) { return a > b ? a : b; }
-#define min(a, b) _Generic((a) + (b), unsigned: sim_min_u, float: fminf, double: fmin, default: sim_min_i)((a), (b))
-#define max(a, b) _Generic((a) + (b), unsigned: sim_max_u, float: fmaxf, double: fmax, default: sim_max_i)((a), (b))
+static inline __attribute__((unused)) long long sim_min_ll(long long a, long long b) { return a < b ? a : b; }
+static inline __attribute__((unused)) long long sim_max_ll(long long a, long long b) { return a > b ? a : b; }
+static inline __attribute__((unused)) unsigned long long sim_min_ull(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static inline __attribute__((unused)) unsigned long long sim_max_ull(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+#define min(a, b)                                                                                  \
+    _Generic((a) + (b), unsigned: sim_min_u, long: sim_min_ll, long long: sim_min_ll,               \
+             unsigned long: sim_min_ull, unsigned long long: sim_min_ull, float: fminf, double: fmin, \
+             default: sim_min_i)((a), (b))
+#define max(a, b)                                                                                  \
+    _Generic((a) + (b), unsigned: sim_max_u, long: sim_max_ll, long long: sim_max_ll,               \
+             unsigned long: sim_max_ull, unsigned long long: sim_max_ull, float: fmaxf, double: fmax, \
+             default: sim_max_i)((a), (b))
 
 /* ---- launch --------------------------------------------------------------- */
 int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void *args), const void *args);

@@ -14,7 +14,8 @@ check_result check_close(const float *got, const double *ref, size_t n, double r
             e = INFINITY;
         if (e > r.max_abs_err)
             r.max_abs_err = e;
-        if (fabs(ref[i]) > 1e-30 && e / fabs(ref[i]) > r.max_rel_err)
+        /* relative error where the relative term governs the tolerance */
+        if (fabs(ref[i]) > (rtol > 0 ? atol / rtol : 0) && fabs(ref[i]) > 0 && e / fabs(ref[i]) > r.max_rel_err)
             r.max_rel_err = e / fabs(ref[i]);
         double excess = e - (atol + rtol * fabs(ref[i]));
         if (excess > worst_excess) {

@@ -1,0 +1,491 @@
+/* lessons/04_attention/attention.cu - standard attention against FlashAttention.
+ *
+ * O = softmax(scale * Q K^T) V for every (batch, head), fp32, scale = 1/sqrt(d),
+ * optionally causal (query i sees keys j <= i). Shapes, row-major:
+ *   q, k, v, o : (B, H, N, d)    s, p : (B, H, N, N)    l, m : (B, H, N)
+ * A kernel sees one (b, h) slab at a time: bh = b * H + h.
+ *
+ * Order: the CPU reference, the kernels (standard, flash v1, flash v2), the
+ * launchers. The same file is compiled by nvcc for the GPU and by gcc for
+ * the simulator. lessons/04_attention/README.md derives the exact HBM bytes
+ * of every kernel; tests/test_attention.c asserts them.
+ */
+#include <stdlib.h>
+
+#include "kernel.h"
+#include "attention.h"
+
+/* ---- CPU reference, double precision ------------------------------------------ */
+__host__ void attention_cpu(double *o, const float *q, const float *k, const float *v, int BH, int N, int d,
+                            int causal)
+{
+    const double scale = 1.0 / sqrt((double)d);
+    double *s = (double *)malloc((size_t)N * sizeof *s);
+    for (int bh = 0; bh < BH; bh++) {
+        const float *qb = q + (size_t)bh * N * d, *kb = k + (size_t)bh * N * d, *vb = v + (size_t)bh * N * d;
+        double *ob = o + (size_t)bh * N * d;
+        for (int i = 0; i < N; i++) {
+            int len = causal ? i + 1 : N;
+            double mx = -INFINITY, sum = 0;
+            for (int j = 0; j < len; j++) {
+                double acc = 0;
+                for (int c = 0; c < d; c++)
+                    acc += (double)qb[(size_t)i * d + c] * kb[(size_t)j * d + c];
+                s[j] = acc * scale;
+                mx = s[j] > mx ? s[j] : mx;
+            }
+            for (int j = 0; j < len; j++) {
+                s[j] = exp(s[j] - mx);
+                sum += s[j];
+            }
+            for (int c = 0; c < d; c++) {
+                double acc = 0;
+                for (int j = 0; j < len; j++)
+                    acc += s[j] * vb[(size_t)j * d + c];
+                ob[(size_t)i * d + c] = acc / sum;
+            }
+        }
+    }
+    free(s);
+}
+
+/* ================================================================================
+ * Standard attention: three kernels, S and P written to HBM.
+ * ================================================================================ */
+
+/* A 64x64 tile of the output per block of 16x16 threads; each thread owns a
+ * 4x4 register tile (rows ty + 16r, columns tx + 16c, so a warp's accesses to
+ * shared memory and to the output are consecutive). The reduction dimension
+ * is staged through shared memory 16 at a time. Shared tiles are stored
+ * transposed, [k][row], with rows padded to 66 floats: the transposing store
+ * of a warp (2 rows x 16 columns) then hits 32 different banks. */
+#define STD_TILE 64
+#define STD_BK 16
+#define STD_PAD (STD_TILE + 2)
+
+/* standard, kernel 1: S = scale * Q K^T, a tiled matmul.
+ * grid (ceil(N/64), ceil(N/64), B*H), block (16, 16). With causal, tiles
+ * wholly above the diagonal are never read by the softmax and are skipped. */
+__global__ void attn_std_scores(float *S, const float *Q, const float *K, int N, int d, float scale, int causal)
+{
+    __shared__ float Qs[STD_BK][STD_PAD];
+    __shared__ float Ks[STD_BK][STD_PAD];
+    const int i0 = blockIdx.y * STD_TILE, j0 = blockIdx.x * STD_TILE;
+    if (causal && j0 > i0 + STD_TILE - 1)
+        return; /* the whole block leaves: no barrier is skipped by part of it */
+    const size_t bh = blockIdx.z;
+    const float *q = Q + bh * N * d, *k = K + bh * N * d;
+    const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 16 + tx;
+    float acc[4][4];
+    UNROLL
+    for (int r = 0; r < 4; r++)
+        UNROLL
+        for (int c = 0; c < 4; c++)
+            acc[r][c] = 0.0f;
+    for (int c0 = 0; c0 < d; c0 += STD_BK) {
+        /* LESSON: each thread stages 4 elements of each input tile: coalesced
+         * reads of 16 consecutive floats of a row, stored transposed. */
+        UNROLL
+        for (int p = 0; p < 4; p++) {
+            int r = t / 16 + 16 * p, c = c0 + t % 16;
+            Qs[t % 16][r] = (i0 + r < N && c < d) ? q[(size_t)(i0 + r) * d + c] : 0.0f;
+            Ks[t % 16][r] = (j0 + r < N && c < d) ? k[(size_t)(j0 + r) * d + c] : 0.0f;
+        }
+        __syncthreads();
+        for (int kk = 0; kk < STD_BK; kk++) {
+            float a[4], b[4];
+            UNROLL
+            for (int r = 0; r < 4; r++)
+                a[r] = Qs[kk][ty + 16 * r];
+            UNROLL
+            for (int c = 0; c < 4; c++)
+                b[c] = Ks[kk][tx + 16 * c];
+            UNROLL
+            for (int r = 0; r < 4; r++)
+                UNROLL
+                for (int c = 0; c < 4; c++)
+                    acc[r][c] += a[r] * b[c];
+        }
+        __syncthreads();
+    }
+    float *s = S + bh * N * N;
+    UNROLL
+    for (int r = 0; r < 4; r++)
+        UNROLL
+        for (int c = 0; c < 4; c++) {
+            int i = i0 + ty + 16 * r, j = j0 + tx + 16 * c;
+            if (i < N && j < N)
+                s[(size_t)i * N + j] = scale * acc[r][c];
+        }
+}
+
+/* Block-wide reduction (max or sum) of one float per thread: warp shuffles,
+ * then one partial per warp through shared memory, which every warp then
+ * reduces itself (so no third barrier is needed). blockDim.x % 32 == 0. */
+__device__ float block_reduce(float v, float *partials, int is_max)
+{
+    UNROLL
+    for (int off = 16; off > 0; off /= 2) {
+        float w = __shfl_xor_sync(0xffffffffu, v, off);
+        v = is_max ? fmaxf(v, w) : v + w;
+    }
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nwarps = blockDim.x / 32;
+    __syncthreads(); /* partials may still be read by the previous reduction */
+    if (lane == 0)
+        partials[warp] = v;
+    __syncthreads();
+    v = lane < nwarps ? partials[lane] : (is_max ? -INFINITY : 0.0f);
+    UNROLL
+    for (int off = 16; off > 0; off /= 2) {
+        float w = __shfl_xor_sync(0xffffffffu, v, off);
+        v = is_max ? fmaxf(v, w) : v + w;
+    }
+    return v;
+}
+
+/* standard, kernel 2: P = softmax(S), row by row, the safe way (lesson 3):
+ * pass 1 the row max, pass 2 the sum of exp(s - max), pass 3 the write; each
+ * pass reads the row from HBM. One block per row. With causal, row i reads
+ * only s[0..i] and writes zeros after it (the PV kernel reads them). */
+__global__ void attn_std_softmax(float *P, const float *S, int N, int causal)
+{
+    __shared__ float partials[32];
+    const size_t row = blockIdx.x; /* over B*H*N rows */
+    const int i = (int)(row % (size_t)N), len = causal ? i + 1 : N;
+    const float *s = S + row * N;
+    float *p = P + row * N;
+    float mx = -INFINITY;
+    for (int j = threadIdx.x; j < len; j += blockDim.x)
+        mx = fmaxf(mx, s[j]);
+    mx = block_reduce(mx, partials, 1);
+    float sum = 0.0f;
+    for (int j = threadIdx.x; j < len; j += blockDim.x)
+        sum += expf(s[j] - mx);
+    sum = block_reduce(sum, partials, 0);
+    const float inv = 1.0f / sum;
+    for (int j = threadIdx.x; j < N; j += blockDim.x)
+        p[j] = j < len ? expf(s[j] - mx) * inv : 0.0f;
+}
+
+/* standard, kernel 3: O = P V, the same tiled matmul as kernel 1 with keys as
+ * the reduction dimension. grid (ceil(d/64), ceil(N/64), B*H), block (16, 16).
+ * With causal, a row tile stops at its last row's key. */
+__global__ void attn_std_pv(float *O, const float *P, const float *V, int N, int d, int causal)
+{
+    __shared__ float Ps[STD_BK][STD_PAD]; /* [key][row] */
+    __shared__ float Vs[STD_BK][STD_TILE]; /* [key][column] */
+    const size_t bh = blockIdx.z;
+    const int i0 = blockIdx.y * STD_TILE, c0 = blockIdx.x * STD_TILE;
+    const int kend = causal ? min(N, i0 + STD_TILE) : N;
+    const float *p = P + bh * N * N, *v = V + bh * N * d;
+    const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 16 + tx;
+    float acc[4][4];
+    UNROLL
+    for (int r = 0; r < 4; r++)
+        UNROLL
+        for (int c = 0; c < 4; c++)
+            acc[r][c] = 0.0f;
+    for (int k0 = 0; k0 < kend; k0 += STD_BK) {
+        UNROLL
+        for (int e4 = 0; e4 < 4; e4++) {
+            int r = t / 16 + 16 * e4, kk = t % 16;
+            Ps[kk][r] = (i0 + r < N && k0 + kk < kend) ? p[(size_t)(i0 + r) * N + k0 + kk] : 0.0f;
+            int e = t + 256 * e4, key = e / STD_TILE, col = e % STD_TILE;
+            Vs[key][col] = (k0 + key < kend && c0 + col < d) ? v[(size_t)(k0 + key) * d + c0 + col] : 0.0f;
+        }
+        __syncthreads();
+        for (int kk = 0; kk < STD_BK; kk++) {
+            float a[4], b[4];
+            UNROLL
+            for (int r = 0; r < 4; r++)
+                a[r] = Ps[kk][ty + 16 * r];
+            UNROLL
+            for (int c = 0; c < 4; c++)
+                b[c] = Vs[kk][tx + 16 * c];
+            UNROLL
+            for (int r = 0; r < 4; r++)
+                UNROLL
+                for (int c = 0; c < 4; c++)
+                    acc[r][c] += a[r] * b[c];
+        }
+        __syncthreads();
+    }
+    float *o = O + bh * N * d;
+    UNROLL
+    for (int r = 0; r < 4; r++)
+        UNROLL
+        for (int c = 0; c < 4; c++) {
+            int i = i0 + ty + 16 * r, col = c0 + tx + 16 * c;
+            if (i < N && col < d)
+                o[(size_t)i * d + col] = acc[r][c];
+        }
+}
+
+/* ================================================================================
+ * FlashAttention v1: the paper's Algorithm 1, loop for loop.
+ * ================================================================================ */
+
+/* Algorithm 1, line 2: O = 0, l = 0, m = -inf, in HBM. Grid-stride loop. */
+__global__ void attn_flash_v1_init(float *O, float *l, float *m, long long rows, int d)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < rows * d; e += stride)
+        O[e] = 0.0f;
+    for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += stride) {
+        l[r] = 0.0f;
+        m[r] = -INFINITY;
+    }
+}
+
+/* v1: one block per (b, h) runs the paper's double loop: the outer loop over
+ * K_j, V_j tiles (Bc keys, loaded once), the inner loop over Q_i tiles (Br
+ * rows), and O_i, l_i, m_i go back to HBM after every inner step (lines
+ * 8 and 13). All tiles live in dynamic shared memory:
+ *   Ks, Vs [Bc][d]  Qs, Os [Br][d]  Ss [Br][Bc]  ls, ms, fa, fb [Br]
+ * This is the loop order FlashAttention-2 later inverted: the outer loop is
+ * sequential, so a block can only parallelise over one Q tile at a time. */
+__global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, const float *K, const float *V, int N,
+                              int d, int Br, int Bc, float scale, int causal)
+{
+    EXTERN_SHARED(float, smem);
+    float *Ks = smem, *Vs = Ks + Bc * d, *Qs = Vs + Bc * d, *Os = Qs + Br * d, *Ss = Os + Br * d;
+    float *ls = Ss + Br * Bc, *ms = ls + Br, *fa = ms + Br, *fb = fa + Br;
+    const size_t bh = blockIdx.x;
+    const float *q = Q + bh * N * d, *k = K + bh * N * d, *v = V + bh * N * d;
+    float *o = O + bh * N * d, *lg = l + bh * N, *mg = m + bh * N;
+    const int t = threadIdx.x, T = blockDim.x, lane = t % 32, warp = t / 32, nwarps = T / 32;
+
+    for (int j0 = 0; j0 < N; j0 += Bc) { /* line 5 */
+        const int bc = min(Bc, N - j0);
+        for (int e = t; e < bc * d; e += T) { /* line 6: K_j, V_j to SRAM */
+            Ks[e] = k[(size_t)j0 * d + e];
+            Vs[e] = v[(size_t)j0 * d + e];
+        }
+        __syncthreads();
+        /* line 7; with causal, Q tiles whose last row is before j0 see none of K_j */
+        for (int i0 = causal ? (j0 / Br) * Br : 0; i0 < N; i0 += Br) {
+            const int br = min(Br, N - i0);
+            for (int e = t; e < br * d; e += T) { /* line 8: Q_i, O_i, l_i, m_i to SRAM */
+                Qs[e] = q[(size_t)i0 * d + e];
+                Os[e] = o[(size_t)i0 * d + e];
+            }
+            for (int r = t; r < br; r += T) {
+                ls[r] = lg[i0 + r];
+                ms[r] = mg[i0 + r];
+            }
+            __syncthreads();
+            for (int e = t; e < br * bc; e += T) { /* line 9: S_ij = scale Q_i K_j^T */
+                const int r = e / bc, c = e % bc;
+                float acc = 0.0f;
+                for (int x = 0; x < d; x++)
+                    acc += Qs[r * d + x] * Ks[c * d + x];
+                Ss[e] = causal && j0 + c > i0 + r ? -INFINITY : acc * scale;
+            }
+            __syncthreads();
+            for (int r = warp; r < br; r += nwarps) { /* lines 10-11, one warp per row */
+                float mt = -INFINITY;
+                for (int c = lane; c < bc; c += 32)
+                    mt = fmaxf(mt, Ss[r * bc + c]);
+                UNROLL
+                for (int off = 16; off > 0; off /= 2)
+                    mt = fmaxf(mt, __shfl_xor_sync(0xffffffffu, mt, off));
+                float lt = 0.0f;
+                for (int c = lane; c < bc; c += 32) {
+                    float pv = mt == -INFINITY ? 0.0f : expf(Ss[r * bc + c] - mt);
+                    Ss[r * bc + c] = pv;
+                    lt += pv;
+                }
+                UNROLL
+                for (int off = 16; off > 0; off /= 2)
+                    lt += __shfl_xor_sync(0xffffffffu, lt, off);
+                if (lane == 0) {
+                    const float mi = ms[r], li = ls[r], mnew = fmaxf(mi, mt);
+                    const float ei = mnew == -INFINITY ? 0.0f : expf(mi - mnew);
+                    const float et = mnew == -INFINITY ? 0.0f : expf(mt - mnew);
+                    const float lnew = ei * li + et * lt;
+                    fa[r] = lnew > 0.0f ? li * ei / lnew : 1.0f;
+                    fb[r] = lnew > 0.0f ? et / lnew : 0.0f;
+                    ls[r] = lnew;
+                    ms[r] = mnew;
+                }
+            }
+            __syncthreads();
+            for (int e = t; e < br * d; e += T) { /* line 12 */
+                const int r = e / d, c = e % d;
+                float acc = 0.0f;
+                for (int x = 0; x < bc; x++)
+                    acc += Ss[r * bc + x] * Vs[x * d + c];
+                Os[e] = fa[r] * Os[e] + fb[r] * acc;
+            }
+            __syncthreads();
+            for (int e = t; e < br * d; e += T) /* line 13: O_i, l_i, m_i to HBM */
+                o[(size_t)i0 * d + e] = Os[e];
+            for (int r = t; r < br; r += T) {
+                lg[i0 + r] = ls[r];
+                mg[i0 + r] = ms[r];
+            }
+            __syncthreads();
+        }
+    }
+}
+
+/* ================================================================================
+ * FlashAttention v2: one block per Q tile, the loop over K,V inside.
+ * ================================================================================ */
+
+/* v2: FlashAttention-2's order. A block owns Br query rows for the whole
+ * kernel: Q_i, O_i and the softmax state (m, l) never leave the chip, and
+ * only K_j, V_j tiles of Bc keys stream through shared memory. Q and O live
+ * in registers: a group of G = d/16 lanes owns 4 rows, each lane 16 of the d
+ * columns (columns u, u+G, u+2G, ...), so a thread holds 4x16 floats of q and
+ * 4x16 of o. A score is the sum of the group's partial dot products (G-1
+ * shuffles); the group then has the whole score, so P never needs to be
+ * exchanged. Keys are taken 8 at a time for the online softmax (rescale o
+ * once per 8 keys). Writes O, l and m once. d must be 16, 32, 64 or 128. */
+#define V2_KC 8
+__device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, const float *Q, const float *K,
+                                              const float *V, int N, int Bc, float scale, int causal, const int G)
+{
+    const int d = 16 * G;
+    EXTERN_SHARED(float, smem);
+    float *Ks = smem, *Vs = smem + Bc * d; /* [key][d] each */
+    const size_t bh = blockIdx.y;
+    const int u = threadIdx.x % G, group = threadIdx.x / G;
+    const int Br = blockDim.x * 4 / G, i0 = blockIdx.x * Br, r0 = i0 + group * 4;
+    const float *q = Q + bh * N * d, *k = K + bh * N * d, *v = V + bh * N * d;
+    float qr[4][16], o[4][16], mrow[4], lrow[4];
+    UNROLL
+    for (int r = 0; r < 4; r++) {
+        UNROLL
+        for (int cc = 0; cc < 16; cc++) {
+            qr[r][cc] = r0 + r < N ? q[(size_t)(r0 + r) * d + u + G * cc] * scale : 0.0f;
+            o[r][cc] = 0.0f;
+        }
+        mrow[r] = -INFINITY;
+        lrow[r] = 0.0f;
+    }
+    /* keys any row of this block can see */
+    const int kend = causal ? min(N, i0 + Br) : N;
+    for (int k0 = 0; k0 < kend; k0 += Bc) {
+        const int bc = min(Bc, N - k0);
+        __syncthreads(); /* the previous tile is no longer read */
+        for (int e = threadIdx.x; e < bc * d; e += blockDim.x) {
+            Ks[e] = k[(size_t)k0 * d + e];
+            Vs[e] = v[(size_t)k0 * d + e];
+        }
+        __syncthreads();
+        const int kn = min(bc, kend - k0);
+        for (int kc = 0; kc < kn; kc += V2_KC) {
+            float s[4][V2_KC];
+            UNROLL
+            for (int j = 0; j < V2_KC; j++) {
+                const int key = kc + j;
+                float part[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                if (key < kn) {
+                    const float *kr = Ks + key * d + u;
+                    UNROLL
+                    for (int cc = 0; cc < 16; cc++) {
+                        const float kx = kr[G * cc];
+                        UNROLL
+                        for (int r = 0; r < 4; r++)
+                            part[r] += qr[r][cc] * kx;
+                    }
+                }
+                /* LESSON: the G lanes of a group add their partial dot products */
+                for (int off = 1; off < G; off *= 2)
+                    UNROLL
+                    for (int r = 0; r < 4; r++)
+                        part[r] += __shfl_xor_sync(0xffffffffu, part[r], off);
+                UNROLL
+                for (int r = 0; r < 4; r++)
+                    s[r][j] = key < kn && !(causal && k0 + key > r0 + r) ? part[r] : -INFINITY;
+            }
+            /* LESSON: online softmax - new max, rescale what is accumulated */
+            UNROLL
+            for (int r = 0; r < 4; r++) {
+                float cmax = s[r][0];
+                UNROLL
+                for (int j = 1; j < V2_KC; j++)
+                    cmax = fmaxf(cmax, s[r][j]);
+                const float mnew = fmaxf(mrow[r], cmax);
+                const float alpha = mnew == -INFINITY ? 1.0f : expf(mrow[r] - mnew);
+                float psum = 0.0f;
+                UNROLL
+                for (int j = 0; j < V2_KC; j++) {
+                    s[r][j] = mnew == -INFINITY ? 0.0f : expf(s[r][j] - mnew);
+                    psum += s[r][j];
+                }
+                lrow[r] = lrow[r] * alpha + psum;
+                mrow[r] = mnew;
+                UNROLL
+                for (int cc = 0; cc < 16; cc++)
+                    o[r][cc] *= alpha;
+            }
+            UNROLL
+            for (int j = 0; j < V2_KC; j++) {
+                if (kc + j < kn) {
+                    const float *vr = Vs + (kc + j) * d + u;
+                    UNROLL
+                    for (int cc = 0; cc < 16; cc++) {
+                        const float vx = vr[G * cc];
+                        UNROLL
+                        for (int r = 0; r < 4; r++)
+                            o[r][cc] += s[r][j] * vx;
+                    }
+                }
+            }
+        }
+    }
+    float *ob = O + bh * N * d, *lb = l + bh * N, *mb = m + bh * N;
+    UNROLL
+    for (int r = 0; r < 4; r++) {
+        if (r0 + r < N) {
+            const float inv = 1.0f / lrow[r];
+            UNROLL
+            for (int cc = 0; cc < 16; cc++)
+                ob[(size_t)(r0 + r) * d + u + G * cc] = o[r][cc] * inv;
+            if (u == 0) {
+                lb[r0 + r] = lrow[r];
+                mb[r0 + r] = mrow[r];
+            }
+        }
+    }
+}
+
+/* One entry point per head size, so that d is a constant for the compiler. */
+__global__ void attn_flash_v2_d16(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
+                                  int N, int Bc, float scale, int causal)
+{
+    flash_v2_body(O, l, m, Q, K, V, N, Bc, scale, causal, 1);
+}
+__global__ void attn_flash_v2_d32(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
+                                  int N, int Bc, float scale, int causal)
+{
+    flash_v2_body(O, l, m, Q, K, V, N, Bc, scale, causal, 2);
+}
+__global__ void attn_flash_v2_d64(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
+                                  int N, int Bc, float scale, int causal)
+{
+    flash_v2_body(O, l, m, Q, K, V, N, Bc, scale, causal, 4);
+}
+__global__ void attn_flash_v2_d128(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
+                                   int N, int Bc, float scale, int causal)
+{
+    flash_v2_body(O, l, m, Q, K, V, N, Bc, scale, causal, 8);
+}
+
+/* ---- launchers ------------------------------------------------------------------ */
+LAUNCHER(attn_std_scores, (float *, S), (const float *, Q), (const float *, K), (int, N), (int, d), (float, scale),
+         (int, causal))
+LAUNCHER(attn_std_softmax, (float *, P), (const float *, S), (int, N), (int, causal))
+LAUNCHER(attn_std_pv, (float *, O), (const float *, P), (const float *, V), (int, N), (int, d), (int, causal))
+LAUNCHER(attn_flash_v1_init, (float *, O), (float *, l), (float *, m), (long long, rows), (int, d))
+LAUNCHER(attn_flash_v1, (float *, O), (float *, l), (float *, m), (const float *, Q), (const float *, K),
+         (const float *, V), (int, N), (int, d), (int, Br), (int, Bc), (float, scale), (int, causal))
+#define V2_LAUNCHER(k)                                                                                  \
+    LAUNCHER(k, (float *, O), (float *, l), (float *, m), (const float *, Q), (const float *, K),      \
+             (const float *, V), (int, N), (int, Bc), (float, scale), (int, causal))
+V2_LAUNCHER(attn_flash_v2_d16)
+V2_LAUNCHER(attn_flash_v2_d32)
+V2_LAUNCHER(attn_flash_v2_d64)
+V2_LAUNCHER(attn_flash_v2_d128)

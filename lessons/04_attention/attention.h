@@ -1,0 +1,68 @@
+/* lessons/04_attention/attention.h - the lesson 4 kernels' launchers, the CPU
+ * reference, and the closed forms of every kernel's HBM bytes (traffic.c). */
+#ifndef LESSON04_ATTENTION_H
+#define LESSON04_ATTENTION_H
+#include <stdint.h>
+
+#include "kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* o (BH, N, d) = softmax(q k^T / sqrt(d)) v, in double */
+void attention_cpu(double *o, const float *q, const float *k, const float *v, int BH, int N, int d, int causal);
+
+/* ---- closed forms (traffic.c) ------------------------------------------- */
+enum { ATT_Q, ATT_K, ATT_V, ATT_S, ATT_P, ATT_O, ATT_L, ATT_M, ATT_NTENSORS };
+extern const char *const attn_tensor_names[ATT_NTENSORS]; /* "Q" ... "m" */
+
+typedef struct attn_shape {
+    int B, H, N, d, causal;
+    int v1_br, v1_bc; /* Algorithm 1 tiles */
+    int v2_br, v2_bc; /* FlashAttention-2 tiles: rows per block, keys per tile */
+} attn_shape;
+
+typedef struct attn_bytes {
+    uint64_t rd[ATT_NTENSORS], wr[ATT_NTENSORS];
+} attn_bytes;
+
+/* Exact HBM bytes each kernel requests, per tensor, summed over B*H heads. */
+attn_bytes attn_std_scores_bytes(const attn_shape *s);
+attn_bytes attn_std_softmax_bytes(const attn_shape *s);
+attn_bytes attn_std_pv_bytes(const attn_shape *s);
+attn_bytes attn_flash_v1_init_bytes(const attn_shape *s);
+attn_bytes attn_flash_v1_bytes(const attn_shape *s);
+attn_bytes attn_flash_v2_bytes(const attn_shape *s);
+uint64_t attn_bytes_read(const attn_bytes *b);
+uint64_t attn_bytes_written(const attn_bytes *b);
+void attn_bytes_add(attn_bytes *acc, const attn_bytes *b);
+
+/* Tile choices. v1: the paper's Bc = ceil(M/4d), Br = min(ceil(M/4d), d),
+ * M = sram_bytes / 4 elements. v2: Bc = keys whose K and V tiles fit M (a
+ * multiple of 8), Br = 4 * threads / (d/16) rows with up to 256 threads. */
+void attn_v1_tiles(long long sram_bytes, int d, int *br, int *bc);
+int attn_v2_tiles(long long sram_bytes, int N, int d, int *br, int *bc, int *threads); /* -1 if d unsupported */
+/* Dynamic shared memory each flash kernel launches with. */
+uint64_t attn_flash_v1_shared_bytes(int d, int br, int bc);
+uint64_t attn_flash_v2_shared_bytes(int d, int bc);
+/* 4 d per visible (query, key) pair: 4 N^2 d per head, causal N(N+1)/2 pairs */
+double attn_flops(const attn_shape *s);
+#ifdef __cplusplus
+}
+#endif
+
+DECLARE_LAUNCHER(attn_std_scores, (float *, S), (const float *, Q), (const float *, K), (int, N), (int, d),
+                 (float, scale), (int, causal));
+DECLARE_LAUNCHER(attn_std_softmax, (float *, P), (const float *, S), (int, N), (int, causal));
+DECLARE_LAUNCHER(attn_std_pv, (float *, O), (const float *, P), (const float *, V), (int, N), (int, d), (int, causal));
+DECLARE_LAUNCHER(attn_flash_v1_init, (float *, O), (float *, l), (float *, m), (long long, rows), (int, d));
+DECLARE_LAUNCHER(attn_flash_v1, (float *, O), (float *, l), (float *, m), (const float *, Q), (const float *, K),
+                 (const float *, V), (int, N), (int, d), (int, Br), (int, Bc), (float, scale), (int, causal));
+#define ATTN_V2_DECLARE(k)                                                                              \
+    DECLARE_LAUNCHER(k, (float *, O), (float *, l), (float *, m), (const float *, Q), (const float *, K), \
+                     (const float *, V), (int, N), (int, Bc), (float, scale), (int, causal))
+ATTN_V2_DECLARE(attn_flash_v2_d16);
+ATTN_V2_DECLARE(attn_flash_v2_d32);
+ATTN_V2_DECLARE(attn_flash_v2_d64);
+ATTN_V2_DECLARE(attn_flash_v2_d128);
+#endif

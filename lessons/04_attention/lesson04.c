@@ -1,0 +1,559 @@
+/* lessons/04_attention/lesson04.c - lesson 4: standard attention vs FlashAttention.
+ *
+ * Runs standard attention (S and P through HBM), FlashAttention v1 (the
+ * paper's Algorithm 1) and v2 (FlashAttention-2's loop order) on the same
+ * Q, K, V; checks each O against the double-precision CPU reference; and
+ * sets the HBM bytes each moved, per kernel and per tensor, beside the
+ * exact closed forms (traffic.c) and the figures of Theorem 2.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attention.h"
+#include "lesson.h"
+#include "lesson04.h"
+
+enum { VER_STD, VER_V1, VER_V2, NVER };
+static const char *const ver_names[NVER] = {"standard", "v1", "v2"};
+static const char *const version_choices[] = {"standard", "v1", "v2", "all", NULL};
+
+/* Seeded xorshift: the same inputs every run. */
+static float rnd(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return (float)((double)(*s >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+}
+
+typedef struct dev_bufs {
+    float *q, *k, *v, *s, *p, *o, *l, *m;
+} dev_bufs;
+
+/* Launches one version's kernels. Returns 0 or -1 (error in be->err). */
+static int launch_version(backend *be, int ver, const attn_params *a, const dev_bufs *b)
+{
+    const int BH = a->B * a->H, N = a->N, d = a->d;
+    const float scale = 1.0f / sqrtf((float)d);
+    if (ver == VER_STD) {
+        int T = (N + 63) / 64;
+        simt_cfg c1 = {.grid = {(unsigned)T, (unsigned)T, (unsigned)BH}, .block = {16, 16, 1}};
+        simt_cfg c2 = {.grid = {(unsigned)((long long)BH * N), 1, 1}, .block = {256, 1, 1}};
+        simt_cfg c3 = {.grid = {(unsigned)((d + 63) / 64), (unsigned)T, (unsigned)BH}, .block = {16, 16, 1}};
+        return BE_LAUNCH(be, attn_std_scores, &c1, b->s, b->q, b->k, N, d, scale, a->causal) ||
+               BE_LAUNCH(be, attn_std_softmax, &c2, b->p, b->s, N, a->causal) ||
+               BE_LAUNCH(be, attn_std_pv, &c3, b->o, b->p, b->v, N, d, a->causal)
+                   ? -1
+                   : 0;
+    }
+    if (ver == VER_V1) {
+        simt_cfg c0 = {.grid = {(unsigned)((long long)BH * N * d / 256 + 1 < 65535 ? (long long)BH * N * d / 256 + 1 : 65535), 1, 1},
+                       .block = {256, 1, 1}};
+        simt_cfg c1 = {.grid = {(unsigned)BH, 1, 1}, .block = {256, 1, 1},
+                       .shared_bytes = attn_flash_v1_shared_bytes(d, a->v1_br, a->v1_bc)};
+        return BE_LAUNCH(be, attn_flash_v1_init, &c0, b->o, b->l, b->m, (long long)BH * N, d) ||
+               BE_LAUNCH(be, attn_flash_v1, &c1, b->o, b->l, b->m, b->q, b->k, b->v, N, d, a->v1_br, a->v1_bc,
+                         scale, a->causal)
+                   ? -1
+                   : 0;
+    }
+    simt_cfg c = {.grid = {(unsigned)((N + a->v2_br - 1) / a->v2_br), (unsigned)BH, 1},
+                  .block = {(unsigned)a->v2_threads, 1, 1},
+                  .shared_bytes = attn_flash_v2_shared_bytes(d, a->v2_bc)};
+    switch (d) {
+    case 16: return BE_LAUNCH(be, attn_flash_v2_d16, &c, b->o, b->l, b->m, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal);
+    case 32: return BE_LAUNCH(be, attn_flash_v2_d32, &c, b->o, b->l, b->m, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal);
+    case 64: return BE_LAUNCH(be, attn_flash_v2_d64, &c, b->o, b->l, b->m, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal);
+    default: return BE_LAUNCH(be, attn_flash_v2_d128, &c, b->o, b->l, b->m, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal);
+    }
+}
+
+static attn_shape shape_of(const attn_params *a)
+{
+    attn_shape s = {.B = a->B, .H = a->H, .N = a->N, .d = a->d, .causal = a->causal, .v1_br = a->v1_br,
+                    .v1_bc = a->v1_bc, .v2_br = a->v2_br, .v2_bc = a->v2_bc};
+    return s;
+}
+
+attn_bytes attn_expected(const attn_params *a, int ver)
+{
+    attn_shape s = shape_of(a);
+    attn_bytes t, k;
+    memset(&t, 0, sizeof t);
+    if (ver == VER_STD) {
+        k = attn_std_scores_bytes(&s), attn_bytes_add(&t, &k);
+        k = attn_std_softmax_bytes(&s), attn_bytes_add(&t, &k);
+        k = attn_std_pv_bytes(&s), attn_bytes_add(&t, &k);
+    } else if (ver == VER_V1) {
+        k = attn_flash_v1_init_bytes(&s), attn_bytes_add(&t, &k);
+        k = attn_flash_v1_bytes(&s), attn_bytes_add(&t, &k);
+    } else {
+        k = attn_flash_v2_bytes(&s), attn_bytes_add(&t, &k);
+    }
+    return t;
+}
+
+double attn_theorem2_bytes(const attn_params *a, int ver)
+{
+    double N = a->N, d = a->d, M = (double)a->sram / 4.0, heads = (double)a->B * a->H;
+    return 4.0 * heads * (ver == VER_STD ? N * d + N * N : N * N * d * d / M);
+}
+
+int attn_params_check(attn_params *a, char *err, size_t n)
+{
+    const sim_device *dev = sim_device_find(a->arch ? a->arch : "sm_90");
+    if (!dev)
+        dev = sim_device_find("sm_90");
+    attn_v1_tiles(a->sram, a->d, &a->v1_br, &a->v1_bc);
+    if (a->br_override)
+        a->v1_br = (int)a->br_override;
+    if (a->bc_override)
+        a->v1_bc = (int)a->bc_override;
+    if (a->versions & (1 << VER_V1)) {
+        uint64_t need = attn_flash_v1_shared_bytes(a->d, a->v1_br, a->v1_bc);
+        if (need > dev->shared_per_block_optin) {
+            /* the largest square tile that fits, and the largest d at these tiles */
+            int t = 1;
+            while (attn_flash_v1_shared_bytes(a->d, t + 1, t + 1) <= dev->shared_per_block_optin)
+                t++;
+            long long dmax = 0;
+            while (attn_flash_v1_shared_bytes((int)dmax + 1, a->v1_br, a->v1_bc) <= dev->shared_per_block_optin)
+                dmax++;
+            snprintf(err, n,
+                     "flash v1 tiles Br = %d, Bc = %d with d = %d need %llu bytes of shared memory per block "
+                     "(K_j, V_j, Q_i, O_i, S_ij, l, m); %s allows %zu bytes. Largest tile that fits at d = %d: "
+                     "Br = Bc = %d (--br %d --bc %d, or a smaller --sram); largest d at these tiles: %lld",
+                     a->v1_br, a->v1_bc, a->d, (unsigned long long)need, dev->name, dev->shared_per_block_optin,
+                     a->d, t, t, t, dmax);
+            return -1;
+        }
+    }
+    if (a->versions & (1 << VER_V2)) {
+        int r = attn_v2_tiles(a->sram, a->N, a->d, &a->v2_br, &a->v2_bc, &a->v2_threads);
+        if (r == -1) {
+            snprintf(err, n,
+                     "flash v2 has kernels for d = 16, 32, 64 and 128 (d is a compile-time constant of its register "
+                     "tiles); got --d %d. Use one of those, or --version standard / v1",
+                     a->d);
+            return -1;
+        }
+        if (r == -2) {
+            snprintf(err, n,
+                     "--sram %lld bytes holds fewer than 8 keys of K_j and V_j at d = %d (2 * 8 * %d * 4 = %d bytes "
+                     "needed); use --sram %dk or more",
+                     a->sram, a->d, a->d, 64 * a->d, (64 * a->d + 1023) / 1024);
+            return -1;
+        }
+        if (attn_flash_v2_shared_bytes(a->d, a->v2_bc) > dev->shared_per_block_optin) {
+            while (attn_flash_v2_shared_bytes(a->d, a->v2_bc) > dev->shared_per_block_optin)
+                a->v2_bc -= 8;
+        }
+    }
+    return 0;
+}
+
+static void tensor_counts(backend *be, const dev_bufs *b, attn_bytes *out)
+{
+    float *const ptr[ATT_NTENSORS] = {b->q, b->k, b->v, b->s, b->p, b->o, b->l, b->m};
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < ATT_NTENSORS; i++)
+        if (ptr[i] && be->kind == BACKEND_SIM)
+            be_buffer_counts(be, ptr[i], &out->rd[i], &out->wr[i]);
+}
+
+int attn_run(backend *be, const attn_params *a, const float *q, const float *k, const float *v, const double *ref,
+             attn_version_result out[3])
+{
+    const size_t BH = (size_t)a->B * a->H, nd = BH * a->N * a->d, nn = BH * a->N * a->N, nr = BH * a->N;
+    dev_bufs b = {0};
+    float *o = malloc(nd * sizeof *o);
+    int rc = -1;
+    memset(out, 0, 3 * sizeof *out);
+    if (!o || be_malloc(be, &b.q, nd * 4, "Q") || be_malloc(be, &b.k, nd * 4, "K") || be_malloc(be, &b.v, nd * 4, "V") ||
+        be_malloc(be, &b.o, nd * 4, "O") || be_malloc(be, &b.l, nr * 4, "l") || be_malloc(be, &b.m, nr * 4, "m") ||
+        ((a->versions & 1) && (be_malloc(be, &b.s, nn * 4, "S") || be_malloc(be, &b.p, nn * 4, "P"))) ||
+        be_upload(be, b.q, q, nd * 4) || be_upload(be, b.k, k, nd * 4) || be_upload(be, b.v, v, nd * 4))
+        goto done;
+    for (int ver = 0; ver < NVER; ver++) {
+        if (!(a->versions & (1 << ver)))
+            continue;
+        attn_version_result *r = &out[ver];
+        r->ran = 1;
+        if (be_memset(be, b.o, 0, nd * 4))
+            goto done;
+        be_reset_counts(be);
+        r->first_kernel = be->n_kernels;
+        if (launch_version(be, ver, a, &b))
+            goto done;
+        r->n_kernels = be->n_kernels - r->first_kernel;
+        for (int i = r->first_kernel; i < be->n_kernels; i++) {
+            be_kernel *kr = &be->kernels[i];
+            attn_shape sh = shape_of(a);
+            kr->flops = i == be->n_kernels - 1 ? attn_flops(&sh) : 0;
+            r->time_ms += kr->time_ms;
+            r->hbm_read += kr->hw.valid ? kr->hw.dram_read_bytes : kr->sim.hbm_read_bytes;
+            r->hbm_write += kr->hw.valid ? kr->hw.dram_write_bytes : kr->sim.hbm_write_bytes;
+        }
+        tensor_counts(be, &b, &r->measured);
+        if (be_download(be, o, b.o, nd * 4))
+            goto done;
+        r->check = check_close(o, ref, nd, ATTN_RTOL, ATTN_ATOL);
+        r->ok = 1;
+    }
+    rc = 0;
+done:
+    if (rc)
+        fprintf(stderr, "lesson 4 (%s): %s\n", be_name(be), be->err);
+    float *const all[] = {b.q, b.k, b.v, b.s, b.p, b.o, b.l, b.m};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        be_free(be, all[i]);
+    free(o);
+    return rc;
+}
+
+void attn_make_inputs(const attn_params *a, float **q, float **k, float **v, double **ref)
+{
+    const size_t nd = (size_t)a->B * a->H * a->N * a->d;
+    *q = malloc(nd * sizeof **q);
+    *k = malloc(nd * sizeof **k);
+    *v = malloc(nd * sizeof **v);
+    *ref = malloc(nd * sizeof **ref);
+    if (!*q || !*k || !*v || !*ref)
+        return;
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i < nd; i++) {
+        (*q)[i] = rnd(&s);
+        (*k)[i] = rnd(&s);
+        (*v)[i] = rnd(&s);
+    }
+    attention_cpu(*ref, *q, *k, *v, a->B * a->H, a->N, a->d, a->causal);
+}
+
+/* ---- report --------------------------------------------------------------------- */
+static const char *hb(double x, char *buf) { return human_bytes(x, buf, 24); }
+
+static void print_text(const attn_params *a, backend *bes, int nb, attn_version_result res[][3], int pass)
+{
+    char b1[24], b2[24], b3[24], b4[24];
+    const sim_device *dev = bes[0].dev;
+    printf("lesson 4: attention, standard vs FlashAttention\n");
+    printf("  B = %d, H = %d, N = %d, d = %d, fp32, scale = 1/sqrt(%d), causal %s; device %s\n", a->B, a->H, a->N,
+           a->d, a->d, a->causal ? "on" : "off", be_device_name(&bes[0]));
+    printf("  SRAM M = %lld bytes = %lld floats (the paper's M counts elements, not bytes)\n", a->sram, a->sram / 4);
+    if (a->versions & 2)
+        printf("  flash v1 tiles: Bc = ceil(M/4d) = %d, Br = min(ceil(M/4d), d) = %d%s; %.1f KB of shared memory\n",
+               a->v1_bc, a->v1_br, a->br_override || a->bc_override ? " (overridden)" : "",
+               attn_flash_v1_shared_bytes(a->d, a->v1_br, a->v1_bc) / 1024.0);
+    if (a->versions & 4)
+        printf("  flash v2 tiles: Br = %d query rows per block (Q, O in registers), Bc = %d keys (K_j, V_j: %.1f KB "
+               "of shared memory)\n",
+               a->v2_br, a->v2_bc, attn_flash_v2_shared_bytes(a->d, a->v2_bc) / 1024.0);
+    (void)dev;
+    for (int bi = 0; bi < nb; bi++) {
+        backend *be = &bes[bi];
+        printf("\n  [%s] per kernel%s\n", be_name(be),
+               be->kind == BACKEND_CUDA ? " (DRAM bytes from the hardware counters)" : "");
+        printf("    %-9s %-20s %12s %12s %12s %12s %10s\n", "version", "kernel", "HBM read", "HBM write", "SRAM read",
+               "SRAM write", "time ms");
+        for (int ver = 0; ver < NVER; ver++) {
+            const attn_version_result *r = &res[bi][ver];
+            if (!r->ran)
+                continue;
+            for (int i = r->first_kernel; i < r->first_kernel + r->n_kernels; i++) {
+                const be_kernel *k = &be->kernels[i];
+                int hw = k->hw.valid;
+                printf("    %-9s %-20s %12s %12s %12s %12s %10.3f\n", ver_names[ver], k->name,
+                       hb(hw ? (double)k->hw.dram_read_bytes : (double)k->sim.hbm_read_bytes, b1),
+                       hb(hw ? (double)k->hw.dram_write_bytes : (double)k->sim.hbm_write_bytes, b2),
+                       hw ? "-" : hb((double)k->sim.sram_read_bytes, b3), hw ? "-" : hb((double)k->sim.sram_write_bytes, b4),
+                       k->time_ms);
+            }
+        }
+        if (be->kind == BACKEND_SIM) {
+            printf("\n    HBM bytes per tensor, read / written (closed form in brackets when it differs)\n");
+            printf("    %-9s", "version");
+            for (int t = 0; t < ATT_NTENSORS; t++)
+                printf(" %19s", attn_tensor_names[t]);
+            printf("\n");
+            for (int ver = 0; ver < NVER; ver++) {
+                const attn_version_result *r = &res[bi][ver];
+                if (!r->ran)
+                    continue;
+                attn_bytes e = attn_expected(a, ver);
+                printf("    %-9s", ver_names[ver]);
+                for (int t = 0; t < ATT_NTENSORS; t++) {
+                    char cell[48];
+                    if (!r->measured.rd[t] && !r->measured.wr[t])
+                        snprintf(cell, sizeof cell, "-");
+                    else
+                        snprintf(cell, sizeof cell, "%s/%s", hb((double)r->measured.rd[t], b1),
+                                 hb((double)r->measured.wr[t], b2));
+                    printf(" %19s", cell);
+                    if (r->measured.rd[t] != e.rd[t] || r->measured.wr[t] != e.wr[t])
+                        printf("[%s/%s]", hb((double)e.rd[t], b3), hb((double)e.wr[t], b4));
+                }
+                printf("\n");
+            }
+        }
+        printf("\n    check vs CPU reference (double), pass when |err| <= %g + %g |ref|:\n", ATTN_ATOL, ATTN_RTOL);
+        for (int ver = 0; ver < NVER; ver++) {
+            const attn_version_result *r = &res[bi][ver];
+            if (r->ran)
+                printf("    %-9s max abs err %.3g, max rel err %.3g -> %s\n", ver_names[ver], r->check.max_abs_err,
+                       r->check.max_rel_err, r->ok && r->check.pass ? "PASS" : "FAIL");
+        }
+    }
+    /* the closing table, from the first backend */
+    backend *be = &bes[0];
+    const attn_version_result *rs = res[0];
+    attn_shape sh = shape_of(a);
+    double flops = attn_flops(&sh);
+    printf("\n  summary [%s]: HBM bytes (read + written) against the closed form and Theorem 2\n", be_name(be));
+    printf("    %-9s %12s %12s %8s %16s %10s %10s %10s %11s\n", "version", "HBM bytes", "closed form", "", "Theorem 2",
+           "count/Thm2", "FLOP/byte", "time ms", "vs standard");
+    double std_bytes = rs[VER_STD].ran ? (double)(rs[VER_STD].hbm_read + rs[VER_STD].hbm_write) : 0;
+    for (int ver = 0; ver < NVER; ver++) {
+        const attn_version_result *r = &rs[ver];
+        if (!r->ran)
+            continue;
+        attn_bytes e = attn_expected(a, ver);
+        double got = (double)(r->hbm_read + r->hbm_write), want = (double)(attn_bytes_read(&e) + attn_bytes_written(&e));
+        double t2 = attn_theorem2_bytes(a, ver);
+        char ratio[32] = "";
+        if (std_bytes > 0 && ver != VER_STD)
+            snprintf(ratio, sizeof ratio, "%.1fx fewer", std_bytes / got);
+        printf("    %-9s %12s %12s %8s %16s %10.2f %10.2f %10.2f %11s\n", ver_names[ver], hb(got, b1), hb(want, b2),
+               be->kind == BACKEND_CUDA ? "(DRAM)" : got == want ? "exact" : "DIFFERS",
+               hb(t2, b3), got / t2, flops / got, r->time_ms, ratio);
+    }
+    printf("    Theorem 2: standard Theta(N d + N^2), FlashAttention Theta(N^2 d^2 / M); FLOPs = 4 N^2 d per head "
+           "= %.3g\n", flops);
+    printf("\n%s\n", pass ? "PASS" : "FAIL");
+}
+
+static void json_version(json *j, const attn_params *a, backend *be, const attn_version_result *r, int ver)
+{
+    json_obj(j, NULL);
+    json_str(j, "name", ver_names[ver]);
+    json_arr(j, "kernels");
+    for (int i = r->first_kernel; i < r->first_kernel + r->n_kernels; i++)
+        lesson_json_kernel(j, &be->kernels[i], be->detailed || be->kind == BACKEND_CUDA);
+    json_end_arr(j);
+    attn_bytes e = attn_expected(a, ver);
+    json_obj(j, "hbm");
+    json_uint(j, "read_bytes", r->hbm_read);
+    json_uint(j, "write_bytes", r->hbm_write);
+    json_uint(j, "expected_read_bytes", attn_bytes_read(&e));
+    json_uint(j, "expected_write_bytes", attn_bytes_written(&e));
+    json_num(j, "theorem2_bytes", attn_theorem2_bytes(a, ver));
+    json_end(j);
+    if (be->kind == BACKEND_SIM) {
+        json_obj(j, "tensors");
+        for (int t = 0; t < ATT_NTENSORS; t++) {
+            json_obj(j, attn_tensor_names[t]);
+            json_uint(j, "read_bytes", r->measured.rd[t]);
+            json_uint(j, "write_bytes", r->measured.wr[t]);
+            json_uint(j, "expected_read_bytes", e.rd[t]);
+            json_uint(j, "expected_write_bytes", e.wr[t]);
+            json_end(j);
+        }
+        json_end(j);
+    }
+    attn_shape sh = shape_of(a);
+    double flops = attn_flops(&sh);
+    json_num(j, "flops", flops);
+    json_num(j, "intensity", flops / (double)(r->hbm_read + r->hbm_write));
+    json_num(j, "time_ms", r->time_ms);
+    lesson_json_check(j, &r->check);
+    json_end(j);
+}
+
+static void print_json(const attn_params *a, backend *bes, int nb, attn_version_result res[][3], int pass)
+{
+    json j;
+    json_open(&j, stdout);
+    json_int(&j, "lesson", 4);
+    json_obj(&j, "params");
+    json_int(&j, "batch", a->B);
+    json_int(&j, "heads", a->H);
+    json_int(&j, "n", a->N);
+    json_int(&j, "d", a->d);
+    json_int(&j, "sram", a->sram);
+    json_bool(&j, "causal", a->causal);
+    json_int(&j, "v1_br", a->v1_br);
+    json_int(&j, "v1_bc", a->v1_bc);
+    json_int(&j, "v2_br", a->v2_br);
+    json_int(&j, "v2_bc", a->v2_bc);
+    json_str(&j, "arch", bes[0].dev->name);
+    json_end(&j);
+    for (int bi = 0; bi < nb; bi++) {
+        backend *be = &bes[bi];
+        json_obj(&j, be_name(be));
+        json_str(&j, "device", be_device_name(be));
+        json_arr(&j, "versions");
+        for (int ver = 0; ver < NVER; ver++)
+            if (res[bi][ver].ran)
+                json_version(&j, a, be, &res[bi][ver], ver);
+        json_end_arr(&j);
+        json_end(&j);
+    }
+    /* the schema's top level: the first backend's kernels, buffers and worst check */
+    json_arr(&j, "kernels");
+    for (int i = 0; i < bes[0].n_kernels; i++)
+        lesson_json_kernel(&j, &bes[0].kernels[i], bes[0].detailed || bes[0].kind == BACKEND_CUDA);
+    json_end_arr(&j);
+    /* buffers: bytes and the HBM traffic of all versions together (simulator) */
+    const uint64_t nd = (uint64_t)a->B * a->H * a->N * a->d * 4, nn = (uint64_t)a->B * a->H * a->N * a->N * 4,
+                   nr = (uint64_t)a->B * a->H * a->N * 4;
+    const uint64_t sizes[ATT_NTENSORS] = {nd, nd, nd, nn, nn, nd, nr, nr};
+    json_arr(&j, "buffers");
+    for (int t = 0; t < ATT_NTENSORS; t++) {
+        if ((t == ATT_S || t == ATT_P) && !(a->versions & 1))
+            continue;
+        uint64_t rd = 0, wr = 0;
+        for (int ver = 0; ver < NVER; ver++) {
+            rd += res[0][ver].measured.rd[t];
+            wr += res[0][ver].measured.wr[t];
+        }
+        json_obj(&j, NULL);
+        json_str(&j, "name", attn_tensor_names[t]);
+        json_uint(&j, "bytes", sizes[t]);
+        if (bes[0].kind == BACKEND_SIM) {
+            json_uint(&j, "read_bytes", rd);
+            json_uint(&j, "write_bytes", wr);
+        } else {
+            json_null(&j, "read_bytes");
+            json_null(&j, "write_bytes");
+        }
+        json_end(&j);
+    }
+    json_end_arr(&j);
+    check_result worst = {0, 0, ATTN_RTOL, ATTN_ATOL, 0, 1};
+    for (int ver = 0; ver < NVER; ver++)
+        if (res[0][ver].ran) {
+            const check_result *c = &res[0][ver].check;
+            worst.max_abs_err = fmax(worst.max_abs_err, c->max_abs_err);
+            worst.max_rel_err = fmax(worst.max_rel_err, c->max_rel_err);
+            worst.pass &= c->pass && res[0][ver].ok;
+        }
+    lesson_json_check(&j, &worst);
+    json_bool(&j, "pass", pass);
+    json_close(&j);
+}
+
+int attn_parse_versions(const char *v)
+{
+    if (!strcmp(v, "all"))
+        return 7;
+    for (int i = 0; i < NVER; i++)
+        if (!strcmp(v, ver_names[i]))
+            return 1 << i;
+    return 0;
+}
+
+int lesson04_main(int argc, char **argv)
+{
+    lesson_common c = {.mode = "sim"};
+    long long N = 1024, d = 64, B = 1, H = 2, sram = 48 << 10, br = 0, bc = 0;
+    int causal = 0;
+    const char *version = "all", *csv = NULL;
+    const lesson_opt opts[] = {
+        {"n", OPT_INT, &N, "N", "sequence length (default 1024)", 1, 1 << 20, NULL},
+        {"d", OPT_INT, &d, "D", "head dimension (default 64; flash v2: 16, 32, 64, 128)", 1, 1024, NULL},
+        {"batch", OPT_INT, &B, "B", "batch size (default 1)", 1, 4096, NULL},
+        {"heads", OPT_INT, &H, "H", "heads (default 2)", 1, 4096, NULL},
+        {"sram", OPT_SIZE, &sram, "BYTES", "SRAM size M for the tiles (default 48k, the preset's default limit)", 1024, 1 << 30, NULL},
+        {"br", OPT_INT, &br, "ROWS", "flash v1: override Br", 1, 1 << 16, NULL},
+        {"bc", OPT_INT, &bc, "KEYS", "flash v1: override Bc", 1, 1 << 16, NULL},
+        {"causal", OPT_FLAG, &causal, NULL, "causal mask: query i sees keys j <= i", 0, 0, NULL},
+        {"version", OPT_CHOICE, &version, "standard|v1|v2|all", "which versions to run (default all)", 0, 0, version_choices},
+        {"csv", OPT_STR, &csv, "PATH", "append one CSV row per version to PATH", 0, 0, NULL},
+        LESSON_COMMON_OPTS(c),
+        {0},
+    };
+    backend bes[2];
+    int nb;
+    /* parse first without opening backends, so parameter errors come before set-up */
+    char err[1024];
+    if (cli_parse(argc, argv, 1, opts, err, sizeof err))
+        return lesson_usage_error("lesson 4", opts, err);
+    if (c.help) {
+        cli_usage(stdout, "lesson 4", opts, 1);
+        return LESSON_PASS;
+    }
+    attn_params a = {.B = (int)B, .H = (int)H, .N = (int)N, .d = (int)d, .causal = causal, .sram = sram,
+                     .br_override = br, .bc_override = bc, .versions = attn_parse_versions(version), .arch = c.arch};
+    if ((long long)B * H * N * d > (1LL << 31) || ((a.versions & 1) && (long long)B * H * N * N > (1LL << 32))) {
+        snprintf(err, sizeof err,
+                 "B*H*N*d = %lld (and B*H*N*N = %lld for S and P) is too large for this lesson (limits 2^31 and "
+                 "2^32 elements); use a smaller --n, --batch or --heads",
+                 B * H * N * d, B * H * N * N);
+        return lesson_usage_error("lesson 4", opts, err);
+    }
+    if (attn_params_check(&a, err, sizeof err))
+        return lesson_usage_error("lesson 4", opts, err);
+    int rc = lesson_start("lesson 4", argc, argv, opts, &c, bes, &nb);
+    if (rc >= 0)
+        return rc;
+
+    float *q, *k, *v;
+    double *ref;
+    attn_make_inputs(&a, &q, &k, &v, &ref);
+    if (!q || !k || !v || !ref) {
+        fprintf(stderr, "lesson 4: out of host memory for the inputs\n");
+        return LESSON_FAIL;
+    }
+    attn_version_result res[2][3];
+    int pass = 1;
+    for (int bi = 0; bi < nb; bi++) {
+        if (attn_run(&bes[bi], &a, q, k, v, ref, res[bi])) {
+            pass = 0;
+            memset(res[bi], 0, sizeof res[bi]);
+            continue;
+        }
+        for (int ver = 0; ver < NVER; ver++)
+            if (res[bi][ver].ran)
+                pass &= res[bi][ver].ok && res[bi][ver].check.pass;
+    }
+    if (c.json)
+        print_json(&a, bes, nb, res, pass);
+    else
+        print_text(&a, bes, nb, res, pass);
+    if (csv && attn_csv_append(csv, &a, &bes[0], res[0]))
+        fprintf(stderr, "lesson 4: cannot write %s\n", csv), pass = 0;
+    for (int bi = 0; bi < nb; bi++)
+        be_close(&bes[bi]);
+    free(q);
+    free(k);
+    free(v);
+    free(ref);
+    return pass ? LESSON_PASS : LESSON_FAIL;
+}
+
+int attn_csv_append(const char *path, const attn_params *a, backend *be, const attn_version_result res[3])
+{
+    FILE *f = fopen(path, "a+");
+    if (!f)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    if (ftell(f) == 0)
+        fprintf(f, "backend,version,batch,heads,n,d,sram,causal,br,bc,hbm_read_bytes,hbm_write_bytes,"
+                   "expected_read_bytes,expected_write_bytes,theorem2_bytes,flops,time_ms,max_abs_err,max_rel_err,pass\n");
+    for (int ver = 0; ver < NVER; ver++) {
+        const attn_version_result *r = &res[ver];
+        if (!r->ran)
+            continue;
+        attn_bytes e = attn_expected(a, ver);
+        attn_shape sh = shape_of(a);
+        fprintf(f, "%s,%s,%d,%d,%d,%d,%lld,%d,%d,%d,%llu,%llu,%llu,%llu,%.6g,%.6g,%.6g,%.6g,%.6g,%d\n", be_name(be),
+                ver_names[ver], a->B, a->H, a->N, a->d, a->sram, a->causal,
+                ver == VER_V1 ? a->v1_br : ver == VER_V2 ? a->v2_br : 64,
+                ver == VER_V1 ? a->v1_bc : ver == VER_V2 ? a->v2_bc : 64, (unsigned long long)r->hbm_read,
+                (unsigned long long)r->hbm_write, (unsigned long long)attn_bytes_read(&e),
+                (unsigned long long)attn_bytes_written(&e), attn_theorem2_bytes(a, ver),
+                attn_flops(&sh), r->time_ms, r->check.max_abs_err,
+                r->check.max_rel_err, r->ok && r->check.pass);
+    }
+    return fclose(f);
+}

@@ -1,0 +1,44 @@
+/* lessons/04_attention/lesson04.h - lesson 4's driver pieces, shared with the
+ * tests (tests/test_attention.c) and the benchmark (bench/). */
+#ifndef LESSON04_H
+#define LESSON04_H
+#include <stdio.h>
+
+#include "attention.h"
+#include "lesson.h"
+
+/* pass when |O - O_ref| <= ATTN_ATOL + ATTN_RTOL |O_ref| elementwise (fp32 vs double) */
+#define ATTN_RTOL 1e-4
+#define ATTN_ATOL 1e-5
+
+typedef struct attn_params {
+    int B, H, N, d, causal;
+    long long sram;                     /* M in bytes */
+    long long br_override, bc_override; /* flash v1 --br / --bc, 0 = from M */
+    int versions;                       /* bit 0 standard, 1 v1, 2 v2 */
+    const char *arch;
+    /* filled by attn_params_check: */
+    int v1_br, v1_bc, v2_br, v2_bc, v2_threads;
+} attn_params;
+
+typedef struct attn_version_result {
+    int ran, ok;
+    check_result check;
+    int first_kernel, n_kernels; /* into be->kernels */
+    attn_bytes measured;         /* per tensor (simulator only) */
+    uint64_t hbm_read, hbm_write;
+    double time_ms;
+} attn_version_result;
+
+/* Picks the tiles and validates them against the device; -1 with the reason. */
+int attn_params_check(attn_params *a, char *err, size_t n);
+int attn_parse_versions(const char *v); /* "all" -> 7, "v1" -> 2, 0 if unknown */
+/* Seeded inputs in [-1, 1) and the double-precision reference (caller frees). */
+void attn_make_inputs(const attn_params *a, float **q, float **k, float **v, double **ref);
+/* Runs the selected versions on be; 0, or -1 with the error printed. */
+int attn_run(backend *be, const attn_params *a, const float *q, const float *k, const float *v, const double *ref,
+             attn_version_result out[3]);
+attn_bytes attn_expected(const attn_params *a, int ver); /* closed form of a version */
+double attn_theorem2_bytes(const attn_params *a, int ver);
+int attn_csv_append(const char *path, const attn_params *a, backend *be, const attn_version_result res[3]);
+#endif
