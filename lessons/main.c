@@ -8,13 +8,13 @@
 #include "lesson.h"
 
 int lesson02_main(int argc, char **argv);
-int lesson04_main(int argc, char **argv);
 int lesson03_main(int argc, char **argv);
+int lesson04_main(int argc, char **argv);
 
 const lesson_entry lesson_registry[] = {
     {2, "scale", "threads, blocks, grids: the custom op y = 2x and its bounds guard", lesson02_main},
-    {4, "attention", "standard attention (S, P in HBM) vs FlashAttention v1 and v2: results and HBM bytes", lesson04_main},
     {3, "softmax", "softmax naive, safe and online: passes over HBM, overflow, the online merge rule", lesson03_main},
+    {4, "attention", "standard attention (S, P in HBM) vs FlashAttention v1 and v2: results and HBM bytes", lesson04_main},
     {0, NULL, NULL, NULL},
 };
 

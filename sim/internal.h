@@ -42,6 +42,7 @@ int sim_memory_init(void); /* 0 or -1 (with sim_last_error set) */
 typedef struct sim_stack {
     char *lo, *hi;   /* usable range; a PROT_NONE guard page sits below lo */
     char *map;       /* mapping start (the guard) */
+    unsigned color;  /* bytes left unused at the top (see stack_take) */
     size_t map_len;
     struct sim_stack *next_free;
 } sim_stack;
@@ -53,14 +54,16 @@ void *sim_ctx_init(sim_stack *s, void (*fn)(void *), void *arg);
 enum { SIM_T_NEW, SIM_T_READY, SIM_T_RUNNING, SIM_T_BARRIER, SIM_T_WARP, SIM_T_DONE };
 
 typedef struct sim_thread {
+    /* touched at every switch and barrier: kept in the first 32 bytes */
     void *sp;        /* saved context while switched out */
+    int state;
+    int site_line;
+    const char *site_file; /* barrier or warp intrinsic it waits at */
+    int bar_op, pred;
+    /* the rest */
     sim_stack *stack;/* NULL until the thread first runs */
     uint3 tid;
     unsigned linear, lane, warp;
-    int state;
-    const char *site_file; /* barrier or warp intrinsic it waits at */
-    int site_line;
-    int bar_op, pred, bar_result;
 } sim_thread;
 
 /* Detailed mode: one warp-level request = the accesses of one instruction
@@ -132,6 +135,13 @@ typedef struct sim_worker {
     unsigned ready[SIM_MAX_THREADS];
     unsigned ready_head, ready_tail;
     uint32_t epoch;
+    /* the barrier being gathered: kept as threads arrive, so releasing it
+     * costs no scan of the block */
+    unsigned n_bar, n_warp_wait, bar_count, bar_and, bar_or;
+    unsigned rel_next, rel_end;             /* threads of a released barrier still to resume */
+    unsigned last_count, last_and, last_or; /* __syncthreads_count/_and/_or of the last release */
+    const char *bar_file;
+    int bar_line, bar_mismatch;
     void (*thunk)(const void *);
     const void *args;
     int block_failed;

@@ -84,6 +84,9 @@ typedef struct simt_cfg {
 #define LAUNCHER(k, ...)                                                                   \
     extern "C" int k##_launch_cuda(const simt_cfg *cfg, SIMT_MAP(SIMT_PARAM, SIMT_COMMA, __VA_ARGS__)) \
     {                                                                                      \
+        if (cfg->shared_bytes > 48u * 1024u) /* opt in, as every host program must */    \
+            cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,          \
+                                 (int)cfg->shared_bytes);                                  \
         k<<<dim3(cfg->grid.x, cfg->grid.y, cfg->grid.z),                                   \
             dim3(cfg->block.x, cfg->block.y, cfg->block.z), cfg->shared_bytes,             \
             (cudaStream_t)cfg->stream>>>(SIMT_MAP(SIMT_NAME, SIMT_COMMA, __VA_ARGS__));    \

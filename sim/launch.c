@@ -249,6 +249,11 @@ static sim_stack *stack_take(sim_worker *w)
     mprotect(s->map, SIM_GUARD_BYTES, PROT_NONE);
     s->lo = s->map + SIM_GUARD_BYTES;
     s->hi = s->map + s->map_len;
+    /* Stacks are 64 KiB-aligned, so their tops would all fall in one L1 cache
+     * set and evict each other at every switch: start each one a different
+     * number of cache lines below its top ("cache colouring"). */
+    static _Thread_local unsigned made;
+    s->color = (made++ * 5 % 63) * 64;
     return s;
 }
 
@@ -309,13 +314,44 @@ static void thread_finished(sim_worker *w, sim_thread *t)
         sim_warp_flush(w, wp);
 }
 
+static void fiber_main(void *arg);
+
+/* The context to run after the current thread stops: the next ready thread,
+ * else a fresh fiber for the next new thread, else the scheduler (which
+ * releases a barrier or reports why the block is stuck). Switching straight
+ * from thread to thread halves the switches a barrier costs. */
+static inline __attribute__((always_inline)) void *next_context(sim_worker *w)
+{
+    if (w->rel_next < w->rel_end) {
+        sim_thread *t = &w->threads[w->rel_next++];
+        t->state = SIM_T_RUNNING;
+        w->cur = t;
+        return t->sp;
+    }
+    if (w->ready_head != w->ready_tail) {
+        sim_thread *t = &w->threads[w->ready[w->ready_head++ % SIM_MAX_THREADS]];
+        t->state = SIM_T_RUNNING;
+        w->cur = t;
+        return t->sp;
+    }
+    if (w->next_new < w->n_threads && !w->block_failed) {
+        sim_stack *s = stack_take(w);
+        if (s) {
+            void *sp = sim_ctx_init(s, fiber_main, w);
+            stack_give(w, s); /* fiber_main takes it off the top */
+            return sp;
+        }
+    }
+    return w->sched_sp;
+}
+
 /* Every fiber runs this: it takes not-yet-started threads one after another
- * until none is left, then gives its stack back and returns to the
- * scheduler. A thread that blocks keeps the fiber (and its stack) with it. */
+ * until none is left, then gives its stack back and moves on. A thread that
+ * blocks keeps the fiber (and its stack) with it. */
 static void fiber_main(void *arg)
 {
     sim_worker *w = arg;
-    sim_stack *mine = w->free_stacks; /* the scheduler put our stack on top */
+    sim_stack *mine = w->free_stacks; /* next_context put our stack on top */
     w->free_stacks = mine->next_free;
     for (;;) {
         while (w->next_new < w->n_threads) {
@@ -329,25 +365,18 @@ static void fiber_main(void *arg)
         }
         stack_give(w, mine);
         void *dead;
-        sim_ctx_switch(&dead, w->sched_sp);
+        sim_ctx_switch(&dead, next_context(w));
     }
 }
 
-static void switch_to_thread(sim_worker *w, sim_thread *t)
-{
-    t->state = SIM_T_RUNNING;
-    w->cur = t;
-    sim_ctx_switch(&w->sched_sp, t->sp);
-}
-
-/* Parks the running thread; the scheduler resumes it when it is ready. */
-static void park(sim_worker *w, sim_thread *t, int state, const char *file, int line)
+/* Parks the running thread; whoever makes it ready later resumes it. */
+static inline __attribute__((always_inline)) void park(sim_worker *w, sim_thread *t, int state, const char *file, int line)
 {
     t->state = state;
     t->site_file = file;
     t->site_line = line;
     w->cur = NULL;
-    sim_ctx_switch(&t->sp, w->sched_sp);
+    sim_ctx_switch(&t->sp, next_context(w));
 }
 
 /* "0-31,64" : the threads of the block in a state (and at a site) */
@@ -400,6 +429,22 @@ static const char *rendezvous_name(int kind)
 /* No thread can run: release a barrier, or report why the block is stuck. */
 static void resolve_stall(sim_worker *w)
 {
+    /* every thread waits at one barrier: release them, in threadIdx order
+     * (next_context resumes threads rel_next..rel_end-1; no per-thread work) */
+    if (!w->n_warp_wait && w->n_bar == w->n_threads && !w->bar_mismatch) {
+        w->last_count = w->bar_count;
+        w->last_and = w->bar_and;
+        w->last_or = w->bar_or;
+        w->rel_next = 0;
+        w->rel_end = w->n_threads;
+        if (w->detailed)
+            for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++)
+                sim_warp_flush(w, &w->warps[k]);
+        w->n_bar = 0;
+        w->epoch++;
+        w->c.barriers++;
+        return;
+    }
     unsigned n_bar = 0, n_warp = 0;
     const sim_thread *first_bar = NULL, *first_warp = NULL;
     for (unsigned i = 0; i < w->n_threads; i++) {
@@ -438,28 +483,7 @@ static void resolve_stall(sim_worker *w)
         w->block_failed = 1;
         return;
     }
-    /* all waiting threads at one barrier, nobody exited: release */
     list_threads(w, a, sizeof a, SIM_T_BARRIER, first_bar->site_file, first_bar->site_line, &ca);
-    if (ca == w->n_threads) {
-        int count = 0, all = 1, any = 0;
-        for (unsigned i = 0; i < w->n_threads; i++) {
-            int p = w->threads[i].pred != 0;
-            count += p;
-            all &= p;
-            any |= p;
-        }
-        for (unsigned i = 0; i < w->n_threads; i++) {
-            sim_thread *t = &w->threads[i];
-            t->bar_result = t->bar_op == SIM_BAR_COUNT ? count : t->bar_op == SIM_BAR_AND ? all : any;
-            make_ready(w, t);
-        }
-        if (w->detailed)
-            for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++)
-                sim_warp_flush(w, &w->warps[k]);
-        w->epoch++;
-        w->c.barriers++;
-        return;
-    }
     /* divergence: say who waits where and who left */
     w->cur = (sim_thread *)first_bar;
     list_threads(w, b, sizeof b, SIM_T_DONE, NULL, 0, &cb);
@@ -518,27 +542,24 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     w->next_new = 0;
     w->n_done = 0;
     w->ready_head = w->ready_tail = 0;
+    w->n_bar = w->n_warp_wait = 0;
+    w->rel_next = w->rel_end = 0;
     w->block_failed = 0;
     w->epoch++;
-    while (!w->block_failed) {
-        if (w->ready_head != w->ready_tail) {
-            sim_thread *t = &w->threads[w->ready[w->ready_head++ % SIM_MAX_THREADS]];
-            switch_to_thread(w, t);
-        } else if (w->next_new < n) {
-            sim_stack *s = stack_take(w);
-            if (!s) {
-                sim_fail(w, SIM_ERR_MEMORY_ALLOCATION, 0, "out of host memory for thread stacks");
-                w->block_failed = 1;
-                break;
-            }
-            void *sp = sim_ctx_init(s, fiber_main, w);
-            stack_give(w, s); /* fiber_main takes it off the top */
-            sim_ctx_switch(&w->sched_sp, sp);
-        } else if (w->n_done == n) {
-            break;
-        } else {
-            resolve_stall(w);
+    /* The scheduler: it starts the first fiber, and gets control back only
+     * when no thread can run (all waiting, or all done). */
+    while (!w->block_failed && w->n_done < n) {
+        void *next = next_context(w);
+        if (next != w->sched_sp) {
+            sim_ctx_switch(&w->sched_sp, next);
+            continue;
         }
+        if (w->next_new < n) { /* no stack could be had */
+            sim_fail(w, SIM_ERR_MEMORY_ALLOCATION, 0, "out of host memory for thread stacks");
+            w->block_failed = 1;
+            break;
+        }
+        resolve_stall(w);
     }
     w->c.threads += n;
     if (w->block_failed) /* free the stacks of threads that will never resume */
@@ -554,23 +575,39 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
 }
 
 /* ---- barriers -------------------------------------------------------------------- */
+/* A thread arrives at a barrier: note where, and fold in its predicate. */
+static inline __attribute__((always_inline)) void bar_arrive(sim_worker *w, sim_thread *t, int op, int pred, const char *file, int line)
+{
+    t->bar_op = op;
+    t->pred = pred;
+    if (w->n_bar++ == 0) {
+        w->bar_file = file;
+        w->bar_line = line;
+        w->bar_mismatch = 0;
+        w->bar_count = 0;
+        w->bar_and = 1;
+        w->bar_or = 0;
+    } else if (line != w->bar_line || (file != w->bar_file && strcmp(file, w->bar_file))) {
+        w->bar_mismatch = 1;
+    }
+    w->bar_count += (unsigned)pred;
+    w->bar_and &= (unsigned)pred;
+    w->bar_or |= (unsigned)pred;
+    park(w, t, SIM_T_BARRIER, file, line);
+}
+
 void sim_syncthreads(const char *file, int line)
 {
     sim_worker *w = sim_tls_worker;
-    sim_thread *t = w->cur;
-    t->bar_op = SIM_BAR_COUNT;
-    t->pred = 0;
-    park(w, t, SIM_T_BARRIER, file, line);
+    bar_arrive(w, w->cur, SIM_BAR_COUNT, 0, file, line);
 }
 
 int sim_syncthreads_op(int pred, int op, const char *file, int line)
 {
     sim_worker *w = sim_tls_worker;
     sim_thread *t = w->cur;
-    t->bar_op = op;
-    t->pred = pred != 0;
-    park(w, t, SIM_T_BARRIER, file, line);
-    return t->bar_result;
+    bar_arrive(w, t, op, pred != 0, file, line);
+    return (int)(op == SIM_BAR_COUNT ? w->last_count : op == SIM_BAR_AND ? w->last_and : w->last_or);
 }
 
 /* ---- warp intrinsics ------------------------------------------------------------------ */
@@ -664,6 +701,7 @@ static uint64_t warp_rendezvous(unsigned mask, int kind, uint64_t v, int arg, in
     wp->arg[lane] = arg;
     wp->arrived |= 1u << lane;
     if (wp->arrived != mask) {
+        w->n_warp_wait++;
         park(w, t, SIM_T_WARP, file, line);
         return wp->result[lane];
     }
@@ -675,8 +713,10 @@ static uint64_t warp_rendezvous(unsigned mask, int kind, uint64_t v, int arg, in
     wp->arrived = 0;
     wp->sync_epoch++;
     for (unsigned l = 0; l < 32; l++)
-        if ((mask >> l & 1) && l != lane)
+        if ((mask >> l & 1) && l != lane) {
             make_ready(w, &w->threads[t->warp * 32 + l]);
+            w->n_warp_wait--;
+        }
     if (w->detailed && mask == (wp->exists & ~wp->done))
         sim_warp_flush(w, wp);
     return wp->result[lane];

@@ -48,6 +48,10 @@ static int launch_version(backend *be, int ver, const attn_params *a, const dev_
                    : 0;
     }
     if (ver == VER_V1) {
+        /* LESSON: Algorithm 1's tiles need more than the default 48 KB of shared
+         * memory per block: the kernel must opt in (cudaFuncSetAttribute). */
+        if (be_set_max_dynamic_shared(be, attn_flash_v1_shared_bytes(d, a->v1_br, a->v1_bc)))
+            return -1;
         simt_cfg c0 = {.grid = {(unsigned)((long long)BH * N * d / 256 + 1 < 65535 ? (long long)BH * N * d / 256 + 1 : 65535), 1, 1},
                        .block = {256, 1, 1}};
         simt_cfg c1 = {.grid = {(unsigned)BH, 1, 1}, .block = {256, 1, 1},

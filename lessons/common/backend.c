@@ -42,7 +42,7 @@ int be_open(backend *be, backend_kind kind, const char *arch, int detailed)
     if (kind == BACKEND_SIM) {
         sim_set_device(be->dev);
         sim_set_detailed(detailed);
-        sim_set_max_dynamic_shared(be->dev->shared_per_block_optin);
+        sim_set_max_dynamic_shared(be->dev->shared_per_block); /* no opt-in until asked */
         sim_reset_counters();
         return 0;
     }
@@ -165,6 +165,13 @@ void be_reset_counts(backend *be)
 }
 
 void be_clear_kernels(backend *be) { be->n_kernels = 0; }
+
+int be_set_max_dynamic_shared(backend *be, size_t bytes)
+{
+    if (be->kind == BACKEND_SIM)
+        return sim_set_max_dynamic_shared(bytes) ? sim_fail_msg(be) : 0;
+    return 0; /* the CUDA launchers call cudaFuncSetAttribute for launches above 48 KB */
+}
 
 be_kernel *be_last(backend *be) { return be->n_kernels ? &be->kernels[be->n_kernels - 1] : NULL; }
 

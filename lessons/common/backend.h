@@ -94,6 +94,11 @@ int be_launch_end(backend *be, const char *kernel, const simt_cfg *cfg, int stat
                    (be)->kind == BACKEND_SIM ? k##_launch_sim((cfg), __VA_ARGS__)                   \
                                              : BE_CUDA_LAUNCH_(k, cfg, __VA_ARGS__)))
 
+/* Opts kernels into more than 48 KB of dynamic shared memory, as
+ * cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n)
+ * does; fails above the device's opt-in maximum. */
+int be_set_max_dynamic_shared(backend *be, size_t bytes);
+
 /* The most recent launch record (NULL if none). */
 be_kernel *be_last(backend *be);
 

@@ -7,24 +7,33 @@
 check_result check_close(const float *got, const double *ref, size_t n, double rtol, double atol)
 {
     check_result r = {0, 0, rtol, atol, 0, 1};
-    double worst_excess = -1;
+    double worst_excess = -1, rel_all = 0;
+    const double rel_floor = rtol > 0 ? atol / rtol : 0;
+    int any_large = 0;
     for (size_t i = 0; i < n; i++) {
         double g = got[i], e = fabs(g - ref[i]);
         if (!isfinite(g) && !(isinf(g) && g == ref[i]))
             e = INFINITY;
         if (e > r.max_abs_err)
             r.max_abs_err = e;
-        /* relative error where the relative term governs the tolerance */
-        if (fabs(ref[i]) > (rtol > 0 ? atol / rtol : 0) && fabs(ref[i]) > 0 && e / fabs(ref[i]) > r.max_rel_err)
-            r.max_rel_err = e / fabs(ref[i]);
-        double excess = e - (atol + rtol * fabs(ref[i]));
+        double a = fabs(ref[i]);
+        if (a > 0 && e / a > rel_all)
+            rel_all = e / a;
+        if (a > rel_floor && a > 0) {
+            any_large = 1;
+            if (e / a > r.max_rel_err)
+                r.max_rel_err = e / a;
+        }
+        double excess = e - (atol + rtol * a);
         if (excess > worst_excess) {
             worst_excess = excess;
             r.worst = i;
         }
-        if (!(e <= atol + rtol * fabs(ref[i])))
+        if (!(e <= atol + rtol * a))
             r.pass = 0;
     }
+    if (!any_large) /* every |ref| is below atol/rtol: fall back to all nonzero elements */
+        r.max_rel_err = rel_all;
     return r;
 }
 

@@ -24,7 +24,8 @@ enum { LESSON_PASS = 0, LESSON_FAIL = 1, LESSON_USAGE = 2 };
 /* Result check against a double-precision CPU reference:
  * pass when |got - ref| <= atol + rtol * |ref| for every element.
  * max_rel_err is taken over elements with |ref| > atol / rtol (where the
- * relative term dominates); near zero the absolute error is the measure. */
+ * relative term dominates; if there is none, over all nonzero elements);
+ * near zero the absolute error is the measure. */
 typedef struct check_result {
     double max_abs_err, max_rel_err, rtol, atol;
     size_t worst;  /* index of the worst element */
