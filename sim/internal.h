@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "kernel.h" /* the runtime implements what kernels call */
 #include "launch.h"
 #include "memory.h"
 

@@ -856,9 +856,16 @@ static void resolve_pc(uintptr_t pc, char *fn, size_t fn_n, char *loc, size_t lo
     Dl_info info;
     if (!pc || !dladdr((void *)pc, &info) || !info.dli_fbase)
         return;
-    char cmd[600];
+    /* glibc names the main program by argv[0], which need not be a path to
+     * it (a bare name found on PATH, Criterion's "boxfort-worker"): kernels
+     * linked into the executable itself are read from /proc/<our pid>/exe
+     * (not /proc/self/exe, which addr2line would read as itself). */
+    Dl_info self;
+    int in_exe = dladdr((void *)resolve_pc, &self) && self.dli_fbase == info.dli_fbase;
+    char exe[64], cmd[600];
+    snprintf(exe, sizeof exe, "/proc/%d/exe", (int)getpid());
     snprintf(cmd, sizeof cmd, "addr2line -f -e '%s' 0x%llx 2>/dev/null",
-             info.dli_fname && info.dli_fname[0] ? info.dli_fname : "/proc/self/exe",
+             !in_exe && info.dli_fname && info.dli_fname[0] ? info.dli_fname : exe,
              (unsigned long long)(pc - 1 - (uintptr_t)info.dli_fbase));
     FILE *f = popen(cmd, "r");
     if (!f)

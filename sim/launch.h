@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel.h"
+#include "simt_cfg.h"
 
 typedef enum sim_status {
     SIM_OK = 0,
@@ -103,7 +103,8 @@ typedef struct sim_launch_info {
 } sim_launch_info;
 
 /* Runs every block of the grid to completion (launches are synchronous).
- * Called by the generated k_launch_sim functions; rarely directly.
+ * Called by the generated k_launch_sim functions (sim/kernel.h declares it
+ * for them too); rarely directly.
  * Returns SIM_OK, a configuration error (nothing ran), or the first kernel
  * bug found (lowest block index), whose report is sim_last_error(). */
 int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void *args), const void *args);

@@ -230,11 +230,19 @@ void sim_describe_address(char *out, size_t n, uintptr_t a, unsigned size)
         return;
     }
     if (sim_arena.base && a - sim_arena.base < sim_arena.span) {
-        /* a red zone: name the nearest allocation below */
-        uintptr_t off = (a - sim_arena.base) >> SIM_GRANULE_SHIFT;
+        /* a red zone: name the nearest allocation, below or just above it
+         * (a red zone is one granule, so the one above starts at the next) */
+        uintptr_t g = (a - sim_arena.base) >> SIM_GRANULE_SHIFT, off = g;
         while (off > 0 && sim_arena.owner[off] == 0)
             off--;
         uint32_t below = sim_arena.owner[off];
+        uint32_t above = a < sim_arena.next ? sim_arena.owner[g + 1] : 0;
+        if (above && (!below || sim_allocs[above].begin - a <= a - (sim_allocs[below].begin + sim_allocs[below].bytes))) {
+            const sim_alloc *al = &sim_allocs[above];
+            snprintf(out, n, "%llu bytes before the start of allocation '%s' (%zu bytes%s)",
+                     (unsigned long long)(al->begin - a), al->name, al->bytes, al->freed ? ", freed" : "");
+            return;
+        }
         if (below) {
             const sim_alloc *al = &sim_allocs[below];
             snprintf(out, n, "%llu bytes past the end of allocation '%s' (%zu bytes%s)",

@@ -7,12 +7,14 @@
 #include "kernel.h"
 #include "scale.h"
 
+#ifndef __CUDACC__ /* host code: compiled once, in the simulator build */
 /* x and y are (n,) float arrays. */
 __host__ void scale_cpu(double *y, const float *x, int n)
 {
     for (int i = 0; i < n; i++)
         y[i] = 2.0 * (double)x[i];
 }
+#endif
 
 /* v1: one thread per element. The grid is rounded up to whole blocks, so
  * the last block has threads past the end of the arrays: the guard keeps

@@ -1,7 +1,7 @@
 /* lessons/02_scale/scale.h - what the lesson 2 driver calls in scale.cu. */
 #ifndef LESSON02_SCALE_H
 #define LESSON02_SCALE_H
-#include "kernel.h"
+#include "simt_cfg.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
 /* lessons/03_softmax/softmax.h - what the lesson 3 driver calls in softmax.cu. */
 #ifndef LESSON03_SOFTMAX_H
 #define LESSON03_SOFTMAX_H
-#include "kernel.h"
+#include "simt_cfg.h"
 
 #ifdef __cplusplus
 extern "C" {

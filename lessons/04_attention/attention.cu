@@ -15,6 +15,7 @@
 #include "kernel.h"
 #include "attention.h"
 
+#ifndef __CUDACC__ /* host code: compiled once, in the simulator build */
 /* ---- CPU reference, double precision ------------------------------------------ */
 __host__ void attention_cpu(double *o, const float *q, const float *k, const float *v, int BH, int N, int d,
                             int causal)
@@ -48,6 +49,7 @@ __host__ void attention_cpu(double *o, const float *q, const float *k, const flo
     }
     free(s);
 }
+#endif
 
 /* ================================================================================
  * Standard attention: three kernels, S and P written to HBM.

@@ -4,7 +4,7 @@
 #define LESSON04_ATTENTION_H
 #include <stdint.h>
 
-#include "kernel.h"
+#include "simt_cfg.h"
 
 #ifdef __cplusplus
 extern "C" {

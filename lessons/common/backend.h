@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel.h"
 #include "launch.h"
+#include "simt_cfg.h"
 
 typedef enum { BACKEND_SIM, BACKEND_CUDA } backend_kind;
 
@@ -54,6 +54,7 @@ typedef struct backend {
     be_buffer buffers[64];
     int n_buffers;
     void *impl;        /* cuda backend state */
+    double last_time_ms; /* the median of the last be_time */
     char err[4096];
 } backend;
 
@@ -105,6 +106,7 @@ be_kernel *be_last(backend *be);
 /* Times a launch on the GPU: `warmup` untimed runs, then the median of
  * `repeats` timed runs (CUDA events), flushing L2 between runs if flush_l2.
  * On the simulator runs once. The callback performs one launch (BE_LAUNCH)
- * and returns 0 or -1. Stores the median in the last record's time_ms. */
+ * and returns 0 or -1. Stores the median in be->last_time_ms; the timing
+ * launches are not added to be->kernels. */
 int be_time(backend *be, int (*launch)(backend *be, void *ctx), void *ctx, int warmup, int repeats, int flush_l2);
 #endif

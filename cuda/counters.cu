@@ -1,0 +1,284 @@
+/* cuda/counters.cu - hardware counters of one kernel launch, in process,
+ * through CUPTI's range profiler (cupti_range_profiler.h, CUDA 12.6+).
+ *
+ * Auto range (one range per kernel) with kernel replay: CUPTI replays the
+ * launch as many times as the metrics need passes, saving and restoring the
+ * memory it writes, so a counted launch gives correct results but a longer
+ * wall time; timings are taken apart from counted launches (be_time).
+ * The metrics are the ones DESIGN.md sets beside the simulator's counters.
+ * A .cu file only because CUPTI's host header is C++; it has no kernels.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dlfcn.h>
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+
+#include "cuda_backend.h"
+
+static const char *metric_names[] = {
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "lts__t_sectors_srcunit_tex_op_read.sum",
+    "lts__t_sectors_srcunit_tex_op_write.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+    "gpu__time_duration.sum",
+};
+#define NMETRICS (sizeof metric_names / sizeof metric_names[0])
+
+struct cuda_counters {
+    CUcontext ctx;
+    CUpti_Profiler_Host_Object *host;
+    CUpti_RangeProfiler_Object *rp;
+    uint8_t *config, *data;
+    size_t config_size, data_size;
+};
+
+/* Fills why with a message for a failed CUPTI call; returns -1. */
+static int cupti_fail(CUptiResult r, const char *call, char *why, size_t n)
+{
+    const char *s = NULL;
+    cuptiGetResultString(r, &s);
+    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
+        snprintf(why, n,
+                 "hardware counters are not permitted (ERR_NVGPUCTRPERM, from %s): run as root, or reload the "
+                 "NVIDIA driver with NVreg_RestrictProfilingToAdminUsers=0 "
+                 "(https://developer.nvidia.com/ERR_NVGPUCTRPERM); results and times are still reported",
+                 call);
+    else
+        snprintf(why, n, "hardware counters unavailable: %s failed: %s (%d); results and times are still reported",
+                 call, s ? s : "unknown CUPTI error", (int)r);
+    return -1;
+}
+
+#define CUPTI_TRY(call, params)                                                                   \
+    do {                                                                                          \
+        CUptiResult r_ = call(params);                                                            \
+        if (r_ != CUPTI_SUCCESS)                                                                  \
+            return cupti_fail(r_, #call, why, n);                                                 \
+    } while (0)
+
+/* The profiler wants the driver's context. The driver library is opened at
+ * run time, so that simtlab binaries start on machines with no driver. */
+static int current_context(CUcontext *ctx)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (!lib)
+        lib = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!lib)
+        return -1;
+    CUresult (*get)(CUcontext *) = (CUresult(*)(CUcontext *))dlsym(lib, "cuCtxGetCurrent");
+    return get && get(ctx) == CUDA_SUCCESS && *ctx ? 0 : -1;
+}
+
+static int open_impl(cuda_counters *c, char *why, size_t n)
+{
+    cudaFree(0); /* make the runtime's primary context current */
+    if (current_context(&c->ctx)) {
+        snprintf(why, n, "hardware counters unavailable: no current CUDA context (driver not loaded?)");
+        return -1;
+    }
+    CUpti_Profiler_Initialize_Params init = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE, NULL};
+    CUPTI_TRY(cuptiProfilerInitialize, &init);
+    int dev = 0;
+    cudaGetDevice(&dev);
+    CUpti_Device_GetChipName_Params chip = {CUpti_Device_GetChipName_Params_STRUCT_SIZE, NULL, (size_t)dev, NULL};
+    CUPTI_TRY(cuptiDeviceGetChipName, &chip);
+
+    CUpti_Profiler_Host_Initialize_Params hi;
+    memset(&hi, 0, sizeof hi);
+    hi.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE;
+    hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    hi.pChipName = chip.pChipName;
+    CUPTI_TRY(cuptiProfilerHostInitialize, &hi);
+    c->host = hi.pHostObject;
+
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add;
+    memset(&add, 0, sizeof add);
+    add.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE;
+    add.pHostObject = c->host;
+    add.ppMetricNames = metric_names;
+    add.numMetrics = NMETRICS;
+    CUPTI_TRY(cuptiProfilerHostConfigAddMetrics, &add);
+
+    CUpti_Profiler_Host_GetConfigImageSize_Params cs;
+    memset(&cs, 0, sizeof cs);
+    cs.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE;
+    cs.pHostObject = c->host;
+    CUPTI_TRY(cuptiProfilerHostGetConfigImageSize, &cs);
+    c->config_size = cs.configImageSize;
+    c->config = (uint8_t *)malloc(c->config_size);
+    CUpti_Profiler_Host_GetConfigImage_Params ci;
+    memset(&ci, 0, sizeof ci);
+    ci.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE;
+    ci.pHostObject = c->host;
+    ci.configImageSize = c->config_size;
+    ci.pConfigImage = c->config;
+    CUPTI_TRY(cuptiProfilerHostGetConfigImage, &ci);
+
+    CUpti_RangeProfiler_Enable_Params en;
+    memset(&en, 0, sizeof en);
+    en.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
+    en.ctx = c->ctx;
+    CUPTI_TRY(cuptiRangeProfilerEnable, &en);
+    c->rp = en.pRangeProfilerObject;
+
+    CUpti_RangeProfiler_GetCounterDataSize_Params ds;
+    memset(&ds, 0, sizeof ds);
+    ds.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
+    ds.pRangeProfilerObject = c->rp;
+    ds.pMetricNames = metric_names;
+    ds.numMetrics = NMETRICS;
+    ds.maxNumOfRanges = 1;
+    ds.maxNumRangeTreeNodes = 1;
+    CUPTI_TRY(cuptiRangeProfilerGetCounterDataSize, &ds);
+    c->data_size = ds.counterDataSize;
+    c->data = (uint8_t *)malloc(c->data_size);
+    if (!c->config || !c->data) {
+        snprintf(why, n, "hardware counters unavailable: out of host memory");
+        return -1;
+    }
+    return 0;
+}
+
+cuda_counters *cuda_counters_open(char *why, size_t n)
+{
+    cuda_counters *c = (cuda_counters *)calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(why, n, "hardware counters unavailable: out of host memory");
+        return NULL;
+    }
+    if (open_impl(c, why, n)) {
+        cuda_counters_close(c);
+        return NULL;
+    }
+    why[0] = 0;
+    return c;
+}
+
+int cuda_counters_begin(cuda_counters *c, char *why, size_t n)
+{
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params di;
+    memset(&di, 0, sizeof di);
+    di.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
+    di.pRangeProfilerObject = c->rp;
+    di.counterDataSize = c->data_size;
+    di.pCounterData = c->data;
+    CUPTI_TRY(cuptiRangeProfilerCounterDataImageInitialize, &di);
+
+    CUpti_RangeProfiler_SetConfig_Params sc;
+    memset(&sc, 0, sizeof sc);
+    sc.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
+    sc.pRangeProfilerObject = c->rp;
+    sc.configSize = c->config_size;
+    sc.pConfig = c->config;
+    sc.counterDataImageSize = c->data_size;
+    sc.pCounterDataImage = c->data;
+    sc.range = CUPTI_AutoRange;
+    sc.replayMode = CUPTI_KernelReplay;
+    sc.maxRangesPerPass = 1;
+    sc.numNestingLevels = 1;
+    sc.minNestingLevel = 1;
+    sc.passIndex = 0;
+    sc.targetNestingLevel = 1;
+    CUPTI_TRY(cuptiRangeProfilerSetConfig, &sc);
+
+    CUpti_RangeProfiler_Start_Params st;
+    memset(&st, 0, sizeof st);
+    st.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
+    st.pRangeProfilerObject = c->rp;
+    CUPTI_TRY(cuptiRangeProfilerStart, &st);
+    return 0;
+}
+
+int cuda_counters_end(cuda_counters *c, hw_counters *hw, char *why, size_t n)
+{
+    memset(hw, 0, sizeof *hw);
+    cudaDeviceSynchronize();
+    CUpti_RangeProfiler_Stop_Params sp;
+    memset(&sp, 0, sizeof sp);
+    sp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+    sp.pRangeProfilerObject = c->rp;
+    CUPTI_TRY(cuptiRangeProfilerStop, &sp);
+    if (!sp.isAllPassSubmitted) {
+        snprintf(why, n, "hardware counters: the profiler needed more passes than kernel replay gave");
+        return -1;
+    }
+    CUpti_RangeProfiler_DecodeData_Params dd;
+    memset(&dd, 0, sizeof dd);
+    dd.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
+    dd.pRangeProfilerObject = c->rp;
+    CUPTI_TRY(cuptiRangeProfilerDecodeData, &dd);
+
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info;
+    memset(&info, 0, sizeof info);
+    info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
+    info.pCounterDataImage = c->data;
+    info.counterDataImageSize = c->data_size;
+    CUPTI_TRY(cuptiRangeProfilerGetCounterDataInfo, &info);
+    if (info.numTotalRanges < 1) {
+        snprintf(why, n, "hardware counters: no range was recorded for the launch");
+        return -1;
+    }
+    double v[NMETRICS];
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params ev;
+    memset(&ev, 0, sizeof ev);
+    ev.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
+    ev.pHostObject = c->host;
+    ev.pCounterDataImage = c->data;
+    ev.counterDataImageSize = c->data_size;
+    ev.rangeIndex = 0;
+    ev.ppMetricNames = metric_names;
+    ev.numMetrics = NMETRICS;
+    ev.pMetricValues = v;
+    CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues, &ev);
+    hw->l1_ld_sectors = (uint64_t)(v[0] + 0.5);
+    hw->l1_st_sectors = (uint64_t)(v[1] + 0.5);
+    hw->shared_ld_wavefronts = (uint64_t)(v[2] + 0.5);
+    hw->shared_st_wavefronts = (uint64_t)(v[3] + 0.5);
+    hw->shared_ld_conflicts = (uint64_t)(v[4] + 0.5);
+    hw->shared_st_conflicts = (uint64_t)(v[5] + 0.5);
+    hw->l2_read_sectors = (uint64_t)(v[6] + 0.5);
+    hw->l2_write_sectors = (uint64_t)(v[7] + 0.5);
+    hw->dram_read_bytes = (uint64_t)(v[8] + 0.5);
+    hw->dram_write_bytes = (uint64_t)(v[9] + 0.5);
+    hw->gpu_time_ns = v[10];
+    hw->valid = 1;
+    return 0;
+}
+
+void cuda_counters_close(cuda_counters *c)
+{
+    if (!c)
+        return;
+    if (c->rp) {
+        CUpti_RangeProfiler_Disable_Params d;
+        memset(&d, 0, sizeof d);
+        d.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
+        d.pRangeProfilerObject = c->rp;
+        cuptiRangeProfilerDisable(&d);
+    }
+    if (c->host) {
+        CUpti_Profiler_Host_Deinitialize_Params d;
+        memset(&d, 0, sizeof d);
+        d.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE;
+        d.pHostObject = c->host;
+        cuptiProfilerHostDeinitialize(&d);
+    }
+    free(c->config);
+    free(c->data);
+    free(c);
+}
