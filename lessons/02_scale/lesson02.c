@@ -163,6 +163,8 @@ int lesson02_main(int argc, char **argv)
             printf("    check vs CPU reference (double): max abs err %.3g, max rel err %.3g -> %s\n",
                    res[b].check.max_abs_err, res[b].check.max_rel_err, res[b].check.pass ? "PASS" : "FAIL");
         }
+        if (nb == 2 && bes[0].n_kernels && bes[1].n_kernels) /* --mode compare */
+            lesson_compare_table(stdout, &bes[0], 0, &bes[1], 0, 1);
         printf("\n%s\n", pass ? "PASS" : "FAIL");
     }
     for (int b = 0; b < nb; b++)

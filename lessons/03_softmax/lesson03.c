@@ -22,6 +22,7 @@
 
 #include "lesson.h"
 #include "softmax.h"
+#include "sweep.h"
 
 #define N_VERSIONS 3
 #define LARGE_OFFSET 100.0f /* exp(x) overflows float above 88.72 */
@@ -312,16 +313,257 @@ static int parse_scale(const char *s, double *out, char *why, size_t n)
     return 0;
 }
 
+/* Checks one shape. Returns 0, or -1 with the reason in why. */
+static int check_shape(long long R, long long C, long long block, char *why, size_t n)
+{
+    if (block & (block - 1)) {
+        snprintf(why, n,
+                 "--block %lld is not a power of two; the block reductions take whole warps, at most 32 of them, "
+                 "in power-of-two blocks: use 32, 64, 128, 256, 512 or 1024", block);
+        return -1;
+    }
+    if (R * C > (1LL << 26)) {
+        snprintf(why, n,
+                 "--rows %lld --cols %lld is %lld elements; this lesson allows at most %lld (256 MB per buffer): make "
+                 "one smaller", R, C, R * C, 1LL << 26);
+        return -1;
+    }
+    return 0;
+}
+
+/* x (R, C): uniform in [-scale, scale] from a fixed seed; x_large = x + 100;
+ * and their double references. Returns 0, or -1 out of memory (all NULL). */
+static int make_inputs(long long R, long long C, double scale, float **x, float **x_large, double **ref,
+                       double **ref_large)
+{
+    size_t n = (size_t)(R * C);
+    *x = malloc(n * sizeof **x), *x_large = malloc(n * sizeof **x_large);
+    *ref = malloc(n * sizeof **ref), *ref_large = malloc(n * sizeof **ref_large);
+    if (!*x || !*x_large || !*ref || !*ref_large) {
+        free(*x), free(*x_large), free(*ref), free(*ref_large);
+        *x = *x_large = NULL, *ref = *ref_large = NULL;
+        return -1;
+    }
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        double u = (double)(seed >> 11) / 9007199254740992.0; /* [0, 1) */
+        (*x)[i] = (float)(scale * (2 * u - 1));
+        (*x_large)[i] = (*x)[i] + LARGE_OFFSET;
+    }
+    softmax_cpu(*ref, *x, (int)R, (int)C);
+    softmax_cpu(*ref_large, *x_large, (int)R, (int)C);
+    return 0;
+}
+
+static void print_json(const lesson_common *c, backend *bes, int nb, const be_result *res, long long R, long long C,
+                       long long block, double scale, int pass)
+{
+    size_t n = (size_t)(R * C);
+    json j;
+    json_open(&j, stdout);
+    json_int(&j, "lesson", 3);
+    json_obj(&j, "params");
+    json_int(&j, "rows", R);
+    json_int(&j, "cols", C);
+    json_int(&j, "block", block);
+    json_num(&j, "scale", scale);
+    json_num(&j, "large_offset", LARGE_OFFSET);
+    json_str(&j, "mode", c->mode);
+    json_str(&j, "arch", bes[0].dev->name);
+    json_bool(&j, "detail", c->detail);
+    json_end(&j);
+    for (int b = 0; b < nb; b++) {
+        json_obj(&j, be_name(&bes[b]));
+        json_str(&j, "device", be_device_name(&bes[b]));
+        json_backend_body(&j, &bes[b], &res[b], c->detail, n);
+        json_bool(&j, "pass", backend_pass(&res[b]));
+        json_end(&j);
+    }
+    /* the first backend's figures at the top level, as the schema has them */
+    json_backend_body(&j, &bes[0], &res[0], c->detail, n);
+    json_bool(&j, "pass", pass);
+    json_close(&j);
+}
+
+/* ---- --sweep and --csv (lessons/common/sweep.h) ------------------------------------ */
+static const char *const sweep_names[] = {"rows", "cols", "block", NULL};
+
+/* One CSV row per version on be: every counter; empty where the backend or
+ * mode does not measure it (where --json writes null). */
+static void csv_rows(sweep_csv *f, backend *be, const be_result *r, long long R, long long C, long long block,
+                     double scale, int detail)
+{
+    size_t n = (size_t)(R * C);
+    for (int v = 0; v < N_VERSIONS; v++) {
+        const vresult *vr = &r->normal[v], *vl = &r->large[v];
+        const be_kernel *k = &vr->k;
+        const int sim = !k->hw.valid, sectors = !sim || detail || be->kind == BACKEND_CUDA, hw = k->hw.valid;
+        double a = vr->ran ? accesses_per_element(k, be->kind, n) : -1;
+        uint64_t rd = sim ? k->sim.hbm_read_bytes : k->hw.dram_read_bytes,
+                 wr = sim ? k->sim.hbm_write_bytes : k->hw.dram_write_bytes;
+#define CELL_IF(have, name, x) ((have) ? sweep_csv_uint(f, name, x) : sweep_csv_empty(f, name))
+        sweep_csv_str(f, "backend", be_name(be));
+        sweep_csv_str(f, "device", be_device_name(be));
+        sweep_csv_str(f, "version", versions[v].name);
+        sweep_csv_int(f, "rows", R);
+        sweep_csv_int(f, "cols", C);
+        sweep_csv_int(f, "block", block);
+        sweep_csv_num(f, "scale", scale);
+        sweep_csv_int(f, "passes", versions[v].passes);
+        sweep_csv_uint(f, "hbm_read_bytes", rd);
+        sweep_csv_uint(f, "hbm_write_bytes", wr);
+        sweep_csv_uint(f, "hbm_bytes", rd + wr);
+        sweep_csv_uint(f, "expected_read_bytes", 4ull * versions[v].loads * n);
+        sweep_csv_uint(f, "expected_write_bytes", 4ull * versions[v].stores * n);
+        CELL_IF(sim, "sram_read_bytes", k->sim.sram_read_bytes);
+        CELL_IF(sim, "sram_write_bytes", k->sim.sram_write_bytes);
+        CELL_IF(sectors, "read_sectors", sim ? k->sim.global_ld_sectors : k->hw.l1_ld_sectors);
+        CELL_IF(sectors, "write_sectors", sim ? k->sim.global_st_sectors : k->hw.l1_st_sectors);
+        CELL_IF(sectors, "sram_wavefronts", sim ? k->sim.shared_ld_wavefronts + k->sim.shared_st_wavefronts
+                                                : k->hw.shared_ld_wavefronts + k->hw.shared_st_wavefronts);
+        CELL_IF(sectors, "sram_bank_conflicts", sim ? k->sim.shared_ld_conflicts + k->sim.shared_st_conflicts
+                                                    : k->hw.shared_ld_conflicts + k->hw.shared_st_conflicts);
+        CELL_IF(hw, "hw_l1_ld_sectors", k->hw.l1_ld_sectors);
+        CELL_IF(hw, "hw_l1_st_sectors", k->hw.l1_st_sectors);
+        CELL_IF(hw, "hw_l2_read_sectors", k->hw.l2_read_sectors);
+        CELL_IF(hw, "hw_l2_write_sectors", k->hw.l2_write_sectors);
+        CELL_IF(hw, "hw_dram_read_bytes", k->hw.dram_read_bytes);
+        CELL_IF(hw, "hw_dram_write_bytes", k->hw.dram_write_bytes);
+#undef CELL_IF
+        if (a >= 0)
+            sweep_csv_num(f, "accesses_per_element", a);
+        else
+            sweep_csv_empty(f, "accesses_per_element");
+        sweep_csv_int(f, "expected_accesses_per_element", versions[v].loads + versions[v].stores);
+        sweep_csv_num(f, "time_ms", k->time_ms);
+        sweep_csv_num(f, "max_abs_err", vr->check.max_abs_err);
+        sweep_csv_num(f, "max_rel_err", vr->check.max_rel_err);
+        sweep_csv_num(f, "max_rel_err_all", vr->rel_err);
+        sweep_csv_int(f, "pass", vr->ran && vr->check.pass);
+        sweep_csv_uint(f, "large_nonfinite_outputs", vl->nonfinite);
+        sweep_csv_num(f, "large_max_rel_err_all", vl->rel_err);
+        sweep_csv_int(f, "large_pass", vl->ran && vl->check.pass);
+        sweep_csv_int(f, "large_as_expected", as_predicted(r, v));
+        sweep_csv_end_row(f);
+    }
+}
+
+/* Runs R x C (one point) on every backend: 0, 1 (a backend failed, printed)
+ * or LESSON_USAGE. Fills res[nb]; the point's buffers stay allocated. */
+static int run_point(backend *bes, int nb, long long R, long long C, long long block, double scale, be_result *res)
+{
+    float *x, *x_large;
+    double *ref, *ref_large;
+    if (make_inputs(R, C, scale, &x, &x_large, &ref, &ref_large)) {
+        fprintf(stderr, "lesson 3: out of host memory for %lld x %lld\n", R, C);
+        return 1;
+    }
+    int failed = 0;
+    memset(res, 0, (size_t)nb * sizeof *res);
+    for (int b = 0; b < nb && !failed; b++) {
+        be_clear_kernels(&bes[b]);
+        failed = run(&bes[b], (int)R, (int)C, (int)block, x, x_large, ref, ref_large, &res[b]);
+    }
+    free(x), free(x_large), free(ref), free(ref_large);
+    return failed;
+}
+
+/* Sweeps one of rows, cols, block: a progress line per point (stderr), a table
+ * row per backend and version (stdout) or, with --json, one object per point
+ * in "points"; the CSV only if every point ran. Returns the exit code. */
+static int run_sweep(const lesson_common *c, const sweep_spec *sp, backend *bes, int nb, long long R, long long C,
+                     long long block, double scale, const char *csv)
+{
+    sweep_csv f;
+    be_result *res = calloc((size_t)nb, sizeof *res);
+    int pass = 1, stopped = 0;
+    char pt[96], b1[32];
+    if (!res || (csv && sweep_csv_open(&f, csv))) {
+        fprintf(stderr, "lesson 3: %s\n", res ? f.err : "out of host memory");
+        free(res);
+        return LESSON_FAIL;
+    }
+    if (c->json)
+        printf("{\n  \"lesson\": 3,\n  \"sweep\": \"%s\",\n  \"points\": [\n", sp->text);
+    else
+        printf("lesson 3 sweep %s: softmax over R = %lld rows of C = %lld, %lld threads a block (the swept one "
+               "varies)\n  %-7s %-12s %-15s %12s %18s %11s %6s  %s\n",
+               sp->text, R, C, block, "backend", "point", "version", "HBM bytes", "accesses/element", "time ms",
+               "check", "x + 100");
+    for (int i = 0; i < sp->n && !stopped; i++) {
+        long long r = R, cc = C, bl = block, v = sp->v[i];
+        *(!strcmp(sp->opt->name, "rows") ? &r : !strcmp(sp->opt->name, "cols") ? &cc : &bl) = v;
+        int st = run_point(bes, nb, r, cc, bl, scale, res);
+        if (st) {
+            stopped = 1;
+            break;
+        }
+        int ok = 1;
+        for (int b = 0; b < nb; b++)
+            ok &= backend_pass(&res[b]);
+        pass &= ok;
+        char line[256] = "";
+        for (int b = 0; b < nb; b++)
+            for (int ver = 0; ver < N_VERSIONS; ver++) {
+                const vresult *vr = &res[b].normal[ver];
+                double a = accesses_per_element(&vr->k, bes[b].kind, (size_t)(r * cc));
+                if (b == 0)
+                    snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s %.2f", line[0] ? ", " : "",
+                             versions[ver].name + 8, a);
+                if (!c->json)
+                    printf("  %-7s %-12s %-15s %12s %11.2f (%d)  %11.3f %6s  %s\n", be_name(&bes[b]),
+                           sweep_point_str(sp, i, pt, sizeof pt), versions[ver].name,
+                           human_bytes(vr->k.hw.valid ? (double)(vr->k.hw.dram_read_bytes + vr->k.hw.dram_write_bytes)
+                                                      : (double)(vr->k.sim.hbm_read_bytes + vr->k.sim.hbm_write_bytes),
+                                       b1, sizeof b1),
+                           a, versions[ver].loads + versions[ver].stores, vr->k.time_ms,
+                           vr->check.pass ? "PASS" : "FAIL",
+                           as_predicted(&res[b], ver) ? "as expected" : "NOT as expected");
+            }
+        sweep_progress("lesson 3", sp, i, "accesses per element %s (paper 3, 4, 3); %s", line, ok ? "PASS" : "FAIL");
+        if (c->json) {
+            if (i)
+                printf("  ,\n");
+            print_json(c, bes, nb, res, r, cc, bl, scale, ok);
+        }
+        for (int b = 0; b < nb && csv; b++)
+            csv_rows(&f, &bes[b], &res[b], r, cc, bl, scale, c->detail);
+        for (int b = 0; b < nb; b++) /* run() leaves x, x_large, y allocated for --json's buffers[] */
+            while (bes[b].n_buffers)
+                be_free(&bes[b], bes[b].buffers[0].ptr);
+    }
+    if (c->json)
+        printf("  ],\n  \"pass\": %s\n}\n", pass && !stopped ? "true" : "false");
+    if (csv) {
+        if (stopped) {
+            fprintf(stderr, "lesson 3: the sweep stopped at an error; %s not written\n", csv);
+            sweep_csv_abort(&f);
+        } else if (sweep_csv_commit(&f)) {
+            fprintf(stderr, "lesson 3: %s\n", f.err);
+            stopped = 1;
+        } else {
+            fprintf(stderr, "lesson 3: wrote %s\n", csv);
+        }
+    }
+    if (!c->json)
+        printf("\n%s\n", pass && !stopped ? "PASS" : "FAIL");
+    free(res);
+    return pass && !stopped ? LESSON_PASS : LESSON_FAIL;
+}
+
 int lesson03_main(int argc, char **argv)
 {
     lesson_common c = {.mode = "sim"};
     long long R = 512, C = 2048, block = 256;
-    const char *scale_s = "5";
+    const char *scale_s = "5", *csv = NULL, *sweep = NULL;
     const lesson_opt opts[] = {
         {"rows", OPT_INT, &R, "R", "rows of x, one block each (default 512)", 1, 1 << 20, NULL},
         {"cols", OPT_INT, &C, "C", "columns of x: the softmax runs along each row (default 2048)", 1, 1 << 24, NULL},
         {"block", OPT_INT, &block, "THREADS", "threads per block: a power of two from 32 to 1024 (default 256)", 32, 1024, NULL},
         {"scale", OPT_STR, &scale_s, "S", "inputs are uniform in [-S, S] (default 5; above 88 naive overflows)", 0, 0, NULL},
+        {"csv", OPT_STR, &csv, "PATH", "write one CSV row per backend and version (and sweep point) to PATH", 0, 0, NULL},
+        {"sweep", OPT_STR, &sweep, "NAME=RANGE", "run over rows, cols or block: cols=256:16384:x2, block=32,64,128", 0, 0, NULL},
         LESSON_COMMON_OPTS(c),
         {0},
     };
@@ -330,45 +572,40 @@ int lesson03_main(int argc, char **argv)
     if (rc >= 0)
         return rc;
 
-    char why[256];
+    char why[768];
     double scale = 0;
+    sweep_spec sp;
     int bad = parse_scale(scale_s, &scale, why, sizeof why);
-    if (!bad && (block & (block - 1))) {
-        snprintf(why, sizeof why,
-                 "--block %lld is not a power of two; the block reductions take whole warps, at most 32 of them, "
-                 "in power-of-two blocks: use 32, 64, 128, 256, 512 or 1024", block);
-        bad = 1;
-    }
-    if (!bad && R * C > (1LL << 26)) {
-        snprintf(why, sizeof why,
-                 "--rows %lld --cols %lld is %lld elements; this lesson allows at most %lld (256 MB per buffer): make "
-                 "one smaller", R, C, R * C, 1LL << 26);
-        bad = 1;
+    if (!bad && !sweep)
+        bad = check_shape(R, C, block, why, sizeof why);
+    if (!bad && sweep) /* every point is checked before anything runs */
+        bad = sweep_parse(&sp, sweep, opts, sweep_names, why, sizeof why);
+    for (int i = 0; !bad && sweep && i < sp.n; i++) {
+        char one[512], pt[96];
+        long long r = R, cc = C, bl = block;
+        *(!strcmp(sp.opt->name, "rows") ? &r : !strcmp(sp.opt->name, "cols") ? &cc : &bl) = sp.v[i];
+        if ((bad = check_shape(r, cc, bl, one, sizeof one)))
+            snprintf(why, sizeof why, "--sweep %s: at %s: %s", sweep, sweep_point_str(&sp, i, pt, sizeof pt), one);
     }
     if (bad) {
         for (int b = 0; b < nb; b++)
             be_close(&bes[b]);
         return lesson_usage_error("lesson 3", opts, why);
     }
+    if (sweep) {
+        rc = run_sweep(&c, &sp, bes, nb, R, C, block, scale, csv);
+        for (int b = 0; b < nb; b++)
+            be_close(&bes[b]);
+        return rc;
+    }
 
-    size_t n = (size_t)(R * C);
-    float *x = malloc(n * sizeof *x), *x_large = malloc(n * sizeof *x_large);
-    double *ref = malloc(n * sizeof *ref), *ref_large = malloc(n * sizeof *ref_large);
+    float *x, *x_large;
+    double *ref, *ref_large;
     be_result *res = calloc((size_t)nb, sizeof *res);
-    if (!x || !x_large || !ref || !ref_large || !res) {
+    if (!res || make_inputs(R, C, scale, &x, &x_large, &ref, &ref_large)) {
         fprintf(stderr, "lesson 3: out of host memory for %lld x %lld\n", R, C);
         return LESSON_FAIL;
     }
-    /* x (R, C): uniform in [-scale, scale] from a fixed seed; x_large = x + 100 */
-    uint64_t seed = 0x9e3779b97f4a7c15ULL;
-    for (size_t i = 0; i < n; i++) {
-        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-        double u = (double)(seed >> 11) / 9007199254740992.0; /* [0, 1) */
-        x[i] = (float)(scale * (2 * u - 1));
-        x_large[i] = x[i] + LARGE_OFFSET;
-    }
-    softmax_cpu(ref, x, (int)R, (int)C);
-    softmax_cpu(ref_large, x_large, (int)R, (int)C);
 
     int failed = 0;
     for (int b = 0; b < nb; b++) {
@@ -385,30 +622,7 @@ int lesson03_main(int argc, char **argv)
         pass &= backend_pass(&res[b]);
 
     if (c.json) {
-        json j;
-        json_open(&j, stdout);
-        json_int(&j, "lesson", 3);
-        json_obj(&j, "params");
-        json_int(&j, "rows", R);
-        json_int(&j, "cols", C);
-        json_int(&j, "block", block);
-        json_num(&j, "scale", scale);
-        json_num(&j, "large_offset", LARGE_OFFSET);
-        json_str(&j, "mode", c.mode);
-        json_str(&j, "arch", bes[0].dev->name);
-        json_bool(&j, "detail", c.detail);
-        json_end(&j);
-        for (int b = 0; b < nb; b++) {
-            json_obj(&j, be_name(&bes[b]));
-            json_str(&j, "device", be_device_name(&bes[b]));
-            json_backend_body(&j, &bes[b], &res[b], c.detail, n);
-            json_bool(&j, "pass", backend_pass(&res[b]));
-            json_end(&j);
-        }
-        /* the first backend's figures at the top level, as the schema has them */
-        json_backend_body(&j, &bes[0], &res[0], c.detail, n);
-        json_bool(&j, "pass", pass);
-        json_close(&j);
+        print_json(&c, bes, nb, res, R, C, block, scale, pass);
     } else {
         printf("lesson 3: softmax over the rows of x (%lld x %lld fp32), one block of %lld threads per row\n", R, C,
                block);
@@ -418,9 +632,19 @@ int lesson03_main(int argc, char **argv)
                scale, scale, ATOL, RTOL, 1.0 / (double)C, ATOL * (double)C + RTOL);
         for (int b = 0; b < nb; b++)
             print_backend(&bes[b], &res[b], (int)R, (int)C, c.detail);
+        if (nb == 2 && bes[0].n_kernels == bes[1].n_kernels) /* --mode compare */
+            lesson_compare_table(stdout, &bes[0], 0, &bes[1], 0, bes[0].n_kernels);
         if (!pass)
             print_reasons(bes, res, nb, failed);
         printf("\n%s\n", pass ? "PASS" : "FAIL");
+    }
+    if (csv && !failed) {
+        sweep_csv f;
+        int bad_csv = sweep_csv_open(&f, csv);
+        for (int b = 0; b < nb && !bad_csv; b++)
+            csv_rows(&f, &bes[b], &res[b], R, C, block, scale, c.detail);
+        if (bad_csv || sweep_csv_commit(&f))
+            fprintf(stderr, "lesson 3: %s\n", f.err), pass = 0;
     }
     for (int b = 0; b < nb; b++)
         be_close(&bes[b]);

@@ -173,6 +173,16 @@ int be_set_max_dynamic_shared(backend *be, size_t bytes)
     return 0; /* the CUDA launchers call cudaFuncSetAttribute for launches above 48 KB */
 }
 
+const char *be_counters_note(const backend *be)
+{
+#ifdef SIMTLAB_HAVE_CUDA
+    if (be->kind == BACKEND_CUDA)
+        return cuda_be_counters_note(be);
+#endif
+    (void)be;
+    return "";
+}
+
 be_kernel *be_last(backend *be) { return be->n_kernels ? &be->kernels[be->n_kernels - 1] : NULL; }
 
 void be_launch_begin(backend *be)

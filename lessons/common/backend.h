@@ -100,6 +100,9 @@ int be_launch_end(backend *be, const char *kernel, const simt_cfg *cfg, int stat
  * does; fails above the device's opt-in maximum. */
 int be_set_max_dynamic_shared(backend *be, size_t bytes);
 
+/* Why the GPU's hardware counters are off ("" when they work or on the sim). */
+const char *be_counters_note(const backend *be);
+
 /* The most recent launch record (NULL if none). */
 be_kernel *be_last(backend *be);
 

@@ -63,7 +63,8 @@ int lesson_start(const char *prog, int argc, char **argv, const lesson_opt *opts
     *n_bes = 0;
     int want_sim = strcmp(c->mode, "cuda") != 0, want_cuda = strcmp(c->mode, "sim") != 0;
     if (want_sim) {
-        if (be_open(&bes[*n_bes], BACKEND_SIM, c->arch, c->detail)) {
+        /* compare mode sets warp-level counts beside the hardware's: detailed */
+        if (be_open(&bes[*n_bes], BACKEND_SIM, c->arch, c->detail || want_cuda)) {
             fprintf(stderr, "%s: %s\n", prog, bes[*n_bes].err);
             return LESSON_USAGE;
         }
@@ -173,6 +174,44 @@ void lesson_json_check(json *j, const check_result *r)
     json_num(j, "atol", r->atol);
     json_bool(j, "pass", r->pass);
     json_end(j);
+}
+
+const char *const lesson_dram_note =
+    "sim HBM bytes are what the kernel requests, so they match L1 sectors x 32; DRAM sees only L2 misses "
+    "(re-read K, V, Q tiles hit the L2) and the L2 is write-back (recent writes may still sit in it when the "
+    "kernel ends), so DRAM bytes are lower";
+
+static const char *mark(uint64_t a, uint64_t b) { return a == b ? "=" : "!"; }
+
+void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const backend *gpu, int gpu_first, int n)
+{
+    fprintf(f, "\n  compare: simulator (detailed) vs %s hardware counters\n", be_device_name(gpu));
+    fprintf(f, "    %-20s %25s %25s %23s %23s %23s %9s %9s\n", "kernel", "global ld sectors sim/hw",
+            "global st sectors sim/hw", "shared wavefronts", "bank conflicts", "HBM bytes / DRAM", "sim ms", "gpu ms");
+    for (int i = 0; i < n; i++) {
+        const be_kernel *a = &sim->kernels[sim_first + i], *b = &gpu->kernels[gpu_first + i];
+        char c1[48], c2[48], c3[48], c4[48], c5[64], x[24], y[24];
+        uint64_t swf = a->sim.shared_ld_wavefronts + a->sim.shared_st_wavefronts;
+        uint64_t hwf = b->hw.shared_ld_wavefronts + b->hw.shared_st_wavefronts;
+        uint64_t sbc = a->sim.shared_ld_conflicts + a->sim.shared_st_conflicts;
+        uint64_t hbc = b->hw.shared_ld_conflicts + b->hw.shared_st_conflicts;
+        if (!b->hw.valid) {
+            fprintf(f, "    %-20s (no hardware counters for this launch)\n", a->name);
+            continue;
+        }
+        snprintf(c1, sizeof c1, "%llu %s %llu", (unsigned long long)a->sim.global_ld_sectors,
+                 mark(a->sim.global_ld_sectors, b->hw.l1_ld_sectors), (unsigned long long)b->hw.l1_ld_sectors);
+        snprintf(c2, sizeof c2, "%llu %s %llu", (unsigned long long)a->sim.global_st_sectors,
+                 mark(a->sim.global_st_sectors, b->hw.l1_st_sectors), (unsigned long long)b->hw.l1_st_sectors);
+        snprintf(c3, sizeof c3, "%llu %s %llu", (unsigned long long)swf, mark(swf, hwf), (unsigned long long)hwf);
+        snprintf(c4, sizeof c4, "%llu %s %llu", (unsigned long long)sbc, mark(sbc, hbc), (unsigned long long)hbc);
+        snprintf(c5, sizeof c5, "%s / %s",
+                 human_bytes((double)(a->sim.hbm_read_bytes + a->sim.hbm_write_bytes), x, sizeof x),
+                 human_bytes((double)(b->hw.dram_read_bytes + b->hw.dram_write_bytes), y, sizeof y));
+        fprintf(f, "    %-20s %25s %25s %23s %23s %23s %9.2f %9.4f\n", a->name, c1, c2, c3, c4, c5, a->time_ms,
+                b->time_ms);
+    }
+    fprintf(f, "    (= equal, ! differs) %s\n", lesson_dram_note);
 }
 
 const char *human_bytes(double b, char *buf, size_t n)

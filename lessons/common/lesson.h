@@ -45,6 +45,12 @@ void lesson_json_kernel(json *j, const be_kernel *k, int detailed);
 void lesson_json_buffers(json *j, backend *be);
 void lesson_json_check(json *j, const check_result *r);
 
+/* --mode compare: the simulator's counters and the GPU's, kernel by kernel
+ * (sim->kernels[i] beside gpu->kernels[i], n of them from the given firsts),
+ * with one line on why DRAM bytes differ from the simulated HBM bytes. */
+void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const backend *gpu, int gpu_first, int n);
+extern const char *const lesson_dram_note;
+
 /* "4.00 MB" style */
 const char *human_bytes(double b, char *buf, size_t n);
 #endif

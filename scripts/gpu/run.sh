@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# scripts/gpu/run.sh - everything simtlab asks of a GPU, in one call.
+# Builds with the CUDA backend, runs the lessons in --mode compare, the parity
+# tests, compute-sanitizer memcheck/racecheck on every lesson kernel, and the
+# timings of docs/parity-h200.md (lesson 4 at B=4, H=16, d=64 against
+# PyTorch's fp32 scaled_dot_product_attention, EFFICIENT backend).
+# Run from the repository root, on the device machine (see docs/NOTES.md):
+#   OUT=/some/dir scripts/gpu/run.sh      (Criterion carried in .dev/criterion)
+set -u
+OUT=${OUT:-/tmp/simtlab-gpu}
+mkdir -p "$OUT"
+root=$(pwd)
+B=/tmp/simtlab-build
+L=$B/lesson
+crit=$root/.dev/criterion
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
+
+{
+  date -u +"%Y-%m-%d %H:%M UTC"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+  nvcc --version | tail -2
+  uname -r
+} >"$OUT/env.txt" 2>&1
+
+echo "== build" >"$OUT/build.txt"
+cmake -S "$root" -B $B -DSIMTLAB_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DCRITERION_INCLUDE_DIR="$crit/include" -DCRITERION_LIBRARY="$crit/lib/libcriterion.so" >>"$OUT/build.txt" 2>&1
+cmake --build $B -j16 >>"$OUT/build.txt" 2>&1 || { tail -40 "$OUT/build.txt"; exit 1; }
+echo "build ok"
+
+run() { echo "=== $*"; timeout 300 "$@"; echo "=== rc=$?"; }
+{
+  run $L 2 --mode compare --n 1000000
+  run $L 2 --mode compare --n 1000 --block 128
+  run $L 3 --mode compare --rows 64 --cols 2048
+  run $L 4 --mode compare --n 256 --repeats 3
+  run $L 4 --mode compare --n 1000 --d 64 --causal --repeats 3
+  run $L 4 --mode compare --n 512 --d 128 --repeats 3
+  run $L 4 --mode compare --n 130 --d 32 --batch 2 --repeats 3
+  run $L 4 --mode compare --n 1024 --json --repeats 3
+} >"$OUT/compare.txt" 2>&1
+echo "compare done"
+
+LD_LIBRARY_PATH=$crit/lib timeout 400 $B/tests/test_parity --verbose -j1 >"$OUT/parity.txt" 2>&1
+echo "parity rc=$?" >>"$OUT/parity.txt"
+tail -3 "$OUT/parity.txt"
+
+{
+  for tool in memcheck racecheck; do
+    run compute-sanitizer --tool $tool --error-exitcode 9 $L 2 --mode cuda --n 100000
+    run compute-sanitizer --tool $tool --error-exitcode 9 $L 3 --mode cuda --rows 8 --cols 1000
+    run compute-sanitizer --tool $tool --error-exitcode 9 $L 4 --mode cuda --n 130 --no-counters --repeats 0
+    run compute-sanitizer --tool $tool --error-exitcode 9 $L 4 --mode cuda --n 200 --d 128 --causal --no-counters --repeats 0
+  done
+  run compute-sanitizer --tool synccheck --error-exitcode 9 $L 4 --mode cuda --n 130 --no-counters --repeats 0
+} >"$OUT/sanitizer.txt" 2>&1
+grep -E "ERROR SUMMARY|=== rc" "$OUT/sanitizer.txt" | head -30
+
+{
+  for n in 1024 2048 4096; do
+    run $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n $n --no-counters --repeats 10 --json
+  done
+  echo "=== sdpa"
+  python3 "$root/scripts/gpu/sdpa.py"
+} >"$OUT/timing.txt" 2>&1
+grep -E '"time_ms"|sdpa|TFLOP' "$OUT/timing.txt" | tail -20
