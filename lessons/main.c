@@ -1,6 +1,6 @@
 /* lessons/main.c - the `lesson` program: `lesson list`, `lesson N [options]`.
  * The registry below drives `lesson list` and the README's lesson table
- * (`lesson list --markdown`; tests/test_lessons.c checks they agree). */
+ * (`lesson list --markdown`; tests/scripts/readme_lessons.cmake checks they agree). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

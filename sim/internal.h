@@ -83,16 +83,24 @@ typedef struct sim_pcocc {
     uint32_t occ[32];
 } sim_pcocc;
 
-typedef struct sim_warp {
-    unsigned exists; /* lanes of this warp that exist in the block */
-    unsigned done;   /* lanes that exited */
-    /* the pending rendezvous */
-    unsigned arrived, mask;
+/* A warp intrinsic some lanes wait at. Lanes of one warp may wait at
+ * several at once when their masks are disjoint (CUDA 9+ allows it). */
+#define SIM_MAX_RDV 8
+#define SIM_RDV_ACTIVEMASK 32 /* kind of __activemask(): gathers whoever is live */
+typedef struct sim_rdv {
+    unsigned mask, arrived;
     int kind, width;
     const char *file;
     int line;
+} sim_rdv;
+
+typedef struct sim_warp {
+    unsigned exists; /* lanes of this warp that exist in the block */
+    unsigned done;   /* lanes that exited */
+    sim_rdv rdv[SIM_MAX_RDV]; /* pending rendezvous, n_rdv of them */
+    unsigned n_rdv;
     int arg[32];
-    uint64_t val[32], result[32];
+    uint64_t val[32], result[32]; /* per lane: a lane waits at one rendezvous at a time */
     uint32_t sync_epoch; /* completed rendezvous, for race detection */
     /* detailed mode tables, cleared at every flush */
     sim_pcocc *pcs;

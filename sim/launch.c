@@ -304,12 +304,16 @@ static void make_ready(sim_worker *w, sim_thread *t)
     w->ready[w->ready_tail++ % SIM_MAX_THREADS] = t->linear;
 }
 
+static void activemask_settle(sim_worker *w, sim_warp *wp, int force);
+
 static void thread_finished(sim_worker *w, sim_thread *t)
 {
     t->state = SIM_T_DONE;
     w->n_done++;
     sim_warp *wp = &w->warps[t->warp];
     wp->done |= 1u << t->lane;
+    if (wp->n_rdv)
+        activemask_settle(w, wp, 0);
     if (w->detailed && wp->done == wp->exists)
         sim_warp_flush(w, wp);
 }
@@ -422,6 +426,7 @@ static const char *rendezvous_name(int kind)
     case 16 + SIM_VOTE_BALLOT: return "__ballot_sync";
     case 16 + SIM_VOTE_ANY: return "__any_sync";
     case 16 + SIM_VOTE_ALL: return "__all_sync";
+    case SIM_RDV_ACTIVEMASK: return "__activemask";
     default: return "__syncwarp";
     }
 }
@@ -462,22 +467,39 @@ static void resolve_stall(sim_worker *w)
     char a[256], b[256];
     unsigned ca, cb;
     if (n_warp) {
+        /* an __activemask() can complete with the lanes that reached it:
+         * the others wait elsewhere, as diverged lanes would on a GPU */
+        unsigned before = w->n_warp_wait;
+        for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++)
+            if (w->warps[k].n_rdv)
+                activemask_settle(w, &w->warps[k], 1);
+        if (w->n_warp_wait != before)
+            return;
         const sim_warp *wp = &w->warps[first_warp->warp];
-        unsigned missing = wp->mask & ~wp->arrived;
+        const sim_rdv *rv = &wp->rdv[0];
+        for (unsigned i = 0; i < wp->n_rdv; i++)
+            if (wp->rdv[i].arrived >> first_warp->lane & 1)
+                rv = &wp->rdv[i];
+        unsigned missing = rv->mask & ~rv->arrived;
         unsigned lane = (unsigned)__builtin_ctz(missing);
         const sim_thread *m = &w->threads[first_warp->warp * 32 + lane];
-        char state[160];
+        char state[200];
+        const sim_rdv *mr = NULL;
+        for (unsigned i = 0; i < wp->n_rdv && m->state == SIM_T_WARP; i++)
+            if (wp->rdv[i].arrived >> lane & 1)
+                mr = &wp->rdv[i];
         if (m->state == SIM_T_DONE)
             snprintf(state, sizeof state, "exited");
+        else if (mr)
+            snprintf(state, sizeof state, "waits at %s (%s:%d) with mask 0x%08x", rendezvous_name(mr->kind),
+                     basename_of(mr->file), mr->line, mr->mask);
         else
-            snprintf(state, sizeof state, "waits at %s (%s:%d)",
-                     m->state == SIM_T_BARRIER ? "__syncthreads()" : "another warp intrinsic",
-                     basename_of(m->site_file), m->site_line);
-        w->cur = (sim_thread *)first_warp;
+            snprintf(state, sizeof state, "waits at __syncthreads() (%s:%d)", basename_of(m->site_file), m->site_line);
+        w->cur = (sim_thread *)m; /* the lane that does not come */
         sim_fail(w, SIM_ERR_WARP_SYNC, 0,
                  "warp %u: lanes 0x%08x wait at %s (%s:%d) with mask 0x%08x, but lane %u %s. On a GPU this hangs "
                  "or returns garbage: every lane named in the mask must execute the same intrinsic",
-                 first_warp->warp, wp->arrived, rendezvous_name(wp->kind), basename_of(wp->file), wp->line, wp->mask,
+                 first_warp->warp, rv->arrived, rendezvous_name(rv->kind), basename_of(rv->file), rv->line, rv->mask,
                  lane, state);
         w->cur = NULL;
         w->block_failed = 1;
@@ -537,7 +559,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
         unsigned lanes = n - k * 32 >= 32 ? 32 : n - k * 32;
         wp->exists = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
         wp->done = 0;
-        wp->arrived = 0;
+        wp->n_rdv = 0;
     }
     w->next_new = 0;
     w->n_done = 0;
@@ -611,47 +633,97 @@ int sim_syncthreads_op(int pred, int op, const char *file, int line)
 }
 
 /* ---- warp intrinsics ------------------------------------------------------------------ */
-/* Fills result[] for the lanes of the mask; -1 (with the report) when a
- * lane reads a lane outside the mask. */
-static int warp_compute(sim_worker *w, sim_warp *wp)
+/* The lane whose value lane l receives, by CUDA's rules for each shuffle:
+ * within its segment of `width` lanes; up/down/xor past the segment's end
+ * (up: before its start) return the lane's own value. */
+static unsigned shfl_src(int kind, unsigned l, unsigned arg, unsigned width)
 {
-    unsigned mask = wp->mask;
-    if (wp->kind >= 16) {
+    unsigned base = l & ~(width - 1);
+    switch (kind) {
+    case SIM_SHFL_IDX: return base + (arg & (width - 1));
+    case SIM_SHFL_UP: return (int)l - (int)arg < (int)base ? l : l - arg;
+    case SIM_SHFL_DOWN: return l + arg >= base + width ? l : l + arg;
+    default: return (l ^ arg) >= base + width ? l : (l ^ arg);
+    }
+}
+
+/* Fills result[] for the lanes of rendezvous r; -1 (with the report) when a
+ * lane reads a lane outside the mask. */
+static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
+{
+    unsigned mask = r->mask;
+    if (r->kind == SIM_RDV_ACTIVEMASK) {
+        for (unsigned l = 0; l < 32; l++)
+            wp->result[l] = r->arrived;
+        return 0;
+    }
+    if (r->kind >= 16) {
         unsigned ballot = 0;
         for (unsigned l = 0; l < 32; l++)
             if ((mask >> l & 1) && wp->val[l])
                 ballot |= 1u << l;
-        uint64_t r = wp->kind == 16 + SIM_VOTE_BALLOT ? ballot
-                     : wp->kind == 16 + SIM_VOTE_ANY  ? ballot != 0
-                     : wp->kind == 16 + SIM_VOTE_ALL  ? ballot == mask
-                                                      : 0;
+        uint64_t res = r->kind == 16 + SIM_VOTE_BALLOT ? ballot
+                       : r->kind == 16 + SIM_VOTE_ANY  ? ballot != 0
+                       : r->kind == 16 + SIM_VOTE_ALL  ? ballot == mask
+                                                       : 0;
         for (unsigned l = 0; l < 32; l++)
-            wp->result[l] = r;
+            if (mask >> l & 1)
+                wp->result[l] = res;
         return 0;
     }
-    unsigned width = (unsigned)wp->width;
+    unsigned width = (unsigned)r->width;
+    uint64_t out[32];
     for (unsigned l = 0; l < 32; l++) {
         if (!(mask >> l & 1))
             continue;
-        unsigned base = l & ~(width - 1), arg = (unsigned)wp->arg[l];
-        int src;
-        switch (wp->kind) {
-        case SIM_SHFL_IDX: src = (int)(base + (arg & (width - 1))); break;
-        case SIM_SHFL_UP: src = (int)l - (int)arg < (int)base ? (int)l : (int)(l - arg); break;
-        case SIM_SHFL_DOWN: src = l + arg >= base + width ? (int)l : (int)(l + arg); break;
-        default: src = (l ^ arg) >= base + width ? (int)l : (int)(l ^ arg); break;
-        }
+        unsigned src = shfl_src(r->kind, l, (unsigned)wp->arg[l], width);
         if (!(mask >> src & 1)) {
             w->cur = &w->threads[(unsigned)(wp - w->warps) * 32 + l];
             sim_fail(w, SIM_ERR_WARP_SYNC, 0,
-                     "%s (%s:%d): lane %u reads lane %d, which is not in the mask 0x%08x; CUDA leaves that value "
+                     "%s (%s:%d): lane %u reads lane %u, which is not in the mask 0x%08x; CUDA leaves that value "
                      "undefined",
-                     rendezvous_name(wp->kind), basename_of(wp->file), wp->line, l, src, mask);
+                     rendezvous_name(r->kind), basename_of(r->file), r->line, l, src, mask);
             return -1;
         }
-        wp->result[l] = wp->val[src];
+        out[l] = wp->val[src];
     }
+    for (unsigned l = 0; l < 32; l++)
+        if (mask >> l & 1)
+            wp->result[l] = out[l];
     return 0;
+}
+
+/* Completes rendezvous i of wp: results, the waiting lanes made ready (all
+ * but `self`, the lane completing it, or none if self = 32), the record
+ * removed. Returns -1 when the intrinsic itself is wrong (reported). */
+static int rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
+{
+    sim_rdv r = wp->rdv[i];
+    if (warp_compute(w, wp, &r))
+        return -1;
+    wp->rdv[i] = wp->rdv[--wp->n_rdv];
+    wp->sync_epoch++;
+    unsigned wi = (unsigned)(wp - w->warps);
+    for (unsigned l = 0; l < 32; l++)
+        if ((r.arrived >> l & 1) && l != self) {
+            make_ready(w, &w->threads[wi * 32 + l]);
+            w->n_warp_wait--;
+        }
+    if (w->detailed && r.arrived == (wp->exists & ~wp->done))
+        sim_warp_flush(w, wp);
+    return 0;
+}
+
+/* __activemask() rendezvous complete when every live lane has arrived (lanes
+ * that exit instead are not waited for), or, with force, now. */
+static void activemask_settle(sim_worker *w, sim_warp *wp, int force)
+{
+    for (unsigned i = 0; i < wp->n_rdv; i++)
+        if (wp->rdv[i].kind == SIM_RDV_ACTIVEMASK &&
+            (force || wp->rdv[i].arrived == (wp->exists & ~wp->done))) {
+            rdv_complete(w, wp, i, 32);
+            return;
+        }
 }
 
 static uint64_t warp_rendezvous(unsigned mask, int kind, uint64_t v, int arg, int width, const char *file, int line)
@@ -661,64 +733,75 @@ static uint64_t warp_rendezvous(unsigned mask, int kind, uint64_t v, int arg, in
     sim_warp *wp = &w->warps[t->warp];
     unsigned lane = t->lane;
     const char *what = rendezvous_name(kind);
-    if (!(mask >> lane & 1)) {
-        sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x does not name the calling lane %u", what,
-                 basename_of(file), line, mask, lane);
-        sim_block_abort(w);
+    if (kind == SIM_RDV_ACTIVEMASK) {
+        mask = wp->exists & ~wp->done;
+    } else {
+        if (!(mask >> lane & 1)) {
+            sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x does not name the calling lane %u", what,
+                     basename_of(file), line, mask, lane);
+            sim_block_abort(w);
+        }
+        if (mask & ~wp->exists) {
+            sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                     "%s (%s:%d): mask 0x%08x names lanes that do not exist (this warp has lanes 0x%08x; the block "
+                     "has %u threads)",
+                     what, basename_of(file), line, mask, wp->exists, w->n_threads);
+            sim_block_abort(w);
+        }
+        if (mask & wp->done) {
+            sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x names lanes 0x%08x, which have exited", what,
+                     basename_of(file), line, mask, mask & wp->done);
+            sim_block_abort(w);
+        }
+        if (kind < 16 && (width < 1 || width > 32 || (width & (width - 1)))) {
+            sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): width %d must be a power of two from 1 to 32", what,
+                     basename_of(file), line, width);
+            sim_block_abort(w);
+        }
     }
-    if (mask & ~wp->exists) {
-        sim_fail(w, SIM_ERR_WARP_SYNC, 0,
-                 "%s (%s:%d): mask 0x%08x names lanes that do not exist (this warp has lanes 0x%08x; the block has "
-                 "%u threads)",
-                 what, basename_of(file), line, mask, wp->exists, w->n_threads);
-        sim_block_abort(w);
+    /* the pending rendezvous this lane joins: the one with the same mask (or
+     * any pending __activemask). Overlapping masks are legal (lanes 8-15 may
+     * shuffle among themselves before joining a 16-lane shuffle); if they
+     * never resolve, the stall is reported (resolve_stall). */
+    unsigned i = 0;
+    for (; i < wp->n_rdv; i++) {
+        const sim_rdv *r = &wp->rdv[i];
+        if (kind == SIM_RDV_ACTIVEMASK ? r->kind == SIM_RDV_ACTIVEMASK
+                                       : r->kind != SIM_RDV_ACTIVEMASK && r->mask == mask)
+            break;
     }
-    if (mask & wp->done) {
-        sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x names lanes 0x%08x, which have exited", what,
-                 basename_of(file), line, mask, mask & wp->done);
-        sim_block_abort(w);
-    }
-    if (kind < 16 && (width < 1 || width > 32 || (width & (width - 1)))) {
-        sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): width %d must be a power of two from 1 to 32", what,
-                 basename_of(file), line, width);
-        sim_block_abort(w);
-    }
-    if (!wp->arrived) {
-        wp->mask = mask;
-        wp->kind = kind;
-        wp->width = width;
-        wp->file = file;
-        wp->line = line;
-    } else if (wp->mask != mask || wp->kind != kind || (kind < 16 && wp->width != width)) {
+    if (i == wp->n_rdv) {
+        if (wp->n_rdv == SIM_MAX_RDV) {
+            sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): more than %d warp intrinsics pending in warp %u at once",
+                     what, basename_of(file), line, SIM_MAX_RDV, t->warp);
+            sim_block_abort(w);
+        }
+        wp->rdv[wp->n_rdv++] = (sim_rdv){mask, 0, kind, width, file, line};
+    } else if (kind != SIM_RDV_ACTIVEMASK &&
+               (wp->rdv[i].mask != mask || wp->rdv[i].kind != kind || (kind < 16 && wp->rdv[i].width != width))) {
+        const sim_rdv *r = &wp->rdv[i];
         sim_fail(w, SIM_ERR_WARP_SYNC, 0,
                  "lanes of warp %u disagree: lane %u calls %s (%s:%d) with mask 0x%08x while lanes 0x%08x wait at "
                  "%s (%s:%d) with mask 0x%08x",
-                 t->warp, lane, what, basename_of(file), line, mask, wp->arrived, rendezvous_name(wp->kind),
-                 basename_of(wp->file), wp->line, wp->mask);
+                 t->warp, lane, what, basename_of(file), line, mask, r->arrived, rendezvous_name(r->kind),
+                 basename_of(r->file), r->line, r->mask);
         sim_block_abort(w);
     }
+    sim_rdv *r = &wp->rdv[i];
     wp->val[lane] = v;
     wp->arg[lane] = arg;
-    wp->arrived |= 1u << lane;
-    if (wp->arrived != mask) {
+    r->arrived |= 1u << lane;
+    unsigned need = kind == SIM_RDV_ACTIVEMASK ? wp->exists & ~wp->done : r->mask;
+    if (r->arrived != need) {
         w->n_warp_wait++;
         park(w, t, SIM_T_WARP, file, line);
         return wp->result[lane];
     }
     /* the last lane to arrive completes the rendezvous for all */
-    int bad = warp_compute(w, wp);
+    int bad = rdv_complete(w, wp, i, lane);
     w->cur = t;
     if (bad)
         sim_block_abort(w);
-    wp->arrived = 0;
-    wp->sync_epoch++;
-    for (unsigned l = 0; l < 32; l++)
-        if ((mask >> l & 1) && l != lane) {
-            make_ready(w, &w->threads[t->warp * 32 + l]);
-            w->n_warp_wait--;
-        }
-    if (w->detailed && mask == (wp->exists & ~wp->done))
-        sim_warp_flush(w, wp);
     return wp->result[lane];
 }
 
@@ -732,11 +815,13 @@ unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int 
     return (unsigned)warp_rendezvous(mask, 16 + kind, pred != 0, 0, 32, file, line);
 }
 
+/* On a GPU __activemask() names the lanes executing it together. Lanes here
+ * run one after another, so it is a rendezvous: it waits until every live
+ * lane of the warp has reached it or exited (or waits elsewhere), and
+ * returns the lanes that reached it. */
 unsigned sim_activemask(void)
 {
-    sim_worker *w = sim_tls_worker;
-    const sim_warp *wp = &w->warps[w->cur->warp];
-    return wp->exists & ~wp->done;
+    return (unsigned)warp_rendezvous(0, SIM_RDV_ACTIVEMASK, 0, 0, 32, "__activemask", 0);
 }
 
 /* ---- atomics ----------------------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 
 #include "attention.h"
 #include "lesson.h"
+#include "sweep.h"
 
 /* pass when |O - O_ref| <= ATTN_ATOL + ATTN_RTOL |O_ref| elementwise (fp32 vs double) */
 #define ATTN_RTOL 1e-4
@@ -17,6 +18,8 @@ typedef struct attn_params {
     long long br_override, bc_override; /* flash v1 --br / --bc, 0 = from M */
     int versions;                       /* bit 0 standard, 1 v1, 2 v2 */
     const char *arch;
+    int repeats;  /* GPU: timed runs per version (median); 0 = no timing */
+    int counters; /* GPU: read hardware counters on the checked run */
     /* filled by attn_params_check: */
     int v1_br, v1_bc, v2_br, v2_bc, v2_threads;
 } attn_params;
@@ -33,12 +36,19 @@ typedef struct attn_version_result {
 /* Picks the tiles and validates them against the device; -1 with the reason. */
 int attn_params_check(attn_params *a, char *err, size_t n);
 int attn_parse_versions(const char *v); /* "all" -> 7, "v1" -> 2, 0 if unknown */
-/* Seeded inputs in [-1, 1) and the double-precision reference (caller frees). */
+/* Seeded inputs in [-1, 1) and the double-precision reference (caller frees).
+ * When attn_spot_check(a) (B*H*N*N*d > 4e9), the reference holds only the
+ * first and the last head, and attn_run checks only those. */
+int attn_spot_check(const attn_params *a);
 void attn_make_inputs(const attn_params *a, float **q, float **k, float **v, double **ref);
 /* Runs the selected versions on be; 0, or -1 with the error printed. */
 int attn_run(backend *be, const attn_params *a, const float *q, const float *k, const float *v, const double *ref,
              attn_version_result out[3]);
 attn_bytes attn_expected(const attn_params *a, int ver); /* closed form of a version */
 double attn_theorem2_bytes(const attn_params *a, int ver);
-int attn_csv_append(const char *path, const attn_params *a, backend *be, const attn_version_result res[3]);
+/* CSV (sweep.h): one row per version that ran on be, with every counter;
+ * attn_csv_write writes the rows of nb backends to path (PATH.tmp, renamed).
+ * attn_csv_write returns 0, or -1 with the reason printed. */
+void attn_csv_rows(sweep_csv *c, const attn_params *a, backend *be, const attn_version_result res[3]);
+int attn_csv_write(const char *path, const attn_params *a, backend *bes, int nb, attn_version_result res[][3]);
 #endif

@@ -1,0 +1,39 @@
+# plots/hbm_vs_sram.gp - (2) HBM bytes vs SRAM size M at fixed N and d, log-log:
+# the paper's block-size sweep (Dao et al. 2022, Fig. 2 middle). Flash v1's
+# tiles follow M (Bc = ceil(M/4d)), so its passes over Q and O, and its bytes,
+# fall as 1/M down to the floor of reading K and V once; Theorem 2's
+# 4 N^2 d^2 / M bytes is the dotted line. v2 keeps Q and O in registers and
+# re-reads K, V once per block of Br query rows, which M does not change;
+# standard's S and P do not depend on M at all.
+# Input: csv = `lesson 4 --version all --sweep sram=... --csv` (its sim rows).
+W = 1000; H = 640
+load dir . '/style.gp'
+cols = '(column("sram")/1024.0):"hbm_bytes":"expected_bytes":"theorem2_bytes"'
+eval pick('STD', 'sim', 'standard', cols)
+eval pick('V1', 'sim', 'v1', cols)
+eval pick('V2', 'sim', 'v2', cols)
+stats csv using "n" nooutput
+N = STATS_max
+stats csv using "d" nooutput
+D = STATS_max
+stats csv using (column("batch") * column("heads")) nooutput
+BH = STATS_max
+stats $V1 using (log10($1)):(log10($2)) nooutput
+s_v1 = STATS_slope
+set title sprintf("HBM traffic vs SRAM size M  (N = %d, d = %d, %d head%s, fp32; simulator counts)", N, D, BH, BH > 1 ? "s" : "")
+set logscale x 2
+stats csv using (column("sram") / 1024.0) nooutput
+set xrange [STATS_min / 1.15 : STATS_max * 1.15]
+set logscale y 10
+set format y '10^{%L}'
+set xlabel 'SRAM size M (KB of fp32 tiles; the paper counts M = bytes / 4 elements)'
+set ylabel 'HBM bytes read + written'
+set key bottom left
+set yrange [5e4:*]
+plot $STD using 1:3 with lines lw 2 lc rgb c_std title 'standard, closed form (M-independent)', \
+     $STD using 1:2 with points pt 7 ps 1.4 lc rgb c_std title 'standard, counted', \
+     $V1 using 1:3 with lines lw 2 lc rgb c_v1 title 'flash v1, closed form', \
+     $V1 using 1:2 with points pt 5 ps 1.3 lc rgb c_v1 title sprintf('flash v1, counted: slope %.2f', s_v1), \
+     $V2 using 1:3 with lines lw 2 lc rgb c_v2 title 'flash v2, closed form (Br rows, not M, set its passes)', \
+     $V2 using 1:2 with points pt 9 ps 1.5 lc rgb c_v2 title 'flash v2, counted', \
+     $V1 using 1:4 with lines dt 4 lw 2 lc rgb c_ref title 'Theorem 2: 4 N^2 d^2 / M, slope -1'

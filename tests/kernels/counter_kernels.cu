@@ -1,0 +1,127 @@
+/* tests/kernels/counter_kernels.cu - kernels for tests/test_counters.c.
+ *
+ * What they are: kernels whose memory traffic has a closed form the test
+ * derives by hand: a strided copy (coalescing: sectors per warp request grow
+ * with the stride) and the three classic transposes of an n x n float matrix
+ * (naive: uncoalesced stores; tiled through a 32x32 shared tile: 32-way bank
+ * conflicts on the column reads; tiled with the row padded to 33 words: no
+ * conflicts). The y = 2x kernel is the lesson's own (lessons/02_scale).
+ * All transposes use 32x8 threads per 32x32 tile, each thread moving 4
+ * elements (rows threadIdx.y + 0, 8, 16, 24), n a multiple of 32.
+ */
+#include "kernel.h"
+#include "counter_kernels.h"
+
+/* copy_strided: y[i] = x[i * stride] for i < n; x is (n * stride,), y (n,). */
+__global__ void copy_strided(float *y, const float *x, int n, int stride)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = x[(size_t)i * stride];
+}
+
+/* transpose_naive: out = in^T, both (n, n) row-major. A warp reads 32
+ * consecutive floats of a row of in (coalesced) and writes them down a
+ * column of out, 4n bytes apart (one sector per lane). */
+__global__ void transpose_naive(float *out, const float *in, int n)
+{
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += TILE_ROWS)
+        out[(size_t)x * n + (y + j)] = in[(size_t)(y + j) * n + x];
+}
+
+/* transpose_tiled: the tile is read from in by rows and written to out by
+ * rows (both coalesced); the transpose happens in shared memory, where a
+ * warp reads a column of the tile: 32 words 32 words apart, all in one bank. */
+__global__ void transpose_tiled(float *out, const float *in, int n)
+{
+    __shared__ float tile[TILE][TILE];
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += TILE_ROWS)
+        tile[threadIdx.y + j][threadIdx.x] = in[(size_t)(y + j) * n + x];
+    __syncthreads();
+    x = blockIdx.y * TILE + threadIdx.x;
+    y = blockIdx.x * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += TILE_ROWS)
+        out[(size_t)(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+/* transpose_padded: transpose_tiled with each tile row one word longer, so
+ * a column's 32 words fall in 32 different banks. */
+__global__ void transpose_padded(float *out, const float *in, int n)
+{
+    __shared__ float tile[TILE][TILE + 1];
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += TILE_ROWS)
+        tile[threadIdx.y + j][threadIdx.x] = in[(size_t)(y + j) * n + x];
+    __syncthreads();
+    x = blockIdx.y * TILE + threadIdx.x;
+    y = blockIdx.x * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += TILE_ROWS)
+        out[(size_t)(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+/* shared_doubles: one warp stores and loads 8-byte words of shared memory
+ * with a stride (in doubles): s[t * stride] = t, then (after a barrier) lane
+ * t loads its neighbour's s[((t + 1) % 32) * stride], so out[t] = (t+1) % 32.
+ * A lane touches two 4-byte words, so a request covers 64 words: at best 2
+ * wavefronts (CUDA: a 64-bit access by a full warp is two half-warp passes). */
+__global__ void shared_doubles(double *out, int stride)
+{
+    __shared__ double s[32 * 16];
+    unsigned t = threadIdx.x;
+    s[t * stride] = (double)t;
+    __syncthreads();
+    out[t] = s[((t + 1) % 32) * stride];
+}
+
+/* shared_gather: one warp fills 32 x 32 floats of shared memory by rows (32
+ * store requests of 32 consecutive words), then each lane loads word
+ * (t % k) * spread: k distinct words, which share banks as spread decides;
+ * lanes reading the same word are served together (broadcast). */
+__global__ void shared_gather(float *out, int k, int spread)
+{
+    __shared__ float s[32 * 32];
+    unsigned t = threadIdx.x;
+    for (int j = 0; j < 32; j++)
+        s[j * 32 + t] = (float)(j * 32 + t);
+    __syncthreads();
+    out[t] = s[(t % k) * spread];
+}
+
+/* local_array: each thread fills a local array through a pointer and sums it
+ * (n <= 64): n 4-byte stores and n 4-byte loads of thread-local memory.
+ * The helpers are not inlined, so the array's address escapes and the
+ * accesses stay real memory accesses (a local the compiler can see whole is
+ * kept in registers or never instrumented: see tests/test_counters.c). */
+__device__ __noinline__ void fill_local(int *a, int n, int seed)
+{
+    for (int k = 0; k < n; k++)
+        a[k] = seed + k;
+}
+
+__device__ __noinline__ int sum_local(const int *a, int n)
+{
+    int s = 0;
+    for (int k = 0; k < n; k++)
+        s += a[k];
+    return s;
+}
+
+__global__ void local_array(int *out, int n)
+{
+    int a[64];
+    fill_local(a, n, (int)threadIdx.x);
+    out[threadIdx.x] = sum_local(a, n);
+}
+
+LAUNCHER(copy_strided, (float *, y), (const float *, x), (int, n), (int, stride))
+LAUNCHER(transpose_naive, (float *, out), (const float *, in), (int, n))
+LAUNCHER(transpose_tiled, (float *, out), (const float *, in), (int, n))
+LAUNCHER(transpose_padded, (float *, out), (const float *, in), (int, n))
+LAUNCHER(local_array, (int *, out), (int, n))
+LAUNCHER(shared_doubles, (double *, out), (int, stride))
+LAUNCHER(shared_gather, (float *, out), (int, k), (int, spread))

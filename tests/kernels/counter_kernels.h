@@ -1,0 +1,16 @@
+/* tests/kernels/counter_kernels.h - what tests/test_counters.c calls in counter_kernels.cu. */
+#ifndef TEST_COUNTER_KERNELS_H
+#define TEST_COUNTER_KERNELS_H
+#include "simt_cfg.h"
+
+#define TILE 32     /* a transpose tile is TILE x TILE floats */
+#define TILE_ROWS 8 /* threads per block: TILE x TILE_ROWS */
+
+DECLARE_LAUNCHER(copy_strided, (float *, y), (const float *, x), (int, n), (int, stride));
+DECLARE_LAUNCHER(transpose_naive, (float *, out), (const float *, in), (int, n));
+DECLARE_LAUNCHER(transpose_tiled, (float *, out), (const float *, in), (int, n));
+DECLARE_LAUNCHER(transpose_padded, (float *, out), (const float *, in), (int, n));
+DECLARE_LAUNCHER(local_array, (int *, out), (int, n));
+DECLARE_LAUNCHER(shared_doubles, (double *, out), (int, stride));
+DECLARE_LAUNCHER(shared_gather, (float *, out), (int, k), (int, spread));
+#endif

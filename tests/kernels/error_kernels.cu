@@ -1,0 +1,128 @@
+/* tests/kernels/error_kernels.cu - kernels for tests/test_errors.c.
+ *
+ * What they are: kernels with one deliberate illegal access each, made by
+ * one chosen thread of one chosen block (so the test can check that the
+ * report names that block and thread), plus the two stack hogs and a
+ * shared-memory race. On a GPU most of these fault or corrupt memory;
+ * compute-sanitizer reports them, and so must the simulator.
+ * The comments "SITE:..." mark the lines the tests expect in the reports.
+ */
+#include "kernel.h"
+#include "error_kernels.h"
+
+/* read_at: out[i] = in[i], except that thread (bt) of block (bb) reads
+ * in[off] instead; off may lie outside in. */
+__global__ void read_at(float *out, const float *in, long long off, int bb, int bt)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    long long k = ((int)blockIdx.x == bb && (int)threadIdx.x == bt) ? off : i;
+    out[i] = in[k]; /* SITE:read_at */
+}
+
+/* write_at: out[i] = i, except that thread (bt) of block (bb) writes out[off]. */
+__global__ void write_at(float *out, long long off, int bb, int bt)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    long long k = ((int)blockIdx.x == bb && (int)threadIdx.x == bt) ? off : i;
+    out[k] = (float)i; /* SITE:write_at */
+}
+
+/* dyn_shared_at: thread 0 writes dynamic shared word idx and reads it back;
+ * idx may lie outside the launch's shared_bytes. */
+__global__ void dyn_shared_at(int *out, int idx)
+{
+    EXTERN_SHARED(int, s);
+    if (threadIdx.x == 0) {
+        s[idx] = 5; /* SITE:dyn_shared */
+        out[blockIdx.x] = s[idx];
+    }
+}
+
+/* misaligned_at: thread 0 writes a 4-byte int at byte offset off of base. */
+__global__ void misaligned_at(char *base, int off)
+{
+    if (threadIdx.x == 0)
+        *(int *)(base + off) = 1; /* SITE:misaligned */
+}
+
+/* misaligned_read_at: thread 0 reads a 4-byte float at byte offset off of base. */
+__global__ void misaligned_read_at(float *out, const char *base, int off)
+{
+    if (threadIdx.x == 0)
+        out[0] = *(const float *)(base + off);
+}
+
+/* misaligned_shared_at: thread 0 writes a 4-byte int at byte offset off of
+ * the dynamic shared memory. */
+__global__ void misaligned_shared_at(int off)
+{
+    EXTERN_SHARED(char, raw); /* CUDA: one name per type of extern __shared__ array in a file */
+    if (threadIdx.x == 0)
+        *(int *)(raw + off) = 1;
+}
+
+/* big_local: a local array of n floats (n <= BIG_LOCAL_MAX); BIG_LOCAL_MAX
+ * floats are 80 KiB, more than the simulator's default 64 KiB stack. The
+ * array is volatile so the compiler keeps it in memory (as a GPU keeps a
+ * large local array in local memory). */
+__global__ void big_local(float *out, int n)
+{
+    volatile float buf[BIG_LOCAL_MAX];
+    for (int k = 0; k < n; k++)
+        buf[BIG_LOCAL_MAX - 1 - k] = (float)k;
+    out[threadIdx.x] = buf[BIG_LOCAL_MAX - n];
+}
+
+/* recurse: depth levels of a function that keeps a local in each frame (so
+ * the call cannot become a loop); returns depth * (depth + 1) / 2. */
+__device__ __noinline__ int recurse(int depth)
+{
+    volatile int keep[16];
+    keep[0] = depth;
+    int below = depth > 0 ? recurse(depth - 1) : 0;
+    return below + keep[0];
+}
+
+__global__ void deep_recursion(int *out, int depth)
+{
+    out[threadIdx.x] = recurse(depth);
+}
+
+/* shared_rotate: s[t] = t, then out[i] = s[(t + shift) % n]: the word read
+ * was written by another thread, so a barrier must separate the two. With
+ * use_barrier == 0 that is a race (reported in detailed mode). */
+__global__ void shared_rotate(int *out, int shift, int use_barrier)
+{
+    __shared__ int s[1024];
+    unsigned t = threadIdx.x, n = blockDim.x;
+    s[t] = (int)t; /* SITE:race_write */
+    if (use_barrier)
+        __syncthreads();
+    out[blockIdx.x * n + t] = s[(t + (unsigned)shift) % n]; /* SITE:race_read */
+}
+
+/* scribble_stack: thread 0 publishes the address of its local variable in
+ * shared memory; thread 1 writes through it (another thread's stack). */
+__global__ void scribble_stack(int *out)
+{
+    __shared__ int *where;
+    volatile int mine = 7;
+    if (threadIdx.x == 0)
+        where = (int *)&mine;
+    __syncthreads();
+    if (threadIdx.x == 1)
+        *where = 8; /* SITE:scribble */
+    __syncthreads();
+    out[threadIdx.x] = mine;
+}
+
+LAUNCHER(read_at, (float *, out), (const float *, in), (long long, off), (int, bb), (int, bt))
+LAUNCHER(write_at, (float *, out), (long long, off), (int, bb), (int, bt))
+LAUNCHER(dyn_shared_at, (int *, out), (int, idx))
+LAUNCHER(misaligned_at, (char *, base), (int, off))
+LAUNCHER(misaligned_read_at, (float *, out), (const char *, base), (int, off))
+LAUNCHER(misaligned_shared_at, (int, off))
+LAUNCHER(big_local, (float *, out), (int, n))
+LAUNCHER(deep_recursion, (int *, out), (int, depth))
+LAUNCHER(shared_rotate, (int *, out), (int, shift), (int, use_barrier))
+LAUNCHER(scribble_stack, (int *, out))

@@ -1,0 +1,60 @@
+# tests/scripts/run_lesson.cmake - runs one `lesson` command and checks its
+# exit code and output (stdout and stderr together). A CTest smoke test:
+#   cmake -DLESSON=<path> "-DARGS=4 --mode sim" -DRC=0 "-DMATCH_1=^PASS$" ... -P run_lesson.cmake
+# Variables:
+#   LESSON     the lesson executable
+#   ARGS       its arguments, one string, split as a shell would (no quoting needed here)
+#   RC         the exit code it must return
+#   MATCH_1 .. MATCH_9   regular expressions that must each occur in the output
+#   ORDERED    if true, each MATCH_i must occur after the previous one's match
+#   NOMATCH_1 .. NOMATCH_3  regular expressions that must not occur
+# What it is not: a parser of the output; --json is checked by regex on its lines.
+cmake_minimum_required(VERSION 3.20)
+# fail(<text>): prints text as it is (message(FATAL_ERROR) would rewrap it) and stops.
+function(fail text)
+  message("${text}")
+  message(FATAL_ERROR "${CMAKE_CURRENT_LIST_FILE}: test failed (the reason is above)")
+endfunction()
+if(NOT LESSON OR NOT DEFINED RC)
+  fail("run_lesson.cmake needs -DLESSON=<path> -DRC=<exit code> [-DARGS=...]")
+endif()
+separate_arguments(argv UNIX_COMMAND "${ARGS}")
+execute_process(COMMAND ${LESSON} ${argv} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+set(shown "${out}")
+string(LENGTH "${shown}" len)
+if(len GREATER 6000)
+  math(EXPR from "${len} - 6000")
+  string(SUBSTRING "${shown}" ${from} -1 shown)
+  set(shown "[... last 6000 characters ...]\n${shown}")
+endif()
+set(what "`lesson ${ARGS}`")
+if(NOT "${rc}" STREQUAL "${RC}")
+  fail("${what} exited with ${rc}, want ${RC}. Its output:\n${shown}")
+endif()
+set(rest "${out}")
+foreach(i RANGE 1 9)
+  if(DEFINED MATCH_${i})
+    string(REGEX MATCH "${MATCH_${i}}" m "${rest}")
+    if(m STREQUAL "")
+      if(ORDERED AND i GREATER 1)
+        fail("${what}: the output should contain /${MATCH_${i}}/ after the earlier matches, in order. Its output:\n${shown}")
+      endif()
+      fail("${what}: the output should contain /${MATCH_${i}}/. Its output:\n${shown}")
+    endif()
+    if(ORDERED)
+      string(FIND "${rest}" "${m}" at)
+      string(LENGTH "${m}" mlen)
+      math(EXPR at "${at} + ${mlen}")
+      string(SUBSTRING "${rest}" ${at} -1 rest)
+    endif()
+  endif()
+endforeach()
+foreach(i RANGE 1 3)
+  if(DEFINED NOMATCH_${i})
+    string(REGEX MATCH "${NOMATCH_${i}}" m "${out}")
+    if(NOT m STREQUAL "")
+      fail("${what}: the output should not contain /${NOMATCH_${i}}/ (found '${m}'). Its output:\n${shown}")
+    endif()
+  endif()
+endforeach()
+message(STATUS "${what}: exit ${rc} and the output as expected")

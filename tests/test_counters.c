@@ -1,0 +1,486 @@
+/* tests/test_counters.c - traffic counters against closed forms (sim/access.c, sim/launch.c).
+ *
+ * Covers: per-launch counters (sim_last_launch()->c) and per-allocation
+ * counters (sim_alloc_query) for kernels whose traffic is derived by hand
+ * below, in normal and in detailed mode: y = 2x (the lesson's kernel; HBM
+ * bytes, requests and sectors with n not a multiple of 32 and blocks not a
+ * multiple of 32), a strided copy (sectors per request 4, 8, 16, 32), the
+ * naive, shared-tiled and padded-tiled transposes (global sectors, shared
+ * wavefronts and bank conflicts, SRAM bytes, barriers), local memory of a
+ * recursion; counters (and results) identical with 1, 2 and 3 OpenMP
+ * workers; host<->device copies counted apart from kernel HBM traffic.
+ * Addresses: allocations start on 64 KiB boundaries, so every array starts a
+ * sector (32 B); a full warp's 32 consecutive floats are 4 sectors.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include "counter_kernels.h"
+#include "scale.h"
+#include "test_util.h"
+
+#define U(x) ((unsigned long long)(x))
+
+/* EXPECT_CTR(field, want, case...): one counter of the last launch. */
+#define EXPECT_CTR(field, want, ...)                                                                \
+    do {                                                                                            \
+        char c_[160];                                                                               \
+        snprintf(c_, sizeof c_, __VA_ARGS__);                                                       \
+        cr_assert_eq(sim_last_launch()->c.field, (uint64_t)(want), "case %s: " #field " = %llu, want %llu", c_, \
+                     U(sim_last_launch()->c.field), U(want));                                       \
+    } while (0)
+
+static void expect_alloc(const void *d, uint64_t rd, uint64_t wr, const char *what)
+{
+    sim_alloc_info ai;
+    SIM_CHECK(sim_alloc_query(d, &ai));
+    cr_assert(ai.read_bytes == rd && ai.write_bytes == wr,
+              "case %s: allocation '%s' read %llu / written %llu bytes, want %llu / %llu", what, ai.name,
+              U(ai.read_bytes), U(ai.write_bytes), U(rd), U(wr));
+}
+
+/* In normal mode the detailed counters stay 0. */
+static void expect_no_detail(const char *what)
+{
+    const sim_counters *k = &sim_last_launch()->c;
+    cr_assert(k->global_ld_requests == 0 && k->global_st_requests == 0 && k->global_ld_sectors == 0 &&
+                  k->global_st_sectors == 0 && k->shared_ld_requests == 0 && k->shared_st_requests == 0 &&
+                  k->shared_ld_wavefronts == 0 && k->shared_st_wavefronts == 0 && k->shared_ld_conflicts == 0 &&
+                  k->shared_st_conflicts == 0,
+              "case %s (normal mode): detailed counters are not 0", what);
+}
+
+/* ---- y = 2x ------------------------------------------------------------------------------
+ * scale_v1: idx = blockIdx.x * blockDim.x + threadIdx.x; if (idx < n) y[idx] = 2 * x[idx].
+ * Each thread with idx < n reads 4 B of x and writes 4 B of y: HBM 4n each way.
+ * A warp (32 consecutive threads of a block) with at least one idx < n makes
+ * one load request and one store request; its sectors are the distinct
+ * 32-byte segments of its active lanes' 4-byte words (8 floats a sector). */
+typedef struct scale_case {
+    int n, block;
+    unsigned requests, sectors; /* per direction (ld = st) */
+} scale_case;
+
+static scale_case scale_cases[] = {
+    /* n=1000, 8 blocks of 128: warps of idx 0..991 are full (31 x 4 sectors), warp
+     * 992..1023 has 8 active lanes (992..999: 32 B, 1 sector): 32 requests, 125 sectors */
+    {1000, 128, 32, 125},
+    /* n=33, 2 blocks of 32: one full warp (4 sectors) and one lane (1 sector) */
+    {33, 32, 2, 5},
+    /* n=100, 3 blocks of 48 (warps of 32 + 16 lanes): idx 0-31 (bytes 0-127: 4 sectors),
+     * 32-47 (128-191: 2), 48-79 (192-319: sectors 6-9, 4), 80-95 (320-383: 2),
+     * 96-99 (384-399: 1); block 2's second warp (idx 128-143) is all out of range: 5 requests,
+     * 13 sectors */
+    {100, 48, 5, 13},
+    /* n=4096, 16 blocks of 256: 128 full warps, 4 sectors each */
+    {4096, 256, 128, 512},
+    /* n=1, 1 block of 64: lane 0 alone; warp 1 has no active lane */
+    {1, 64, 1, 1},
+    /* n=70, 1 block of 1024: warps idx 0-31, 32-63 (4 sectors each), 64-69 (24 B, 1 sector) */
+    {70, 1024, 3, 9},
+};
+
+ParameterizedTestParameters(counters, scale)
+{
+    return cr_make_param_array(scale_case, scale_cases, sizeof scale_cases / sizeof scale_cases[0]);
+}
+
+ParameterizedTest(scale_case *c, counters, scale)
+{
+    const int n = c->n;
+    float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
+    for (int i = 0; i < n; i++)
+        x[i] = (float)i - 3.5f;
+    float *d_x = dev_buf("x", n * sizeof(float), x), *d_y = dev_buf("y", n * sizeof(float), NULL);
+    unsigned grid = (unsigned)((n + c->block - 1) / c->block);
+    simt_cfg cfg = cfg1(grid, (unsigned)c->block, 0);
+    for (int detailed = 0; detailed <= 1; detailed++) {
+        sim_set_detailed(detailed);
+        sim_reset_counters();
+        SIM_CHECK(scale_v1_launch_sim(&cfg, d_y, d_x, n));
+        to_host(y, d_y, n * sizeof(float));
+        for (int i = 0; i < n; i++)
+            cr_assert_eq(y[i], 2 * x[i], "case n=%d block=%d: y[%d] = %g", n, c->block, i, y[i]);
+        EXPECT_CTR(hbm_read_bytes, 4 * n, "scale n=%d block=%d detailed=%d", n, c->block, detailed);
+        EXPECT_CTR(hbm_write_bytes, 4 * n, "scale n=%d block=%d detailed=%d", n, c->block, detailed);
+        EXPECT_CTR(sram_read_bytes, 0, "scale n=%d block=%d detailed=%d", n, c->block, detailed);
+        EXPECT_CTR(sram_write_bytes, 0, "scale n=%d block=%d detailed=%d", n, c->block, detailed);
+        EXPECT_CTR(threads, grid * c->block, "scale n=%d block=%d detailed=%d", n, c->block, detailed);
+        EXPECT_CTR(barriers, 0, "scale n=%d block=%d detailed=%d", n, c->block, detailed);
+        expect_alloc(d_x, 4 * n, 0, "scale: x");
+        expect_alloc(d_y, 0, 4 * n, "scale: y");
+        if (!detailed) {
+            expect_no_detail("scale");
+            continue;
+        }
+        EXPECT_CTR(global_ld_requests, c->requests, "scale n=%d block=%d", n, c->block);
+        EXPECT_CTR(global_st_requests, c->requests, "scale n=%d block=%d", n, c->block);
+        EXPECT_CTR(global_ld_sectors, c->sectors, "scale n=%d block=%d", n, c->block);
+        EXPECT_CTR(global_st_sectors, c->sectors, "scale n=%d block=%d", n, c->block);
+        EXPECT_CTR(shared_ld_requests + sim_last_launch()->c.shared_st_requests, 0, "scale n=%d", n);
+    }
+    free(x);
+    free(y);
+}
+
+/* ---- strided copy ------------------------------------------------------------------------
+ * copy_strided, n = 1024, 4 blocks of 256: y[i] = x[i * stride]. 32 full warps.
+ * A warp's loads are 32 floats 4*stride bytes apart, spanning 128*stride bytes:
+ * stride 1: 4 sectors; 2: 8; 4: 16; 8 or more: every lane in its own sector, 32.
+ * Stores are consecutive: 4 sectors per request. HBM: 4n read (only the words
+ * touched), 4n written. */
+typedef struct stride_case {
+    int stride;
+    unsigned sectors_per_request;
+} stride_case;
+
+static stride_case stride_cases[] = {{1, 4}, {2, 8}, {4, 16}, {8, 32}, {32, 32}};
+
+ParameterizedTestParameters(counters, strided)
+{
+    return cr_make_param_array(stride_case, stride_cases, sizeof stride_cases / sizeof stride_cases[0]);
+}
+
+ParameterizedTest(stride_case *c, counters, strided)
+{
+    const int n = 1024, s = c->stride;
+    float *x = malloc((size_t)n * s * sizeof(float)), y[1024];
+    for (int i = 0; i < n * s; i++)
+        x[i] = (float)i;
+    float *d_x = dev_buf("x", (size_t)n * s * sizeof(float), x), *d_y = dev_buf("y", n * sizeof(float), NULL);
+    simt_cfg cfg = cfg1(4, 256, 0);
+    for (int detailed = 0; detailed <= 1; detailed++) {
+        sim_set_detailed(detailed);
+        sim_reset_counters();
+        SIM_CHECK(copy_strided_launch_sim(&cfg, d_y, d_x, n, s));
+        to_host(y, d_y, sizeof y);
+        for (int i = 0; i < n; i++)
+            cr_assert_eq(y[i], (float)(i * s), "case stride %d: y[%d] = %g", s, i, y[i]);
+        EXPECT_CTR(hbm_read_bytes, 4 * n, "stride %d detailed %d", s, detailed);
+        EXPECT_CTR(hbm_write_bytes, 4 * n, "stride %d detailed %d", s, detailed);
+        expect_alloc(d_x, 4 * n, 0, "strided: x");
+        expect_alloc(d_y, 0, 4 * n, "strided: y");
+        if (!detailed) {
+            expect_no_detail("strided");
+            continue;
+        }
+        EXPECT_CTR(global_ld_requests, 32, "stride %d", s);
+        EXPECT_CTR(global_st_requests, 32, "stride %d", s);
+        EXPECT_CTR(global_ld_sectors, 32 * c->sectors_per_request, "stride %d", s);
+        EXPECT_CTR(global_st_sectors, 32 * 4, "stride %d", s);
+    }
+    free(x);
+}
+
+/* ---- transposes ----------------------------------------------------------------------------
+ * n x n floats, E = n^2 elements, blocks of 32x8 threads, (n/32)^2 blocks, one
+ * warp per threadIdx.y; each warp runs each loop 4 times (rows +0, 8, 16, 24),
+ * so every memory instruction of a loop makes R = 4 * 8 * (n/32)^2 = E/32
+ * requests, each of 32 lanes.
+ *  naive:  loads in[(y+j)*n + x]: 32 consecutive floats, 4 sectors: 4R;
+ *          stores out[x*n + y+j]: 32 floats 4n bytes apart, 32 sectors: 32R.
+ *  tiled:  global loads and stores both along rows: 4R sectors each.
+ *          shared stores tile[ty+j][tx]: 32 consecutive words, 32 banks, 1
+ *          wavefront: R wavefronts, 0 conflicts; shared loads tile[tx][ty+j]:
+ *          words 32 apart, all in one bank: 32 wavefronts (31 conflicts) per
+ *          request: 32R wavefronts, 31R conflicts.
+ *  padded: tile[32][33]: the column's words are 33 apart, 32 different banks:
+ *          shared loads R wavefronts, 0 conflicts.
+ *  tiled and padded: SRAM 4E bytes written and 4E read; one barrier per block.
+ *  all: HBM 4E read, 4E written. */
+enum { TR_NAIVE, TR_TILED, TR_PADDED };
+static const char *const tr_name[] = {"naive", "tiled", "padded"};
+
+typedef struct tr_case {
+    int kind, n;
+} tr_case;
+
+static tr_case tr_cases[] = {{TR_NAIVE, 64}, {TR_TILED, 64}, {TR_PADDED, 64},
+                             {TR_NAIVE, 128}, {TR_TILED, 128}, {TR_PADDED, 128}};
+
+static int run_transpose(int kind, float *d_out, const float *d_in, int n)
+{
+    simt_cfg cfg = cfg3((unsigned)n / TILE, (unsigned)n / TILE, 1, TILE, TILE_ROWS, 1, 0);
+    return kind == TR_NAIVE   ? transpose_naive_launch_sim(&cfg, d_out, d_in, n)
+           : kind == TR_TILED ? transpose_tiled_launch_sim(&cfg, d_out, d_in, n)
+                              : transpose_padded_launch_sim(&cfg, d_out, d_in, n);
+}
+
+ParameterizedTestParameters(counters, transpose)
+{
+    return cr_make_param_array(tr_case, tr_cases, sizeof tr_cases / sizeof tr_cases[0]);
+}
+
+ParameterizedTest(tr_case *c, counters, transpose)
+{
+    const int n = c->n;
+    const uint64_t E = (uint64_t)n * n, R = E / 32, blocks = E / (TILE * TILE);
+    const char *k = tr_name[c->kind];
+    float *in = malloc(E * sizeof(float)), *out = malloc(E * sizeof(float));
+    for (uint64_t i = 0; i < E; i++)
+        in[i] = (float)i;
+    float *d_in = dev_buf("in", E * sizeof(float), in), *d_out = dev_buf("out", E * sizeof(float), NULL);
+    for (int detailed = 0; detailed <= 1; detailed++) {
+        sim_set_detailed(detailed);
+        sim_reset_counters();
+        SIM_CHECK(run_transpose(c->kind, d_out, d_in, n));
+        to_host(out, d_out, E * sizeof(float));
+        for (int r = 0; r < n; r++)
+            for (int q = 0; q < n; q++)
+                cr_assert_eq(out[r * n + q], in[q * n + r], "case %s n=%d: out[%d][%d] = %g, want %g", k, n, r, q,
+                             out[r * n + q], in[q * n + r]);
+        int shared = c->kind != TR_NAIVE;
+        EXPECT_CTR(hbm_read_bytes, 4 * E, "%s n=%d detailed=%d", k, n, detailed);
+        EXPECT_CTR(hbm_write_bytes, 4 * E, "%s n=%d detailed=%d", k, n, detailed);
+        EXPECT_CTR(sram_read_bytes, shared ? 4 * E : 0, "%s n=%d detailed=%d", k, n, detailed);
+        EXPECT_CTR(sram_write_bytes, shared ? 4 * E : 0, "%s n=%d detailed=%d", k, n, detailed);
+        EXPECT_CTR(barriers, shared ? blocks : 0, "%s n=%d detailed=%d", k, n, detailed);
+        EXPECT_CTR(threads, blocks * TILE * TILE_ROWS, "%s n=%d detailed=%d", k, n, detailed);
+        expect_alloc(d_in, 4 * E, 0, "transpose: in");
+        expect_alloc(d_out, 0, 4 * E, "transpose: out");
+        if (!detailed) {
+            expect_no_detail(k);
+            continue;
+        }
+        EXPECT_CTR(global_ld_requests, R, "%s n=%d", k, n);
+        EXPECT_CTR(global_st_requests, R, "%s n=%d", k, n);
+        EXPECT_CTR(global_ld_sectors, 4 * R, "%s n=%d", k, n);
+        EXPECT_CTR(global_st_sectors, (c->kind == TR_NAIVE ? 32 : 4) * R, "%s n=%d", k, n);
+        EXPECT_CTR(shared_st_requests, shared ? R : 0, "%s n=%d", k, n);
+        EXPECT_CTR(shared_st_wavefronts, shared ? R : 0, "%s n=%d", k, n);
+        EXPECT_CTR(shared_st_conflicts, 0, "%s n=%d", k, n);
+        EXPECT_CTR(shared_ld_requests, shared ? R : 0, "%s n=%d", k, n);
+        EXPECT_CTR(shared_ld_wavefronts, c->kind == TR_TILED ? 32 * R : shared ? R : 0, "%s n=%d", k, n);
+        EXPECT_CTR(shared_ld_conflicts, c->kind == TR_TILED ? 31 * R : 0, "%s n=%d", k, n);
+    }
+    free(in);
+    free(out);
+}
+
+/* ---- bank conflicts, 8-byte words and broadcast ------------------------------------------
+ * shared_doubles(stride), one warp: lane t stores the double at word
+ * 2*t*stride (two 4-byte words, banks (2*t*stride) % 32 and the next) and
+ * loads its neighbour's (the same 32 doubles, so the same banks).
+ * Each request covers 64 words, so it needs at least 2 wavefronts (ideal 2);
+ * wavefronts = the most distinct words any one bank holds:
+ *   stride 1: words 0..63, every bank twice: 2 wavefronts, 0 conflicts;
+ *   stride 2: words 4t, 4t+1: banks 0,1,4,5,..,28,29, each 4 times: 4, 2;
+ *   stride 16: words 32t, 32t+1: banks 0 and 1, 32 times each: 32, 30.
+ * SRAM bytes: 8 per lane each way. */
+typedef struct dbl_case {
+    int stride;
+    unsigned wavefronts, conflicts;
+} dbl_case;
+
+static dbl_case dbl_cases[] = {{1, 2, 0}, {2, 4, 2}, {16, 32, 30}};
+
+ParameterizedTestParameters(counters, shared_doubles)
+{
+    return cr_make_param_array(dbl_case, dbl_cases, sizeof dbl_cases / sizeof dbl_cases[0]);
+}
+
+ParameterizedTest(dbl_case *c, counters, shared_doubles)
+{
+    double out[32];
+    double *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    sim_set_detailed(1);
+    SIM_CHECK(shared_doubles_launch_sim(&cfg, d_out, c->stride));
+    to_host(out, d_out, sizeof out);
+    for (int t = 0; t < 32; t++)
+        cr_assert_eq(out[t], (double)((t + 1) % 32), "case doubles stride %d: out[%d] = %g", c->stride, t, out[t]);
+    EXPECT_CTR(sram_write_bytes, 256, "doubles stride %d", c->stride);
+    EXPECT_CTR(sram_read_bytes, 256, "doubles stride %d", c->stride);
+    EXPECT_CTR(shared_st_requests, 1, "doubles stride %d", c->stride);
+    EXPECT_CTR(shared_ld_requests, 1, "doubles stride %d", c->stride);
+    EXPECT_CTR(shared_st_wavefronts, c->wavefronts, "doubles stride %d", c->stride);
+    EXPECT_CTR(shared_ld_wavefronts, c->wavefronts, "doubles stride %d", c->stride);
+    EXPECT_CTR(shared_st_conflicts, c->conflicts, "doubles stride %d", c->stride);
+    EXPECT_CTR(shared_ld_conflicts, c->conflicts, "doubles stride %d", c->stride);
+    EXPECT_CTR(global_st_sectors, 8, "doubles stride %d (256 B of out)", c->stride);
+}
+
+/* shared_gather(k, spread), one warp: 32 store requests of 32 consecutive
+ * words (1 wavefront each), then one load request of the k distinct words
+ * (t % k) * spread. Lanes reading one word share it (broadcast); distinct
+ * words in one bank serialise:
+ *   k 1: one word for all: 1 wavefront, 0 conflicts;
+ *   k 32, spread 1: 32 banks: 1, 0;  k 16, spread 2: even banks, once each: 1, 0;
+ *   k 32, spread 2: even banks, twice each: 2, 1;  k 4, spread 32: bank 0, 4 words: 4, 3;
+ *   k 32, spread 32: bank 0, 32 words: 32, 31;  k 8, spread 33: banks 0..7: 1, 0. */
+typedef struct gather_case {
+    int k, spread;
+    unsigned wavefronts, conflicts;
+} gather_case;
+
+static gather_case gather_cases[] = {{1, 0, 1, 0},  {32, 1, 1, 0},  {16, 2, 1, 0},  {32, 2, 2, 1},
+                                     {4, 32, 4, 3}, {32, 32, 32, 31}, {8, 33, 1, 0}};
+
+ParameterizedTestParameters(counters, shared_gather)
+{
+    return cr_make_param_array(gather_case, gather_cases, sizeof gather_cases / sizeof gather_cases[0]);
+}
+
+ParameterizedTest(gather_case *c, counters, shared_gather)
+{
+    float out[32];
+    float *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    sim_set_detailed(1);
+    SIM_CHECK(shared_gather_launch_sim(&cfg, d_out, c->k, c->spread));
+    to_host(out, d_out, sizeof out);
+    for (int t = 0; t < 32; t++)
+        cr_assert_eq(out[t], (float)((t % c->k) * c->spread), "case gather k %d spread %d: out[%d] = %g", c->k,
+                     c->spread, t, out[t]);
+    EXPECT_CTR(shared_st_requests, 32, "gather k %d spread %d", c->k, c->spread);
+    EXPECT_CTR(shared_st_wavefronts, 32, "gather k %d spread %d", c->k, c->spread);
+    EXPECT_CTR(shared_st_conflicts, 0, "gather k %d spread %d", c->k, c->spread);
+    EXPECT_CTR(shared_ld_requests, 1, "gather k %d spread %d", c->k, c->spread);
+    EXPECT_CTR(shared_ld_wavefronts, c->wavefronts, "gather k %d spread %d", c->k, c->spread);
+    EXPECT_CTR(shared_ld_conflicts, c->conflicts, "gather k %d spread %d", c->k, c->spread);
+    EXPECT_CTR(sram_write_bytes, 4096, "gather k %d spread %d", c->k, c->spread);
+    EXPECT_CTR(sram_read_bytes, 128, "gather k %d spread %d", c->k, c->spread);
+}
+
+/* ---- local memory ----------------------------------------------------------------------------
+ * local_array(n): each thread stores n ints into a local array through a
+ * pointer and loads them back: 4n bytes written and 4n read per thread, all
+ * local (the thread's stack), none HBM but the one 4-byte result.
+ * Only locals whose address escapes are counted: gcc's instrumentation skips
+ * locals it can see whole (a volatile local array indexed in the kernel
+ * itself, for one), so such a kernel shows 0 local bytes. */
+Test(counters, local_memory)
+{
+    const int n = 50, nt = 64;
+    int out[64];
+    int *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(1, nt, 0);
+    SIM_CHECK(local_array_launch_sim(&cfg, d_out, n));
+    to_host(out, d_out, sizeof out);
+    for (int t = 0; t < nt; t++)
+        cr_assert_eq(out[t], n * t + n * (n - 1) / 2, "case local array n=%d: thread %d result %d", n, t, out[t]);
+    EXPECT_CTR(local_write_bytes, 4 * nt * n, "local array n=%d", n);
+    EXPECT_CTR(local_read_bytes, 4 * nt * n, "local array n=%d", n);
+    EXPECT_CTR(hbm_write_bytes, 4 * nt, "local array n=%d", n);
+    EXPECT_CTR(hbm_read_bytes, 0, "local array n=%d", n);
+}
+
+/* ---- workers ---------------------------------------------------------------------------------
+ * The same launches on 1, 2 and 3 OpenMP workers in one process: results,
+ * per-launch counters and per-allocation counters are identical. */
+#ifdef _OPENMP
+typedef struct run_record {
+    sim_counters scale, tiled, strided;
+    uint64_t alloc_rw[3][2];
+    float y[1000], t[128 * 128];
+} run_record;
+
+static void record_run(run_record *r, float *d_x, float *d_y, float *d_in, float *d_t, float *d_s)
+{
+    sim_alloc_info ai;
+    sim_reset_counters();
+    simt_cfg c1 = cfg1(8, 128, 0);
+    SIM_CHECK(scale_v1_launch_sim(&c1, d_y, d_x, 1000));
+    r->scale = sim_last_launch()->c;
+    SIM_CHECK(transpose_tiled_launch_sim(&(simt_cfg){{4, 4, 1}, {TILE, TILE_ROWS, 1}, 0, NULL}, d_t, d_in, 128));
+    r->tiled = sim_last_launch()->c;
+    simt_cfg c3 = cfg1(4, 250, 0);
+    SIM_CHECK(copy_strided_launch_sim(&c3, d_s, d_in, 1000, 3));
+    r->strided = sim_last_launch()->c;
+    const void *bufs[3] = {d_x, d_in, d_t};
+    for (int b = 0; b < 3; b++) {
+        SIM_CHECK(sim_alloc_query(bufs[b], &ai));
+        r->alloc_rw[b][0] = ai.read_bytes;
+        r->alloc_rw[b][1] = ai.write_bytes;
+    }
+    to_host(r->y, d_y, sizeof r->y);
+    to_host(r->t, d_t, sizeof r->t);
+}
+
+Test(counters, independent_of_workers)
+{
+    float *x = malloc(1000 * sizeof(float)), *in = malloc(128 * 128 * sizeof(float));
+    for (int i = 0; i < 1000; i++)
+        x[i] = (float)i * 0.5f;
+    for (int i = 0; i < 128 * 128; i++)
+        in[i] = (float)i;
+    float *d_x = dev_buf("x", 1000 * sizeof(float), x), *d_y = dev_buf("y", 1000 * sizeof(float), NULL);
+    float *d_in = dev_buf("in", 128 * 128 * sizeof(float), in), *d_t = dev_buf("t", 128 * 128 * sizeof(float), NULL);
+    float *d_s = dev_buf("s", 1000 * sizeof(float), NULL);
+    for (int detailed = 0; detailed <= 1; detailed++) {
+        sim_set_detailed(detailed);
+        static run_record ref, other;
+        omp_set_num_threads(1);
+        cr_assert_eq(sim_worker_count(), 1, "case 1 worker: sim_worker_count() = %d", sim_worker_count());
+        record_run(&ref, d_x, d_y, d_in, d_t, d_s);
+        for (int workers = 2; workers <= 3; workers++) {
+            omp_set_num_threads(workers);
+            cr_assert_eq(sim_worker_count(), workers, "case %d workers: sim_worker_count()", workers);
+            SIM_CHECK(sim_memset(d_y, 0, 1000 * sizeof(float)));
+            SIM_CHECK(sim_memset(d_t, 0, 128 * 128 * sizeof(float)));
+            record_run(&other, d_x, d_y, d_in, d_t, d_s);
+            cr_assert(!memcmp(&ref.scale, &other.scale, sizeof ref.scale),
+                      "case scale, 1 vs %d workers, detailed %d: counters differ", workers, detailed);
+            cr_assert(!memcmp(&ref.tiled, &other.tiled, sizeof ref.tiled),
+                      "case tiled transpose, 1 vs %d workers, detailed %d: counters differ (conflicts %llu vs %llu)",
+                      workers, detailed, U(ref.tiled.shared_ld_conflicts), U(other.tiled.shared_ld_conflicts));
+            cr_assert(!memcmp(&ref.strided, &other.strided, sizeof ref.strided),
+                      "case strided copy, 1 vs %d workers, detailed %d: counters differ", workers, detailed);
+            cr_assert(!memcmp(ref.alloc_rw, other.alloc_rw, sizeof ref.alloc_rw),
+                      "case per-allocation counters, 1 vs %d workers, detailed %d differ", workers, detailed);
+            cr_assert(!memcmp(ref.y, other.y, sizeof ref.y) && !memcmp(ref.t, other.t, sizeof ref.t),
+                      "case results, 1 vs %d workers, detailed %d differ", workers, detailed);
+        }
+        cr_assert(detailed == 0 || ref.tiled.shared_ld_conflicts == 31 * 512,
+                  "case tiled 128 detailed: %llu conflicts", U(ref.tiled.shared_ld_conflicts));
+    }
+    free(x);
+    free(in);
+}
+#else
+Test(counters, independent_of_workers)
+{
+    cr_skip_test("built without OpenMP (SIMTLAB_OPENMP=OFF): one worker only");
+}
+#endif
+
+/* ---- host <-> device copies ------------------------------------------------------------------
+ * Copies model PCIe: they count in sim_copy_totals, never in kernel HBM
+ * counters or in an allocation's kernel read/write bytes. */
+Test(counters, copies_apart_from_kernel_traffic)
+{
+    const int n = 1000;
+    float x[1000], y[1000];
+    for (int i = 0; i < n; i++)
+        x[i] = (float)i;
+    float *d_x, *d_y, *d_z;
+    SIM_CHECK(sim_malloc((void **)&d_x, sizeof x, "x"));
+    SIM_CHECK(sim_malloc((void **)&d_y, sizeof y, "y"));
+    SIM_CHECK(sim_malloc((void **)&d_z, sizeof y, "z"));
+    sim_reset_counters();
+    sim_copy_counters z = sim_copy_totals();
+    cr_assert(z.h2d_bytes == 0 && z.d2h_bytes == 0 && z.d2d_bytes == 0, "case after reset: copy totals not 0");
+    SIM_CHECK(sim_memcpy(d_x, x, sizeof x, SIM_COPY_H2D));
+    SIM_CHECK(sim_memcpy(d_z, d_x, 400, SIM_COPY_D2D));
+    simt_cfg cfg = cfg1(4, 256, 0);
+    SIM_CHECK(scale_v1_launch_sim(&cfg, d_y, d_x, n));
+    SIM_CHECK(sim_memcpy(y, d_y, sizeof y, SIM_COPY_D2H));
+    SIM_CHECK(sim_memcpy(y, d_y, 40, SIM_COPY_D2H));
+    sim_copy_counters t = sim_copy_totals();
+    cr_assert_eq(t.h2d_bytes, sizeof x, "case copies: h2d %llu, want %zu", U(t.h2d_bytes), sizeof x);
+    cr_assert_eq(t.d2h_bytes, sizeof y + 40, "case copies: d2h %llu, want %zu", U(t.d2h_bytes), sizeof y + 40);
+    cr_assert_eq(t.d2d_bytes, 400, "case copies: d2d %llu, want 400", U(t.d2d_bytes));
+    EXPECT_CTR(hbm_read_bytes, 4 * n, "copies: kernel reads only");
+    EXPECT_CTR(hbm_write_bytes, 4 * n, "copies: kernel writes only");
+    expect_alloc(d_x, 4 * n, 0, "copies: x (uploaded, copied from, read by the kernel)");
+    expect_alloc(d_y, 0, 4 * n, "copies: y (written by the kernel, downloaded)");
+    expect_alloc(d_z, 0, 0, "copies: z (only a D2D copy target)");
+    /* per-allocation counters accumulate over launches until reset */
+    SIM_CHECK(scale_v1_launch_sim(&cfg, d_y, d_x, n));
+    expect_alloc(d_x, 8 * n, 0, "copies: x after two launches");
+    EXPECT_CTR(hbm_read_bytes, 4 * n, "copies: the second launch alone");
+    sim_reset_counters();
+    expect_alloc(d_x, 0, 0, "copies: x after reset");
+    t = sim_copy_totals();
+    cr_assert(t.h2d_bytes == 0 && t.d2h_bytes == 0 && t.d2d_bytes == 0, "case copies after reset: not 0");
+}

@@ -1,0 +1,360 @@
+/* tests/test_errors.c - reports of illegal accesses by kernels (sim/access.c, sim/launch.c).
+ *
+ * Covers: each class of kernel bug becomes a report in the style of
+ * compute-sanitizer and a failed launch, never a crash: out-of-bounds global
+ * reads and writes (past the end, far past it, before the start), use after
+ * free, a host pointer, out-of-bounds dynamic shared memory (both sides),
+ * misaligned global and shared accesses, another thread's stack, fiber stack
+ * overflow (large local array, deep recursion; SIMTLAB_STACK_KB), and
+ * shared-memory races in detailed mode. Each report must name the kernel, the
+ * source line, the block, the thread, the address, the allocation and offset
+ * where there is one, and read or write; after each, a correct launch still
+ * works in the same process.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdint.h>
+
+#include "error_kernels.h"
+#include "test_util.h"
+
+#define KFILE "error_kernels.cu"
+#define N 128 /* threads per launch: 2 blocks of 64 */
+
+/* A correct read_at launch (nobody strays) must work after any failure. */
+static void assert_still_works(const char *after)
+{
+    float in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)i * 2;
+    float *d_in = dev_buf("ok_in", sizeof in, in), *d_out = dev_buf("ok_out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(2, 64, 0);
+    int st = read_at_launch_sim(&cfg, d_out, d_in, 0, -1, -1);
+    cr_assert_eq(st, SIM_OK, "case %s: a correct launch afterwards failed: %s", after, sim_last_error());
+    to_host(out, d_out, sizeof out);
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(out[i], in[i], "case %s: the launch afterwards computed out[%d] = %g", after, i, out[i]);
+}
+
+static void assert_status(int st, sim_status want, const char *what)
+{
+    cr_assert_eq(st, want, "case %s: status %s, want %s; message: %s", what, sim_status_name((sim_status)st),
+                 sim_status_name(want), sim_last_error());
+    cr_assert_eq(sim_last_launch()->status, want, "case %s: sim_last_launch()->status", what);
+    ASSERT_ERROR_HAS(sim_status_name(want), "%s (status name)", what);
+}
+
+static void assert_where(const char *kernel, const char *marker, int bx, int tx, const char *what)
+{
+    char buf[160], site[64];
+    snprintf(buf, sizeof buf, "in kernel %s", kernel);
+    ASSERT_ERROR_HAS(buf, "%s (kernel)", what);
+    if (marker) {
+        snprintf(buf, sizeof buf, "(%s)", kernel_site(site, sizeof site, KFILE, marker));
+        ASSERT_ERROR_HAS(buf, "%s (source line)", what);
+    }
+    snprintf(buf, sizeof buf, "block (%d,0,0), thread (%d,0,0)", bx, tx);
+    ASSERT_ERROR_HAS(buf, "%s (block and thread)", what);
+}
+
+static void assert_address(uintptr_t a, const char *what)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)a);
+    ASSERT_ERROR_HAS(buf, "%s (address)", what);
+}
+
+/* ---- global out of bounds ----------------------------------------------------------------- */
+typedef struct oob_case {
+    char name[40];
+    int write;
+    long long off; /* element index of the bad access */
+    int bb, bt;    /* the thread that makes it */
+    char where[96]; /* how the report must describe the address */
+} oob_case;
+
+/* "in" and "out" hold N floats (512 bytes) each; allocations sit on 64 KiB
+ * granules with unmapped red zones between them. */
+static oob_case oob_cases[] = {
+    {"read just past the end", 0, N, 1, 5, "0 bytes past the end of allocation 'in' (512 bytes; offset 512)"},
+    {"read 12 bytes past the end", 0, N + 3, 0, 63, "12 bytes past the end of allocation 'in' (512 bytes; offset 524)"},
+    {"read into the red zone", 0, 16384 + 10, 1, 0, "past the end of allocation 'in' (512 bytes)"},
+    {"write just past the end", 1, N, 0, 7, "0 bytes past the end of allocation 'out' (512 bytes; offset 512)"},
+    {"write far past the end", 1, N + 100, 1, 63, "400 bytes past the end of allocation 'out' (512 bytes; offset 912)"},
+    {"read before the start", 0, -1, 1, 2, "4 bytes before the start of allocation 'in'"},
+    {"write before the start", 1, -4, 0, 1, "16 bytes before the start of allocation 'out'"},
+};
+
+ParameterizedTestParameters(errors, global_out_of_bounds)
+{
+    return cr_make_param_array(oob_case, oob_cases, sizeof oob_cases / sizeof oob_cases[0]);
+}
+
+ParameterizedTest(oob_case *c, errors, global_out_of_bounds)
+{
+    float in[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)i;
+    /* a neighbour below, so "before the start" has an allocation on each side */
+    void *d_below = dev_buf("below", 4096, NULL);
+    float *d_in = dev_buf("in", sizeof in, in), *d_out = dev_buf("out", sizeof in, NULL);
+    simt_cfg cfg = cfg1(2, 64, 0);
+    int st = c->write ? write_at_launch_sim(&cfg, d_out, c->off, c->bb, c->bt)
+                      : read_at_launch_sim(&cfg, d_out, d_in, c->off, c->bb, c->bt);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, c->name);
+    ASSERT_ERROR_HAS(c->write ? "invalid global write of 4 bytes" : "invalid global read of 4 bytes", "%s (kind)",
+                     c->name);
+    assert_address((uintptr_t)((c->write ? d_out : d_in) + c->off), c->name);
+    ASSERT_ERROR_HAS(c->where, "%s (allocation and offset)", c->name);
+    assert_where(c->write ? "write_at" : "read_at", c->write ? "SITE:write_at" : "SITE:read_at", c->bb, c->bt,
+                 c->name);
+    (void)d_below;
+    assert_still_works(c->name);
+}
+
+/* Regression: an address just below an allocation was described as "N bytes
+ * past the end" of the allocation below it (or, below the first allocation,
+ * as a red zone naming none); it must name the allocation it precedes. */
+Test(errors, regression_before_start_named_the_allocation_below)
+{
+    float in[N];
+    memset(in, 0, sizeof in);
+    float *d_first = dev_buf("first", sizeof in, in), *d_out = dev_buf("out", sizeof in, NULL);
+    simt_cfg cfg = cfg1(2, 64, 0);
+    int st = read_at_launch_sim(&cfg, d_out, d_first, -2, 0, 9);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "read before the first allocation");
+    ASSERT_ERROR_HAS("8 bytes before the start of allocation 'first' (512 bytes)", "read before the first allocation");
+    assert_where("read_at", "SITE:read_at", 0, 9, "read before the first allocation");
+    assert_still_works("read before the first allocation");
+}
+
+/* ---- freed memory, host memory ------------------------------------------------------------- */
+Test(errors, use_after_free)
+{
+    float *d_gone = dev_buf("gone", N * sizeof(float), NULL), *d_out = dev_buf("out", N * sizeof(float), NULL);
+    SIM_CHECK(sim_free(d_gone));
+    simt_cfg cfg = cfg1(2, 64, 0);
+    int st = read_at_launch_sim(&cfg, d_out, d_gone, 0, -1, -1);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "read after free");
+    ASSERT_ERROR_HAS("invalid global read of 4 bytes", "read after free");
+    assert_address((uintptr_t)d_gone, "read after free");
+    ASSERT_ERROR_HAS("inside allocation 'gone' (512 bytes; offset 0), which was freed (use after free)",
+                     "read after free");
+    assert_where("read_at", "SITE:read_at", 0, 0, "read after free");
+    assert_still_works("read after free");
+
+    st = write_at_launch_sim(&cfg, d_gone, 0, -1, -1);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "write after free");
+    ASSERT_ERROR_HAS("invalid global write of 4 bytes", "write after free");
+    ASSERT_ERROR_HAS("which was freed (use after free)", "write after free");
+    assert_still_works("write after free");
+}
+
+Test(errors, host_pointer)
+{
+    float *host = malloc(N * sizeof(float));
+    for (int i = 0; i < N; i++)
+        host[i] = 1;
+    float *d_out = dev_buf("out", N * sizeof(float), NULL);
+    simt_cfg cfg = cfg1(2, 64, 0);
+    int st = read_at_launch_sim(&cfg, d_out, host, 0, -1, -1);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "read of a malloc'd host pointer");
+    ASSERT_ERROR_HAS("invalid read of 4 bytes", "host pointer (kind)");
+    assert_address((uintptr_t)host, "host pointer");
+    ASSERT_ERROR_HAS("host pointer", "host pointer (diagnosis)");
+    assert_where("read_at", "SITE:read_at", 0, 0, "host pointer");
+    assert_still_works("host pointer read");
+    st = write_at_launch_sim(&cfg, host, 0, -1, -1);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "write to a malloc'd host pointer");
+    ASSERT_ERROR_HAS("invalid write of 4 bytes", "host pointer write");
+    cr_assert_eq(host[0], 1.0f, "case host pointer write: the write happened (host[0] = %g)", host[0]);
+    assert_still_works("host pointer write");
+    free(host);
+}
+
+/* Thread 1 writes a local variable of thread 0 (whose address it got through
+ * shared memory): each thread's stack is its own. */
+Test(errors, other_threads_stack)
+{
+    int *d_out = dev_buf("out", 64 * sizeof(int), NULL);
+    simt_cfg cfg = cfg1(1, 64, 0);
+    int st = scribble_stack_launch_sim(&cfg, d_out);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "write to another thread's stack");
+    ASSERT_ERROR_HAS("invalid write of 4 bytes", "another thread's stack");
+    ASSERT_ERROR_HAS("another thread's local variable", "another thread's stack (diagnosis)");
+    assert_where("scribble_stack", "SITE:scribble", 0, 1, "another thread's stack");
+    assert_still_works("another thread's stack");
+}
+
+/* ---- dynamic shared memory out of bounds ------------------------------------------------ */
+typedef struct dyn_case {
+    size_t shared;
+    int idx;
+    char where[128];
+} dyn_case;
+
+static dyn_case dyn_cases[] = {
+    {256, 64, "at dynamic shared offset 256: the launch has 256 bytes of dynamic shared memory (past its end)"},
+    {256, 100, "at dynamic shared offset 400: the launch has 256 bytes of dynamic shared memory (past its end)"},
+    {256, -1, "at dynamic shared offset -4: the launch has 256 bytes of dynamic shared memory (before its start)"},
+    {0, 0, "at dynamic shared offset 0: the launch has 0 bytes of dynamic shared memory (past its end)"},
+    {48 << 10, 12288, "offset 49152: the launch has 49152 bytes"},
+};
+
+ParameterizedTestParameters(errors, dynamic_shared_out_of_bounds)
+{
+    return cr_make_param_array(dyn_case, dyn_cases, sizeof dyn_cases / sizeof dyn_cases[0]);
+}
+
+ParameterizedTest(dyn_case *c, errors, dynamic_shared_out_of_bounds)
+{
+    int *d_out = dev_buf("out", 4 * sizeof(int), NULL);
+    simt_cfg cfg = cfg1(3, 32, c->shared);
+    int st = dyn_shared_at_launch_sim(&cfg, d_out, c->idx);
+    char what[64];
+    snprintf(what, sizeof what, "shared %zu bytes, index %d", c->shared, c->idx);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, what);
+    ASSERT_ERROR_HAS("invalid shared write of 4 bytes", "%s", what);
+    ASSERT_ERROR_HAS(c->where, "%s", what);
+    assert_where("dyn_shared_at", "SITE:dyn_shared", 0, 0, what);
+    /* in bounds, the same kernel works */
+    if (c->shared >= 4) {
+        SIM_CHECK(dyn_shared_at_launch_sim(&cfg, d_out, (int)(c->shared / 4) - 1));
+        int v[3];
+        to_host(v, d_out, sizeof v);
+        cr_assert(v[0] == 5 && v[2] == 5, "case %s: in-bounds run read back %d %d", what, v[0], v[2]);
+    }
+    assert_still_works(what);
+}
+
+/* ---- misaligned ------------------------------------------------------------------------------ */
+Test(errors, misaligned)
+{
+    char *d_buf = dev_buf("buf", 64, NULL);
+    float *d_out = dev_buf("out", 4, NULL);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    int st = misaligned_at_launch_sim(&cfg, d_buf, 2);
+    assert_status(st, SIM_ERR_MISALIGNED_ADDRESS, "global int write at offset 2");
+    ASSERT_ERROR_HAS("misaligned global write of 4 bytes", "global write at offset 2");
+    assert_address((uintptr_t)(d_buf + 2), "global write at offset 2");
+    ASSERT_ERROR_HAS("(allocation 'buf' offset 2)", "global write at offset 2");
+    assert_where("misaligned_at", "SITE:misaligned", 0, 0, "global write at offset 2");
+    assert_still_works("misaligned write");
+
+    st = misaligned_read_at_launch_sim(&cfg, d_out, d_buf, 5);
+    assert_status(st, SIM_ERR_MISALIGNED_ADDRESS, "global float read at offset 5");
+    ASSERT_ERROR_HAS("misaligned global read of 4 bytes", "global read at offset 5");
+    ASSERT_ERROR_HAS("(allocation 'buf' offset 5)", "global read at offset 5");
+    assert_still_works("misaligned read");
+
+    /* aligned offsets are fine */
+    SIM_CHECK(misaligned_at_launch_sim(&cfg, d_buf, 8));
+
+    simt_cfg sh = cfg1(1, 32, 64);
+    st = misaligned_shared_at_launch_sim(&sh, 6);
+    assert_status(st, SIM_ERR_MISALIGNED_ADDRESS, "shared int write at offset 6");
+    ASSERT_ERROR_HAS("misaligned shared write of 4 bytes", "shared write at offset 6");
+    assert_where("misaligned_shared_at", NULL, 0, 0, "shared write at offset 6");
+    SIM_CHECK(misaligned_shared_at_launch_sim(&sh, 12));
+    assert_still_works("misaligned shared write");
+}
+
+/* ---- stack overflow --------------------------------------------------------------------------- */
+Test(errors, stack_overflow_big_local)
+{
+    unsetenv("SIMTLAB_STACK_KB"); /* the default: 64 KiB per thread */
+    float *d_out = dev_buf("out", 64 * sizeof(float), NULL);
+    simt_cfg cfg = cfg1(2, 32, 0);
+    int st = big_local_launch_sim(&cfg, d_out, 16);
+    assert_status(st, SIM_ERR_STACK_OVERFLOW, "80 KiB local array, 64 KiB stack");
+    ASSERT_ERROR_HAS("cudaErrorLaunchFailure (stack overflow)", "80 KiB local array");
+    ASSERT_ERROR_HAS("more than its 64 KiB of stack", "80 KiB local array (limit named)");
+    ASSERT_ERROR_HAS("SIMTLAB_STACK_KB", "80 KiB local array (what to do)");
+    assert_where("big_local", NULL, 0, 0, "80 KiB local array");
+    assert_still_works("stack overflow (local array)");
+    /* and again: the guard page of a reused stack still works */
+    st = big_local_launch_sim(&cfg, d_out, 16);
+    assert_status(st, SIM_ERR_STACK_OVERFLOW, "80 KiB local array, second time");
+    assert_still_works("second stack overflow");
+}
+
+Test(errors, stack_overflow_recursion)
+{
+    unsetenv("SIMTLAB_STACK_KB");
+    int out[32];
+    int *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    SIM_CHECK(deep_recursion_launch_sim(&cfg, d_out, 100));
+    to_host(out, d_out, sizeof out);
+    cr_assert_eq(out[31], 5050, "case recursion depth 100: %d", out[31]);
+    int st = deep_recursion_launch_sim(&cfg, d_out, 1000000);
+    assert_status(st, SIM_ERR_STACK_OVERFLOW, "recursion depth 10^6");
+    ASSERT_ERROR_HAS("more than its 64 KiB of stack", "recursion depth 10^6");
+    ASSERT_ERROR_HAS("block (0,0,0), thread (0,0,0)", "recursion depth 10^6 (first thread)");
+    assert_still_works("stack overflow (recursion)");
+}
+
+/* SIMTLAB_STACK_KB sets the stack of every CUDA thread (read when a worker starts). */
+Test(errors, stack_size_from_environment)
+{
+    setenv("SIMTLAB_STACK_KB", "256", 1);
+    float out[64];
+    float *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(2, 32, 0);
+    SIM_CHECK(big_local_launch_sim(&cfg, d_out, 16));
+    to_host(out, d_out, sizeof out);
+    cr_assert_eq(out[5], 15.0f, "case 80 KiB local array, 256 KiB stack: out %g", out[5]);
+    int st = deep_recursion_launch_sim(&cfg, (int *)d_out, 1000000);
+    assert_status(st, SIM_ERR_STACK_OVERFLOW, "recursion depth 10^6, 256 KiB stack");
+    ASSERT_ERROR_HAS("more than its 256 KiB of stack", "recursion, 256 KiB stack");
+}
+
+/* ---- shared-memory races (detailed mode) -------------------------------------------------------- */
+typedef struct race_case {
+    int shift;
+    int thread;      /* the thread whose access completes the hazard */
+    char hazard[48]; /* and how the report describes it */
+} race_case;
+
+/* shared_rotate: s[t] = t; [barrier;] read s[(t + shift) % n], n = 64. Threads
+ * run in order: with shift 1 or 32, thread `shift` writes the word thread 0
+ * has already read (write-after-read); with shift 63 thread 1 reads the word
+ * thread 0 wrote (read-after-write). */
+static race_case race_cases[] = {
+    {1, 1, "(write-after-read hazard)"},
+    {32, 32, "(write-after-read hazard)"},
+    {63, 1, "(read-after-write hazard)"},
+};
+
+ParameterizedTestParameters(errors, shared_race)
+{
+    return cr_make_param_array(race_case, race_cases, sizeof race_cases / sizeof race_cases[0]);
+}
+
+ParameterizedTest(race_case *c, errors, shared_race)
+{
+    int out[2 * 64];
+    int *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(2, 64, 0);
+    char what[48];
+    snprintf(what, sizeof what, "rotate by %d without a barrier", c->shift);
+    sim_set_detailed(1);
+    int st = shared_rotate_launch_sim(&cfg, d_out, c->shift, 0);
+    assert_status(st, SIM_ERR_SHARED_RACE, what);
+    ASSERT_ERROR_HAS(c->hazard, "%s", what);
+    ASSERT_ERROR_HAS(c->shift == 63 ? "a read of this thread and an access by thread 0"
+                                    : "a write of this thread and an access by thread 0",
+                     "%s", what);
+    ASSERT_ERROR_HAS("no __syncthreads()", "%s", what);
+    assert_where("shared_rotate", c->shift == 63 ? "SITE:race_read" : "SITE:race_write", 0, c->thread, what);
+    /* with the barrier: no race, right result */
+    SIM_CHECK(shared_rotate_launch_sim(&cfg, d_out, c->shift, 1));
+    to_host(out, d_out, sizeof out);
+    for (int i = 0; i < 128; i++)
+        cr_assert_eq(out[i], (i % 64 + c->shift) % 64, "case rotate by %d with a barrier: out[%d] = %d", c->shift, i,
+                     out[i]);
+    /* normal mode does not look for races */
+    sim_set_detailed(0);
+    SIM_CHECK(shared_rotate_launch_sim(&cfg, d_out, c->shift, 0));
+    assert_still_works(what);
+}

@@ -1,0 +1,159 @@
+/* tests/test_parity.c - the same kernels on the simulator and on the GPU.
+ *
+ * For lessons 2, 3 and 4 at several shapes: results of both backends within
+ * the lessons' tolerances, and the simulator's warp-level counts equal to
+ * the hardware's counters, exactly: global load/store sectors
+ * (l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st) and shared-memory
+ * wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st).
+ * Every mismatch is reported (cr_expect), not only the first.
+ * Without a CUDA device (or a CUDA build) every test skips and says why;
+ * without counter permission, the counter tests skip and say why.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson04.h"
+#include "scale.h"
+#include "softmax.h"
+
+static backend sim, gpu;
+
+static void open_both(void)
+{
+    if (be_open(&gpu, BACKEND_CUDA, "sm_90", 0))
+        cr_skip_test("no GPU to compare with: %s", gpu.err);
+    gpu.counters = 1;
+    cr_assert_eq(be_open(&sim, BACKEND_SIM, "sm_90", 1), 0, "sim backend: %s", sim.err);
+}
+
+static void close_both(void)
+{
+    be_close(&sim);
+    be_close(&gpu);
+}
+
+/* Compares kernel records sim.kernels[i] and gpu.kernels[i], i in [0, n). */
+static void expect_counts(const char *what, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const be_kernel *a = &sim.kernels[i], *b = &gpu.kernels[i];
+        if (!b->hw.valid)
+            cr_skip_test("%s: no hardware counters: %s", what, be_counters_note(&gpu));
+        cr_expect_eq(a->sim.global_ld_sectors, b->hw.l1_ld_sectors, "%s, %s: global load sectors sim %llu, hw %llu",
+                     what, a->name, (unsigned long long)a->sim.global_ld_sectors,
+                     (unsigned long long)b->hw.l1_ld_sectors);
+        cr_expect_eq(a->sim.global_st_sectors, b->hw.l1_st_sectors, "%s, %s: global store sectors sim %llu, hw %llu",
+                     what, a->name, (unsigned long long)a->sim.global_st_sectors,
+                     (unsigned long long)b->hw.l1_st_sectors);
+        cr_expect_eq(a->sim.shared_ld_wavefronts, b->hw.shared_ld_wavefronts,
+                     "%s, %s: shared load wavefronts sim %llu, hw %llu", what, a->name,
+                     (unsigned long long)a->sim.shared_ld_wavefronts, (unsigned long long)b->hw.shared_ld_wavefronts);
+        cr_expect_eq(a->sim.shared_st_wavefronts, b->hw.shared_st_wavefronts,
+                     "%s, %s: shared store wavefronts sim %llu, hw %llu", what, a->name,
+                     (unsigned long long)a->sim.shared_st_wavefronts, (unsigned long long)b->hw.shared_st_wavefronts);
+    }
+}
+
+/* ---- lesson 2 ---------------------------------------------------------------- */
+typedef struct { int n; } scale_case;
+static scale_case scale_cases[] = {{1000}, {4096}, {12345}, {1 << 20}};
+
+ParameterizedTestParameters(parity, scale) { return cr_make_param_array(scale_case, scale_cases, 4); }
+ParameterizedTest(scale_case *sc, parity, scale, .init = open_both, .fini = close_both)
+{
+    int n = sc->n;
+    float *x = malloc((size_t)n * 4), *ys = malloc((size_t)n * 4), *yg = malloc((size_t)n * 4);
+    for (int i = 0; i < n; i++)
+        x[i] = (float)(i % 977) - 400.0f;
+    backend *bs[2] = {&sim, &gpu};
+    float *out[2] = {ys, yg};
+    for (int b = 0; b < 2; b++) {
+        float *dx, *dy;
+        cr_assert_eq(be_malloc(bs[b], &dx, (size_t)n * 4, "x") || be_malloc(bs[b], &dy, (size_t)n * 4, "y"), 0, "%s",
+                     bs[b]->err);
+        be_upload(bs[b], dx, x, (size_t)n * 4);
+        simt_cfg cfg = {.grid = {(unsigned)((n + 255) / 256), 1, 1}, .block = {256, 1, 1}};
+        cr_assert_eq(BE_LAUNCH(bs[b], scale_v1, &cfg, dy, dx, n), 0, "n %d, %s: %s", n, be_name(bs[b]), bs[b]->err);
+        be_download(bs[b], out[b], dy, (size_t)n * 4);
+    }
+    cr_expect_eq(memcmp(ys, yg, (size_t)n * 4), 0, "scale n %d: results differ (2x is exact)", n);
+    char what[64];
+    snprintf(what, sizeof what, "scale n %d", n);
+    expect_counts(what, 1);
+    free(x);
+    free(ys);
+    free(yg);
+}
+
+/* ---- lesson 3 ---------------------------------------------------------------- */
+typedef struct { int R, C, block; } sm_case;
+static sm_case sm_cases[] = {{64, 2048, 256}, {37, 1000, 128}, {16, 100, 256}, {8, 4096, 1024}};
+
+ParameterizedTestParameters(parity, softmax) { return cr_make_param_array(sm_case, sm_cases, 4); }
+ParameterizedTest(sm_case *c, parity, softmax, .init = open_both, .fini = close_both)
+{
+    size_t n = (size_t)c->R * c->C;
+    float *x = malloc(n * 4), *y[2] = {malloc(n * 4), malloc(n * 4)};
+    double *ref = malloc(n * sizeof *ref);
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)((i * 2654435761u) % 10000) / 1000.0f - 5.0f;
+    softmax_cpu(ref, x, c->R, c->C);
+    backend *bs[2] = {&sim, &gpu};
+    for (int b = 0; b < 2; b++) {
+        float *dx, *dy;
+        cr_assert_eq(be_malloc(bs[b], &dx, n * 4, "x") || be_malloc(bs[b], &dy, n * 4, "y"), 0, "%s", bs[b]->err);
+        be_upload(bs[b], dx, x, n * 4);
+        simt_cfg cfg = {.grid = {(unsigned)c->R, 1, 1}, .block = {(unsigned)c->block, 1, 1}};
+        cr_assert_eq(BE_LAUNCH(bs[b], softmax_naive, &cfg, dy, dx, c->R, c->C) ||
+                         BE_LAUNCH(bs[b], softmax_safe, &cfg, dy, dx, c->R, c->C) ||
+                         BE_LAUNCH(bs[b], softmax_online, &cfg, dy, dx, c->R, c->C),
+                     0, "softmax %dx%d: %s", c->R, c->C, bs[b]->err);
+        be_download(bs[b], y[b], dy, n * 4);
+        check_result r = check_close(y[b], ref, n, 1e-5, 1e-7);
+        cr_expect(r.pass, "softmax %dx%d block %d on %s: max abs err %g", c->R, c->C, c->block, be_name(bs[b]),
+                  r.max_abs_err);
+    }
+    char what[64];
+    snprintf(what, sizeof what, "softmax %dx%d block %d", c->R, c->C, c->block);
+    expect_counts(what, 3);
+    free(x);
+    free(y[0]);
+    free(y[1]);
+    free(ref);
+}
+
+/* ---- lesson 4 ---------------------------------------------------------------- */
+typedef struct { int B, H, N, d, causal; } at_case;
+static at_case at_cases[] = {
+    {1, 2, 256, 64, 0}, {1, 1, 200, 64, 1}, {2, 1, 130, 32, 0}, {1, 1, 64, 16, 1}, {1, 1, 128, 128, 0},
+};
+
+ParameterizedTestParameters(parity, attention) { return cr_make_param_array(at_case, at_cases, 5); }
+ParameterizedTest(at_case *c, parity, attention, .init = open_both, .fini = close_both)
+{
+    attn_params a = {.B = c->B, .H = c->H, .N = c->N, .d = c->d, .causal = c->causal, .sram = 48 << 10,
+                     .versions = 7, .repeats = 0, .counters = 1};
+    char err[512];
+    cr_assert_eq(attn_params_check(&a, err, sizeof err), 0, "%s", err);
+    float *q, *k, *v;
+    double *ref;
+    attn_make_inputs(&a, &q, &k, &v, &ref);
+    attn_version_result rs[3], rg[3];
+    cr_assert_eq(attn_run(&sim, &a, q, k, v, ref, rs), 0, "sim: %s", sim.err);
+    cr_assert_eq(attn_run(&gpu, &a, q, k, v, ref, rg), 0, "gpu: %s", gpu.err);
+    for (int ver = 0; ver < 3; ver++) {
+        cr_expect(rs[ver].check.pass && rg[ver].check.pass,
+                  "attention B%d H%d N%d d%d causal %d version %d: sim err %g, gpu err %g", c->B, c->H, c->N, c->d,
+                  c->causal, ver, rs[ver].check.max_abs_err, rg[ver].check.max_abs_err);
+    }
+    cr_assert_eq(sim.n_kernels, gpu.n_kernels, "same launches on both backends");
+    char what[96];
+    snprintf(what, sizeof what, "attention B%d H%d N%d d%d causal %d", c->B, c->H, c->N, c->d, c->causal);
+    expect_counts(what, sim.n_kernels);
+    free(q);
+    free(k);
+    free(v);
+    free(ref);
+}
