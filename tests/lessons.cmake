@@ -65,3 +65,11 @@ add_test(NAME lesson_4_omp_counters
                  -DTHREADS=1,2 -P ${SIMTLAB_LESSON_SCRIPTS}/omp_counters.cmake)
 set_tests_properties(lesson_2_mode_cuda lesson_readme_table lesson_4_omp_counters
                      PROPERTIES TIMEOUT 120 LABELS lesson)
+# lesson 1 needs only nvcc: where CMake found one, it must compile every product and pass
+if(CMAKE_CUDA_COMPILER OR EXISTS /usr/local/cuda/bin/nvcc)
+  lesson_smoke(lesson_1_sim RC 0 ARGS "1 --mode sim" ORDERED
+               MATCH "ld\\.global\\.f32" "st\\.global\\.f32" "sm_80: [0-9]+ bytes" "sm_90: [0-9]+ bytes"
+                     "SASS  sm_89" "PTX   compute_90" "\nPASS\n$")
+  lesson_smoke(lesson_1_json RC 0 ARGS "1 --json" MATCH "\"ld_global\": true" "\"pass\": true")
+endif()
+lesson_smoke(lesson_1_bad_mode RC 2 ARGS "1 --mode compare" MATCH "no simulator side")
