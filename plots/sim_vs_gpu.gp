@@ -40,8 +40,9 @@ set format y '10^{%L}'
 set xlabel 'sequence length N'
 stats csv using "n" nooutput
 set xrange [STATS_min / 1.2 : STATS_max * 1.2]
-set offsets 0, 0, graph 0.06, graph 0.06
-set key bottom right
+set autoscale yfix # the data range, no rounding out to whole decades
+set offsets 0, 0, graph 0.08, graph 0.08
+set key top left font ',10'
 set multiplot layout 1, 3 title sprintf("Simulator vs GPU: global-memory traffic against N  (d = %d, %d head%s, fp32; GPU: %s)", \
                D, BH, BH > 1 ? "s" : "", gpu_name) noenhanced
 do for [i=1:3] {
@@ -50,7 +51,7 @@ do for [i=1:3] {
     unset label 1
     if (!have_gpu) {
         set label 1 "no GPU columns in this CSV: on a machine with\nan NVIDIA GPU, lesson 4 --mode compare\n--sweep n=... --csv writes them\n(docs/plots/README.md)" \
-            at graph 0.04, 0.94 left front font ',10' tc rgb '#a04000'
+            at graph 0.97, 0.25 right front font ',10' tc rgb '#a04000'
     }
     S = sprintf('$S%d', i); G = sprintf('$G%d', i) # datablocks by name
     plot S using 1:3 with lines lw 2 lc rgb c_ref title 'closed form (HBM bytes requested)', \

@@ -176,6 +176,10 @@ unsigned long long sim_atomic_ull(unsigned long long *p, unsigned long long v, u
 #define __saturatef(x) fminf(fmaxf((x), 0.0f), 1.0f)
 #define rsqrtf(x) (1.0f / sqrtf(x))
 #define __ldg(p) (*(p))
+#define __popc(x) __builtin_popcount((unsigned)(x))
+#define __popcll(x) __builtin_popcountll((unsigned long long)(x))
+#define __clz(x) ((unsigned)(x) ? __builtin_clz((unsigned)(x)) : 32)
+#define __ffs(x) __builtin_ffs((int)(x))
 #define __float_as_int(f) (((union { float f_; int i_; }){.f_ = (f)}).i_)
 #define __int_as_float(i) (((union { int i_; float f_; }){.i_ = (i)}).f_)
 static inline __attribute__((unused)) int sim_min_i(int a, int b) { return a < b ? a : b; }

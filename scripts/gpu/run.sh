@@ -5,8 +5,10 @@
 # timings of docs/parity-h200.md (lesson 4 at B=4, H=16, d=64 against
 # PyTorch's fp32 scaled_dot_product_attention, EFFICIENT backend).
 # Run from the repository root, on the device machine (see docs/NOTES.md):
-#   OUT=/some/dir scripts/gpu/run.sh      (Criterion carried in .dev/criterion)
+#   OUT=/some/dir scripts/gpu/run.sh [all|lessons]   (Criterion carried in .dev/criterion)
+# `lessons` builds and runs only lessons 1, 5 and 6 in --mode cuda (lessons-cuda.txt).
 set -u
+stage=${1:-all}
 OUT=${OUT:-/tmp/simtlab-gpu}
 mkdir -p "$OUT"
 root=$(pwd)
@@ -29,6 +31,14 @@ cmake --build $B -j16 >>"$OUT/build.txt" 2>&1 || { tail -40 "$OUT/build.txt"; ex
 echo "build ok"
 
 run() { echo "=== $*"; timeout 300 "$@"; echo "=== rc=$?"; }
+{
+  run $L 1 --mode cuda
+  run $L 5 --mode cuda
+  run $L 6 --mode cuda
+  run $L 6 --mode compare
+} >"$OUT/lessons-cuda.txt" 2>&1
+grep -E "^=== |PASS|FAIL" "$OUT/lessons-cuda.txt" | tail -20
+[ "$stage" = lessons ] && exit 0
 {
   run $L 2 --mode compare --n 1000000
   run $L 2 --mode compare --n 1000 --block 128
