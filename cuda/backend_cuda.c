@@ -138,9 +138,21 @@ int cuda_be_launch_end(backend *be, be_kernel *k)
     CUDA_CHECK(be, cudaEventElapsedTime(&ms, c->ev0, c->ev1));
     k->time_ms = ms;
     if (c->ctr_active) {
-        if (cuda_counters_end(c->ctr, &k->hw, c->ctr_note, sizeof c->ctr_note))
-            k->hw.valid = 0;
         c->ctr_active = 0;
+        if (cuda_counters_end(c->ctr, &k->hw, c->ctr_note, sizeof c->ctr_note)) {
+            k->hw.valid = 0;
+            if (strstr(c->ctr_note, "no range was recorded")) {
+                /* under the profiler a launch that never ran (too many registers or
+                 * shared memory for the block) can report success: say so */
+                snprintf(be->err, sizeof be->err,
+                         "launch of %s with grid (%u,%u,%u) block (%u,%u,%u) shared %zu did not run (the profiler "
+                         "recorded no range for it): most likely too many resources for the block; re-run with "
+                         "--no-counters to see CUDA's error",
+                         k->name, k->cfg.grid.x, k->cfg.grid.y, k->cfg.grid.z, k->cfg.block.x, k->cfg.block.y,
+                         k->cfg.block.z, k->cfg.shared_bytes);
+                return -1;
+            }
+        }
     }
     /* the kernel's own duration is the better time when the counters ran
      * (the event pair then includes the profiler's replays) */

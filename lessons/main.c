@@ -11,19 +11,22 @@ int lesson01_main(int argc, char **argv);
 int lesson02_main(int argc, char **argv);
 int lesson03_main(int argc, char **argv);
 int lesson04_main(int argc, char **argv);
+int lesson05_main(int argc, char **argv);
+int lesson06_main(int argc, char **argv);
 
 const lesson_entry lesson_registry[] = {
     {1, "compile", "the nvcc chain: .cu -> PTX -> SASS for sm_80/89/90, the fatbinary, JIT from PTX", lesson01_main},
     {2, "scale", "threads, blocks, grids: the custom op y = 2x and its bounds guard", lesson02_main},
     {3, "softmax", "softmax naive, safe and online: passes over HBM, overflow, the online merge rule", lesson03_main},
     {4, "attention", "standard attention (S, P in HBM) vs FlashAttention v1 and v2: results and HBM bytes", lesson04_main},
+    {5, "torch", "the PyTorch CUDA stack: copies and kernels on streams; the caching allocator, allocated vs reserved", lesson05_main},
+    {6, "blocks", "Triton-style block programs: program_id, arange, masked load/store; add and fused softmax", lesson06_main},
     {0, NULL, NULL, NULL},
 };
 
-/* Lessons of the course that this build does not have yet. */
+/* Lessons of the course that this build does not have yet (ends with number 0). */
 static const struct { int number; const char *when; } planned[] = {
-    {5, "lesson 5 (the PyTorch CUDA stack) arrives with the lessons 1, 5 and 6 issue"},
-    {6, "lesson 6 (Triton-style block programs) arrives with the lessons 1, 5 and 6 issue"},
+    {0, NULL},
 };
 
 static void usage(FILE *f)
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
             argv[1] = prog;
             return e->run(argc - 1, argv + 1);
         }
-    for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++)
+    for (size_t i = 0; planned[i].number; i++)
         if (planned[i].number == n) {
             fprintf(stderr, "%s; `lesson list` shows what this build has\n", planned[i].when);
             return LESSON_USAGE;

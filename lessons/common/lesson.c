@@ -177,9 +177,10 @@ void lesson_json_check(json *j, const check_result *r)
 }
 
 const char *const lesson_dram_note =
-    "sim HBM bytes are what the kernel requests, so they match L1 sectors x 32; DRAM sees only L2 misses "
-    "(re-read K, V, Q tiles hit the L2) and the L2 is write-back (recent writes may still sit in it when the "
-    "kernel ends), so DRAM bytes are lower";
+    "sim HBM bytes are what the kernel requests, so they match L1 sectors x 32; DRAM sees only L2 misses and "
+    "write-backs: data re-read by many blocks (K, V, Q tiles) hits the 60 MB L2, so DRAM reads are lower, and "
+    "the L2 is write-back, so a kernel's writes may reach DRAM after it ends and earlier kernels' writes during "
+    "it (DRAM bytes can then be higher)";
 
 static const char *mark(uint64_t a, uint64_t b) { return a == b ? "=" : "!"; }
 
