@@ -63,6 +63,9 @@ tail -3 "$OUT/parity.txt"
     run compute-sanitizer --tool $tool --error-exitcode 9 $L 4 --mode cuda --n 200 --d 128 --causal --no-counters --repeats 0
   done
   run compute-sanitizer --tool synccheck --error-exitcode 9 $L 4 --mode cuda --n 130 --no-counters --repeats 0
+  for tool in memcheck racecheck; do
+    run compute-sanitizer --tool $tool --error-exitcode 9 $L 6 --mode cuda --n 5000 --rows 64 --cols 781
+  done
 } >"$OUT/sanitizer.txt" 2>&1
 grep -E "ERROR SUMMARY|=== rc" "$OUT/sanitizer.txt" | head -30
 
