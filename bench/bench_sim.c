@@ -91,6 +91,19 @@ __attribute__((noinline)) static void scale_plain(float *y, const float *x, int 
         y[i] = 2.0f * x[i];
 }
 
+/* plain C arithmetic over OpenMP threads (no memory traffic): how well this
+ * machine's two cores scale at the moment of the run */
+__attribute__((noinline)) static double spin_plain_omp(long iters)
+{
+    double sum = 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+#endif
+    for (long i = 0; i < iters; i++)
+        sum += (double)(i % 7) * 1.0000001;
+    return sum;
+}
+
 /* plain C, single-threaded: the same attention loop nest as the CPU reference, in fp32 */
 __attribute__((noinline)) static void attention_plain(float *o, const float *q, const float *k, const float *v, int N,
                                                       int d, float *s)
@@ -199,11 +212,16 @@ int main(int argc, char **argv)
         CHECK(sim_memcpy(d_x, x, (size_t)n * 4, SIM_COPY_H2D));
         CHECK(sim_memset(d_y, 0, (size_t)n * 4));
         simt_cfg cfg = {.grid = {(n + 255) / 256, 1, 1}, .block = {256, 1, 1}};
-        double t1, t2;
-        set_workers(1);
-        BEST_LAUNCH(t1, scale_v1_launch_sim(&cfg, d_y, d_x, n));
-        set_workers(maxw >= 2 ? 2 : 1);
-        BEST_LAUNCH(t2, scale_v1_launch_sim(&cfg, d_y, d_x, n));
+        /* 1 and 2 workers alternate, so that a slow spell of the shared machine
+         * hits both alike; the best of each is kept */
+        double t1 = 1e300, t2 = 1e300;
+        for (int r = 0; r < reps; r++)
+            for (int w = 1; w <= 2; w++) {
+                set_workers(w == 2 && maxw >= 2 ? 2 : 1);
+                CHECK(scale_v1_launch_sim(&cfg, d_y, d_x, n));
+                double *t = w == 1 ? &t1 : &t2;
+                *t = sim_last_launch()->wall_ms < *t ? sim_last_launch()->wall_ms : *t;
+            }
         double plain = 1e300;
         for (int r = 0; r < reps; r++) {
             double t0 = now_ms();
@@ -214,6 +232,19 @@ int main(int argc, char **argv)
         printf("| lesson 2, n = 2^24, 1 worker | %.1f ms = %.1f M simulated threads/s | |\n", t1, n / (t1 * 1e3));
         printf("| lesson 2, n = 2^24, 2 workers | %.1f ms = %.1f M simulated threads/s | |\n", t2, n / (t2 * 1e3));
         printf("| lesson 2 speedup, 2 workers over 1 | %.2fx | >= 1.7x |\n", t1 / t2);
+        /* the machine's own ceiling, measured the same way: plain C arithmetic on 1 and 2 threads */
+        double p1 = 1e300, p2 = 1e300;
+        volatile double sink2 = 0;
+        for (int r = 0; r < reps; r++)
+            for (int w = 1; w <= 2; w++) {
+                set_workers(w == 2 && maxw >= 2 ? 2 : 1);
+                double t0 = now_ms();
+                sink2 += spin_plain_omp(200000000L);
+                double t = now_ms() - t0, *b = w == 1 ? &p1 : &p2;
+                *b = t < *b ? t : *b;
+            }
+        (void)sink2;
+        printf("| the machine itself: plain C arithmetic, 2 threads over 1 | %.2fx | (its ceiling now) |\n", p1 / p2);
         printf("| lesson 2 simulated / plain C loop (%.2f ms) | %.1fx (1 worker), %.1fx (2 workers) | |\n", plain,
                t1 / plain, t2 / plain);
         sim_free(d_x);

@@ -65,7 +65,7 @@ extern char sim_ctx_start[];
 
 void *sim_ctx_init(sim_stack *s, void (*fn)(void *), void *arg)
 {
-    uintptr_t top = (((uintptr_t)s->hi - s->color) & ~(uintptr_t)15) - 16;
+    uintptr_t top = ((uintptr_t)s->hi & ~(uintptr_t)15) - 16;
 #if defined(__x86_64__)
     /* after `ret` pops sim_ctx_start, rsp = top (16-aligned) as a call needs */
     uintptr_t *sp = (uintptr_t *)(top - 8 * SIM_CTX_FRAME);

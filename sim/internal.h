@@ -41,9 +41,9 @@ int sim_memory_init(void); /* 0 or -1 (with sim_last_error set) */
 
 /* ---- fibers ------------------------------------------------------------ */
 typedef struct sim_stack {
-    char *lo, *hi;   /* usable range; a PROT_NONE guard page sits below lo */
+    char *lo, *hi;   /* usable range; PROT_NONE guard pages sit below lo */
     char *map;       /* mapping start (the guard) */
-    unsigned color;  /* bytes left unused at the top (see stack_take) */
+    unsigned color;  /* bytes left unused above hi (see stack_take) */
     size_t map_len;
     struct sim_stack *next_free;
 } sim_stack;
