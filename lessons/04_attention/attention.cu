@@ -65,6 +65,28 @@ __host__ void attention_cpu(double *o, const float *q, const float *k, const flo
 #define STD_BK 16
 #define STD_PAD (STD_TILE + 2)
 
+/* The inner product of both matmuls: acc[r][c] += A[k][ty + 16 r] * B[k][tx + 16 c]
+ * over the STD_BK staged values of k; A and B are [k][.] tiles in shared memory
+ * with rows of lda and ldb floats. 8 shared loads feed 16 FMAs. */
+__device__ __forceinline__ void tile_fma(float acc[4][4], const float *A, int lda, const float *B, int ldb, int ty,
+                                         int tx)
+{
+    for (int kk = 0; kk < STD_BK; kk++) {
+        float a[4], b[4];
+        UNROLL
+        for (int r = 0; r < 4; r++)
+            a[r] = A[kk * lda + ty + 16 * r];
+        UNROLL
+        for (int c = 0; c < 4; c++)
+            b[c] = B[kk * ldb + tx + 16 * c];
+        UNROLL
+        for (int r = 0; r < 4; r++)
+            UNROLL
+            for (int c = 0; c < 4; c++)
+                acc[r][c] += a[r] * b[c];
+    }
+}
+
 /* standard, kernel 1: S = scale * Q K^T, a tiled matmul.
  * grid (ceil(N/64), ceil(N/64), B*H), block (16, 16). With causal, tiles
  * wholly above the diagonal are never read by the softmax and are skipped. */
@@ -94,20 +116,7 @@ __global__ void attn_std_scores(float *S, const float *Q, const float *K, int N,
             Ks[t % 16][r] = (j0 + r < N && c < d) ? k[(size_t)(j0 + r) * d + c] : 0.0f;
         }
         __syncthreads();
-        for (int kk = 0; kk < STD_BK; kk++) {
-            float a[4], b[4];
-            UNROLL
-            for (int r = 0; r < 4; r++)
-                a[r] = Qs[kk][ty + 16 * r];
-            UNROLL
-            for (int c = 0; c < 4; c++)
-                b[c] = Ks[kk][tx + 16 * c];
-            UNROLL
-            for (int r = 0; r < 4; r++)
-                UNROLL
-                for (int c = 0; c < 4; c++)
-                    acc[r][c] += a[r] * b[c];
-        }
+        tile_fma(acc, &Qs[0][0], STD_PAD, &Ks[0][0], STD_PAD, ty, tx);
         __syncthreads();
     }
     float *s = S + bh * N * N;
@@ -196,20 +205,7 @@ __global__ void attn_std_pv(float *O, const float *P, const float *V, int N, int
             Vs[key][col] = (k0 + key < kend && c0 + col < d) ? v[(size_t)(k0 + key) * d + c0 + col] : 0.0f;
         }
         __syncthreads();
-        for (int kk = 0; kk < STD_BK; kk++) {
-            float a[4], b[4];
-            UNROLL
-            for (int r = 0; r < 4; r++)
-                a[r] = Ps[kk][ty + 16 * r];
-            UNROLL
-            for (int c = 0; c < 4; c++)
-                b[c] = Vs[kk][tx + 16 * c];
-            UNROLL
-            for (int r = 0; r < 4; r++)
-                UNROLL
-                for (int c = 0; c < 4; c++)
-                    acc[r][c] += a[r] * b[c];
-        }
+        tile_fma(acc, &Ps[0][0], STD_PAD, &Vs[0][0], STD_TILE, ty, tx);
         __syncthreads();
     }
     float *o = O + bh * N * d;

@@ -27,8 +27,6 @@ typedef struct lesson_common {
     const char *arch; /* device preset */
     int detail;
     int json;
-    const char *csv;  /* path or NULL */
-    const char *sweep;/* "n=256:4096:x2" or NULL */
     int help;
 } lesson_common;
 
