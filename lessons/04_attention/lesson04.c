@@ -138,12 +138,17 @@ int attn_params_check(attn_params *a, char *err, size_t n)
             long long dmax = 0;
             while (attn_flash_v1_shared_bytes((int)dmax + 1, a->v1_br, a->v1_bc) <= dev->shared_per_block_optin)
                 dmax++;
+            char dpart[96];
+            if (dmax > 0)
+                snprintf(dpart, sizeof dpart, "largest d at these tiles: %lld", dmax);
+            else
+                snprintf(dpart, sizeof dpart, "no d fits tiles this large");
             snprintf(err, n,
                      "flash v1 tiles Br = %d, Bc = %d with d = %d need %llu bytes of shared memory per block "
                      "(K_j, V_j, Q_i, O_i, S_ij, l, m); %s allows %zu bytes. Largest tile that fits at d = %d: "
-                     "Br = Bc = %d (--br %d --bc %d, or a smaller --sram); largest d at these tiles: %lld",
+                     "Br = Bc = %d (--br %d --bc %d, or a smaller --sram); %s",
                      a->v1_br, a->v1_bc, a->d, (unsigned long long)need, dev->name, dev->shared_per_block_optin,
-                     a->d, t, t, t, dmax);
+                     a->d, t, t, t, dpart);
             return -1;
         }
     }
