@@ -6,7 +6,8 @@
 # PyTorch's fp32 scaled_dot_product_attention, EFFICIENT backend).
 # Run from the repository root, on the device machine (see docs/NOTES.md):
 #   OUT=/some/dir scripts/gpu/run.sh [all|lessons]   (Criterion carried in .dev/criterion)
-# `lessons` builds and runs only lessons 1, 5 and 6 in --mode cuda (lessons-cuda.txt).
+# `lessons` builds and runs only lessons 1, 5 and 6 in --mode cuda (lessons-cuda.txt);
+# `timing` only the lesson 4 / PyTorch timings (timing.txt).
 set -u
 stage=${1:-all}
 OUT=${OUT:-/tmp/simtlab-gpu}
@@ -31,6 +32,17 @@ cmake --build $B -j16 >>"$OUT/build.txt" 2>&1 || { tail -40 "$OUT/build.txt"; ex
 echo "build ok"
 
 run() { echo "=== $*"; timeout 300 "$@"; echo "=== rc=$?"; }
+timing() {
+  {
+    for n in 1024 2048 4096; do
+      run $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n $n --no-counters --repeats 10 --json
+    done
+    echo "=== sdpa"
+    python3 "$root/scripts/gpu/sdpa.py"
+  } >"$OUT/timing.txt" 2>&1
+  grep -E 'sdpa' "$OUT/timing.txt" | tail -4
+}
+if [ "$stage" = timing ]; then timing; exit 0; fi
 {
   run $L 1 --mode cuda
   run $L 5 --mode cuda
@@ -69,11 +81,4 @@ tail -3 "$OUT/parity.txt"
 } >"$OUT/sanitizer.txt" 2>&1
 grep -E "ERROR SUMMARY|=== rc" "$OUT/sanitizer.txt" | head -30
 
-{
-  for n in 1024 2048 4096; do
-    run $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n $n --no-counters --repeats 10 --json
-  done
-  echo "=== sdpa"
-  python3 "$root/scripts/gpu/sdpa.py"
-} >"$OUT/timing.txt" 2>&1
-grep -E '"time_ms"|sdpa|TFLOP' "$OUT/timing.txt" | tail -20
+timing
