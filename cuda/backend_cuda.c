@@ -137,9 +137,22 @@ int cuda_be_launch_end(backend *be, be_kernel *k)
         k->hw.valid = 0;
         return -1;
     }
-    CUDA_CHECK(be, cudaEventRecord(c->ev1, 0));
-    CUDA_CHECK(be, cudaEventSynchronize(c->ev1));
-    CUDA_CHECK(be, cudaGetLastError()); /* faults inside the kernel surface here */
+    /* wait for the kernel; stop the profiler whatever happened, so that a
+     * fault does not leave it running into the next launch */
+    cudaError_t e = cudaEventRecord(c->ev1, 0);
+    if (e == cudaSuccess)
+        e = cudaEventSynchronize(c->ev1);
+    if (e == cudaSuccess)
+        e = cudaGetLastError(); /* faults inside the kernel surface here */
+    if (e != cudaSuccess) {
+        if (c->ctr_active) {
+            hw_counters dummy;
+            cuda_counters_end(c->ctr, &dummy, c->ctr_note, sizeof c->ctr_note);
+            c->ctr_active = 0;
+        }
+        snprintf(be->err, sizeof be->err, "%s: %s: %s", k->name, cudaGetErrorName(e), cudaGetErrorString(e));
+        return -1;
+    }
     float ms = 0;
     CUDA_CHECK(be, cudaEventElapsedTime(&ms, c->ev0, c->ev1));
     k->time_ms = ms;

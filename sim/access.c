@@ -225,12 +225,16 @@ static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr,
     uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
     for (uintptr_t x = a & ~(uintptr_t)3; x < a + size; x += 4) {
         sim_shadow *s = shadow_of(w, x);
+        /* the bytes of this word the access covers: threads writing different
+         * bytes of one word (a char array) do not race */
+        uintptr_t lo = a > x ? a : x, hi = a + size < x + 4 ? a + size : x + 4;
+        uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - x));
         const char *kind = NULL;
         unsigned other = 0;
-        if (s->w_epoch == w->epoch && s->w_tid != me && !synced(w, s->w_tid, s->w_wep, t)) {
+        if (s->w_epoch == w->epoch && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t)) {
             kind = wr ? "write-after-write" : "read-after-write";
             other = s->w_tid;
-        } else if (wr && s->r_epoch == w->epoch &&
+        } else if (wr && s->r_epoch == w->epoch && (s->r_bytes & bytes) &&
                    (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t)))) {
             kind = "write-after-read";
             other = s->r_tid;
@@ -248,15 +252,18 @@ static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr,
             sim_block_abort(w);
         }
         if (wr) {
+            s->w_bytes = s->w_epoch == w->epoch && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
             s->w_epoch = w->epoch;
             s->w_tid = me;
             s->w_wep = wep;
         } else if (s->r_epoch != w->epoch || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t)) {
+            s->r_bytes = s->r_epoch == w->epoch && s->r_tid == me ? (uint8_t)(s->r_bytes | bytes) : bytes;
             s->r_epoch = w->epoch;
             s->r_tid = me;
             s->r_wep = wep;
         } else {
             s->r_tid = SIM_MULTI;
+            s->r_bytes |= bytes;
         }
     }
 }

@@ -113,6 +113,7 @@ typedef struct sim_warp {
 typedef struct sim_shadow { /* race detection, one per 4-byte shared word */
     uint32_t w_epoch, r_epoch;
     uint16_t w_tid, r_tid, w_wep, r_wep;
+    uint8_t w_bytes, r_bytes; /* which bytes of the word the last writer / reader touched */
 } sim_shadow;
 
 typedef struct sim_err_rec {
@@ -157,6 +158,7 @@ typedef struct sim_worker {
 
     sim_stack *free_stacks;
     size_t stack_bytes;
+    int stack_env_ignored; /* SIMTLAB_STACK_KB was out of range */
     char *dyn_map;
     size_t dyn_cap;
     sim_shadow *shadow_tls, *shadow_dyn;

@@ -179,8 +179,9 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
         if (a >= (uintptr_t)s->map && a < (uintptr_t)s->lo) {
             sim_fail(w, SIM_ERR_STACK_OVERFLOW, 0,
                      "stack overflow: the thread used more than its %zu KiB of stack (large local arrays or deep "
-                     "recursion); make local arrays smaller or set SIMTLAB_STACK_KB to more than %zu",
-                     w->stack_bytes >> 10, w->stack_bytes >> 10);
+                     "recursion); make local arrays smaller or set SIMTLAB_STACK_KB to more than %zu (8 to 65536)%s",
+                     w->stack_bytes >> 10, w->stack_bytes >> 10,
+                     w->stack_env_ignored ? "; the SIMTLAB_STACK_KB given was outside 8..65536 and ignored" : "");
             sim_block_abort(w);
         }
     }
@@ -225,6 +226,7 @@ static sim_worker *worker_get(void)
     const char *kb = getenv("SIMTLAB_STACK_KB");
     long k = kb ? strtol(kb, NULL, 10) : 0;
     w->stack_bytes = (size_t)(k >= 8 && k <= 65536 ? k : 64) << 10;
+    w->stack_env_ignored = kb && !(k >= 8 && k <= 65536);
     stack_t ss = {.ss_sp = w->altstack, .ss_size = SIGSTKSZ > 65536 ? SIGSTKSZ : 65536, .ss_flags = 0};
     sigaltstack(&ss, NULL);
     my_worker = w;
@@ -646,8 +648,8 @@ static unsigned shfl_src(int kind, unsigned l, unsigned arg, unsigned width)
     unsigned base = l & ~(width - 1);
     switch (kind) {
     case SIM_SHFL_IDX: return base + (arg & (width - 1));
-    case SIM_SHFL_UP: return (int)l - (int)arg < (int)base ? l : l - arg;
-    case SIM_SHFL_DOWN: return l + arg >= base + width ? l : l + arg;
+    case SIM_SHFL_UP: return arg > l - base ? l : l - arg; /* delta is unsigned in CUDA */
+    case SIM_SHFL_DOWN: return arg >= base + width - l ? l : l + arg;
     default: return (l ^ arg) >= base + width ? l : (l ^ arg);
     }
 }

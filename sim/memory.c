@@ -70,6 +70,12 @@ sim_status sim_malloc(void **ptr, size_t bytes, const char *name)
         return SIM_ERR_INVALID_VALUE;
     }
     const uintptr_t g = (uintptr_t)1 << SIM_GRANULE_SHIFT;
+    if (bytes > sim_arena.span - 2 * g) { /* before rounding, which would wrap */
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION,
+                      "sim_malloc(\"%s\", %zu bytes): out of device memory: larger than the whole device arena (%llu GiB)",
+                      name ? name : "", bytes, (unsigned long long)(sim_arena.span >> 30));
+        return SIM_ERR_MEMORY_ALLOCATION;
+    }
     uintptr_t span = (bytes + g - 1) & ~(g - 1);
     uintptr_t end = sim_arena.base + sim_arena.span;
     if (sim_arena.n_allocs >= SIM_MAX_ALLOCS || span > end - sim_arena.next || end - sim_arena.next - span < g) {
@@ -128,7 +134,7 @@ static int check_range(const void *p, size_t n, const char *what, const char *ca
 {
     uint32_t id = owner_of((uintptr_t)p);
     const sim_alloc *al = &sim_allocs[id];
-    if (!id || al->freed || (uintptr_t)p + n > al->live_end) {
+    if (!id || al->freed || n > al->live_end - (uintptr_t)p) { /* no wrap-around for huge n */
         char where[256];
         sim_describe_address(where, sizeof where, (uintptr_t)p, (unsigned)(n > 0xffffffffu ? 0xffffffffu : n));
         sim_set_error(SIM_ERR_INVALID_VALUE, "%s: %s range of %zu bytes at %p is not inside a live device allocation: %s",

@@ -358,3 +358,28 @@ ParameterizedTest(race_case *c, errors, shared_race)
     SIM_CHECK(shared_rotate_launch_sim(&cfg, d_out, c->shift, 0));
     assert_still_works(what);
 }
+
+/* ---- regressions found in review --------------------------------------------------------- */
+Test(errors, regression_huge_local_array_is_reported)
+{
+    unsetenv("SIMTLAB_STACK_KB");
+    float *d_out = dev_buf("out", 32 * sizeof(float), NULL);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    int st = huge_local_launch_sim(&cfg, d_out, 65536);
+    assert_status(st, SIM_ERR_STACK_OVERFLOW, "256 KiB local array, 64 KiB stack");
+    assert_still_works("stack overflow (256 KiB local array)");
+}
+
+Test(errors, regression_byte_writes_to_one_word_do_not_race)
+{
+    sim_set_detailed(1);
+    int out[2];
+    int *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(2, 256, 0);
+    int st = byte_flags_launch_sim(&cfg, d_out);
+    sim_set_detailed(0);
+    cr_assert_eq(st, SIM_OK, "case 256 threads writing their own byte of a shared char array: %s", sim_last_error());
+    to_host(out, d_out, sizeof out);
+    cr_assert_eq(out[0], 256, "case byte flags: block 0 counted %d flags", out[0]);
+    cr_assert_eq(out[1], 256, "case byte flags: block 1 counted %d flags", out[1]);
+}

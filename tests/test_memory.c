@@ -260,3 +260,18 @@ Test(memory, memset_errors)
     expect_status(sim_memset(h, 0, 16), SIM_ERR_INVALID_VALUE, "memset of a host buffer");
     SIM_CHECK(sim_memset(d, 0, 100));
 }
+
+/* ---- regressions found in review --------------------------------------------------------- */
+Test(memory, regression_huge_sizes_are_refused)
+{
+    void *p = (void *)1;
+    cr_assert_eq(sim_malloc(&p, SIZE_MAX - 100, "wrap"), SIM_ERR_MEMORY_ALLOCATION,
+                 "case SIZE_MAX - 100 bytes: the rounding must not wrap to an empty allocation");
+    cr_assert_null(p, "case SIZE_MAX - 100 bytes: ptr cleared");
+    char host[64];
+    char *d = dev_buf("small", 64, NULL);
+    cr_assert_eq(sim_memcpy(host, d + 16, SIZE_MAX - 8, SIM_COPY_D2H), SIM_ERR_INVALID_VALUE,
+                 "case memcpy of SIZE_MAX - 8 bytes: the range check must not wrap");
+    cr_assert_eq(sim_memset(d + 16, 0, SIZE_MAX - 8), SIM_ERR_INVALID_VALUE,
+                 "case memset of SIZE_MAX - 8 bytes: the range check must not wrap");
+}

@@ -509,3 +509,22 @@ Test(warp, full_mask_on_partial_warp)
     to_host(&v, d_out, sizeof v);
     cr_assert_eq(v, FULL, "case block 32, full mask: ballot 0x%08x", v);
 }
+
+/* ---- regressions found in review --------------------------------------------------------- */
+/* CUDA's delta for __shfl_up/down_sync is unsigned: a "negative" delta is huge,
+ * so every lane keeps its own value (the simulator once treated it as signed). */
+Test(warp, regression_shuffle_delta_is_unsigned)
+{
+    int in[32], out[32];
+    for (int i = 0; i < 32; i++)
+        in[i] = 100 + i;
+    int *d_in = dev_buf("in", sizeof in, in), *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    for (int kind = WARP_SHFL_UP; kind <= WARP_SHFL_DOWN; kind++) {
+        SIM_CHECK(shfl_int_launch_sim(&cfg, d_out, d_in, kind, -1, 32, FULL));
+        to_host(out, d_out, sizeof out);
+        for (int i = 0; i < 32; i++)
+            cr_assert_eq(out[i], in[i], "case %s delta -1: lane %d got %d, want its own %d",
+                         kind == WARP_SHFL_UP ? "up" : "down", i, out[i], in[i]);
+    }
+}

@@ -554,10 +554,10 @@ static int sweep_check(const attn_params *base, const sweep_spec *sp, char *err,
     for (int i = 0; i < sp->n; i++) {
         attn_params a = sweep_point(base, sp, i);
         char why[900], pt[96];
-        long long nd = (long long)a.B * a.H * a.N * a.d, nn = (long long)a.B * a.H * a.N * a.N;
-        if (nd > (1LL << 31) || ((a.versions & 1) && nn > (1LL << 32)))
+        double nd = (double)a.B * a.H * a.N * a.d, nn = (double)a.B * a.H * a.N * a.N;
+        if (nd > (double)(1LL << 31) || ((a.versions & 1) && nn > (double)(1LL << 32)))
             snprintf(why, sizeof why,
-                     "B*H*N*d = %lld (and B*H*N*N = %lld for S and P) is too large for this lesson (limits 2^31 and "
+                     "B*H*N*d = %.4g (and B*H*N*N = %.4g for S and P) is too large for this lesson (limits 2^31 and "
                      "2^32 elements); end the sweep lower or use a smaller --batch or --heads",
                      nd, nn);
         else if (!attn_params_check(&a, why, sizeof why))
@@ -707,11 +707,11 @@ int lesson04_main(int argc, char **argv)
     attn_params a = {.B = (int)B, .H = (int)H, .N = (int)N, .d = (int)d, .causal = causal, .sram = sram,
                      .br_override = br, .bc_override = bc, .versions = attn_parse_versions(version), .arch = c.arch,
                      .repeats = (int)repeats, .counters = !no_counters};
-    if ((long long)B * H * N * d > (1LL << 31) || ((a.versions & 1) && (long long)B * H * N * N > (1LL << 32))) {
+    if ((double)B * H * N * d > (double)(1LL << 31) || ((a.versions & 1) && (double)B * H * N * N > (double)(1LL << 32))) {
         snprintf(err, sizeof err,
-                 "B*H*N*d = %lld (and B*H*N*N = %lld for S and P) is too large for this lesson (limits 2^31 and "
+                 "B*H*N*d = %.4g (and B*H*N*N = %.4g for S and P) is too large for this lesson (limits 2^31 and "
                  "2^32 elements); use a smaller --n, --batch or --heads",
-                 B * H * N * d, B * H * N * N);
+                 (double)B * H * N * d, (double)B * H * N * N);
         return lesson_usage_error("lesson 4", opts, err);
     }
     sweep_spec sp; /* --sweep: every point is checked here, before anything runs */

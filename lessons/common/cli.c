@@ -14,7 +14,7 @@ int cli_parse_size(const char *s, long long *out)
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || errno || v < 0)
+    if (end == s || errno || !(v >= 0) || v > 1e18) /* also NaN, inf */
         return -1;
     long long mul = 1;
     if (*end) {
@@ -33,6 +33,8 @@ int cli_parse_size(const char *s, long long *out)
         if (*end)
             return -1;
     }
+    if (v * (double)mul > 9e18)
+        return -1;
     *out = (long long)(v * (double)mul + 0.5);
     return 0;
 }

@@ -73,6 +73,33 @@ __global__ void big_local(float *out, int n)
     out[threadIdx.x] = buf[BIG_LOCAL_MAX - n];
 }
 
+/* huge_local: a 256 KiB local array, four times the default stack: its frame
+ * jumps past the 64 KiB guard unless every page is probed (regression:
+ * -fstack-clash-protection for kernel units). */
+__global__ void huge_local(float *out, int n)
+{
+    volatile float buf[65536];
+    for (int k = 0; k < n; k++)
+        buf[k] = (float)k;
+    out[threadIdx.x] = buf[n - 1];
+}
+
+/* byte_flags: each thread writes its own byte of a shared char array, then
+ * thread 0 reads them all after a barrier: no race (regression: the race check
+ * once worked on whole words and reported neighbours as racing). */
+__global__ void byte_flags(int *out)
+{
+    __shared__ char flags[256];
+    flags[threadIdx.x] = (char)1;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int sum = 0;
+        for (int i = 0; i < (int)blockDim.x; i++)
+            sum += flags[i];
+        out[blockIdx.x] = sum;
+    }
+}
+
 /* recurse: depth levels of a function that keeps a local in each frame (so
  * the call cannot become a loop); returns depth * (depth + 1) / 2. */
 __device__ __noinline__ int recurse(int depth)
@@ -124,5 +151,7 @@ LAUNCHER(misaligned_read_at, (float *, out), (const char *, base), (int, off))
 LAUNCHER(misaligned_shared_at, (int, off))
 LAUNCHER(big_local, (float *, out), (int, n))
 LAUNCHER(deep_recursion, (int *, out), (int, depth))
+LAUNCHER(huge_local, (float *, out), (int, n))
+LAUNCHER(byte_flags, (int *, out))
 LAUNCHER(shared_rotate, (int *, out), (int, shift), (int, use_barrier))
 LAUNCHER(scribble_stack, (int *, out))

@@ -15,4 +15,6 @@ DECLARE_LAUNCHER(big_local, (float *, out), (int, n));
 DECLARE_LAUNCHER(deep_recursion, (int *, out), (int, depth));
 DECLARE_LAUNCHER(shared_rotate, (int *, out), (int, shift), (int, use_barrier));
 DECLARE_LAUNCHER(scribble_stack, (int *, out));
+DECLARE_LAUNCHER(huge_local, (float *, out), (int, n));
+DECLARE_LAUNCHER(byte_flags, (int *, out));
 #endif
