@@ -5,7 +5,8 @@
  * sanitizer runtime is not linked, these functions take its place (the
  * technique of the Linux kernel's KCSAN). This file is the simulator's hot
  * path: an access to device memory (HBM) costs one thread-local load, a
- * range test, two table loads, a bounds test and one counter increment.
+ * range test, two table loads, a bounds-and-alignment test, one counter
+ * increment and a test of the detailed-mode flag.
  * Everything else (shared memory, stack, constant data, illegal addresses,
  * detailed mode) branches to sim_access_slow.
  *
@@ -27,8 +28,8 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
 static inline __attribute__((always_inline)) void access_inline(uintptr_t a, unsigned size, int wr, uintptr_t pc)
 {
     sim_worker *w = sim_tls_worker;
-    if (__builtin_expect(w == NULL || w->cur == NULL, 0))
-        return; /* host code that happens to live in a kernel unit */
+    if (__builtin_expect(w == NULL, 0))
+        return; /* no launch running: host code that happens to live in a kernel unit */
     uintptr_t off = a - sim_arena.base;
     if (__builtin_expect(off < sim_arena.span, 1)) {
         uint32_t id = sim_arena.owner[off >> SIM_GRANULE_SHIFT];
@@ -132,6 +133,8 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
 {
     const char *rw = wr ? "write" : "read";
     sim_thread *t = w->cur;
+    if (!t) /* instrumented code outside any CUDA thread (not expected: thunks are not instrumented) */
+        return;
     uintptr_t off = a - sim_arena.base;
     if (off < sim_arena.span) {
         uint32_t id = sim_arena.owner[off >> SIM_GRANULE_SHIFT];
