@@ -17,37 +17,45 @@
 
 #ifndef __CUDACC__ /* host code: compiled once, in the simulator build */
 /* ---- CPU reference, double precision ------------------------------------------ */
-__host__ void attention_cpu(double *o, const float *q, const float *k, const float *v, int BH, int N, int d,
-                            int causal)
+/* One head (q, k, v, o are its (N, d) slabs), the rows i = 0, step, 2 step, ...;
+ * s is scratch of N doubles. */
+__host__ void attention_cpu_rows(double *o, const float *q, const float *k, const float *v, int N, int d, int causal,
+                                 int step)
 {
     const double scale = 1.0 / sqrt((double)d);
     double *s = (double *)malloc((size_t)N * sizeof *s);
-    for (int bh = 0; bh < BH; bh++) {
-        const float *qb = q + (size_t)bh * N * d, *kb = k + (size_t)bh * N * d, *vb = v + (size_t)bh * N * d;
-        double *ob = o + (size_t)bh * N * d;
-        for (int i = 0; i < N; i++) {
-            int len = causal ? i + 1 : N;
-            double mx = -INFINITY, sum = 0;
-            for (int j = 0; j < len; j++) {
-                double acc = 0;
-                for (int c = 0; c < d; c++)
-                    acc += (double)qb[(size_t)i * d + c] * kb[(size_t)j * d + c];
-                s[j] = acc * scale;
-                mx = s[j] > mx ? s[j] : mx;
-            }
-            for (int j = 0; j < len; j++) {
-                s[j] = exp(s[j] - mx);
-                sum += s[j];
-            }
-            for (int c = 0; c < d; c++) {
-                double acc = 0;
-                for (int j = 0; j < len; j++)
-                    acc += s[j] * vb[(size_t)j * d + c];
-                ob[(size_t)i * d + c] = acc / sum;
-            }
+    for (int i = 0; i < N; i += step) {
+        int len = causal ? i + 1 : N;
+        double mx = -INFINITY, sum = 0;
+        for (int j = 0; j < len; j++) {
+            double acc = 0;
+            for (int c = 0; c < d; c++)
+                acc += (double)q[(size_t)i * d + c] * k[(size_t)j * d + c];
+            s[j] = acc * scale;
+            mx = s[j] > mx ? s[j] : mx;
+        }
+        for (int j = 0; j < len; j++) {
+            s[j] = exp(s[j] - mx);
+            sum += s[j];
+        }
+        for (int c = 0; c < d; c++) {
+            double acc = 0;
+            for (int j = 0; j < len; j++)
+                acc += s[j] * v[(size_t)j * d + c];
+            o[(size_t)i * d + c] = acc / sum;
         }
     }
     free(s);
+}
+
+/* Every row of BH heads. */
+__host__ void attention_cpu(double *o, const float *q, const float *k, const float *v, int BH, int N, int d,
+                            int causal)
+{
+    for (int bh = 0; bh < BH; bh++) {
+        size_t off = (size_t)bh * N * d;
+        attention_cpu_rows(o + off, q + off, k + off, v + off, N, d, causal, 1);
+    }
 }
 #endif
 

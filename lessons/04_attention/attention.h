@@ -11,6 +11,8 @@ extern "C" {
 #endif
 /* o (BH, N, d) = softmax(q k^T / sqrt(d)) v, in double */
 void attention_cpu(double *o, const float *q, const float *k, const float *v, int BH, int N, int d, int causal);
+/* one head, rows 0, step, 2 step, ... only (the others are left as they are) */
+void attention_cpu_rows(double *o, const float *q, const float *k, const float *v, int N, int d, int causal, int step);
 
 /* ---- closed forms (traffic.c) ------------------------------------------- */
 enum { ATT_Q, ATT_K, ATT_V, ATT_S, ATT_P, ATT_O, ATT_L, ATT_M, ATT_NTENSORS };

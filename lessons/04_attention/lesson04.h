@@ -40,6 +40,9 @@ int attn_parse_versions(const char *v); /* "all" -> 7, "v1" -> 2, 0 if unknown *
  * When attn_spot_check(a) (B*H*N*N*d > 4e9), the reference holds only the
  * first and the last head, and attn_run checks only those. */
 int attn_spot_check(const attn_params *a);
+/* The reference's row step: 1 up to N = 8192; beyond, N / rows with as many rows (64 to
+ * 1024) as 4e10 double flops buy (a full-precision row costs 4 N d). */
+int attn_check_step(const attn_params *a);
 void attn_make_inputs(const attn_params *a, float **q, float **k, float **v, double **ref);
 /* Runs the selected versions on be; 0, or -1 with the error printed. */
 int attn_run(backend *be, const attn_params *a, const float *q, const float *k, const float *v, const double *ref,
