@@ -276,12 +276,23 @@ static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr,
  * synchronised is matched with the other lanes' n-th execution: together
  * they are one request, as the hardware issues one instruction for the
  * converged warp. */
+/* Out of host memory for detailed mode's tables: the launch fails (the
+ * tables keep their old, consistent contents); the process goes on. */
+static void detail_oom(void)
+{
+    sim_worker *w = sim_tls_worker;
+    sim_fail(w, SIM_ERR_MEMORY_ALLOCATION, 0,
+             "out of host memory for detailed mode's warp-request tables; run without --detail or with fewer "
+             "accesses between barriers");
+    sim_block_abort(w);
+}
+
 static void *grow(void *p, uint32_t *cap, size_t elem, uint32_t min)
 {
     uint32_t n = *cap ? *cap * 2 : min;
     void *q = realloc(p, (size_t)n * elem);
     if (!q)
-        abort(); /* out of host memory in detailed mode: nothing sane to return */
+        detail_oom();
     *cap = n;
     return q;
 }
@@ -302,19 +313,28 @@ static uint32_t next_occ(sim_warp *wp, uintptr_t pc, unsigned lane)
     return 0;
 }
 
-static void rehash(sim_warp *wp)
+/* Doubles the request table and rebuilds its index; on out-of-memory the
+ * table is left exactly as it was (detail_oom does not return). */
+static void grow_requests(sim_warp *wp)
 {
-    uint32_t slots = wp->reqs_cap * 2;
+    uint32_t cap = wp->reqs_cap ? wp->reqs_cap * 2 : 64;
+    uint32_t *idx = malloc((size_t)cap * 2 * sizeof(uint32_t));
+    sim_request *reqs = idx ? realloc(wp->reqs, (size_t)cap * sizeof *reqs) : NULL;
+    if (!reqs) {
+        free(idx);
+        detail_oom();
+    }
     free(wp->req_index);
-    wp->req_index = malloc(slots * sizeof(uint32_t));
-    if (!wp->req_index)
-        abort();
-    memset(wp->req_index, 0xff, slots * sizeof(uint32_t));
+    wp->reqs = reqs;
+    wp->reqs_cap = cap;
+    wp->req_index = idx;
+    uint32_t slots = cap * 2;
+    memset(idx, 0xff, slots * sizeof(uint32_t));
     for (uint32_t i = 0; i < wp->reqs_n; i++) {
         uint32_t h = hash_pc(wp->reqs[i].pc, wp->reqs[i].occ) & (slots - 1);
-        while (wp->req_index[h] != UINT32_MAX)
+        while (idx[h] != UINT32_MAX)
             h = (h + 1) & (slots - 1);
-        wp->req_index[h] = i;
+        idx[h] = i;
     }
 }
 
@@ -323,10 +343,8 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
     sim_thread *t = w->cur;
     sim_warp *wp = &w->warps[t->warp];
     uint32_t occ = next_occ(wp, pc, t->lane);
-    if (wp->reqs_n == wp->reqs_cap) {
-        wp->reqs = grow(wp->reqs, &wp->reqs_cap, sizeof *wp->reqs, 64);
-        rehash(wp);
-    }
+    if (wp->reqs_n == wp->reqs_cap)
+        grow_requests(wp);
     uint32_t slots = wp->reqs_cap * 2;
     uint32_t h = hash_pc(pc, occ) & (slots - 1);
     sim_request *r = NULL;

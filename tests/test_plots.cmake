@@ -507,10 +507,10 @@ if(PART STREQUAL "csv")
     fail("temporary files left behind: ${left}")
   endif()
 
-  # a CSV that cannot be created: an error, and nothing half written
-  run(no_dir 1 4 --heads 1 --n 32 --d 16 --sweep n=32 --csv "${WORK}/no/such/dir/x.csv")
-  if(NOT run_stderr MATCHES "cannot create")
-    fail("--csv into a missing folder: expected 'cannot create' on stderr, got:\n${run_stderr}")
+  # a CSV that cannot be created: refused before the run (exit 2), nothing half written
+  run(no_dir 2 4 --heads 1 --n 32 --d 16 --sweep n=32 --csv "${WORK}/no/such/dir/x.csv")
+  if(NOT run_stderr MATCHES "cannot write")
+    fail("--csv into a missing folder: expected 'cannot write' on stderr, got:\n${run_stderr}")
   endif()
   # a malformed sweep is a usage error (exit 2) that names the accepted forms
   run(bad_sweep 2 4 --sweep n=64:32)

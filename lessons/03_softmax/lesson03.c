@@ -571,6 +571,14 @@ int lesson03_main(int argc, char **argv)
     int nb, rc = lesson_start("lesson 3", argc, argv, opts, &c, bes, &nb);
     if (rc >= 0)
         return rc;
+    if (csv) { /* a path that cannot be written fails now, not after the run */
+        char werr[600];
+        if (sweep_csv_writable(csv, werr, sizeof werr)) {
+            for (int b = 0; b < nb; b++)
+                be_close(&bes[b]);
+            return lesson_usage_error("lesson 3", opts, werr);
+        }
+    }
 
     char why[768];
     double scale = 0;

@@ -737,6 +737,8 @@ int lesson04_main(int argc, char **argv)
         return lesson_usage_error("lesson 4", opts, err);
     if (!sweep && attn_params_check(&a, err, sizeof err))
         return lesson_usage_error("lesson 4", opts, err);
+    if (csv && sweep_csv_writable(csv, err, sizeof err)) /* fail now, not after the run */
+        return lesson_usage_error("lesson 4", opts, err);
     int rc = lesson_start("lesson 4", argc, argv, opts, &c, bes, &nb);
     if (rc >= 0)
         return rc;

@@ -341,3 +341,17 @@ int sweep_csv_commit(sweep_csv *c)
     release(c);
     return 0;
 }
+
+int sweep_csv_writable(const char *path, char *err, size_t n)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, n, "--csv %s: cannot write %s (%s); choose a writable path", path, tmp, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    remove(tmp);
+    return 0;
+}

@@ -61,6 +61,8 @@ typedef struct sweep_csv {
 
 /* Opens PATH.tmp for writing. Returns 0, or -1 with the reason in c->err. */
 int sweep_csv_open(sweep_csv *c, const char *path);
+/* Before a run: can PATH (through PATH.tmp) be written? 0, or -1 with the reason. */
+int sweep_csv_writable(const char *path, char *err, size_t n);
 /* Cells of the current row, left to right; col is the header's name. */
 void sweep_csv_str(sweep_csv *c, const char *col, const char *v);
 void sweep_csv_int(sweep_csv *c, const char *col, long long v);
