@@ -541,14 +541,10 @@ static void resolve_stall(sim_worker *w)
     w->block_failed = 1;
 }
 
-static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
+/* The per-launch part of each thread: its index, lane and warp. */
+static void threads_init(sim_worker *w, const simt_cfg *cfg)
 {
-    w->block_linear = b;
-    w->block.x = (unsigned)(b % cfg->grid.x);
-    w->block.y = (unsigned)((b / cfg->grid.x) % cfg->grid.y);
-    w->block.z = (unsigned)(b / ((uint64_t)cfg->grid.x * cfg->grid.y));
-    unsigned n = w->n_threads;
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < w->n_threads; i++) {
         sim_thread *t = &w->threads[i];
         t->tid.x = i % cfg->block.x;
         t->tid.y = (i / cfg->block.x) % cfg->block.y;
@@ -556,11 +552,20 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
         t->linear = i;
         t->lane = i % 32;
         t->warp = i / 32;
-        t->state = SIM_T_NEW;
         t->stack = NULL;
-        t->pred = 0;
-        t->bar_op = SIM_BAR_COUNT;
     }
+}
+
+static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
+{
+    w->block_linear = b;
+    w->block.x = (unsigned)(b % cfg->grid.x);
+    w->block.y = (unsigned)((b / cfg->grid.x) % cfg->grid.y);
+    w->block.z = (unsigned)(b / ((uint64_t)cfg->grid.x * cfg->grid.y));
+    unsigned n = w->n_threads;
+    /* threads[i].tid etc. were set once for the launch (threads_init); threads
+     * next_new.. have not started, so nothing of theirs is read before fiber_main
+     * sets it: no per-thread work here */
     for (unsigned k = 0; k < (n + 31) / 32; k++) {
         sim_warp *wp = &w->warps[k];
         unsigned lanes = n - k * 32 >= 32 ? 32 : n - k * 32;
@@ -592,7 +597,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     }
     w->c.threads += n;
     if (w->block_failed) /* free the stacks of threads that will never resume */
-        for (unsigned i = 0; i < n; i++) {
+        for (unsigned i = 0; i < w->next_new; i++) {
             sim_thread *t = &w->threads[i];
             if (t->stack && t->state != SIM_T_DONE)
                 stack_give(w, t->stack);
@@ -1030,6 +1035,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->thunk = thunk;
             w->args = args;
             w->n_threads = nthreads;
+            threads_init(w, cfg);
             w->block_dim = (dim3){cfg->block.x, cfg->block.y, cfg->block.z};
             w->grid_dim = (dim3){cfg->grid.x, cfg->grid.y, cfg->grid.z};
             w->cur = NULL;
