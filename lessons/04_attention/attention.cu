@@ -17,8 +17,7 @@
 
 #ifndef __CUDACC__ /* host code: compiled once, in the simulator build */
 /* ---- CPU reference, double precision ------------------------------------------ */
-/* One head (q, k, v, o are its (N, d) slabs), the rows i = 0, step, 2 step, ...;
- * s is scratch of N doubles. */
+/* One head (q, k, v, o are its (N, d) slabs), the rows i = 0, step, 2 step, ... only. */
 __host__ void attention_cpu_rows(double *o, const float *q, const float *k, const float *v, int N, int d, int causal,
                                  int step)
 {
