@@ -367,6 +367,7 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
     }
     r->addr[r->n] = a;
     r->size[r->n] = (uint8_t)size;
+    r->lane[r->n] = (uint8_t)t->lane;
     r->n++;
 }
 
@@ -410,21 +411,33 @@ static void count_request(sim_worker *w, const sim_request *r)
     }
     /* shared: 32 banks of 4-byte words. A wavefront serves at most one word
      * per bank (lanes reading the same word share it: broadcast), so the
-     * request takes as many wavefronts as the busiest bank has distinct words. */
+     * request takes as many wavefronts as the busiest bank has distinct words.
+     * A request of 128-bit accesses (LDS/STS.128) is served half a warp at a
+     * time (lanes 0-15, then 16-31), each half counted by the same rule: even
+     * a broadcast takes two wavefronts, as the H200 counts (docs/parity-h200.md). */
+    int wide = 0;
     for (unsigned i = 0; i < r->n; i++)
-        for (uint64_t x = r->addr[i] >> 2; x <= (r->addr[i] + r->size[i] - 1) >> 2; x++)
-            items[n++] = x;
-    unsigned words = distinct(items, n);
-    unsigned per_bank[32] = {0}, wf = 1;
-    for (unsigned i = 0; i < n; i++)
-        if (i == 0 || items[i] != items[i - 1]) {
-            unsigned b = (unsigned)(items[i] & 31);
-            if (++per_bank[b] > wf)
-                wf = per_bank[b];
-        }
-    unsigned ideal = (words + 31) / 32;
-    if (ideal < 1)
-        ideal = 1;
+        wide |= r->size[i] == 16;
+    unsigned wf = 0, ideal = 0;
+    for (int half = 0; half < (wide ? 2 : 1); half++) {
+        n = 0;
+        for (unsigned i = 0; i < r->n; i++)
+            if (!wide || r->lane[i] / 16 == (unsigned)half)
+                for (uint64_t x = r->addr[i] >> 2; x <= (r->addr[i] + r->size[i] - 1) >> 2; x++)
+                    items[n++] = x;
+        if (!n)
+            continue;
+        unsigned words = distinct(items, n);
+        unsigned per_bank[32] = {0}, most = 1;
+        for (unsigned i = 0; i < n; i++)
+            if (i == 0 || items[i] != items[i - 1]) {
+                unsigned b = (unsigned)(items[i] & 31);
+                if (++per_bank[b] > most)
+                    most = per_bank[b];
+            }
+        wf += most;
+        ideal += (words + 31) / 32;
+    }
     if (r->wr) {
         w->c.shared_st_requests++;
         w->c.shared_st_wavefronts += wf;

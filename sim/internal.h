@@ -74,7 +74,7 @@ typedef struct sim_request {
     uintptr_t pc;
     uint32_t occ;
     uint8_t space, wr, n;
-    uint8_t size[32];
+    uint8_t size[32], lane[32];
     uintptr_t addr[32];
 } sim_request;
 

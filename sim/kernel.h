@@ -16,6 +16,14 @@
  *                               of `kernel<<<grid, block, shared>>>(a1, a2)`.
  *   DECLARE_LAUNCHER(...)       the matching declarations, for a header.
  *   UNROLL                      `#pragma unroll` for nvcc and for gcc.
+ * and two functions, the same in both builds:
+ *   load_float4(p), store_float4(p, v)
+ *                               one 128-bit access of 4 floats at p (16-byte
+ *                               aligned): LDG/LDS.128 on the GPU, one 16-byte
+ *                               access in the simulator. A plain
+ *                               `*(float4 *)p` is valid CUDA, but gcc splits
+ *                               it into four 4-byte accesses, which the GPU
+ *                               would count differently (sectors, wavefronts).
  */
 #ifndef SIMTLAB_KERNEL_H
 #define SIMTLAB_KERNEL_H
@@ -32,6 +40,9 @@
 
 #define EXTERN_SHARED(type, name) extern __shared__ __align__(16) type name[]
 #define UNROLL _Pragma("unroll")
+
+__device__ __forceinline__ float4 load_float4(const float *p) { return *(const float4 *)p; }
+__device__ __forceinline__ void store_float4(float *p, float4 v) { *(float4 *)p = v; }
 
 /* Returns cudaSuccess (0) or the launch error; the error is left for
  * cudaGetLastError to report as well, as after a plain <<<>>> launch. */
@@ -60,6 +71,36 @@ typedef struct uint3 {
 typedef struct dim3 {
     unsigned x, y, z;
 } dim3;
+
+/* float4: CUDA's 16-byte vector of 4 floats. The vector member is what makes
+ * load_float4/store_float4 one 16-byte access for the instrumentation (gcc
+ * splits a struct copy into its fields); kernels use .x .y .z .w. */
+typedef float sim_v4sf __attribute__((vector_size(16)));
+typedef union float4 {
+    sim_v4sf v;
+    struct {
+        float x, y, z, w;
+    };
+} float4;
+static inline __attribute__((unused, always_inline)) float4 make_float4(float x, float y, float z, float w)
+{
+    float4 r;
+    r.x = x;
+    r.y = y;
+    r.z = z;
+    r.w = w;
+    return r;
+}
+static inline __attribute__((unused, always_inline)) float4 load_float4(const float *p)
+{
+    float4 r;
+    r.v = *(const sim_v4sf *)p;
+    return r;
+}
+static inline __attribute__((unused, always_inline)) void store_float4(float *p, float4 v)
+{
+    *(sim_v4sf *)p = v.v;
+}
 
 /* Kernel entry points keep external linkage so launchers and reports can
  * name them; device helpers and variables are file-local (as in CUDA's

@@ -342,12 +342,19 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
  * kernel: Q_i, O_i and the softmax state (m, l) never leave the chip, and
  * only K_j, V_j tiles of Bc keys stream through shared memory. Q and O live
  * in registers: a group of G = d/16 lanes owns 4 rows, each lane 16 of the d
- * columns (columns u, u+G, u+2G, ...), so a thread holds 4x16 floats of q and
- * 4x16 of o. A score is the sum of the group's partial dot products (G-1
- * shuffles); the group then has the whole score, so P never needs to be
- * exchanged. Keys are taken 8 at a time for the online softmax (rescale o
- * once per 8 keys). Writes O, l and m once. d must be 16, 32, 64 or 128. */
+ * columns in four float4 chunks (columns 4u + 4Gc .. 4u + 4Gc + 3, c = 0..3,
+ * for lane u of the group), so a thread holds 4x16 floats of q and 4x16 of o,
+ * and every load of K, V, Q and store of O is one 128-bit access. A score is
+ * the sum of the group's partial dot products (log2 G shuffles); every lane
+ * of the group then has the whole score, so P never needs to be exchanged.
+ * Keys are taken V2_KC at a time for the online softmax (rescale o once per
+ * V2_KC keys). Scores are kept in base 2 (q is scaled by scale * log2 e), so
+ * each exponential is one exp2f. Writes O, l and m once (m in natural units).
+ * d must be 16, 32, 64 or 128. */
+#ifndef V2_KC
 #define V2_KC 8
+#endif
+#define V2_LOG2E 1.4426950408889634f
 __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, const float *Q, const float *K,
                                               const float *V, int N, int Bc, float scale, int causal, const int G)
 {
@@ -358,14 +365,23 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
     const int u = threadIdx.x % G, group = threadIdx.x / G;
     const int Br = blockDim.x * 4 / G, i0 = blockIdx.x * Br, r0 = i0 + group * 4;
     const float *q = Q + bh * N * d, *k = K + bh * N * d, *v = V + bh * N * d;
+    const float qscale = scale * V2_LOG2E;
     float qr[4][16], o[4][16], mrow[4], lrow[4];
     UNROLL
     for (int r = 0; r < 4; r++) {
         UNROLL
-        for (int cc = 0; cc < 16; cc++) {
-            qr[r][cc] = r0 + r < N ? q[(size_t)(r0 + r) * d + u + G * cc] * scale : 0.0f;
-            o[r][cc] = 0.0f;
+        for (int c = 0; c < 4; c++) {
+            float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (r0 + r < N)
+                x = load_float4(q + (size_t)(r0 + r) * d + 4 * u + 4 * G * c);
+            qr[r][4 * c + 0] = x.x * qscale;
+            qr[r][4 * c + 1] = x.y * qscale;
+            qr[r][4 * c + 2] = x.z * qscale;
+            qr[r][4 * c + 3] = x.w * qscale;
         }
+        UNROLL
+        for (int cc = 0; cc < 16; cc++)
+            o[r][cc] = 0.0f;
         mrow[r] = -INFINITY;
         lrow[r] = 0.0f;
     }
@@ -381,43 +397,51 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
         __syncthreads();
         const int kn = min(bc, kend - k0);
         for (int kc = 0; kc < kn; kc += V2_KC) {
+            /* s = q K^T for V2_KC keys: first each lane's partial sums */
             float s[4][V2_KC];
             UNROLL
             for (int j = 0; j < V2_KC; j++) {
-                const int key = kc + j;
-                float part[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-                if (key < kn) {
-                    const float *kr = Ks + key * d + u;
-                    UNROLL
-                    for (int cc = 0; cc < 16; cc++) {
-                        const float kx = kr[G * cc];
-                        UNROLL
-                        for (int r = 0; r < 4; r++)
-                            part[r] += qr[r][cc] * kx;
-                    }
-                }
-                /* LESSON: the G lanes of a group add their partial dot products */
-                for (int off = 1; off < G; off *= 2)
-                    UNROLL
-                    for (int r = 0; r < 4; r++)
-                        part[r] += __shfl_xor_sync(0xffffffffu, part[r], off);
                 UNROLL
                 for (int r = 0; r < 4; r++)
-                    s[r][j] = key < kn && !(causal && k0 + key > r0 + r) ? part[r] : -INFINITY;
+                    s[r][j] = 0.0f;
+                if (kc + j < kn) {
+                    const float *kr = Ks + (kc + j) * d + 4 * u;
+                    UNROLL
+                    for (int c = 0; c < 4; c++) {
+                        const float4 kx = load_float4(kr + 4 * G * c);
+                        UNROLL
+                        for (int r = 0; r < 4; r++) {
+                            s[r][j] += qr[r][4 * c + 0] * kx.x;
+                            s[r][j] += qr[r][4 * c + 1] * kx.y;
+                            s[r][j] += qr[r][4 * c + 2] * kx.z;
+                            s[r][j] += qr[r][4 * c + 3] * kx.w;
+                        }
+                    }
+                }
             }
+            /* LESSON: the G lanes of a group add their partial dot products */
+            for (int off = 1; off < G; off *= 2)
+                UNROLL
+                for (int r = 0; r < 4; r++)
+                    UNROLL
+                    for (int j = 0; j < V2_KC; j++)
+                        s[r][j] += __shfl_xor_sync(0xffffffffu, s[r][j], off);
             /* LESSON: online softmax - new max, rescale what is accumulated */
             UNROLL
             for (int r = 0; r < 4; r++) {
-                float cmax = s[r][0];
+                float cmax = -INFINITY;
                 UNROLL
-                for (int j = 1; j < V2_KC; j++)
+                for (int j = 0; j < V2_KC; j++) {
+                    if (kc + j >= kn || (causal && k0 + kc + j > r0 + r))
+                        s[r][j] = -INFINITY;
                     cmax = fmaxf(cmax, s[r][j]);
+                }
                 const float mnew = fmaxf(mrow[r], cmax);
-                const float alpha = mnew == -INFINITY ? 1.0f : expf(mrow[r] - mnew);
+                const float alpha = mnew == -INFINITY ? 1.0f : exp2f(mrow[r] - mnew);
                 float psum = 0.0f;
                 UNROLL
                 for (int j = 0; j < V2_KC; j++) {
-                    s[r][j] = mnew == -INFINITY ? 0.0f : expf(s[r][j] - mnew);
+                    s[r][j] = mnew == -INFINITY ? 0.0f : exp2f(s[r][j] - mnew);
                     psum += s[r][j];
                 }
                 lrow[r] = lrow[r] * alpha + psum;
@@ -426,16 +450,21 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
                 for (int cc = 0; cc < 16; cc++)
                     o[r][cc] *= alpha;
             }
+            /* o += p V */
             UNROLL
             for (int j = 0; j < V2_KC; j++) {
                 if (kc + j < kn) {
-                    const float *vr = Vs + (kc + j) * d + u;
+                    const float *vr = Vs + (kc + j) * d + 4 * u;
                     UNROLL
-                    for (int cc = 0; cc < 16; cc++) {
-                        const float vx = vr[G * cc];
+                    for (int c = 0; c < 4; c++) {
+                        const float4 vx = load_float4(vr + 4 * G * c);
                         UNROLL
-                        for (int r = 0; r < 4; r++)
-                            o[r][cc] += s[r][j] * vx;
+                        for (int r = 0; r < 4; r++) {
+                            o[r][4 * c + 0] += s[r][j] * vx.x;
+                            o[r][4 * c + 1] += s[r][j] * vx.y;
+                            o[r][4 * c + 2] += s[r][j] * vx.z;
+                            o[r][4 * c + 3] += s[r][j] * vx.w;
+                        }
                     }
                 }
             }
@@ -447,11 +476,13 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
         if (r0 + r < N) {
             const float inv = 1.0f / lrow[r];
             UNROLL
-            for (int cc = 0; cc < 16; cc++)
-                ob[(size_t)(r0 + r) * d + u + G * cc] = o[r][cc] * inv;
+            for (int c = 0; c < 4; c++)
+                store_float4(ob + (size_t)(r0 + r) * d + 4 * u + 4 * G * c,
+                             make_float4(o[r][4 * c] * inv, o[r][4 * c + 1] * inv, o[r][4 * c + 2] * inv,
+                                         o[r][4 * c + 3] * inv));
             if (u == 0) {
                 lb[r0 + r] = lrow[r];
-                mb[r0 + r] = mrow[r];
+                mb[r0 + r] = mrow[r] / V2_LOG2E;
             }
         }
     }
