@@ -354,6 +354,9 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
 #ifndef V2_KC
 #define V2_KC 8
 #endif
+#ifndef V2_SPREAD
+#define V2_SPREAD 1
+#endif
 #define V2_LOG2E 1.4426950408889634f
 __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, const float *Q, const float *K,
                                               const float *V, int N, int Bc, float scale, int causal, const int G)
@@ -362,7 +365,14 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
     EXTERN_SHARED(float, smem);
     float *Ks = smem, *Vs = smem + Bc * d; /* [key][d] each */
     const size_t bh = blockIdx.y;
-    const int u = threadIdx.x % G, group = threadIdx.x / G;
+    /* lane u of a group: the G lanes of a group are 32/G lanes apart, so a
+     * half-warp's 128-bit loads of a K or V row ask for fewer distinct words */
+    const int lane = threadIdx.x % 32, gpw = 32 / G; /* groups per warp */
+#if V2_SPREAD
+    const int u = lane / gpw, group = (threadIdx.x / 32) * gpw + lane % gpw;
+#else
+    const int u = lane % G, group = threadIdx.x / G;
+#endif
     const int Br = blockDim.x * 4 / G, i0 = blockIdx.x * Br, r0 = i0 + group * 4;
     const float *q = Q + bh * N * d, *k = K + bh * N * d, *v = V + bh * N * d;
     const float qscale = scale * V2_LOG2E;
@@ -420,7 +430,11 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
                 }
             }
             /* LESSON: the G lanes of a group add their partial dot products */
+#if V2_SPREAD
+            for (int off = gpw; off < 32; off *= 2)
+#else
             for (int off = 1; off < G; off *= 2)
+#endif
                 UNROLL
                 for (int r = 0; r < 4; r++)
                     UNROLL

@@ -16,18 +16,32 @@ for flags in "$@"; do
     echo "##### variant $i: $flags"
     cmake -S "$root" -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DCMAKE_CUDA_FLAGS="$flags -Xptxas -v" >/dev/null 2>&1
-    cmake --build $B -j16 --target lesson 2>&1 | grep -A1 "attn_flash_v2_d64\|attn_std_scores" | grep -E "Used|spill|Compiling" | head -8
+    cmake --build $B -j16 --target lesson 2>&1 | grep -A4 "Compiling entry function '_Z17attn_flash_v2_d64" | grep -E "Used|spill" | head -4
     L=$B/lesson
-    if [ $i = 0 ]; then
-      timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 10 --version standard | grep -E "ms|PASS|FAIL" | tail -4
-      for a in "--n 256" "--n 256 --d 16" "--n 256 --d 128" "--n 200 --causal --d 32"; do
-        echo "--- compare $a"; timeout 120 $L 4 --mode compare $a --version v2 --repeats 1 | grep -E "v2|wavefr|sector|PASS|FAIL" | head -12
+    if [ $i = 0 ] && [ -n "${COMPARE:-}" ]; then
+      timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 10 --version standard | grep -E "^    standard  attn|^PASS|^FAIL"
+      for a in "--n 256 --d 64" "--n 256 --d 16" "--n 256 --d 128" "--n 200 --causal --d 32"; do
+        echo "--- compare $a"; timeout 120 $L 4 --mode compare $a --version v2 --repeats 1 | grep -E "^    attn_flash|^PASS|^FAIL"
       done
     fi
     for n in 4096 1024; do
-      timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n $n --no-counters --repeats 10 --version v2 | grep -E "flash|ms|PASS|FAIL" | tail -3
+      timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n $n --no-counters --repeats 10 --version v2 | grep -E "^    v2        attn|^PASS|^FAIL"
     done
   } >>"$OUT/tune.txt" 2>&1
   i=$((i+1))
 done
+if [ -n "${PROBE:-}" ]; then
+  nvcc -arch=sm_90 -o /tmp/lds "$root/scripts/gpu/lds_patterns.cu" &&
+    ncu --csv --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum /tmp/lds >"$OUT/lds.csv" 2>&1
+  python3 - "$OUT/lds.csv" >>"$OUT/tune.txt" <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+hdr = rows[0]; ki = hdr.index("Kernel Name"); mi = hdr.index("Metric Name"); vi = hdr.index("Metric Value"); ii = hdr.index("ID")
+vals = {}
+for r in rows[1:]:
+    vals.setdefault(int(r[ii]), {})[r[mi].split("__")[1][:20]] = r[vi]
+for i in sorted(vals):
+    w = (4, 8, 16)[i // 16]; print("width", w, "pattern", i % 16, vals[i])
+PY
+fi
 cat "$OUT/tune.txt"

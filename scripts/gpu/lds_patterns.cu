@@ -1,0 +1,70 @@
+// scripts/gpu/lds_patterns.cu - how many shared-memory wavefronts one warp's
+// 32-, 64- and 128-bit load takes on this GPU, for the lane -> address
+// patterns the simulator's rule (sim/access.c, count_request) must reproduce.
+// One warp, one load per launch; the pattern (a chunk index per lane, in units
+// of the access width) is read from global memory so nvcc cannot fold it.
+// Run under Nsight Compute:
+//   nvcc -arch=sm_90 -o lds lds_patterns.cu && ncu --csv --metrics \
+//     l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum ./lds
+#include <cstdio>
+#include <cuda_runtime.h>
+
+template <typename T> __global__ void probe(const int *idx, float *out)
+{
+    __shared__ __align__(16) float buf[4096];
+    for (int i = threadIdx.x; i < 4096; i += 32)
+        buf[i] = (float)i;
+    __syncthreads();
+    T v = reinterpret_cast<const T *>(buf)[idx[threadIdx.x]];
+    const float *f = reinterpret_cast<const float *>(&v);
+    float s = 0;
+    for (int i = 0; i < (int)(sizeof(T) / 4); i++)
+        s += f[i];
+    out[threadIdx.x] = s;
+}
+
+static int pattern(int p, int lane)
+{
+    switch (p) {
+    case 0: return 0;                        // broadcast
+    case 1: return lane % 2;
+    case 2: return lane % 4;                 // a group of 4 consecutive lanes, 4 chunks
+    case 3: return lane % 8;
+    case 4: return lane;                     // consecutive
+    case 5: return lane / 8;                 // each quarter-warp one chunk (broadcast), 4 chunks
+    case 6: return lane / 16;                // each half-warp one chunk
+    case 7: return lane % 16;
+    case 8: return lane / 4;                 // 8 chunks, 4 lanes each
+    case 9: return lane / 2;                 // 16 chunks
+    case 10: return (lane % 4) * 8;          // 4 chunks 128 bytes apart (same banks for 128-bit)
+    case 11: return lane % 2 + 2 * (lane / 16);
+    case 12: return (lane / 8) % 2;          // quarters 0,2 chunk 0; 1,3 chunk 1
+    case 13: return lane / 8 + 4 * (lane % 2);
+    case 14: return 31 - lane;
+    case 15: return (lane % 8) * 2;          // stride 2 chunks
+    }
+    return 0;
+}
+#define NPAT 16
+
+int main()
+{
+    int *d_idx;
+    float *d_out;
+    cudaMalloc(&d_idx, 32 * sizeof(int));
+    cudaMalloc(&d_out, 32 * sizeof(float));
+    for (int w = 4; w <= 16; w *= 2)
+        for (int p = 0; p < NPAT; p++) {
+            int h[32];
+            for (int l = 0; l < 32; l++)
+                h[l] = pattern(p, l);
+            cudaMemcpy(d_idx, h, sizeof h, cudaMemcpyHostToDevice);
+            if (w == 4) probe<float><<<1, 32>>>(d_idx, d_out);
+            if (w == 8) probe<float2><<<1, 32>>>(d_idx, d_out);
+            if (w == 16) probe<float4><<<1, 32>>>(d_idx, d_out);
+            cudaDeviceSynchronize();
+            printf("launch width=%d pattern=%d\n", w, p);
+        }
+    printf("%s\n", cudaGetErrorString(cudaGetLastError()));
+    return 0;
+}
