@@ -18,8 +18,8 @@ for flags in "$@"; do
       -DCMAKE_CUDA_FLAGS="$flags -Xptxas -v" >/dev/null 2>&1
     cmake --build $B -j16 --target lesson 2>&1 | grep -A4 "Compiling entry function '_Z17attn_flash_v2_d64" | grep -E "Used|spill" | head -4
     L=$B/lesson
-    if [ $i = 0 ] && [ -n "${COMPARE:-}" ]; then
-      timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 10 --version standard | grep -E "^    standard  attn|^PASS|^FAIL"
+    [ $i = 0 ] && timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 10 --version standard | grep -E "^    standard  attn|^PASS|^FAIL"
+    if [ -n "${COMPARE:-}" ]; then
       for a in "--n 256 --d 64" "--n 256 --d 16" "--n 256 --d 128" "--n 200 --causal --d 32"; do
         echo "--- compare $a"; timeout 120 $L 4 --mode compare $a --version v2 --repeats 1 | grep -E "^    attn_flash|^PASS|^FAIL"
       done
