@@ -342,6 +342,100 @@ ParameterizedTest(gather_case *c, counters, shared_gather)
     EXPECT_CTR(sram_read_bytes, 128, "gather k %d spread %d", c->k, c->spread);
 }
 
+/* ---- 128-bit accesses --------------------------------------------------------------------------
+ * shared_probe4, one warp: lane t loads the 16-byte chunk idx[t] with
+ * load_float4 (LDS.128). The lane -> chunk patterns are those of
+ * scripts/gpu/lds_patterns.cu, and the wavefronts are what the H200 counted
+ * for each (docs/parity-h200.md, "128-bit shared loads"). */
+static int chunk_of(int pattern, int lane)
+{
+    switch (pattern) {
+    case 0: return 0;
+    case 1: return lane % 2;
+    case 2: return lane % 4;
+    case 3: return lane % 8;
+    case 4: return lane;
+    case 5: return lane / 8;
+    case 6: return lane / 16;
+    case 7: return lane % 16;
+    case 8: return lane / 4;
+    case 9: return lane / 2;
+    case 10: return (lane % 4) * 8;
+    case 11: return lane % 2 + 2 * (lane / 16);
+    case 12: return (lane / 8) % 2;
+    case 13: return lane / 8 + 4 * (lane % 2);
+    case 14: return 31 - lane;
+    case 15: return (lane % 8) * 2;
+    }
+    return 0;
+}
+
+typedef struct probe_case { /* no pointers: Criterion copies parameters to another process */
+    int pattern;
+    char what[32];
+    unsigned wavefronts, conflicts;
+} probe_case;
+
+static probe_case probe_cases[] = {
+    {0, "broadcast", 2, 0},          {1, "lane % 2", 2, 0},           {2, "lane % 4", 4, 0},
+    {3, "lane % 8", 4, 0},           {4, "lane", 4, 0},               {5, "lane / 8", 2, 0},
+    {6, "lane / 16", 2, 0},          {7, "lane % 16", 4, 0},          {8, "lane / 4", 4, 0},
+    {9, "lane / 2", 4, 0},           {10, "(lane % 4) * 8", 8, 4},    {11, "lane % 2 + 2 (lane / 16)", 2, 0},
+    {12, "(lane / 8) % 2", 2, 0},    {13, "lane / 8 + 4 (lane % 2)", 4, 0}, {14, "31 - lane", 4, 0},
+    {15, "(lane % 8) * 2", 4, 0},
+};
+
+ParameterizedTestParameters(counters, shared_float4)
+{
+    return cr_make_param_array(probe_case, probe_cases, sizeof probe_cases / sizeof probe_cases[0]);
+}
+
+ParameterizedTest(probe_case *c, counters, shared_float4)
+{
+    int idx[32];
+    for (int t = 0; t < 32; t++)
+        idx[t] = chunk_of(c->pattern, t);
+    float out[32];
+    float *d_out = dev_buf("out", sizeof out, NULL);
+    int *d_idx = dev_buf("idx", sizeof idx, idx);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    sim_set_detailed(1);
+    SIM_CHECK(shared_probe4_launch_sim(&cfg, d_out, d_idx));
+    to_host(out, d_out, sizeof out);
+    for (int t = 0; t < 32; t++)
+        cr_assert_eq(out[t], (float)(16 * idx[t] + 6), "case %s: out[%d] = %g", c->what, t, out[t]);
+    EXPECT_CTR(shared_ld_requests, 1, "float4 chunks %s", c->what);
+    EXPECT_CTR(sram_read_bytes, 512, "float4 chunks %s", c->what);
+    EXPECT_CTR(shared_ld_wavefronts, c->wavefronts, "float4 chunks %s", c->what);
+    EXPECT_CTR(shared_ld_conflicts, c->conflicts, "float4 chunks %s", c->what);
+}
+
+/* global_float4, one warp: 32 lanes x 16 bytes. Stride 1: 512 consecutive
+ * bytes, 16 sectors for the load and the store; stride 2: every other chunk,
+ * the load touches 32 sectors. A chunk never spans two sectors (16-byte
+ * aligned), so sectors = distinct chunks / 2 or the chunks themselves. */
+Test(counters, global_float4)
+{
+    float x[256], y[128];
+    for (int i = 0; i < 256; i++)
+        x[i] = (float)i;
+    for (int stride = 1; stride <= 2; stride++) {
+        float *d_x = dev_buf("x", sizeof x, x), *d_y = dev_buf("y", sizeof y, NULL);
+        simt_cfg cfg = cfg1(1, 32, 0);
+        sim_set_detailed(1);
+        SIM_CHECK(global_float4_launch_sim(&cfg, d_y, d_x, stride));
+        to_host(y, d_y, sizeof y);
+        for (int i = 0; i < 128; i++)
+            cr_assert_eq(y[i], x[4 * stride * (i / 4) + i % 4], "case stride %d: y[%d] = %g", stride, i, y[i]);
+        EXPECT_CTR(global_ld_requests, 1, "float4 stride %d", stride);
+        EXPECT_CTR(global_st_requests, 1, "float4 stride %d", stride);
+        EXPECT_CTR(global_ld_sectors, 16 * stride, "float4 stride %d", stride);
+        EXPECT_CTR(global_st_sectors, 16, "float4 stride %d", stride);
+        expect_alloc(d_x, 512, 0, "float4 x");
+        expect_alloc(d_y, 0, 512, "float4 y");
+    }
+}
+
 /* ---- local memory ----------------------------------------------------------------------------
  * local_array(n): each thread stores n ints into a local array through a
  * pointer and loads them back: 4n bytes written and 4n read per thread, all

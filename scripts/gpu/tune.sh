@@ -24,6 +24,12 @@ for flags in "$@"; do
         echo "--- compare $a"; timeout 120 $L 4 --mode compare $a --version v2 --repeats 1 | grep -E "^    attn_flash|^PASS|^FAIL"
       done
     fi
+    if [ -n "${NCU:-}" ] && [ $i = 0 ]; then
+      ncu --kernel-name regex:attn_flash_v2 --launch-count 1 --section SpeedOfLight --section Occupancy \
+        --section SchedulerStats --section WarpStateStats --section InstructionStats --section LaunchStats \
+        --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+        $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 0 --version v2 2>&1 | grep -vE "^==PROF==|^    -{5}" | sed -n '/attn_flash_v2/,$p' | head -150
+    fi
     for n in 4096 1024; do
       timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n $n --no-counters --repeats 10 --version v2 | grep -E "^    v2        attn|^PASS|^FAIL"
     done

@@ -92,6 +92,29 @@ __global__ void shared_gather(float *out, int k, int spread)
     out[t] = s[(t % k) * spread];
 }
 
+/* shared_probe4: one warp fills 4096 floats of shared memory (128 store
+ * requests of 32 consecutive words), then lane t makes one 128-bit load of
+ * the 16-byte chunk idx[t] (floats 4 idx[t] .. 4 idx[t] + 3): one load
+ * request, whose wavefronts depend on how the chunks fall into the banks. */
+__global__ void shared_probe4(float *out, const int *idx)
+{
+    __shared__ float s[4096];
+    unsigned t = threadIdx.x;
+    for (int j = 0; j < 128; j++)
+        s[j * 32 + t] = (float)(j * 32 + t);
+    __syncthreads();
+    const float4 v = load_float4(s + 4 * idx[t]);
+    out[t] = v.x + v.y + v.z + v.w;
+}
+
+/* global_float4: lane t copies the 16-byte chunk at x + 4 * stride * t to
+ * y + 4 t: one 128-bit load and one 128-bit store request per warp. */
+__global__ void global_float4(float *y, const float *x, int stride)
+{
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    store_float4(y + 4 * t, load_float4(x + 4 * (size_t)stride * t));
+}
+
 /* local_array: each thread fills a local array through a pointer and sums it
  * (n <= 64): n 4-byte stores and n 4-byte loads of thread-local memory.
  * The helpers are not inlined, so the array's address escapes and the
@@ -125,3 +148,5 @@ LAUNCHER(transpose_padded, (float *, out), (const float *, in), (int, n))
 LAUNCHER(local_array, (int *, out), (int, n))
 LAUNCHER(shared_doubles, (double *, out), (int, stride))
 LAUNCHER(shared_gather, (float *, out), (int, k), (int, spread))
+LAUNCHER(shared_probe4, (float *, out), (const int *, idx))
+LAUNCHER(global_float4, (float *, y), (const float *, x), (int, stride))
