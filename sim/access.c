@@ -410,19 +410,44 @@ static void count_request(sim_worker *w, const sim_request *r)
         return;
     }
     /* shared: 32 banks of 4-byte words. A wavefront serves at most one word
-     * per bank (lanes reading the same word share it: broadcast), so the
-     * request takes as many wavefronts as the busiest bank has distinct words.
-     * A request of 128-bit accesses (LDS/STS.128) is served half a warp at a
-     * time (lanes 0-15, then 16-31), each half counted by the same rule: even
-     * a broadcast takes two wavefronts, as the H200 counts (docs/parity-h200.md). */
-    int wide = 0;
+     * per bank (lanes reading the same word share it: broadcast), so a pass
+     * over some lanes takes as many wavefronts as its busiest bank has
+     * distinct words. 32-bit accesses: one pass over the warp. Wider ones, as
+     * the H200 counts them (scripts/gpu/lds_patterns.cu, 16 lane patterns per
+     * width, docs/parity-h200.md): when every quad of lanes (4k .. 4k+3) asks
+     * for at most two distinct 8- or 16-byte items, 64-bit accesses take one
+     * pass and 128-bit ones two (half-warps); otherwise 64-bit take two
+     * (half-warps) and 128-bit four (quarter-warps). Even a broadcast
+     * LDS.128 is two wavefronts. */
+    unsigned width = 0;
     for (unsigned i = 0; i < r->n; i++)
-        wide |= r->size[i] == 16;
+        if (r->size[i] > width)
+            width = r->size[i];
+    unsigned passes = 1;
+    if (width >= 8) {
+        int narrow = 1; /* every quad asks for <= 2 distinct items */
+        for (unsigned q = 0; q < 8 && narrow; q++) {
+            uint64_t seen[4];
+            unsigned k = 0;
+            for (unsigned i = 0; i < r->n; i++) {
+                if (r->lane[i] / 4 != q)
+                    continue;
+                uint64_t item = r->addr[i] / width;
+                unsigned j = 0;
+                while (j < k && seen[j] != item)
+                    j++;
+                if (j == k)
+                    seen[k++] = item;
+            }
+            narrow = k <= 2;
+        }
+        passes = width == 8 ? (narrow ? 1 : 2) : (narrow ? 2 : 4);
+    }
     unsigned wf = 0, ideal = 0;
-    for (int half = 0; half < (wide ? 2 : 1); half++) {
+    for (unsigned pass = 0; pass < passes; pass++) {
         n = 0;
         for (unsigned i = 0; i < r->n; i++)
-            if (!wide || r->lane[i] / 16 == (unsigned)half)
+            if (r->lane[i] * passes / 32 == pass)
                 for (uint64_t x = r->addr[i] >> 2; x <= (r->addr[i] + r->size[i] - 1) >> 2; x++)
                     items[n++] = x;
         if (!n)

@@ -344,7 +344,7 @@ ParameterizedTest(gather_case *c, counters, shared_gather)
 
 /* ---- 128-bit accesses --------------------------------------------------------------------------
  * shared_probe4, one warp: lane t loads the 16-byte chunk idx[t] with
- * load_float4 (LDS.128). The lane -> chunk patterns are those of
+ * load_float4 (LDS.128); shared_probe8 the 8-byte item idx[t] (LDS.64). The lane -> chunk patterns are those of
  * scripts/gpu/lds_patterns.cu, and the wavefronts are what the H200 counted
  * for each (docs/parity-h200.md, "128-bit shared loads"). */
 static int chunk_of(int pattern, int lane)
@@ -373,16 +373,19 @@ static int chunk_of(int pattern, int lane)
 typedef struct probe_case { /* no pointers: Criterion copies parameters to another process */
     int pattern;
     char what[32];
-    unsigned wavefronts, conflicts;
+    unsigned wavefronts, conflicts;     /* 128-bit */
+    unsigned wavefronts8, conflicts8;   /* 64-bit, the same pattern over 8-byte items */
 } probe_case;
 
 static probe_case probe_cases[] = {
-    {0, "broadcast", 2, 0},          {1, "lane % 2", 2, 0},           {2, "lane % 4", 4, 0},
-    {3, "lane % 8", 4, 0},           {4, "lane", 4, 0},               {5, "lane / 8", 2, 0},
-    {6, "lane / 16", 2, 0},          {7, "lane % 16", 4, 0},          {8, "lane / 4", 4, 0},
-    {9, "lane / 2", 4, 0},           {10, "(lane % 4) * 8", 8, 4},    {11, "lane % 2 + 2 (lane / 16)", 2, 0},
-    {12, "(lane / 8) % 2", 2, 0},    {13, "lane / 8 + 4 (lane % 2)", 4, 0}, {14, "31 - lane", 4, 0},
-    {15, "(lane % 8) * 2", 4, 0},
+    {0, "broadcast", 2, 0, 1, 0},       {1, "lane % 2", 2, 0, 1, 0},
+    {2, "lane % 4", 4, 0, 2, 0},        {3, "lane % 8", 4, 0, 2, 0},
+    {4, "lane", 4, 0, 2, 0},            {5, "lane / 8", 2, 0, 1, 0},
+    {6, "lane / 16", 2, 0, 1, 0},       {7, "lane % 16", 4, 0, 2, 0},
+    {8, "lane / 4", 2, 0, 1, 0},        {9, "lane / 2", 2, 0, 1, 0},
+    {10, "(lane % 4) * 8", 16, 12, 4, 2}, {11, "lane % 2 + 2 (lane / 16)", 2, 0, 1, 0},
+    {12, "(lane / 8) % 2", 2, 0, 1, 0}, {13, "lane / 8 + 4 (lane % 2)", 2, 0, 1, 0},
+    {14, "31 - lane", 4, 0, 2, 0},      {15, "(lane % 8) * 2", 8, 4, 2, 0},
 };
 
 ParameterizedTestParameters(counters, shared_float4)
@@ -408,6 +411,16 @@ ParameterizedTest(probe_case *c, counters, shared_float4)
     EXPECT_CTR(sram_read_bytes, 512, "float4 chunks %s", c->what);
     EXPECT_CTR(shared_ld_wavefronts, c->wavefronts, "float4 chunks %s", c->what);
     EXPECT_CTR(shared_ld_conflicts, c->conflicts, "float4 chunks %s", c->what);
+
+    double out8[32];
+    double *d_out8 = dev_buf("out8", sizeof out8, NULL);
+    SIM_CHECK(shared_probe8_launch_sim(&cfg, d_out8, d_idx));
+    to_host(out8, d_out8, sizeof out8);
+    for (int t = 0; t < 32; t++)
+        cr_assert_eq(out8[t], (double)idx[t], "case %s (64-bit): out[%d] = %g", c->what, t, out8[t]);
+    EXPECT_CTR(shared_ld_requests, 1, "double items %s", c->what);
+    EXPECT_CTR(shared_ld_wavefronts, c->wavefronts8, "double items %s", c->what);
+    EXPECT_CTR(shared_ld_conflicts, c->conflicts8, "double items %s", c->what);
 }
 
 /* global_float4, one warp: 32 lanes x 16 bytes. Stride 1: 512 consecutive

@@ -340,24 +340,149 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
 
 /* v2: FlashAttention-2's order. A block owns Br query rows for the whole
  * kernel: Q_i, O_i and the softmax state (m, l) never leave the chip, and
- * only K_j, V_j tiles of Bc keys stream through shared memory. Q and O live
- * in registers: a group of G = d/16 lanes owns 4 rows, each lane 16 of the d
- * columns in four float4 chunks (columns 4u + 4Gc .. 4u + 4Gc + 3, c = 0..3,
- * for lane u of the group), so a thread holds 4x16 floats of q and 4x16 of o,
- * and every load of K, V, Q and store of O is one 128-bit access. A score is
- * the sum of the group's partial dot products (log2 G shuffles); every lane
- * of the group then has the whole score, so P never needs to be exchanged.
- * Keys are taken V2_KC at a time for the online softmax (rescale o once per
- * V2_KC keys). Scores are kept in base 2 (q is scaled by scale * log2 e), so
- * each exponential is one exp2f. Writes O, l and m once (m in natural units).
+ * only K_j, V_j tiles of Bc keys stream through shared memory.
+ *
+ * Q and O live in registers: a group of G = d/16 lanes owns 4 rows, each lane
+ * 16 of the d columns in four float4 chunks (columns 4u + 4Gc .. 4u + 4Gc + 3,
+ * c = 0..3, for lane u of the group), so a thread holds 4x16 floats of q and
+ * 4x16 of o, and every load of K, V, Q and store of O is one 128-bit access.
+ * The G lanes of a group sit 32/G lanes apart in their warp, so the 16 lanes
+ * of a half-warp ask for few distinct K/V chunks (2 wavefronts a load).
+ *
+ * Keys go V2_KC at a time. Each lane computes partial dot products for its 4
+ * rows x V2_KC keys; a reduce-scatter over the group (log2 G shuffle rounds,
+ * each halving what a lane keeps) leaves lane u with the whole scores of 4/G
+ * rows (half a row's keys when G = 8). That lane alone runs the online
+ * softmax of its rows, so each exponential is computed once, and then the
+ * group gathers the probabilities (4 V2_KC shuffles) for o += p V. o is
+ * rescaled only when some row of the warp has a new maximum (a warp vote),
+ * which after the first tiles is rare. Scores are kept in base 2 (q is scaled
+ * by scale * log2 e), so an exponential is one exp2f. Batches that need no
+ * mask (no key past the tile's end, no key above the causal diagonal) run
+ * without per-score tests. Writes O, l and m once (m in natural units).
  * d must be 16, 32, 64 or 128. */
 #ifndef V2_KC
 #define V2_KC 8
 #endif
-#ifndef V2_SPREAD
-#define V2_SPREAD 1
-#endif
 #define V2_LOG2E 1.4426950408889634f
+
+/* One batch of V2_KC keys starting at key kc of the tile in Ks/Vs (kn keys
+ * valid; tile starts at key k0). masked: test each score against kn and the
+ * causal diagonal (rows r0 + r); else every score is used. */
+__device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], float *mown, float *lown,
+                                               const float *Ks, const float *Vs, int kc, int kn, int k0, int r0,
+                                               int causal, int u, int lane, const int G, const int masked)
+{
+    const int d = 16 * G, gpw = 32 / G; /* groups per warp */
+    const int NV = 4 * V2_KC / G;       /* scores a lane keeps after the reduce-scatter */
+    const int RO = G <= 4 ? 4 / G : 1;  /* rows it owns */
+    float v[4 * V2_KC];                 /* v[r * V2_KC + j]: row r, key kc + j */
+    UNROLL
+    for (int j = 0; j < V2_KC; j++) {
+        UNROLL
+        for (int r = 0; r < 4; r++)
+            v[r * V2_KC + j] = 0.0f;
+        if (!masked || kc + j < kn) {
+            const float *kr = Ks + (kc + j) * d + 4 * u;
+            UNROLL
+            for (int c = 0; c < 4; c++) {
+                const float4 kx = load_float4(kr + 4 * G * c);
+                UNROLL
+                for (int r = 0; r < 4; r++) {
+                    v[r * V2_KC + j] += qr[r][4 * c + 0] * kx.x;
+                    v[r * V2_KC + j] += qr[r][4 * c + 1] * kx.y;
+                    v[r * V2_KC + j] += qr[r][4 * c + 2] * kx.z;
+                    v[r * V2_KC + j] += qr[r][4 * c + 3] * kx.w;
+                }
+            }
+        }
+    }
+    /* LESSON: reduce-scatter of the partial sums over the group: in each
+     * round a lane sends the half of its scores its partner keeps and adds
+     * the partner's half of its own. Lane u ends with scores
+     * [u NV, (u + 1) NV) of the 4 x V2_KC (rows first, then keys). */
+    int live = 4 * V2_KC;
+    for (int bit = G / 2; bit >= 1; bit /= 2) {
+        const int high = (u & bit) != 0, half = live / 2;
+        UNROLL
+        for (int i = 0; i < 2 * V2_KC; i++) {
+            if (i < half) {
+                const float send = high ? v[i] : v[half + i];
+                const float keep = high ? v[half + i] : v[i];
+                v[i] = keep + __shfl_xor_sync(0xffffffffu, send, bit * gpw);
+            }
+        }
+        live = half;
+    }
+    /* LESSON: online softmax of the lane's own rows */
+    int grew = 0;
+    float alpha[4];
+    UNROLL
+    for (int q = 0; q < RO; q++) {
+        const int rq = G <= 4 ? u * RO + q : u / 2; /* row of the group */
+        float cmax = -INFINITY;
+        UNROLL
+        for (int i = q * (NV / RO); i < (q + 1) * (NV / RO); i++) {
+            if (masked) {
+                const int key = kc + (G <= 4 ? i - q * V2_KC : (u % 2) * (V2_KC / 2) + i);
+                if (key >= kn || (causal && k0 + key > r0 + rq))
+                    v[i] = -INFINITY;
+            }
+            cmax = fmaxf(cmax, v[i]);
+        }
+        if (G == 8) /* the row's other half is in the partner lane */
+            cmax = fmaxf(cmax, __shfl_xor_sync(0xffffffffu, cmax, gpw));
+        const float mnew = fmaxf(mown[q], cmax);
+        grew |= mnew > mown[q];
+        alpha[q] = grew && mown[q] != -INFINITY ? exp2f(mown[q] - mnew) : 1.0f;
+        float psum = 0.0f;
+        UNROLL
+        for (int i = q * (NV / RO); i < (q + 1) * (NV / RO); i++) {
+            v[i] = mnew == -INFINITY ? 0.0f : exp2f(v[i] - mnew);
+            psum += v[i];
+        }
+        lown[q] = lown[q] * alpha[q] + psum;
+        mown[q] = mnew;
+    }
+    /* rescale o (rows owned by the group's lanes) when some row grew */
+    if (__any_sync(0xffffffffu, grew)) {
+        UNROLL
+        for (int r = 0; r < 4; r++) {
+            const int owner = G <= 4 ? r / RO : 2 * r;
+            const float a = G == 1 ? alpha[r] : __shfl_sync(0xffffffffu, alpha[G <= 4 ? r % RO : 0], lane % gpw + gpw * owner);
+            UNROLL
+            for (int cc = 0; cc < 16; cc++)
+                o[r][cc] *= a;
+        }
+    }
+    /* LESSON: gather p for the group's 4 rows, then o += p V */
+    float p[4][V2_KC];
+    UNROLL
+    for (int r = 0; r < 4; r++)
+        UNROLL
+        for (int j = 0; j < V2_KC; j++) {
+            const int f = r * V2_KC + j;
+            p[r][j] = G == 1 ? v[f] : __shfl_sync(0xffffffffu, v[f % NV], lane % gpw + gpw * (f / NV));
+        }
+    UNROLL
+    for (int j = 0; j < V2_KC; j++) {
+        if (!masked || kc + j < kn) {
+            const float *vr = Vs + (kc + j) * d + 4 * u;
+            UNROLL
+            for (int c = 0; c < 4; c++) {
+                const float4 vx = load_float4(vr + 4 * G * c);
+                UNROLL
+                for (int r = 0; r < 4; r++) {
+                    o[r][4 * c + 0] += p[r][j] * vx.x;
+                    o[r][4 * c + 1] += p[r][j] * vx.y;
+                    o[r][4 * c + 2] += p[r][j] * vx.z;
+                    o[r][4 * c + 3] += p[r][j] * vx.w;
+                }
+            }
+        }
+    }
+}
+
 __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, const float *Q, const float *K,
                                               const float *V, int N, int Bc, float scale, int causal, const int G)
 {
@@ -365,18 +490,13 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
     EXTERN_SHARED(float, smem);
     float *Ks = smem, *Vs = smem + Bc * d; /* [key][d] each */
     const size_t bh = blockIdx.y;
-    /* lane u of a group: the G lanes of a group are 32/G lanes apart, so a
-     * half-warp's 128-bit loads of a K or V row ask for fewer distinct words */
     const int lane = threadIdx.x % 32, gpw = 32 / G; /* groups per warp */
-#if V2_SPREAD
     const int u = lane / gpw, group = (threadIdx.x / 32) * gpw + lane % gpw;
-#else
-    const int u = lane % G, group = threadIdx.x / G;
-#endif
     const int Br = blockDim.x * 4 / G, i0 = blockIdx.x * Br, r0 = i0 + group * 4;
+    const int RO = G <= 4 ? 4 / G : 1;
     const float *q = Q + bh * N * d, *k = K + bh * N * d, *v = V + bh * N * d;
     const float qscale = scale * V2_LOG2E;
-    float qr[4][16], o[4][16], mrow[4], lrow[4];
+    float qr[4][16], o[4][16], mown[4], lown[4];
     UNROLL
     for (int r = 0; r < 4; r++) {
         UNROLL
@@ -392,8 +512,8 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
         UNROLL
         for (int cc = 0; cc < 16; cc++)
             o[r][cc] = 0.0f;
-        mrow[r] = -INFINITY;
-        lrow[r] = 0.0f;
+        mown[r] = -INFINITY;
+        lown[r] = 0.0f;
     }
     /* keys any row of this block can see */
     const int kend = causal ? min(N, i0 + Br) : N;
@@ -407,81 +527,26 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
         __syncthreads();
         const int kn = min(bc, kend - k0);
         for (int kc = 0; kc < kn; kc += V2_KC) {
-            /* s = q K^T for V2_KC keys: first each lane's partial sums */
-            float s[4][V2_KC];
-            UNROLL
-            for (int j = 0; j < V2_KC; j++) {
-                UNROLL
-                for (int r = 0; r < 4; r++)
-                    s[r][j] = 0.0f;
-                if (kc + j < kn) {
-                    const float *kr = Ks + (kc + j) * d + 4 * u;
-                    UNROLL
-                    for (int c = 0; c < 4; c++) {
-                        const float4 kx = load_float4(kr + 4 * G * c);
-                        UNROLL
-                        for (int r = 0; r < 4; r++) {
-                            s[r][j] += qr[r][4 * c + 0] * kx.x;
-                            s[r][j] += qr[r][4 * c + 1] * kx.y;
-                            s[r][j] += qr[r][4 * c + 2] * kx.z;
-                            s[r][j] += qr[r][4 * c + 3] * kx.w;
-                        }
-                    }
-                }
-            }
-            /* LESSON: the G lanes of a group add their partial dot products */
-#if V2_SPREAD
-            for (int off = gpw; off < 32; off *= 2)
-#else
-            for (int off = 1; off < G; off *= 2)
-#endif
-                UNROLL
-                for (int r = 0; r < 4; r++)
-                    UNROLL
-                    for (int j = 0; j < V2_KC; j++)
-                        s[r][j] += __shfl_xor_sync(0xffffffffu, s[r][j], off);
-            /* LESSON: online softmax - new max, rescale what is accumulated */
-            UNROLL
-            for (int r = 0; r < 4; r++) {
-                float cmax = -INFINITY;
-                UNROLL
-                for (int j = 0; j < V2_KC; j++) {
-                    if (kc + j >= kn || (causal && k0 + kc + j > r0 + r))
-                        s[r][j] = -INFINITY;
-                    cmax = fmaxf(cmax, s[r][j]);
-                }
-                const float mnew = fmaxf(mrow[r], cmax);
-                const float alpha = mnew == -INFINITY ? 1.0f : exp2f(mrow[r] - mnew);
-                float psum = 0.0f;
-                UNROLL
-                for (int j = 0; j < V2_KC; j++) {
-                    s[r][j] = mnew == -INFINITY ? 0.0f : exp2f(s[r][j] - mnew);
-                    psum += s[r][j];
-                }
-                lrow[r] = lrow[r] * alpha + psum;
-                mrow[r] = mnew;
-                UNROLL
-                for (int cc = 0; cc < 16; cc++)
-                    o[r][cc] *= alpha;
-            }
-            /* o += p V */
-            UNROLL
-            for (int j = 0; j < V2_KC; j++) {
-                if (kc + j < kn) {
-                    const float *vr = Vs + (kc + j) * d + 4 * u;
-                    UNROLL
-                    for (int c = 0; c < 4; c++) {
-                        const float4 vx = load_float4(vr + 4 * G * c);
-                        UNROLL
-                        for (int r = 0; r < 4; r++) {
-                            o[r][4 * c + 0] += s[r][j] * vx.x;
-                            o[r][4 * c + 1] += s[r][j] * vx.y;
-                            o[r][4 * c + 2] += s[r][j] * vx.z;
-                            o[r][4 * c + 3] += s[r][j] * vx.w;
-                        }
-                    }
-                }
-            }
+            if (kc + V2_KC > kn || (causal && k0 + kc + V2_KC - 1 > i0))
+                flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 1);
+            else
+                flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 0);
+        }
+    }
+    /* every lane of the group needs l of its 4 rows; the owners have it */
+    float lrow[4], mrow[4];
+    UNROLL
+    for (int r = 0; r < 4; r++) {
+        if (G == 1) {
+            lrow[r] = lown[r];
+            mrow[r] = mown[r];
+        } else {
+            const int owner = G <= 4 ? r / RO : 2 * r, qi = G <= 4 ? r % RO : 0;
+            float lo = lown[qi];
+            if (G == 8) /* the two halves of the row each summed their keys */
+                lo += __shfl_xor_sync(0xffffffffu, lo, gpw);
+            lrow[r] = __shfl_sync(0xffffffffu, lo, lane % gpw + gpw * owner);
+            mrow[r] = __shfl_sync(0xffffffffu, mown[qi], lane % gpw + gpw * owner);
         }
     }
     float *ob = O + bh * N * d, *lb = l + bh * N, *mb = m + bh * N;

@@ -18,6 +18,11 @@ for flags in "$@"; do
       -DCMAKE_CUDA_FLAGS="$flags -Xptxas -v" >/dev/null 2>&1
     cmake --build $B -j16 --target lesson 2>&1 | grep -A4 "Compiling entry function '_Z17attn_flash_v2_d64" | grep -E "Used|spill" | head -4
     L=$B/lesson
+    if [ -n "${SASS:-}" ]; then
+      cuobjdump -sass -fun '_Z17attn_flash_v2_d64PfS_S_PKfS1_S1_iifi' $L > "$OUT/sass-$i.txt" 2>&1
+      echo "SASS opcodes of attn_flash_v2_d64 (static count):"
+      grep -oE '^ +/\*[0-9a-f]{4}\*/ +[@!P0-9 ]*[A-Z][A-Z0-9_.]+' "$OUT/sass-$i.txt" | awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -25 | paste - - - - -
+    fi
     [ $i = 0 ] && timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 10 --version standard | grep -E "^    standard  attn|^PASS|^FAIL"
     if [ -n "${COMPARE:-}" ]; then
       for a in "--n 256 --d 64" "--n 256 --d 16" "--n 256 --d 128" "--n 200 --causal --d 32"; do
@@ -28,7 +33,8 @@ for flags in "$@"; do
       ncu --kernel-name regex:attn_flash_v2 --launch-count 1 --section SpeedOfLight --section Occupancy \
         --section SchedulerStats --section WarpStateStats --section InstructionStats --section LaunchStats \
         --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
-        $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 0 --version v2 2>&1 | grep -vE "^==PROF==|^    -{5}" | sed -n '/attn_flash_v2/,$p' | head -150
+        --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active.ratio \
+        $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 0 --version v2 2>&1 | grep -vE "^==PROF==|^    -{5}" | sed -n '/attn_flash_v2/,$p' | grep -vE "^ +(OPT|INF|WRN) |^          " | head -150
     fi
     for n in 4096 1024; do
       timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n $n --no-counters --repeats 10 --version v2 | grep -E "^    v2        attn|^PASS|^FAIL"

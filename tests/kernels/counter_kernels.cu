@@ -107,6 +107,18 @@ __global__ void shared_probe4(float *out, const int *idx)
     out[t] = v.x + v.y + v.z + v.w;
 }
 
+/* shared_probe8: the same with one 64-bit load (a double) of the 8-byte
+ * item idx[t]; the shared array holds doubles 0, 1, 2, ... */
+__global__ void shared_probe8(double *out, const int *idx)
+{
+    __shared__ double s[2048];
+    unsigned t = threadIdx.x;
+    for (int j = 0; j < 64; j++)
+        s[j * 32 + t] = (double)(j * 32 + t);
+    __syncthreads();
+    out[t] = s[idx[t]];
+}
+
 /* global_float4: lane t copies the 16-byte chunk at x + 4 * stride * t to
  * y + 4 t: one 128-bit load and one 128-bit store request per warp. */
 __global__ void global_float4(float *y, const float *x, int stride)
@@ -149,4 +161,5 @@ LAUNCHER(local_array, (int *, out), (int, n))
 LAUNCHER(shared_doubles, (double *, out), (int, stride))
 LAUNCHER(shared_gather, (float *, out), (int, k), (int, spread))
 LAUNCHER(shared_probe4, (float *, out), (const int *, idx))
+LAUNCHER(shared_probe8, (double *, out), (const int *, idx))
 LAUNCHER(global_float4, (float *, y), (const float *, x), (int, stride))

@@ -14,5 +14,6 @@ DECLARE_LAUNCHER(local_array, (int *, out), (int, n));
 DECLARE_LAUNCHER(shared_doubles, (double *, out), (int, stride));
 DECLARE_LAUNCHER(shared_gather, (float *, out), (int, k), (int, spread));
 DECLARE_LAUNCHER(shared_probe4, (float *, out), (const int *, idx));
+DECLARE_LAUNCHER(shared_probe8, (double *, out), (const int *, idx));
 DECLARE_LAUNCHER(global_float4, (float *, y), (const float *, x), (int, stride));
 #endif
