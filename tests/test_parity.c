@@ -4,8 +4,9 @@
  * the lessons' tolerances, and the simulator's warp-level counts equal to
  * the hardware's counters, exactly: global load/store sectors
  * (l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st) and shared-memory
- * wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st).
- * Every mismatch is reported (cr_expect), not only the first.
+ * wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st); store
+ * wavefronts may exceed the simulator's by the surplus docs/parity-h200.md
+ * explains, which the hardware books as bank conflicts. Every mismatch is reported (cr_expect), not only the first.
  * Without a CUDA device (or a CUDA build) every test skips and says why;
  * without counter permission, the counter tests skip and say why.
  */
@@ -50,9 +51,16 @@ static void expect_counts(const char *what, int n)
         cr_expect_eq(a->sim.shared_ld_wavefronts, b->hw.shared_ld_wavefronts,
                      "%s, %s: shared load wavefronts sim %llu, hw %llu", what, a->name,
                      (unsigned long long)a->sim.shared_ld_wavefronts, (unsigned long long)b->hw.shared_ld_wavefronts);
-        cr_expect_eq(a->sim.shared_st_wavefronts, b->hw.shared_st_wavefronts,
-                     "%s, %s: shared store wavefronts sim %llu, hw %llu", what, a->name,
-                     (unsigned long long)a->sim.shared_st_wavefronts, (unsigned long long)b->hw.shared_st_wavefronts);
+        /* Shared stores: exact, or the one known difference (docs/parity-h200.md):
+         * the H200 re-counts some conflict-free stores, a few percent that vary
+         * run to run and that it reports as bank conflicts. Anything else (a
+         * deficit, a surplus not booked as conflicts, more than 5 %) fails. */
+        const unsigned long long sw = a->sim.shared_st_wavefronts, hw = b->hw.shared_st_wavefronts;
+        const unsigned long long sc = a->sim.shared_st_conflicts, hc = b->hw.shared_st_conflicts;
+        cr_expect(hw == sw || (hw > sw && hw - sw == hc - sc && hc >= sc && 20 * (hw - sw) <= sw),
+                  "%s, %s: shared store wavefronts sim %llu (conflicts %llu), hw %llu (conflicts %llu): neither equal "
+                  "nor the documented surplus booked as conflicts (<= 5 %%)",
+                  what, a->name, sw, sc, hw, hc);
     }
 }
 

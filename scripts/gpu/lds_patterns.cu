@@ -23,6 +23,19 @@ template <typename T> __global__ void probe(const int *idx, float *out)
     out[threadIdx.x] = s;
 }
 
+// Conflict-free shared stores (a tile copy: 32 consecutive words per warp
+// request), 8192 floats per block: exactly 256 store wavefronts a block if the
+// hardware counts one per request. from_global: the data comes from global
+// memory (as flash v2's K/V tile copy) instead of registers.
+__global__ void store_probe(const float *g, float *out, int from_global)
+{
+    __shared__ float buf[8192];
+    for (int e = threadIdx.x; e < 8192; e += blockDim.x)
+        buf[e] = from_global ? g[(size_t)blockIdx.x * 8192 + e] : (float)e;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = buf[(threadIdx.x * 33) % 8192];
+}
+
 static int pattern(int p, int lane)
 {
     switch (p) {
@@ -65,6 +78,18 @@ int main()
             cudaDeviceSynchronize();
             printf("launch width=%d pattern=%d\n", w, p);
         }
+    float *d_g, *d_o;
+    cudaMalloc(&d_g, (size_t)264 * 8192 * 4);
+    cudaMemset(d_g, 0, (size_t)264 * 8192 * 4);
+    cudaMalloc(&d_o, (size_t)264 * 256 * 4);
+    const int grids[3] = {1, 132, 264}, blocks[2] = {32, 256};
+    for (int gi = 0; gi < 3; gi++)
+        for (int bi = 0; bi < 2; bi++)
+            for (int fg = 0; fg < 2; fg++) {
+                store_probe<<<grids[gi], blocks[bi]>>>(d_g, d_o, fg);
+                cudaDeviceSynchronize();
+                printf("store grid=%d block=%d from_global=%d expect %d\n", grids[gi], blocks[bi], fg, 256 * grids[gi]);
+            }
     printf("%s\n", cudaGetErrorString(cudaGetLastError()));
     return 0;
 }

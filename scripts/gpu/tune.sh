@@ -44,16 +44,23 @@ for flags in "$@"; do
 done
 if [ -n "${PROBE:-}" ]; then
   nvcc -arch=sm_90 -o /tmp/lds "$root/scripts/gpu/lds_patterns.cu" &&
-    ncu --csv --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum /tmp/lds >"$OUT/lds.csv" 2>&1
+    ncu --csv --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum /tmp/lds >"$OUT/lds.csv" 2>&1
   python3 - "$OUT/lds.csv" >>"$OUT/tune.txt" <<'PY'
 import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
 hdr = rows[0]; ki = hdr.index("Kernel Name"); mi = hdr.index("Metric Name"); vi = hdr.index("Metric Value"); ii = hdr.index("ID")
 vals = {}
 for r in rows[1:]:
-    vals.setdefault(int(r[ii]), {})[r[mi].split("__")[1][:20]] = r[vi]
+    m = r[mi]; key = ("wf_" if "wavefronts" in m else "bc_") + ("ld" if "op_ld" in m else "st")
+    vals.setdefault(int(r[ii]), {})[key] = r[vi]
+names = {}
+for r in rows[1:]:
+    names[int(r[ii])] = r[ki]
 for i in sorted(vals):
-    w = (4, 8, 16)[i // 16]; print("width", w, "pattern", i % 16, vals[i])
+    if "probe" in names[i] and "store" not in names[i]:
+        w = (4, 8, 16)[i // 16]; print("width", w, "pattern", i % 16, vals[i])
+    else:
+        print(names[i][:40], vals[i])
 PY
 fi
 cat "$OUT/tune.txt"
