@@ -364,6 +364,9 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
 #ifndef V2_KC
 #define V2_KC 8
 #endif
+#ifndef V2_COPY4
+#define V2_COPY4 1
+#endif
 #define V2_LOG2E 1.4426950408889634f
 
 /* One batch of V2_KC keys starting at key kc of the tile in Ks/Vs (kn keys
@@ -520,10 +523,17 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
     for (int k0 = 0; k0 < kend; k0 += Bc) {
         const int bc = min(Bc, N - k0);
         __syncthreads(); /* the previous tile is no longer read */
+#if V2_COPY4
+        for (int e = 4 * threadIdx.x; e < bc * d; e += 4 * blockDim.x) {
+            store_float4(Ks + e, load_float4(k + (size_t)k0 * d + e));
+            store_float4(Vs + e, load_float4(v + (size_t)k0 * d + e));
+        }
+#else
         for (int e = threadIdx.x; e < bc * d; e += blockDim.x) {
             Ks[e] = k[(size_t)k0 * d + e];
             Vs[e] = v[(size_t)k0 * d + e];
         }
+#endif
         __syncthreads();
         const int kn = min(bc, kend - k0);
         for (int kc = 0; kc < kn; kc += V2_KC) {

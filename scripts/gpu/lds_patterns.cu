@@ -30,8 +30,12 @@ template <typename T> __global__ void probe(const int *idx, float *out)
 __global__ void store_probe(const float *g, float *out, int from_global)
 {
     __shared__ float buf[8192];
-    for (int e = threadIdx.x; e < 8192; e += blockDim.x)
-        buf[e] = from_global ? g[(size_t)blockIdx.x * 8192 + e] : (float)e;
+    if (from_global == 2) // 128-bit: 512 consecutive bytes per warp request, 4 wavefronts
+        for (int e = 4 * threadIdx.x; e < 8192; e += 4 * blockDim.x)
+            *reinterpret_cast<float4 *>(buf + e) = *reinterpret_cast<const float4 *>(g + (size_t)blockIdx.x * 8192 + e);
+    else
+        for (int e = threadIdx.x; e < 8192; e += blockDim.x)
+            buf[e] = from_global ? g[(size_t)blockIdx.x * 8192 + e] : (float)e;
     __syncthreads();
     out[blockIdx.x * blockDim.x + threadIdx.x] = buf[(threadIdx.x * 33) % 8192];
 }
@@ -85,7 +89,7 @@ int main()
     const int grids[3] = {1, 132, 264}, blocks[2] = {32, 256};
     for (int gi = 0; gi < 3; gi++)
         for (int bi = 0; bi < 2; bi++)
-            for (int fg = 0; fg < 2; fg++) {
+            for (int fg = 0; fg < 3; fg++) {
                 store_probe<<<grids[gi], blocks[bi]>>>(d_g, d_o, fg);
                 cudaDeviceSynchronize();
                 printf("store grid=%d block=%d from_global=%d expect %d\n", grids[gi], blocks[bi], fg, 256 * grids[gi]);
