@@ -346,89 +346,94 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
  * 16 of the d columns in four float4 chunks (columns 4u + 4Gc .. 4u + 4Gc + 3,
  * c = 0..3, for lane u of the group), so a thread holds 4x16 floats of q and
  * 4x16 of o, and every load of K, V, Q and store of O is one 128-bit access.
- * The G lanes of a group sit 32/G lanes apart in their warp, so the 16 lanes
- * of a half-warp ask for few distinct K/V chunks (2 wavefronts a load).
+ * The G lanes of a group sit 32/G lanes apart in their warp, so a quad of
+ * lanes shares one K/V chunk: every 128-bit K/V load is 2 wavefronts.
  *
  * Keys go V2_KC at a time. Each lane computes partial dot products for its 4
  * rows x V2_KC keys; a reduce-scatter over the group (log2 G shuffle rounds,
  * each halving what a lane keeps) leaves lane u with the whole scores of 4/G
  * rows (half a row's keys when G = 8). That lane alone runs the online
- * softmax of its rows, so each exponential is computed once, and then the
- * group gathers the probabilities (4 V2_KC shuffles) for o += p V. o is
- * rescaled only when some row of the warp has a new maximum (a warp vote),
- * which after the first tiles is rare. Scores are kept in base 2 (q is scaled
- * by scale * log2 e), so an exponential is one exp2f. Batches that need no
- * mask (no key past the tile's end, no key above the causal diagonal) run
- * without per-score tests. Writes O, l and m once (m in natural units).
- * d must be 16, 32, 64 or 128. */
+ * softmax of its rows, so each exponential is computed once; then the group
+ * gathers the probabilities (4 V2_KC shuffles) for o += p V. A lane keeps its
+ * rows in its own order (slot s holds row s ^ rp, rp from the lane's index),
+ * chosen so that in every round a lane sends the upper half of its slots and
+ * keeps the lower: no lane-dependent selects. o is rescaled only when some
+ * row of the warp has a new maximum (a warp vote), which after the first
+ * tiles is rare. Batches that need no mask (no key past the tile's end, none
+ * above the causal diagonal) run without per-score tests. Writes O, l and m
+ * once. d must be 16, 32, 64 or 128. */
 #ifndef V2_KC
 #define V2_KC 8
 #endif
-#ifndef V2_COPY4
-#define V2_COPY4 1
-#endif
-#define V2_LOG2E 1.4426950408889634f
+
+/* The group row a lane keeps in slot s is s ^ v2_rowperm(u). */
+__device__ __forceinline__ int v2_rowperm(int u, const int G) { return G <= 4 ? u * (4 / G) : u >> 1; }
 
 /* One batch of V2_KC keys starting at key kc of the tile in Ks/Vs (kn keys
- * valid; tile starts at key k0). masked: test each score against kn and the
- * causal diagonal (rows r0 + r); else every score is used. */
+ * valid; the tile starts at key k0; the group's rows start at r0). masked:
+ * test each score against kn and the causal diagonal; else use them all. */
 __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], float *mown, float *lown,
                                                const float *Ks, const float *Vs, int kc, int kn, int k0, int r0,
                                                int causal, int u, int lane, const int G, const int masked)
 {
-    const int d = 16 * G, gpw = 32 / G; /* groups per warp */
-    const int NV = 4 * V2_KC / G;       /* scores a lane keeps after the reduce-scatter */
-    const int RO = G <= 4 ? 4 / G : 1;  /* rows it owns */
-    float v[4 * V2_KC];                 /* v[r * V2_KC + j]: row r, key kc + j */
+    const int d = 16 * G, gpw = 32 / G;     /* groups per warp */
+    const int NV = 4 * V2_KC / G;           /* scores a lane keeps after the reduce-scatter */
+    const int RO = G <= 4 ? 4 / G : 1;      /* rows it owns */
+    const int rp = v2_rowperm(u, G), base = lane % gpw;
+    float v[4 * V2_KC];                     /* v[s * V2_KC + j]: slot s (row s ^ rp), key kc + j */
     UNROLL
     for (int j = 0; j < V2_KC; j++) {
         UNROLL
-        for (int r = 0; r < 4; r++)
-            v[r * V2_KC + j] = 0.0f;
+        for (int s = 0; s < 4; s++)
+            v[s * V2_KC + j] = 0.0f;
         if (!masked || kc + j < kn) {
             const float *kr = Ks + (kc + j) * d + 4 * u;
             UNROLL
             for (int c = 0; c < 4; c++) {
                 const float4 kx = load_float4(kr + 4 * G * c);
                 UNROLL
-                for (int r = 0; r < 4; r++) {
-                    v[r * V2_KC + j] += qr[r][4 * c + 0] * kx.x;
-                    v[r * V2_KC + j] += qr[r][4 * c + 1] * kx.y;
-                    v[r * V2_KC + j] += qr[r][4 * c + 2] * kx.z;
-                    v[r * V2_KC + j] += qr[r][4 * c + 3] * kx.w;
+                for (int s = 0; s < 4; s++) {
+                    v[s * V2_KC + j] += qr[s][4 * c + 0] * kx.x;
+                    v[s * V2_KC + j] += qr[s][4 * c + 1] * kx.y;
+                    v[s * V2_KC + j] += qr[s][4 * c + 2] * kx.z;
+                    v[s * V2_KC + j] += qr[s][4 * c + 3] * kx.w;
                 }
             }
         }
     }
     /* LESSON: reduce-scatter of the partial sums over the group: in each
-     * round a lane sends the half of its scores its partner keeps and adds
-     * the partner's half of its own. Lane u ends with scores
-     * [u NV, (u + 1) NV) of the 4 x V2_KC (rows first, then keys). */
+     * round a lane sends the upper half of what it holds to its partner and
+     * adds the partner's upper half to its lower half. Rows first... */
     int live = 4 * V2_KC;
-    for (int bit = G / 2; bit >= 1; bit /= 2) {
-        const int high = (u & bit) != 0, half = live / 2;
+    for (int bit = G / 2, rb = 2; bit >= 1 && rb >= 1; bit /= 2, rb /= 2) {
+        const int half = live / 2;
         UNROLL
-        for (int i = 0; i < 2 * V2_KC; i++) {
-            if (i < half) {
-                const float send = high ? v[i] : v[half + i];
-                const float keep = high ? v[half + i] : v[i];
-                v[i] = keep + __shfl_xor_sync(0xffffffffu, send, bit * gpw);
-            }
-        }
+        for (int i = 0; i < 2 * V2_KC; i++)
+            if (i < half)
+                v[i] += __shfl_xor_sync(0xffffffffu, v[half + i], bit * gpw);
         live = half;
+    }
+    if (G == 8) { /* ...then, at d = 128, the keys of the one row left */
+        const int high = u & 1;
+        UNROLL
+        for (int i = 0; i < V2_KC / 2; i++) {
+            const float send = high ? v[i] : v[V2_KC / 2 + i];
+            const float keep = high ? v[V2_KC / 2 + i] : v[i];
+            v[i] = keep + __shfl_xor_sync(0xffffffffu, send, gpw);
+        }
     }
     /* LESSON: online softmax of the lane's own rows */
     int grew = 0;
     float alpha[4];
     UNROLL
     for (int q = 0; q < RO; q++) {
-        const int rq = G <= 4 ? u * RO + q : u / 2; /* row of the group */
+        const int row = r0 + (q ^ rp);
         float cmax = -INFINITY;
         UNROLL
         for (int i = q * (NV / RO); i < (q + 1) * (NV / RO); i++) {
             if (masked) {
-                const int key = kc + (G <= 4 ? i - q * V2_KC : (u % 2) * (V2_KC / 2) + i);
-                if (key >= kn || (causal && k0 + key > r0 + rq))
+                const int key = kc + (G <= 4 ? i - q * V2_KC : (u & 1) * (V2_KC / 2) + i);
+                if (key >= kn || (causal && k0 + key > row))
                     v[i] = -INFINITY;
             }
             cmax = fmaxf(cmax, v[i]);
@@ -437,36 +442,39 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
             cmax = fmaxf(cmax, __shfl_xor_sync(0xffffffffu, cmax, gpw));
         const float mnew = fmaxf(mown[q], cmax);
         grew |= mnew > mown[q];
-        alpha[q] = grew && mown[q] != -INFINITY ? exp2f(mown[q] - mnew) : 1.0f;
+        alpha[q] = mnew > mown[q] && mown[q] != -INFINITY ? __expf(mown[q] - mnew) : 1.0f;
         float psum = 0.0f;
         UNROLL
         for (int i = q * (NV / RO); i < (q + 1) * (NV / RO); i++) {
-            v[i] = mnew == -INFINITY ? 0.0f : exp2f(v[i] - mnew);
+            v[i] = mnew == -INFINITY ? 0.0f : __expf(v[i] - mnew);
             psum += v[i];
         }
         lown[q] = lown[q] * alpha[q] + psum;
         mown[q] = mnew;
     }
-    /* rescale o (rows owned by the group's lanes) when some row grew */
+    /* where slot s's row (s ^ rp) and key j are kept: lane, and index in v */
+#define V2_OWNER(s, j) (G == 1 ? u : G <= 4 ? ((s) ^ rp) / RO : 2 * ((s) ^ rp) + ((j) >= V2_KC / 2))
+#define V2_INDEX(s, j) (G <= 4 ? ((s) % RO) * V2_KC + (j) : (j) % (V2_KC / 2))
+    /* rescale o when some row of the warp grew */
     if (__any_sync(0xffffffffu, grew)) {
         UNROLL
-        for (int r = 0; r < 4; r++) {
-            const int owner = G <= 4 ? r / RO : 2 * r;
-            const float a = G == 1 ? alpha[r] : __shfl_sync(0xffffffffu, alpha[G <= 4 ? r % RO : 0], lane % gpw + gpw * owner);
+        for (int s = 0; s < 4; s++) {
+            const float a = G == 1 ? alpha[s] : __shfl_sync(0xffffffffu, alpha[s % RO], base + gpw * V2_OWNER(s, 0));
             UNROLL
             for (int cc = 0; cc < 16; cc++)
-                o[r][cc] *= a;
+                o[s][cc] *= a;
         }
     }
     /* LESSON: gather p for the group's 4 rows, then o += p V */
     float p[4][V2_KC];
     UNROLL
-    for (int r = 0; r < 4; r++)
+    for (int s = 0; s < 4; s++)
         UNROLL
-        for (int j = 0; j < V2_KC; j++) {
-            const int f = r * V2_KC + j;
-            p[r][j] = G == 1 ? v[f] : __shfl_sync(0xffffffffu, v[f % NV], lane % gpw + gpw * (f / NV));
-        }
+        for (int j = 0; j < V2_KC; j++)
+            p[s][j] = G == 1 ? v[s * V2_KC + j]
+                             : __shfl_sync(0xffffffffu, v[V2_INDEX(s, j)], base + gpw * V2_OWNER(s, j));
+#undef V2_OWNER
+#undef V2_INDEX
     UNROLL
     for (int j = 0; j < V2_KC; j++) {
         if (!masked || kc + j < kn) {
@@ -475,11 +483,11 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
             for (int c = 0; c < 4; c++) {
                 const float4 vx = load_float4(vr + 4 * G * c);
                 UNROLL
-                for (int r = 0; r < 4; r++) {
-                    o[r][4 * c + 0] += p[r][j] * vx.x;
-                    o[r][4 * c + 1] += p[r][j] * vx.y;
-                    o[r][4 * c + 2] += p[r][j] * vx.z;
-                    o[r][4 * c + 3] += p[r][j] * vx.w;
+                for (int s = 0; s < 4; s++) {
+                    o[s][4 * c + 0] += p[s][j] * vx.x;
+                    o[s][4 * c + 1] += p[s][j] * vx.y;
+                    o[s][4 * c + 2] += p[s][j] * vx.z;
+                    o[s][4 * c + 3] += p[s][j] * vx.w;
                 }
             }
         }
@@ -494,46 +502,39 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
     float *Ks = smem, *Vs = smem + Bc * d; /* [key][d] each */
     const size_t bh = blockIdx.y;
     const int lane = threadIdx.x % 32, gpw = 32 / G; /* groups per warp */
-    const int u = lane / gpw, group = (threadIdx.x / 32) * gpw + lane % gpw;
+    const int u = lane / gpw, group = (threadIdx.x / 32) * gpw + lane % gpw, base = lane % gpw;
     const int Br = blockDim.x * 4 / G, i0 = blockIdx.x * Br, r0 = i0 + group * 4;
-    const int RO = G <= 4 ? 4 / G : 1;
+    const int RO = G <= 4 ? 4 / G : 1, rp = v2_rowperm(u, G);
     const float *q = Q + bh * N * d, *k = K + bh * N * d, *v = V + bh * N * d;
-    const float qscale = scale * V2_LOG2E;
-    float qr[4][16], o[4][16], mown[4], lown[4];
+    float qr[4][16], o[4][16], mown[4], lown[4]; /* slot s holds row r0 + (s ^ rp) */
     UNROLL
-    for (int r = 0; r < 4; r++) {
+    for (int s = 0; s < 4; s++) {
+        const int row = r0 + (s ^ rp);
         UNROLL
         for (int c = 0; c < 4; c++) {
             float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            if (r0 + r < N)
-                x = load_float4(q + (size_t)(r0 + r) * d + 4 * u + 4 * G * c);
-            qr[r][4 * c + 0] = x.x * qscale;
-            qr[r][4 * c + 1] = x.y * qscale;
-            qr[r][4 * c + 2] = x.z * qscale;
-            qr[r][4 * c + 3] = x.w * qscale;
+            if (row < N)
+                x = load_float4(q + (size_t)row * d + 4 * u + 4 * G * c);
+            qr[s][4 * c + 0] = x.x * scale;
+            qr[s][4 * c + 1] = x.y * scale;
+            qr[s][4 * c + 2] = x.z * scale;
+            qr[s][4 * c + 3] = x.w * scale;
         }
         UNROLL
         for (int cc = 0; cc < 16; cc++)
-            o[r][cc] = 0.0f;
-        mown[r] = -INFINITY;
-        lown[r] = 0.0f;
+            o[s][cc] = 0.0f;
+        mown[s] = -INFINITY;
+        lown[s] = 0.0f;
     }
     /* keys any row of this block can see */
     const int kend = causal ? min(N, i0 + Br) : N;
     for (int k0 = 0; k0 < kend; k0 += Bc) {
         const int bc = min(Bc, N - k0);
         __syncthreads(); /* the previous tile is no longer read */
-#if V2_COPY4
         for (int e = 4 * threadIdx.x; e < bc * d; e += 4 * blockDim.x) {
             store_float4(Ks + e, load_float4(k + (size_t)k0 * d + e));
             store_float4(Vs + e, load_float4(v + (size_t)k0 * d + e));
         }
-#else
-        for (int e = threadIdx.x; e < bc * d; e += blockDim.x) {
-            Ks[e] = k[(size_t)k0 * d + e];
-            Vs[e] = v[(size_t)k0 * d + e];
-        }
-#endif
         __syncthreads();
         const int kn = min(bc, kend - k0);
         for (int kc = 0; kc < kn; kc += V2_KC) {
@@ -543,35 +544,36 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
                 flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 0);
         }
     }
-    /* every lane of the group needs l of its 4 rows; the owners have it */
+    /* every lane needs l of its 4 slots' rows; the owners have it */
     float lrow[4], mrow[4];
     UNROLL
-    for (int r = 0; r < 4; r++) {
+    for (int s = 0; s < 4; s++) {
         if (G == 1) {
-            lrow[r] = lown[r];
-            mrow[r] = mown[r];
+            lrow[s] = lown[s];
+            mrow[s] = mown[s];
         } else {
-            const int owner = G <= 4 ? r / RO : 2 * r, qi = G <= 4 ? r % RO : 0;
-            float lo = lown[qi];
-            if (G == 8) /* the two halves of the row each summed their keys */
+            const int owner = G <= 4 ? (s ^ rp) / RO : 2 * (s ^ rp);
+            float lo = lown[s % RO];
+            if (G == 8) /* the two halves of a row each summed their keys */
                 lo += __shfl_xor_sync(0xffffffffu, lo, gpw);
-            lrow[r] = __shfl_sync(0xffffffffu, lo, lane % gpw + gpw * owner);
-            mrow[r] = __shfl_sync(0xffffffffu, mown[qi], lane % gpw + gpw * owner);
+            lrow[s] = __shfl_sync(0xffffffffu, lo, base + gpw * owner);
+            mrow[s] = __shfl_sync(0xffffffffu, mown[s % RO], base + gpw * owner);
         }
     }
     float *ob = O + bh * N * d, *lb = l + bh * N, *mb = m + bh * N;
     UNROLL
-    for (int r = 0; r < 4; r++) {
-        if (r0 + r < N) {
-            const float inv = 1.0f / lrow[r];
+    for (int s = 0; s < 4; s++) {
+        const int row = r0 + (s ^ rp);
+        if (row < N) {
+            const float inv = 1.0f / lrow[s];
             UNROLL
             for (int c = 0; c < 4; c++)
-                store_float4(ob + (size_t)(r0 + r) * d + 4 * u + 4 * G * c,
-                             make_float4(o[r][4 * c] * inv, o[r][4 * c + 1] * inv, o[r][4 * c + 2] * inv,
-                                         o[r][4 * c + 3] * inv));
-            if (u == 0) {
-                lb[r0 + r] = lrow[r];
-                mb[r0 + r] = mrow[r] / V2_LOG2E;
+                store_float4(ob + (size_t)row * d + 4 * u + 4 * G * c,
+                             make_float4(o[s][4 * c] * inv, o[s][4 * c + 1] * inv, o[s][4 * c + 2] * inv,
+                                         o[s][4 * c + 3] * inv));
+            if (u == 0) { /* rp = 0: slot s is row r0 + s */
+                lb[row] = lrow[s];
+                mb[row] = mrow[s];
             }
         }
     }
