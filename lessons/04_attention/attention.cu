@@ -363,7 +363,7 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
  * above the causal diagonal) run without per-score tests. Writes O, l and m
  * once. d must be 16, 32, 64 or 128. */
 #ifndef V2_KC
-#define V2_KC 8
+#define V2_KC 4
 #endif
 
 /* The group row a lane keeps in slot s is s ^ v2_rowperm(u). */
@@ -579,7 +579,9 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
     }
 }
 
-/* One entry point per head size, so that d is a constant for the compiler. */
+/* One entry point per head size, so that d is a constant for the compiler.
+ * Two blocks of ATTN_V2_THREADS per SM where the registers allow it (d = 32
+ * needs 232 registers a thread and d = 16 would spill: they run one). */
 __global__ void attn_flash_v2_d16(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
                                   int N, int Bc, float scale, int causal)
 {
@@ -590,12 +592,12 @@ __global__ void attn_flash_v2_d32(float *O, float *l, float *m, const float *Q, 
 {
     flash_v2_body(O, l, m, Q, K, V, N, Bc, scale, causal, 2);
 }
-__global__ void attn_flash_v2_d64(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
+__global__ void __launch_bounds__(ATTN_V2_THREADS, 2) attn_flash_v2_d64(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
                                   int N, int Bc, float scale, int causal)
 {
     flash_v2_body(O, l, m, Q, K, V, N, Bc, scale, causal, 4);
 }
-__global__ void attn_flash_v2_d128(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
+__global__ void __launch_bounds__(ATTN_V2_THREADS, 2) attn_flash_v2_d128(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
                                    int N, int Bc, float scale, int causal)
 {
     flash_v2_body(O, l, m, Q, K, V, N, Bc, scale, causal, 8);

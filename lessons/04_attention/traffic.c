@@ -154,10 +154,10 @@ int attn_v2_tiles(long long sram_bytes, int N, int d, int *br, int *bc, int *thr
     if (keys > 256)
         keys = 256;
     *bc = (int)keys;
-    /* 256 threads, fewer when N is small: lanes needed = ceil(N/4) groups * G */
+    /* ATTN_V2_THREADS threads, fewer when N is small: lanes needed = ceil(N/4) groups * G */
     long long lanes = ((long long)(N + 3) / 4) * G;
     long long t = (lanes + 31) / 32 * 32;
-    *threads = (int)(t < 256 ? t : 256);
+    *threads = (int)(t < ATTN_V2_THREADS ? t : ATTN_V2_THREADS);
     *br = *threads * 4 / G;
     return keys >= 8 ? 0 : -2;
 }
