@@ -4,9 +4,9 @@
  * the lessons' tolerances, and the simulator's warp-level counts equal to
  * the hardware's counters, exactly: global load/store sectors
  * (l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st) and shared-memory
- * wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st); store
- * wavefronts may exceed the simulator's by the surplus docs/parity-h200.md
- * explains, which the hardware books as bank conflicts. Every mismatch is reported (cr_expect), not only the first.
+ * wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st), which
+ * may exceed the simulator's only by the surplus docs/parity-h200.md
+ * explains, booked by the hardware as bank conflicts. Every mismatch is reported (cr_expect), not only the first.
  * Without a CUDA device (or a CUDA build) every test skips and says why;
  * without counter permission, the counter tests skip and say why.
  */
@@ -35,6 +35,21 @@ static void close_both(void)
     be_close(&gpu);
 }
 
+/* Shared wavefronts: exact, or the one known difference (docs/parity-h200.md):
+ * the H200 re-counts a few requests that are conflict-free on their own (the
+ * probes of scripts/gpu/lds_patterns.cu count exactly), by up to a few
+ * percent that vary run to run, and books the extra as bank conflicts; seen
+ * on stores, and on loads when two blocks share an SM. Anything else (a
+ * deficit, a surplus not booked as conflicts, more than 5 %) fails. */
+static void expect_shared(const char *what, const char *kernel, const char *op, unsigned long long sw,
+                          unsigned long long sc, unsigned long long hw, unsigned long long hc)
+{
+    cr_expect(hw == sw || (hw > sw && hc >= sc && hw - sw == hc - sc && 20 * (hw - sw) <= sw),
+              "%s, %s: shared %s wavefronts sim %llu (conflicts %llu), hw %llu (conflicts %llu): neither equal nor "
+              "the documented surplus booked as conflicts (<= 5 %%)",
+              what, kernel, op, sw, sc, hw, hc);
+}
+
 /* Compares kernel records sim.kernels[i] and gpu.kernels[i], i in [0, n). */
 static void expect_counts(const char *what, int n)
 {
@@ -48,19 +63,19 @@ static void expect_counts(const char *what, int n)
         cr_expect_eq(a->sim.global_st_sectors, b->hw.l1_st_sectors, "%s, %s: global store sectors sim %llu, hw %llu",
                      what, a->name, (unsigned long long)a->sim.global_st_sectors,
                      (unsigned long long)b->hw.l1_st_sectors);
-        cr_expect_eq(a->sim.shared_ld_wavefronts, b->hw.shared_ld_wavefronts,
-                     "%s, %s: shared load wavefronts sim %llu, hw %llu", what, a->name,
-                     (unsigned long long)a->sim.shared_ld_wavefronts, (unsigned long long)b->hw.shared_ld_wavefronts);
-        /* Shared stores: exact, or the one known difference (docs/parity-h200.md):
-         * the H200 re-counts some conflict-free stores, a few percent that vary
-         * run to run and that it reports as bank conflicts. Anything else (a
-         * deficit, a surplus not booked as conflicts, more than 5 %) fails. */
-        const unsigned long long sw = a->sim.shared_st_wavefronts, hw = b->hw.shared_st_wavefronts;
-        const unsigned long long sc = a->sim.shared_st_conflicts, hc = b->hw.shared_st_conflicts;
-        cr_expect(hw == sw || (hw > sw && hw - sw == hc - sc && hc >= sc && 20 * (hw - sw) <= sw),
-                  "%s, %s: shared store wavefronts sim %llu (conflicts %llu), hw %llu (conflicts %llu): neither equal "
-                  "nor the documented surplus booked as conflicts (<= 5 %%)",
-                  what, a->name, sw, sc, hw, hc);
+        cr_log_info("%s, %s: ld sectors %llu/%llu, st sectors %llu/%llu, ld wavefronts %llu/%llu (conflicts "
+                    "%llu/%llu), st wavefronts %llu/%llu (conflicts %llu/%llu) [sim/hw]",
+                    what, a->name, (unsigned long long)a->sim.global_ld_sectors,
+                    (unsigned long long)b->hw.l1_ld_sectors, (unsigned long long)a->sim.global_st_sectors,
+                    (unsigned long long)b->hw.l1_st_sectors, (unsigned long long)a->sim.shared_ld_wavefronts,
+                    (unsigned long long)b->hw.shared_ld_wavefronts, (unsigned long long)a->sim.shared_ld_conflicts,
+                    (unsigned long long)b->hw.shared_ld_conflicts, (unsigned long long)a->sim.shared_st_wavefronts,
+                    (unsigned long long)b->hw.shared_st_wavefronts, (unsigned long long)a->sim.shared_st_conflicts,
+                    (unsigned long long)b->hw.shared_st_conflicts);
+        expect_shared(what, a->name, "load", a->sim.shared_ld_wavefronts, a->sim.shared_ld_conflicts,
+                      b->hw.shared_ld_wavefronts, b->hw.shared_ld_conflicts);
+        expect_shared(what, a->name, "store", a->sim.shared_st_wavefronts, a->sim.shared_st_conflicts,
+                      b->hw.shared_st_wavefronts, b->hw.shared_st_conflicts);
     }
 }
 
