@@ -185,6 +185,11 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
         sim_block_abort(w);
     }
     if (t->stack && a >= (uintptr_t)t->stack->lo && a + size <= (uintptr_t)t->stack->hi) {
+        if (a & (size - 1)) { /* a 16-byte movaps would fault the CPU instead */
+            sim_fail(w, SIM_ERR_MISALIGNED_ADDRESS, pc, "misaligned local %s of %u bytes at 0x%llx", rw, size,
+                     (unsigned long long)a);
+            sim_block_abort(w);
+        }
         if (wr)
             w->c.local_write_bytes += size;
         else
@@ -192,6 +197,11 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
         return;
     }
     if (in_exe_data(a)) {
+        if (a & (size - 1)) {
+            sim_fail(w, SIM_ERR_MISALIGNED_ADDRESS, pc, "misaligned constant %s of %u bytes at 0x%llx", rw, size,
+                     (unsigned long long)a);
+            sim_block_abort(w);
+        }
         if (!wr)
             w->c.const_read_bytes += size;
         return;

@@ -346,7 +346,7 @@ ParameterizedTest(gather_case *c, counters, shared_gather)
  * shared_probe4, one warp: lane t loads the 16-byte chunk idx[t] with
  * load_float4 (LDS.128); shared_probe8 the 8-byte item idx[t] (LDS.64). The lane -> chunk patterns are those of
  * scripts/gpu/lds_patterns.cu, and the wavefronts are what the H200 counted
- * for each (docs/parity-h200.md, "128-bit shared loads"). */
+ * for each (docs/parity-h200.md, "128-bit and 64-bit shared accesses"). */
 static int chunk_of(int pattern, int lane)
 {
     switch (pattern) {

@@ -259,6 +259,23 @@ Test(errors, misaligned)
     assert_still_works("misaligned shared write");
 }
 
+/* Regression (review, 2026-12-02): a misaligned 16-byte store to a local
+ * array crashed the simulator (the CPU's movaps faulted) instead of failing
+ * the launch; local and constant accesses had no alignment test. */
+Test(errors, misaligned_local_float4_is_reported)
+{
+    float *d_out = dev_buf("out", 4, NULL);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    int st = misaligned_local4_launch_sim(&cfg, d_out, 1);
+    assert_status(st, SIM_ERR_MISALIGNED_ADDRESS, "float4 store at local float offset 1");
+    ASSERT_ERROR_HAS("misaligned local write of 16 bytes", "float4 store at local float offset 1");
+    assert_still_works("misaligned local float4");
+    SIM_CHECK(misaligned_local4_launch_sim(&cfg, d_out, 4));
+    float v;
+    to_host(&v, d_out, 4);
+    cr_assert_eq(v, 4.0f, "case aligned local float4 (offset 4): read back %g", v);
+}
+
 /* ---- stack overflow --------------------------------------------------------------------------- */
 Test(errors, stack_overflow_big_local)
 {

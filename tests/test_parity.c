@@ -36,17 +36,18 @@ static void close_both(void)
 }
 
 /* Shared wavefronts: exact, or the one known difference (docs/parity-h200.md):
- * the H200 re-counts a few requests that are conflict-free on their own (the
- * probes of scripts/gpu/lds_patterns.cu count exactly), by up to a few
- * percent that vary run to run, and books the extra as bank conflicts; seen
- * on stores, and on loads when two blocks share an SM. Anything else (a
- * deficit, a surplus not booked as conflicts, more than 5 %) fails. */
+ * with several warps in flight the H200 counts a few wavefronts more than
+ * the requests need (0.007 % at most at these shapes, 0.32 % at the largest
+ * compare shape), varying run to run, and books the extra as bank conflicts;
+ * the same requests in isolation (scripts/gpu/lds_patterns.cu) count
+ * exactly. Anything else (a deficit, a surplus not booked as conflicts, more
+ * than 0.5 %) fails: a bank-conflict model error of that size would show. */
 static void expect_shared(const char *what, const char *kernel, const char *op, unsigned long long sw,
                           unsigned long long sc, unsigned long long hw, unsigned long long hc)
 {
-    cr_expect(hw == sw || (hw > sw && hc >= sc && hw - sw == hc - sc && 20 * (hw - sw) <= sw),
+    cr_expect(hw == sw || (hw > sw && hc >= sc && hw - sw == hc - sc && 200 * (hw - sw) <= sw),
               "%s, %s: shared %s wavefronts sim %llu (conflicts %llu), hw %llu (conflicts %llu): neither equal nor "
-              "the documented surplus booked as conflicts (<= 5 %%)",
+              "the documented surplus booked as conflicts (<= 0.5 %%)",
               what, kernel, op, sw, sc, hw, hc);
 }
 

@@ -42,7 +42,7 @@ void attn_bytes_add(attn_bytes *acc, const attn_bytes *b);
 /* Threads of a flash v2 block. 192, not 256: at d = 64 the kernel needs 168
  * registers, so two 192-thread blocks fit an SM's 64K registers (12 warps to
  * hide latency instead of 8), and Br = 192 rows still keeps v2 over 10x below
- * standard attention's HBM bytes at N = 2048, M = 48 KB (12.4x). */
+ * standard attention's HBM bytes at N = 2048, M = 48 KB (12.0x). */
 #define ATTN_V2_THREADS 192
 
 /* Tile choices. v1: the paper's Bc = ceil(M/4d), Br = min(ceil(M/4d), d),

@@ -61,6 +61,22 @@ __global__ void misaligned_shared_at(int off)
         *(int *)(raw + off) = 1;
 }
 
+/* misaligned_local4: thread 0 stores a float4 at float offset off of a
+ * 16-byte aligned local array and reads it back (a misaligned 128-bit local
+ * access: cudaErrorMisalignedAddress on a GPU; the CPU's movaps would fault). */
+__device__ __noinline__ float local4_roundtrip(float *a, int off)
+{
+    store_float4(a + off, make_float4(1.0f, 2.0f, 3.0f, 4.0f));
+    return load_float4(a + off).w;
+}
+
+__global__ void misaligned_local4(float *out, int off)
+{
+    __align__(16) float a[12];
+    if (threadIdx.x == 0)
+        out[0] = local4_roundtrip(a, off);
+}
+
 /* big_local: a local array of n floats (n <= BIG_LOCAL_MAX); BIG_LOCAL_MAX
  * floats are 80 KiB, more than the simulator's default 64 KiB stack. The
  * array is volatile so the compiler keeps it in memory (as a GPU keeps a
@@ -149,6 +165,7 @@ LAUNCHER(dyn_shared_at, (int *, out), (int, idx))
 LAUNCHER(misaligned_at, (char *, base), (int, off))
 LAUNCHER(misaligned_read_at, (float *, out), (const char *, base), (int, off))
 LAUNCHER(misaligned_shared_at, (int, off))
+LAUNCHER(misaligned_local4, (float *, out), (int, off))
 LAUNCHER(big_local, (float *, out), (int, n))
 LAUNCHER(deep_recursion, (int *, out), (int, depth))
 LAUNCHER(huge_local, (float *, out), (int, n))

@@ -11,6 +11,7 @@ DECLARE_LAUNCHER(dyn_shared_at, (int *, out), (int, idx));
 DECLARE_LAUNCHER(misaligned_at, (char *, base), (int, off));
 DECLARE_LAUNCHER(misaligned_read_at, (float *, out), (const char *, base), (int, off));
 DECLARE_LAUNCHER(misaligned_shared_at, (int, off));
+DECLARE_LAUNCHER(misaligned_local4, (float *, out), (int, off));
 DECLARE_LAUNCHER(big_local, (float *, out), (int, n));
 DECLARE_LAUNCHER(deep_recursion, (int *, out), (int, depth));
 DECLARE_LAUNCHER(shared_rotate, (int *, out), (int, shift), (int, use_barrier));
