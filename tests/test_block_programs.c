@@ -36,23 +36,6 @@
 #define SM_RTOL 1e-5
 #define SM_ATOL 1e-12
 
-/* Sectors of one program's masked tile access: slot s of warp w holds the
- * tile's elements s * threads + 32w .. + 31; the first `valid` are on and
- * touch buffer elements base + i; a warp request touches the 8-float sectors
- * from its first element to its last (buffers are 32-byte aligned). */
-static uint64_t tile_sectors(long long base, long long valid, long long block, long long threads)
-{
-    uint64_t sec = 0;
-    long long len = valid < block ? valid : block;
-    for (long long s = 0; s * threads < len; s++)
-        for (long long w = 0; w * 32 < threads; w++) {
-            long long lo = s * threads + w * 32, hi = lo + 32 < len ? lo + 32 : len;
-            if (lo < hi)
-                sec += (uint64_t)((base + hi - 1) / 8 - (base + lo) / 8 + 1);
-        }
-    return sec;
-}
-
 static void fill(float *x, size_t n, double lo, double hi, uint64_t seed)
 {
     for (size_t i = 0; i < n; i++) {
@@ -138,7 +121,7 @@ ParameterizedTest(add_case *c, block_programs, add_bytes_tail_and_results)
     /* sectors: coalesced warp requests */
     uint64_t sec = 0;
     for (int pid = 0; pid < grid; pid++)
-        sec += tile_sectors((long long)pid * c->block, c->n - (long long)pid * c->block, c->block, threads);
+        sec += bp_tile_sectors((long long)pid * c->block, c->n - (long long)pid * c->block, c->block, threads);
     cr_expect(k->sim.global_ld_sectors == 2 * sec && k->sim.global_st_sectors == sec,
               "case %s: sectors ld %llu st %llu, want %llu and %llu", cs, U(k->sim.global_ld_sectors),
               U(k->sim.global_st_sectors), U(2 * sec), U(sec));
@@ -230,7 +213,7 @@ ParameterizedTest(sm_case *c, block_programs, softmax_bytes_tail_and_results)
                  U(k->sim.local_read_bytes + k->sim.local_write_bytes));
     uint64_t sec = 0;
     for (int r = 0; r < c->R; r++)
-        sec += tile_sectors((long long)r * c->C, c->C, block, threads);
+        sec += bp_tile_sectors((long long)r * c->C, c->C, block, threads);
     cr_expect(k->sim.global_ld_sectors == sec && k->sim.global_st_sectors == sec,
               "case %s: sectors ld %llu st %llu, want %llu each", cs, U(k->sim.global_ld_sectors),
               U(k->sim.global_st_sectors), U(sec));

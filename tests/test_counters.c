@@ -16,6 +16,7 @@
 #include <criterion/parameterized.h>
 
 #include "counter_kernels.h"
+#include "lds_patterns.h"
 #include "scale.h"
 #include "test_util.h"
 
@@ -344,32 +345,10 @@ ParameterizedTest(gather_case *c, counters, shared_gather)
 
 /* ---- 128-bit accesses --------------------------------------------------------------------------
  * shared_probe4, one warp: lane t loads the 16-byte chunk idx[t] with
- * load_float4 (LDS.128); shared_probe8 the 8-byte item idx[t] (LDS.64). The lane -> chunk patterns are those of
- * scripts/gpu/lds_patterns.cu, and the wavefronts are what the H200 counted
- * for each (docs/parity-h200.md, "128-bit and 64-bit shared accesses"). */
-static int chunk_of(int pattern, int lane)
-{
-    switch (pattern) {
-    case 0: return 0;
-    case 1: return lane % 2;
-    case 2: return lane % 4;
-    case 3: return lane % 8;
-    case 4: return lane;
-    case 5: return lane / 8;
-    case 6: return lane / 16;
-    case 7: return lane % 16;
-    case 8: return lane / 4;
-    case 9: return lane / 2;
-    case 10: return (lane % 4) * 8;
-    case 11: return lane % 2 + 2 * (lane / 16);
-    case 12: return (lane / 8) % 2;
-    case 13: return lane / 8 + 4 * (lane % 2);
-    case 14: return 31 - lane;
-    case 15: return (lane % 8) * 2;
-    }
-    return 0;
-}
-
+ * load_float4 (LDS.128); shared_probe8 the 8-byte item idx[t] (LDS.64).
+ * The lane -> item patterns are tests/kernels/lds_patterns.h, which
+ * scripts/gpu/lds_patterns.cu measured; the wavefronts are what the H200
+ * counted for each (docs/parity-h200.md, "128-bit and 64-bit shared accesses"). */
 typedef struct probe_case { /* no pointers: Criterion copies parameters to another process */
     int pattern;
     char what[32];
@@ -397,7 +376,7 @@ ParameterizedTest(probe_case *c, counters, shared_float4)
 {
     int idx[32];
     for (int t = 0; t < 32; t++)
-        idx[t] = chunk_of(c->pattern, t);
+        idx[t] = lds_item(c->pattern, t);
     float out[32];
     float *d_out = dev_buf("out", sizeof out, NULL);
     int *d_idx = dev_buf("idx", sizeof idx, idx);

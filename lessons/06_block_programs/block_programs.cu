@@ -58,6 +58,19 @@ __host__ int bp_next_pow2(int n)
 
 __host__ int bp_max_block(void) { return TL_PER_THREAD * 1024; }
 
+__host__ uint64_t bp_tile_sectors(long long base, long long valid, long long block, long long threads)
+{
+    uint64_t sec = 0;
+    long long len = valid < block ? valid : block;
+    for (long long s = 0; s * threads < len; s++)
+        for (long long w = 0; w * 32 < threads; w++) {
+            long long lo = s * threads + w * 32, hi = lo + 32 < len ? lo + 32 : len;
+            if (lo < hi)
+                sec += (uint64_t)((base + hi - 1) / 8 - (base + lo) / 8 + 1);
+        }
+    return sec;
+}
+
 __host__ int bp_threads(long long block, long long warps, char *why, size_t n)
 {
     const long long most = (long long)TL_PER_THREAD * 1024;

@@ -2,6 +2,7 @@
 #ifndef LESSON06_BLOCK_PROGRAMS_H
 #define LESSON06_BLOCK_PROGRAMS_H
 #include <stddef.h>
+#include <stdint.h>
 
 #include "simt_cfg.h"
 
@@ -16,6 +17,13 @@ void softmax_rows_cpu(double *y, const float *x, int R, int C);
 int bp_next_pow2(int n);
 /* The largest tile: TL_PER_THREAD * 1024 elements (16384). */
 int bp_max_block(void);
+/* 32-byte sectors of one program's masked tile access (tl.h's layout): slot s
+ * of warp w covers the tile's elements s * threads + 32w .. + 31, of which the
+ * first `valid` are on; the lanes on touch buffer elements base + i, and a warp
+ * request touches the 8-float sectors from its first to its last. Buffers
+ * start 32-byte aligned (cudaMalloc: 256 B; the simulator: 64 KiB). The closed
+ * form the lesson prints and tests/test_block_programs.c checks. */
+uint64_t bp_tile_sectors(long long base, long long valid, long long block, long long threads);
 /* Threads for a program whose tiles have `block` elements (tl.h's contract):
  * block a power of two from 1 to TL_PER_THREAD * 1024; warps a power of two
  * from 1 to 32, or 0 for 8 elements a thread (block / 256 warps, 1 to 32,

@@ -64,38 +64,20 @@ typedef struct be_result {
 } be_result;
 
 /* ---- the closed forms --------------------------------------------------------------------- */
-/* 32-byte sectors of one program's masked tile access (tl.h's layout): slot s
- * of warp w covers the tile's elements s * threads + 32w .. + 31, of which the
- * first `valid` are on; the lanes on touch buffer elements base + i, and a warp
- * request touches the 8-float sectors from its first to its last. Buffers
- * start 32-byte aligned (cudaMalloc: 256 B; the simulator: 64 KiB). */
-static uint64_t tile_sectors(long long base, long long valid, long long block, long long threads)
-{
-    uint64_t sec = 0;
-    long long len = valid < block ? valid : block;
-    for (long long s = 0; s * threads < len; s++)
-        for (long long w = 0; w * 32 < threads; w++) {
-            long long lo = s * threads + w * 32, hi = lo + 32 < len ? lo + 32 : len;
-            if (lo < hi)
-                sec += (uint64_t)((base + hi - 1) / 8 - (base + lo) / 8 + 1);
-        }
-    return sec;
-}
-
 static void expected(const params *p, expect e[N_KERNELS])
 {
     memset(e, 0, N_KERNELS * sizeof *e);
     long long grid = (p->n + p->block - 1) / p->block;
     uint64_t sec = 0;
     for (long long pid = 0; pid < grid; pid++)
-        sec += tile_sectors(pid * p->block, p->n - pid * p->block, p->block, p->add_threads);
+        sec += bp_tile_sectors(pid * p->block, p->n - pid * p->block, p->block, p->add_threads);
     e[K_ADD].read_bytes = 8ull * (uint64_t)p->n;
     e[K_ADD].write_bytes = 4ull * (uint64_t)p->n;
     e[K_ADD].read_sectors = 2 * sec; /* x and y */
     e[K_ADD].write_sectors = sec;
     sec = 0;
     for (long long r = 0; r < p->R; r++)
-        sec += tile_sectors(r * p->C, p->C, p->sm_block, p->sm_threads);
+        sec += bp_tile_sectors(r * p->C, p->C, p->sm_block, p->sm_threads);
     uint64_t nw = (uint64_t)p->sm_threads / 32, RC = (uint64_t)(p->R * p->C);
     e[K_SOFTMAX].read_bytes = 4 * RC;
     e[K_SOFTMAX].write_bytes = 4 * RC;

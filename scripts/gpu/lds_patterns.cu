@@ -40,29 +40,7 @@ __global__ void store_probe(const float *g, float *out, int from_global)
     out[blockIdx.x * blockDim.x + threadIdx.x] = buf[(threadIdx.x * 33) % 8192];
 }
 
-static int pattern(int p, int lane)
-{
-    switch (p) {
-    case 0: return 0;                        // broadcast
-    case 1: return lane % 2;
-    case 2: return lane % 4;                 // a group of 4 consecutive lanes, 4 chunks
-    case 3: return lane % 8;
-    case 4: return lane;                     // consecutive
-    case 5: return lane / 8;                 // each quarter-warp one chunk (broadcast), 4 chunks
-    case 6: return lane / 16;                // each half-warp one chunk
-    case 7: return lane % 16;
-    case 8: return lane / 4;                 // 8 chunks, 4 lanes each
-    case 9: return lane / 2;                 // 16 chunks
-    case 10: return (lane % 4) * 8;          // 4 chunks 128 bytes apart (same banks for 128-bit)
-    case 11: return lane % 2 + 2 * (lane / 16);
-    case 12: return (lane / 8) % 2;          // quarters 0,2 chunk 0; 1,3 chunk 1
-    case 13: return lane / 8 + 4 * (lane % 2);
-    case 14: return 31 - lane;
-    case 15: return (lane % 8) * 2;          // stride 2 chunks
-    }
-    return 0;
-}
-#define NPAT 16
+#include "../../tests/kernels/lds_patterns.h" // the patterns, shared with tests/test_counters.c
 
 int main()
 {
@@ -71,10 +49,10 @@ int main()
     cudaMalloc(&d_idx, 32 * sizeof(int));
     cudaMalloc(&d_out, 32 * sizeof(float));
     for (int w = 4; w <= 16; w *= 2)
-        for (int p = 0; p < NPAT; p++) {
+        for (int p = 0; p < LDS_NPAT; p++) {
             int h[32];
             for (int l = 0; l < 32; l++)
-                h[l] = pattern(p, l);
+                h[l] = lds_item(p, l);
             cudaMemcpy(d_idx, h, sizeof h, cudaMemcpyHostToDevice);
             if (w == 4) probe<float><<<1, 32>>>(d_idx, d_out);
             if (w == 8) probe<float2><<<1, 32>>>(d_idx, d_out);
