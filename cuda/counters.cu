@@ -71,6 +71,13 @@ static int cupti_fail(CUptiResult r, const char *call, char *why, size_t n)
             return cupti_fail(r_, #call, why, n);                                                 \
     } while (0)
 
+/* A CUPTI parameter struct v of type T: zeroed, its structSize set (CUPTI's
+ * ABI check), the rest filled in by the caller. */
+#define CUPTI_PARAMS(T, v)                                                                        \
+    T v;                                                                                          \
+    memset(&v, 0, sizeof v);                                                                      \
+    v.structSize = T##_STRUCT_SIZE
+
 /* The profiler wants the driver's context. The driver library is opened at
  * run time, so that simtlab binaries start on machines with no driver. */
 static int current_context(CUcontext *ctx)
@@ -98,47 +105,39 @@ static int open_impl(cuda_counters *c, char *why, size_t n)
     CUpti_Device_GetChipName_Params chip = {CUpti_Device_GetChipName_Params_STRUCT_SIZE, NULL, (size_t)dev, NULL};
     CUPTI_TRY(cuptiDeviceGetChipName, &chip);
 
-    CUpti_Profiler_Host_Initialize_Params hi;
-    memset(&hi, 0, sizeof hi);
-    hi.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params, hi);
     hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     hi.pChipName = chip.pChipName;
     CUPTI_TRY(cuptiProfilerHostInitialize, &hi);
     c->host = hi.pHostObject;
 
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add;
-    memset(&add, 0, sizeof add);
-    add.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params, add);
     add.pHostObject = c->host;
     add.ppMetricNames = metric_names;
     add.numMetrics = NMETRICS;
     CUPTI_TRY(cuptiProfilerHostConfigAddMetrics, &add);
 
-    CUpti_Profiler_Host_GetConfigImageSize_Params cs;
-    memset(&cs, 0, sizeof cs);
-    cs.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params, cs);
     cs.pHostObject = c->host;
     CUPTI_TRY(cuptiProfilerHostGetConfigImageSize, &cs);
     c->config_size = cs.configImageSize;
     c->config = (uint8_t *)malloc(c->config_size);
-    CUpti_Profiler_Host_GetConfigImage_Params ci;
-    memset(&ci, 0, sizeof ci);
-    ci.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE;
+    if (!c->config) {
+        snprintf(why, n, "hardware counters unavailable: out of host memory");
+        return -1;
+    }
+    CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params, ci);
     ci.pHostObject = c->host;
     ci.configImageSize = c->config_size;
     ci.pConfigImage = c->config;
     CUPTI_TRY(cuptiProfilerHostGetConfigImage, &ci);
 
-    CUpti_RangeProfiler_Enable_Params en;
-    memset(&en, 0, sizeof en);
-    en.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params, en);
     en.ctx = c->ctx;
     CUPTI_TRY(cuptiRangeProfilerEnable, &en);
     c->rp = en.pRangeProfilerObject;
 
-    CUpti_RangeProfiler_GetCounterDataSize_Params ds;
-    memset(&ds, 0, sizeof ds);
-    ds.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params, ds);
     ds.pRangeProfilerObject = c->rp;
     ds.pMetricNames = metric_names;
     ds.numMetrics = NMETRICS;
@@ -147,7 +146,7 @@ static int open_impl(cuda_counters *c, char *why, size_t n)
     CUPTI_TRY(cuptiRangeProfilerGetCounterDataSize, &ds);
     c->data_size = ds.counterDataSize;
     c->data = (uint8_t *)malloc(c->data_size);
-    if (!c->config || !c->data) {
+    if (!c->data) {
         snprintf(why, n, "hardware counters unavailable: out of host memory");
         return -1;
     }
@@ -171,17 +170,13 @@ cuda_counters *cuda_counters_open(char *why, size_t n)
 
 int cuda_counters_begin(cuda_counters *c, char *why, size_t n)
 {
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params di;
-    memset(&di, 0, sizeof di);
-    di.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params, di);
     di.pRangeProfilerObject = c->rp;
     di.counterDataSize = c->data_size;
     di.pCounterData = c->data;
     CUPTI_TRY(cuptiRangeProfilerCounterDataImageInitialize, &di);
 
-    CUpti_RangeProfiler_SetConfig_Params sc;
-    memset(&sc, 0, sizeof sc);
-    sc.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params, sc);
     sc.pRangeProfilerObject = c->rp;
     sc.configSize = c->config_size;
     sc.pConfig = c->config;
@@ -196,9 +191,7 @@ int cuda_counters_begin(cuda_counters *c, char *why, size_t n)
     sc.targetNestingLevel = 1;
     CUPTI_TRY(cuptiRangeProfilerSetConfig, &sc);
 
-    CUpti_RangeProfiler_Start_Params st;
-    memset(&st, 0, sizeof st);
-    st.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params, st);
     st.pRangeProfilerObject = c->rp;
     CUPTI_TRY(cuptiRangeProfilerStart, &st);
     return 0;
@@ -208,24 +201,18 @@ int cuda_counters_end(cuda_counters *c, hw_counters *hw, char *why, size_t n)
 {
     memset(hw, 0, sizeof *hw);
     cudaDeviceSynchronize();
-    CUpti_RangeProfiler_Stop_Params sp;
-    memset(&sp, 0, sizeof sp);
-    sp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params, sp);
     sp.pRangeProfilerObject = c->rp;
     CUPTI_TRY(cuptiRangeProfilerStop, &sp);
     if (!sp.isAllPassSubmitted) {
         snprintf(why, n, "hardware counters: the profiler needed more passes than kernel replay gave");
         return -1;
     }
-    CUpti_RangeProfiler_DecodeData_Params dd;
-    memset(&dd, 0, sizeof dd);
-    dd.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params, dd);
     dd.pRangeProfilerObject = c->rp;
     CUPTI_TRY(cuptiRangeProfilerDecodeData, &dd);
 
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info;
-    memset(&info, 0, sizeof info);
-    info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params, info);
     info.pCounterDataImage = c->data;
     info.counterDataImageSize = c->data_size;
     CUPTI_TRY(cuptiRangeProfilerGetCounterDataInfo, &info);
@@ -234,9 +221,7 @@ int cuda_counters_end(cuda_counters *c, hw_counters *hw, char *why, size_t n)
         return -1;
     }
     double v[NMETRICS];
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params ev;
-    memset(&ev, 0, sizeof ev);
-    ev.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
+    CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params, ev);
     ev.pHostObject = c->host;
     ev.pCounterDataImage = c->data;
     ev.counterDataImageSize = c->data_size;
@@ -265,16 +250,12 @@ void cuda_counters_close(cuda_counters *c)
     if (!c)
         return;
     if (c->rp) {
-        CUpti_RangeProfiler_Disable_Params d;
-        memset(&d, 0, sizeof d);
-        d.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
+        CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params, d);
         d.pRangeProfilerObject = c->rp;
         cuptiRangeProfilerDisable(&d);
     }
     if (c->host) {
-        CUpti_Profiler_Host_Deinitialize_Params d;
-        memset(&d, 0, sizeof d);
-        d.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE;
+        CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params, d);
         d.pHostObject = c->host;
         cuptiProfilerHostDeinitialize(&d);
     }
