@@ -405,7 +405,7 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
      * round a lane sends the upper half of what it holds to its partner and
      * adds the partner's upper half to its lower half. Rows first... */
     int live = 4 * V2_KC;
-    for (int bit = G / 2, rb = 2; bit >= 1 && rb >= 1; bit /= 2, rb /= 2) {
+    for (int bit = G / 2; bit >= (G == 8 ? 2 : 1); bit /= 2) { /* at most 2 rounds: 4 rows */
         const int half = live / 2;
         UNROLL
         for (int i = 0; i < 2 * V2_KC; i++)
