@@ -427,8 +427,10 @@ static void count_request(sim_worker *w, const sim_request *r)
      * width, docs/parity-h200.md): when every quad of lanes (4k .. 4k+3) asks
      * for at most two distinct 8- or 16-byte items, 64-bit accesses take one
      * pass and 128-bit ones two (half-warps); otherwise 64-bit take two
-     * (half-warps) and 128-bit four (quarter-warps). Even a broadcast
-     * LDS.128 is two wavefronts. */
+     * (half-warps) and 128-bit four (quarter-warps). Even a full warp's
+     * broadcast LDS.128 is two wavefronts. Measured: full-warp loads and
+     * consecutive 128-bit stores; partial warps and other store patterns
+     * follow the same rule unmeasured (a half-warp request is one pass). */
     unsigned width = 0;
     for (unsigned i = 0; i < r->n; i++)
         if (r->size[i] > width)
