@@ -369,6 +369,14 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
 /* The group row a lane keeps in slot s is s ^ v2_rowperm(u). */
 __device__ __forceinline__ int v2_rowperm(int u, const int G) { return G <= 4 ? u * (4 / G) : u >> 1; }
 
+/* The lane u' of the group that owns (after the reduce-scatter) the row in
+ * slot s of a lane with row order rp, for key j of a batch (G = 8 splits a
+ * row's keys between two lanes). */
+__device__ __forceinline__ int v2_owner(int s, int j, int rp, const int G)
+{
+    return G <= 4 ? (s ^ rp) / (4 / G) : 2 * (s ^ rp) + (j >= V2_KC / 2);
+}
+
 /* One batch of V2_KC keys starting at key kc of the tile in Ks/Vs (kn keys
  * valid; the tile starts at key k0; the group's rows start at r0). masked:
  * test each score against kn and the causal diagonal; else use them all. */
@@ -452,14 +460,13 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
         lown[q] = lown[q] * alpha[q] + psum;
         mown[q] = mnew;
     }
-    /* where slot s's row (s ^ rp) and key j are kept: lane, and index in v */
-#define V2_OWNER(s, j) (G == 1 ? u : G <= 4 ? ((s) ^ rp) / RO : 2 * ((s) ^ rp) + ((j) >= V2_KC / 2))
+    /* where slot s's row (s ^ rp) and key j are kept: lane v2_owner, and index in v */
 #define V2_INDEX(s, j) (G <= 4 ? ((s) % RO) * V2_KC + (j) : (j) % (V2_KC / 2))
     /* rescale o when some row of the warp grew */
     if (__any_sync(0xffffffffu, grew)) {
         UNROLL
         for (int s = 0; s < 4; s++) {
-            const float a = G == 1 ? alpha[s] : __shfl_sync(0xffffffffu, alpha[s % RO], base + gpw * V2_OWNER(s, 0));
+            const float a = G == 1 ? alpha[s] : __shfl_sync(0xffffffffu, alpha[s % RO], base + gpw * v2_owner(s, 0, rp, G));
             UNROLL
             for (int cc = 0; cc < 16; cc++)
                 o[s][cc] *= a;
@@ -472,8 +479,7 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
         UNROLL
         for (int j = 0; j < V2_KC; j++)
             p[s][j] = G == 1 ? v[s * V2_KC + j]
-                             : __shfl_sync(0xffffffffu, v[V2_INDEX(s, j)], base + gpw * V2_OWNER(s, j));
-#undef V2_OWNER
+                             : __shfl_sync(0xffffffffu, v[V2_INDEX(s, j)], base + gpw * v2_owner(s, j, rp, G));
 #undef V2_INDEX
     UNROLL
     for (int j = 0; j < V2_KC; j++) {
@@ -552,7 +558,7 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
             lrow[s] = lown[s];
             mrow[s] = mown[s];
         } else {
-            const int owner = G <= 4 ? (s ^ rp) / RO : 2 * (s ^ rp);
+            const int owner = v2_owner(s, 0, rp, G);
             float lo = lown[s % RO];
             if (G == 8) /* the two halves of a row each summed their keys */
                 lo += __shfl_xor_sync(0xffffffffu, lo, gpw);
