@@ -365,6 +365,9 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
 #ifndef V2_KC
 #define V2_KC 4
 #endif
+#ifndef V2_UNROLL
+#define V2_UNROLL 1
+#endif
 
 /* The group row a lane keeps in slot s is s ^ v2_rowperm(u). */
 __device__ __forceinline__ int v2_rowperm(int u, const int G) { return G <= 4 ? u * (4 / G) : u >> 1; }
@@ -537,18 +540,26 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
     for (int k0 = 0; k0 < kend; k0 += Bc) {
         const int bc = min(Bc, N - k0);
         __syncthreads(); /* the previous tile is no longer read */
+#ifdef V2_NOLOAD_BOUND /* timing bound only (wrong results): the first tile is reused */
+        if (k0 == 0)
+#endif
         for (int e = 4 * threadIdx.x; e < bc * d; e += 4 * blockDim.x) {
             store_float4(Ks + e, load_float4(k + (size_t)k0 * d + e));
             store_float4(Vs + e, load_float4(v + (size_t)k0 * d + e));
         }
         __syncthreads();
         const int kn = min(bc, kend - k0);
-        for (int kc = 0; kc < kn; kc += V2_KC) {
-            if (kc + V2_KC > kn || (causal && k0 + kc + V2_KC - 1 > i0))
-                flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 1);
-            else
-                flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 0);
-        }
+        /* batches before kfree need no mask: every key is in the tile and at
+         * or below the causal diagonal of the block's first row i0 */
+        const int kfree = (causal ? max(0, min(kn, i0 - k0 + 1)) : kn) / V2_KC * V2_KC;
+        int kc = 0;
+#if defined(__CUDACC__) && V2_UNROLL > 1
+#pragma unroll V2_UNROLL
+#endif
+        for (; kc < kfree; kc += V2_KC)
+            flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 0);
+        for (; kc < kn; kc += V2_KC)
+            flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 1);
     }
     /* every lane needs l of its 4 slots' rows; the owners have it */
     float lrow[4], mrow[4];

@@ -4,6 +4,9 @@
 # spill report for the v2 kernels, times v2 (and standard once) at B=4, H=16,
 # d=64, N=4096, and checks the counters of v2 at small shapes in --mode compare.
 #   OUT=/dir scripts/gpu/tune.sh "-DV2_KC=8" "-DV2_KC=16" ...
+# env: SASS=1 (opcode counts), NCU=1 (Nsight Compute of variant 0), COMPARE=1
+# (counters at small shapes), PROBE=1 (shared-memory wavefront probe),
+# EXTRA="--heads 15|--sram 96k" (more v2 timings of variant 0, one per |).
 set -u
 OUT=${OUT:-/tmp/simtlab-tune}
 mkdir -p "$OUT"
@@ -35,6 +38,13 @@ for flags in "$@"; do
         --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
         --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active.ratio \
         $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 0 --version v2 2>&1 | grep -vE "^==PROF==|^    -{5}" | sed -n '/attn_flash_v2/,$p' | grep -vE "^ +(OPT|INF|WRN) |^          " | head -150
+    fi
+    if [ -n "${EXTRA:-}" ] && [ $i = 0 ]; then # extra v2 timings of variant 0: EXTRA="--heads 15|--sram 96k"
+      IFS='|' read -ra xs <<<"$EXTRA"
+      for x in "${xs[@]}"; do
+        echo "--- v2 at N=4096 with $x"
+        timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 10 --version v2 $x | grep -E "^    v2        attn|^PASS|^FAIL|rror"
+      done
     fi
     for n in 4096 1024; do
       timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n $n --no-counters --repeats 10 --version v2 | grep -E "^    v2        attn|^PASS|^FAIL"
