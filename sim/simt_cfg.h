@@ -21,9 +21,9 @@ typedef struct simt_cfg {
     void *stream;        /* cudaStream_t under CUDA; ignored by the simulator */
 } simt_cfg;
 
-/* ---- argument-list helpers for LAUNCHER (up to 12 parameters) ---------- */
-#define SIMT_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, N, ...) N
-#define SIMT_NARG(...) SIMT_NARG_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+/* ---- argument-list helpers for LAUNCHER (up to 16 parameters) ---------- */
+#define SIMT_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
+#define SIMT_NARG(...) SIMT_NARG_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define SIMT_CAT_(a, b) a##b
 #define SIMT_CAT(a, b) SIMT_CAT_(a, b)
 #define SIMT_MAP(m, sep, ...) SIMT_CAT(SIMT_MAP_, SIMT_NARG(__VA_ARGS__))(m, sep, __VA_ARGS__)
@@ -39,6 +39,10 @@ typedef struct simt_cfg {
 #define SIMT_MAP_10(m, s, a, ...) m a s() SIMT_MAP_9(m, s, __VA_ARGS__)
 #define SIMT_MAP_11(m, s, a, ...) m a s() SIMT_MAP_10(m, s, __VA_ARGS__)
 #define SIMT_MAP_12(m, s, a, ...) m a s() SIMT_MAP_11(m, s, __VA_ARGS__)
+#define SIMT_MAP_13(m, s, a, ...) m a s() SIMT_MAP_12(m, s, __VA_ARGS__)
+#define SIMT_MAP_14(m, s, a, ...) m a s() SIMT_MAP_13(m, s, __VA_ARGS__)
+#define SIMT_MAP_15(m, s, a, ...) m a s() SIMT_MAP_14(m, s, __VA_ARGS__)
+#define SIMT_MAP_16(m, s, a, ...) m a s() SIMT_MAP_15(m, s, __VA_ARGS__)
 #define SIMT_COMMA() ,
 #define SIMT_SEMI() ;
 #define SIMT_NOTHING()

@@ -503,16 +503,48 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
     }
 }
 
-__device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, const float *Q, const float *K,
-                                              const float *V, int N, int Bc, float scale, int causal, const int G)
+/* Which work a v2 block does. Row tiles are numbered t = bh * T + it over
+ * all heads (T = ceil(N / Br) tiles a head); blocks 0 .. whole-1 each run
+ * one tile over all its keys, and every later tile is split: `splits`
+ * blocks each run its rows over one key range (s-th of `splits`, whole
+ * batches of V2_KC keys) and write (O / l, l, m) of that range to `part`,
+ * for attn_flash_v2_merge. */
+typedef struct v2_work {
+    size_t bh;
+    int i0;      /* first row */
+    int kb, ke;  /* keys kb .. ke-1 */
+    int item;    /* -1: a whole tile (O, l, m); else the part index */
+} v2_work;
+
+__device__ __forceinline__ v2_work v2_work_of(int N, int Br, int causal, int whole, int splits)
+{
+    const int T = (N + Br - 1) / Br, x = blockIdx.x;
+    const int t = x < whole ? x : whole + (x - whole) / splits;
+    const int s = x < whole ? 0 : (x - whole) % splits, ns = x < whole ? 1 : splits;
+    v2_work w;
+    w.bh = (size_t)(t / T);
+    w.i0 = (t % T) * Br;
+    const int kend = causal ? min(N, w.i0 + Br) : N; /* keys any row of the tile can see */
+    const int nb = (kend + V2_KC - 1) / V2_KC;      /* batches */
+    w.kb = s * nb / ns * V2_KC;
+    w.ke = min(kend, (s + 1) * nb / ns * V2_KC);
+    w.item = x < whole ? -1 : x - whole;
+    return w;
+}
+
+__device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, float *part, const float *Q,
+                                              const float *K, const float *V, int N, int Bc, float scale, int causal,
+                                              int whole, int splits, const int G)
 {
     const int d = 16 * G;
     EXTERN_SHARED(float, smem);
     float *Ks = smem, *Vs = smem + Bc * d; /* [key][d] each */
-    const size_t bh = blockIdx.y;
     const int lane = threadIdx.x % 32, gpw = 32 / G; /* groups per warp */
     const int u = lane / gpw, group = (threadIdx.x / 32) * gpw + lane % gpw, base = lane % gpw;
-    const int Br = blockDim.x * 4 / G, i0 = blockIdx.x * Br, r0 = i0 + group * 4;
+    const int Br = blockDim.x * 4 / G;
+    const v2_work w = v2_work_of(N, Br, causal, whole, splits);
+    const size_t bh = w.bh;
+    const int i0 = w.i0, r0 = i0 + group * 4;
     const int RO = G <= 4 ? 4 / G : 1, rp = v2_rowperm(u, G);
     const float *q = Q + bh * N * d, *k = K + bh * N * d, *v = V + bh * N * d;
     float qr[4][16], o[4][16], mown[4], lown[4]; /* slot s holds row r0 + (s ^ rp) */
@@ -535,20 +567,17 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
         mown[s] = -INFINITY;
         lown[s] = 0.0f;
     }
-    /* keys any row of this block can see */
-    const int kend = causal ? min(N, i0 + Br) : N;
-    for (int k0 = 0; k0 < kend; k0 += Bc) {
-        const int bc = min(Bc, N - k0);
+    for (int k0 = w.kb; k0 < w.ke; k0 += Bc) {
+        const int kn = min(Bc, w.ke - k0);
         __syncthreads(); /* the previous tile is no longer read */
 #ifdef V2_NOLOAD_BOUND /* timing bound only (wrong results): the first tile is reused */
-        if (k0 == 0)
+        if (k0 == w.kb)
 #endif
-        for (int e = 4 * threadIdx.x; e < bc * d; e += 4 * blockDim.x) {
+        for (int e = 4 * threadIdx.x; e < kn * d; e += 4 * blockDim.x) {
             store_float4(Ks + e, load_float4(k + (size_t)k0 * d + e));
             store_float4(Vs + e, load_float4(v + (size_t)k0 * d + e));
         }
         __syncthreads();
-        const int kn = min(bc, kend - k0);
         /* batches before kfree need no mask: every key is in the tile and at
          * or below the causal diagonal of the block's first row i0 */
         const int kfree = (causal ? max(0, min(kn, i0 - k0 + 1)) : kn) / V2_KC * V2_KC;
@@ -577,20 +606,31 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
             mrow[s] = __shfl_sync(0xffffffffu, mown[s % RO], base + gpw * owner);
         }
     }
+    /* a whole tile writes its rows of O, l, m; a part its rows of `part`
+     * (parts of Br rows: O at [item][r][d], then l and m at [item][r]) */
     float *ob = O + bh * N * d, *lb = l + bh * N, *mb = m + bh * N;
+    int ri = i0; /* where row i0 goes */
+    if (w.item >= 0) {
+        const size_t items = (size_t)(gridDim.x - whole), rows = items * Br;
+        ob = part;
+        lb = part + rows * d;
+        mb = lb + rows;
+        ri = w.item * Br;
+    }
     UNROLL
     for (int s = 0; s < 4; s++) {
-        const int row = r0 + (s ^ rp);
+        const int row = r0 + (s ^ rp), r = ri + row - i0;
         if (row < N) {
-            const float inv = 1.0f / lrow[s];
+            /* a part may see no key of a row (causal): l = 0, O = 0 */
+            const float inv = lrow[s] > 0.0f ? 1.0f / lrow[s] : 0.0f;
             UNROLL
             for (int c = 0; c < 4; c++)
-                store_float4(ob + (size_t)row * d + 4 * u + 4 * G * c,
+                store_float4(ob + (size_t)r * d + 4 * u + 4 * G * c,
                              make_float4(o[s][4 * c] * inv, o[s][4 * c + 1] * inv, o[s][4 * c + 2] * inv,
                                          o[s][4 * c + 3] * inv));
             if (u == 0) { /* rp = 0: slot s is row r0 + s */
-                lb[row] = lrow[s];
-                mb[row] = mrow[s];
+                lb[r] = lrow[s];
+                mb[r] = mrow[s];
             }
         }
     }
@@ -599,25 +639,65 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, cons
 /* One entry point per head size, so that d is a constant for the compiler.
  * Two blocks of ATTN_V2_THREADS per SM where the registers allow it (d = 32
  * needs 232 registers a thread and d = 16 would spill: they run one). */
-__global__ void attn_flash_v2_d16(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
-                                  int N, int Bc, float scale, int causal)
+#define V2_ENTRY(d, bounds)                                                                                   \
+    __global__ void bounds attn_flash_v2_d##d(float *O, float *l, float *m, float *part, const float *Q,      \
+                                              const float *K, const float *V, int N, int Bc, float scale,     \
+                                              int causal, int whole, int splits)                              \
+    {                                                                                                         \
+        flash_v2_body(O, l, m, part, Q, K, V, N, Bc, scale, causal, whole, splits, d / 16);                   \
+    }
+#define V2_TWO_PER_SM __launch_bounds__(ATTN_V2_THREADS, 2)
+V2_ENTRY(16, )
+V2_ENTRY(32, )
+V2_ENTRY(64, V2_TWO_PER_SM)
+V2_ENTRY(128, V2_TWO_PER_SM)
+
+/* LESSON: the merge of split tiles. Part s of a row saw its keys only: it
+ * holds O_s = (sum of e^(x - m_s) v) / l_s, l_s and m_s. With m = max m_s and
+ * weights w_s = l_s e^(m_s - m), the whole row is l = sum w_s and
+ * O = sum w_s O_s / l: the online softmax's rescale, once per part. One
+ * block per split tile: its threads first compute each row's weights into
+ * shared memory (l and m to HBM), then combine O in coalesced float4s. */
+__global__ void attn_flash_v2_merge(float *O, float *l, float *m, const float *part, int N, int d, int Br, int whole,
+                                    int splits)
 {
-    flash_v2_body(O, l, m, Q, K, V, N, Bc, scale, causal, 1);
-}
-__global__ void attn_flash_v2_d32(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
-                                  int N, int Bc, float scale, int causal)
-{
-    flash_v2_body(O, l, m, Q, K, V, N, Bc, scale, causal, 2);
-}
-__global__ void __launch_bounds__(ATTN_V2_THREADS, 2) attn_flash_v2_d64(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
-                                  int N, int Bc, float scale, int causal)
-{
-    flash_v2_body(O, l, m, Q, K, V, N, Bc, scale, causal, 4);
-}
-__global__ void __launch_bounds__(ATTN_V2_THREADS, 2) attn_flash_v2_d128(float *O, float *l, float *m, const float *Q, const float *K, const float *V,
-                                   int N, int Bc, float scale, int causal)
-{
-    flash_v2_body(O, l, m, Q, K, V, N, Bc, scale, causal, 8);
+    EXTERN_SHARED(float, wt); /* wt[r * splits + s]: the weight / l of part s of row r */
+    const int T = (N + Br - 1) / Br, t = whole + blockIdx.x;
+    const size_t bh = (size_t)(t / T), rows = (size_t)gridDim.x * splits * Br;
+    const int i0 = (t % T) * Br, nr = min(Br, N - i0);
+    const float *op = part, *lp = part + rows * d, *mp = lp + rows;
+    const size_t p0 = (size_t)blockIdx.x * splits * Br; /* row 0 of the block's first part */
+    for (int r = threadIdx.x; r < nr; r += blockDim.x) {
+        float mx = -INFINITY, lsum = 0.0f;
+        for (int s = 0; s < splits; s++)
+            mx = fmaxf(mx, mp[p0 + (size_t)s * Br + r]);
+        for (int s = 0; s < splits; s++) {
+            /* a part that saw no key of the row has l_s = 0, m_s = -inf: w_s = 0
+             * (mx is finite: part 0 holds key 0, which every row sees) */
+            const float ws = lp[p0 + (size_t)s * Br + r] * __expf(mp[p0 + (size_t)s * Br + r] - mx);
+            wt[r * splits + s] = ws;
+            lsum += ws;
+        }
+        for (int s = 0; s < splits; s++)
+            wt[r * splits + s] /= lsum;
+        l[bh * N + i0 + r] = lsum;
+        m[bh * N + i0 + r] = mx;
+    }
+    __syncthreads();
+    const int c4 = d / 4;
+    for (int e = threadIdx.x; e < nr * c4; e += blockDim.x) {
+        const int r = e / c4, c = 4 * (e % c4);
+        float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        for (int s = 0; s < splits; s++) {
+            const float ws = wt[r * splits + s];
+            const float4 x = load_float4(op + (p0 + (size_t)s * Br + r) * d + c);
+            acc.x += ws * x.x;
+            acc.y += ws * x.y;
+            acc.z += ws * x.z;
+            acc.w += ws * x.w;
+        }
+        store_float4(O + (bh * N + i0 + r) * d + c, acc);
+    }
 }
 
 /* ---- launchers ------------------------------------------------------------------ */
@@ -629,9 +709,12 @@ LAUNCHER(attn_flash_v1_init, (float *, O), (float *, l), (float *, m), (long lon
 LAUNCHER(attn_flash_v1, (float *, O), (float *, l), (float *, m), (const float *, Q), (const float *, K),
          (const float *, V), (int, N), (int, d), (int, Br), (int, Bc), (float, scale), (int, causal))
 #define V2_LAUNCHER(k)                                                                                  \
-    LAUNCHER(k, (float *, O), (float *, l), (float *, m), (const float *, Q), (const float *, K),      \
-             (const float *, V), (int, N), (int, Bc), (float, scale), (int, causal))
+    LAUNCHER(k, (float *, O), (float *, l), (float *, m), (float *, part), (const float *, Q),         \
+             (const float *, K), (const float *, V), (int, N), (int, Bc), (float, scale), (int, causal), \
+             (int, whole), (int, splits))
 V2_LAUNCHER(attn_flash_v2_d16)
 V2_LAUNCHER(attn_flash_v2_d32)
 V2_LAUNCHER(attn_flash_v2_d64)
 V2_LAUNCHER(attn_flash_v2_d128)
+LAUNCHER(attn_flash_v2_merge, (float *, O), (float *, l), (float *, m), (const float *, part), (int, N), (int, d),
+         (int, Br), (int, whole), (int, splits))

@@ -15,13 +15,15 @@ void attention_cpu(double *o, const float *q, const float *k, const float *v, in
 void attention_cpu_rows(double *o, const float *q, const float *k, const float *v, int N, int d, int causal, int step);
 
 /* ---- closed forms (traffic.c) ------------------------------------------- */
-enum { ATT_Q, ATT_K, ATT_V, ATT_S, ATT_P, ATT_O, ATT_L, ATT_M, ATT_NTENSORS };
-extern const char *const attn_tensor_names[ATT_NTENSORS]; /* "Q" ... "m" */
+/* ATT_PART: flash v2's partial (O, l, m) of split tiles (attn_v2_plan) */
+enum { ATT_Q, ATT_K, ATT_V, ATT_S, ATT_P, ATT_O, ATT_L, ATT_M, ATT_PART, ATT_NTENSORS };
+extern const char *const attn_tensor_names[ATT_NTENSORS]; /* "Q" ... "m", "parts" */
 
 typedef struct attn_shape {
     int B, H, N, d, causal;
     int v1_br, v1_bc; /* Algorithm 1 tiles */
     int v2_br, v2_bc; /* FlashAttention-2 tiles: rows per block, keys per tile */
+    int v2_whole, v2_splits; /* attn_v2_plan: tiles run whole, key ranges of each later tile */
 } attn_shape;
 
 typedef struct attn_bytes {
@@ -34,7 +36,8 @@ attn_bytes attn_std_softmax_bytes(const attn_shape *s);
 attn_bytes attn_std_pv_bytes(const attn_shape *s);
 attn_bytes attn_flash_v1_init_bytes(const attn_shape *s);
 attn_bytes attn_flash_v1_bytes(const attn_shape *s);
-attn_bytes attn_flash_v2_bytes(const attn_shape *s);
+attn_bytes attn_flash_v2_bytes(const attn_shape *s);       /* the main kernel */
+attn_bytes attn_flash_v2_merge_bytes(const attn_shape *s); /* zero when no tile is split */
 uint64_t attn_bytes_read(const attn_bytes *b);
 uint64_t attn_bytes_written(const attn_bytes *b);
 void attn_bytes_add(attn_bytes *acc, const attn_bytes *b);
@@ -50,6 +53,20 @@ void attn_bytes_add(attn_bytes *acc, const attn_bytes *b);
  * multiple of 8), Br = 4 * threads / (d/16) rows with up to ATTN_V2_THREADS threads. */
 void attn_v1_tiles(long long sram_bytes, int d, int *br, int *bc);
 int attn_v2_tiles(long long sram_bytes, int N, int d, int *br, int *bc, int *threads); /* -1 if d unsupported */
+/* LESSON: the last wave. A GPU runs `slots` blocks at once (SMs x blocks per
+ * SM); `tiles` row tiles take ceil(tiles / slots) waves, and when the last
+ * wave is part full its SMs idle. attn_v2_plan runs the first `whole` tiles
+ * whole and splits each later one into `splits` key ranges (and a merge),
+ * choosing splits (1 .. max_splits) to minimise the time of the tail; a
+ * grid of one wave or less is not split. 0 is returned with whole = tiles,
+ * splits = 1 when splitting does not help. */
+void attn_v2_plan(long long tiles, long long slots, int max_splits, int *whole, int *splits);
+/* v2 blocks an SM of dev holds at once (registers: two of ATTN_V2_THREADS at
+ * d = 64, 128, one at d = 16, 32; and shared memory). */
+int attn_v2_blocks_per_sm(int d, int threads, uint64_t shared_bytes, uint64_t shared_per_sm);
+/* Floats of the partials buffer, and the merge's dynamic shared memory. */
+uint64_t attn_v2_part_floats(const attn_shape *s);
+uint64_t attn_flash_v2_merge_shared_bytes(const attn_shape *s);
 /* Dynamic shared memory each flash kernel launches with. */
 uint64_t attn_flash_v1_shared_bytes(int d, int br, int bc);
 uint64_t attn_flash_v2_shared_bytes(int d, int bc);
@@ -66,11 +83,14 @@ DECLARE_LAUNCHER(attn_std_pv, (float *, O), (const float *, P), (const float *, 
 DECLARE_LAUNCHER(attn_flash_v1_init, (float *, O), (float *, l), (float *, m), (long long, rows), (int, d));
 DECLARE_LAUNCHER(attn_flash_v1, (float *, O), (float *, l), (float *, m), (const float *, Q), (const float *, K),
                  (const float *, V), (int, N), (int, d), (int, Br), (int, Bc), (float, scale), (int, causal));
-#define ATTN_V2_DECLARE(k)                                                                              \
-    DECLARE_LAUNCHER(k, (float *, O), (float *, l), (float *, m), (const float *, Q), (const float *, K), \
-                     (const float *, V), (int, N), (int, Bc), (float, scale), (int, causal))
+#define ATTN_V2_DECLARE(k)                                                                                   \
+    DECLARE_LAUNCHER(k, (float *, O), (float *, l), (float *, m), (float *, part), (const float *, Q),        \
+                     (const float *, K), (const float *, V), (int, N), (int, Bc), (float, scale), (int, causal), \
+                     (int, whole), (int, splits))
 ATTN_V2_DECLARE(attn_flash_v2_d16);
 ATTN_V2_DECLARE(attn_flash_v2_d32);
 ATTN_V2_DECLARE(attn_flash_v2_d64);
 ATTN_V2_DECLARE(attn_flash_v2_d128);
+DECLARE_LAUNCHER(attn_flash_v2_merge, (float *, O), (float *, l), (float *, m), (const float *, part), (int, N),
+                 (int, d), (int, Br), (int, whole), (int, splits));
 #endif

@@ -28,7 +28,7 @@ static float rnd(uint64_t *s)
 }
 
 typedef struct dev_bufs {
-    float *q, *k, *v, *s, *p, *o, *l, *m;
+    float *q, *k, *v, *s, *p, *o, *l, *m, *part;
 } dev_bufs;
 
 typedef struct timing_ctx {
@@ -37,6 +37,7 @@ typedef struct timing_ctx {
     const dev_bufs *b;
 } timing_ctx;
 static int launch_version(backend *be, int ver, const attn_params *a, const dev_bufs *b);
+static attn_shape shape_of(const attn_params *a);
 static int launch_cb(backend *be, void *p)
 {
     const timing_ctx *t = p;
@@ -74,23 +75,38 @@ static int launch_version(backend *be, int ver, const attn_params *a, const dev_
                    ? -1
                    : 0;
     }
-    simt_cfg c = {.grid = {(unsigned)((N + a->v2_br - 1) / a->v2_br), (unsigned)BH, 1},
+    /* LESSON: one block per row tile of every head (a 1-D grid, heads
+     * outermost); the tiles past v2_whole are split (attn_v2_plan) into
+     * v2_splits blocks each, whose parts the merge kernel combines */
+    const long long tiles = (long long)BH * ((N + a->v2_br - 1) / a->v2_br);
+    const int split = a->v2_splits > 1 && a->v2_whole < tiles;
+    const long long blocks = split ? a->v2_whole + (tiles - a->v2_whole) * a->v2_splits : tiles;
+    const int whole = split ? a->v2_whole : (int)tiles, splits = split ? a->v2_splits : 1;
+    simt_cfg c = {.grid = {(unsigned)blocks, 1, 1},
                   .block = {(unsigned)a->v2_threads, 1, 1},
                   .shared_bytes = attn_flash_v2_shared_bytes(d, a->v2_bc)};
     if (be_set_max_dynamic_shared(be, c.shared_bytes)) /* K_j, V_j tiles can pass 48 KB */
         return -1;
+    int rc;
     switch (d) {
-    case 16: return BE_LAUNCH(be, attn_flash_v2_d16, &c, b->o, b->l, b->m, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal);
-    case 32: return BE_LAUNCH(be, attn_flash_v2_d32, &c, b->o, b->l, b->m, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal);
-    case 64: return BE_LAUNCH(be, attn_flash_v2_d64, &c, b->o, b->l, b->m, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal);
-    default: return BE_LAUNCH(be, attn_flash_v2_d128, &c, b->o, b->l, b->m, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal);
+    case 16: rc = BE_LAUNCH(be, attn_flash_v2_d16, &c, b->o, b->l, b->m, b->part, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal, whole, splits); break;
+    case 32: rc = BE_LAUNCH(be, attn_flash_v2_d32, &c, b->o, b->l, b->m, b->part, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal, whole, splits); break;
+    case 64: rc = BE_LAUNCH(be, attn_flash_v2_d64, &c, b->o, b->l, b->m, b->part, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal, whole, splits); break;
+    default: rc = BE_LAUNCH(be, attn_flash_v2_d128, &c, b->o, b->l, b->m, b->part, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal, whole, splits); break;
     }
+    if (rc || !split)
+        return rc;
+    attn_shape sh = shape_of(a);
+    simt_cfg cm = {.grid = {(unsigned)(tiles - whole), 1, 1}, .block = {256, 1, 1},
+                   .shared_bytes = attn_flash_v2_merge_shared_bytes(&sh)};
+    return BE_LAUNCH(be, attn_flash_v2_merge, &cm, b->o, b->l, b->m, b->part, N, d, a->v2_br, whole, splits);
 }
 
 static attn_shape shape_of(const attn_params *a)
 {
     attn_shape s = {.B = a->B, .H = a->H, .N = a->N, .d = a->d, .causal = a->causal, .v1_br = a->v1_br,
-                    .v1_bc = a->v1_bc, .v2_br = a->v2_br, .v2_bc = a->v2_bc};
+                    .v1_bc = a->v1_bc, .v2_br = a->v2_br, .v2_bc = a->v2_bc, .v2_whole = a->v2_whole,
+                    .v2_splits = a->v2_splits};
     return s;
 }
 
@@ -108,6 +124,7 @@ attn_bytes attn_expected(const attn_params *a, int ver)
         k = attn_flash_v1_bytes(&s), attn_bytes_add(&t, &k);
     } else {
         k = attn_flash_v2_bytes(&s), attn_bytes_add(&t, &k);
+        k = attn_flash_v2_merge_bytes(&s), attn_bytes_add(&t, &k);
     }
     return t;
 }
@@ -152,11 +169,11 @@ int attn_params_check(attn_params *a, char *err, size_t n)
             return -1;
         }
     }
-    if ((a->versions & 5) && (long long)a->B * a->H > dev->max_grid[1]) {
+    if ((a->versions & 1) && (long long)a->B * a->H > dev->max_grid[2]) {
         snprintf(err, n,
-                 "B*H = %lld heads: standard and flash v2 put the heads on a grid dimension, which %s limits to %u "
-                 "blocks; use fewer --batch or --heads (or --version v1)",
-                 (long long)a->B * a->H, dev->name, dev->max_grid[1]);
+                 "B*H = %lld heads: standard attention puts the heads on a grid dimension, which %s limits to %u "
+                 "blocks; use fewer --batch or --heads (or --version v1, v2)",
+                 (long long)a->B * a->H, dev->name, dev->max_grid[2]);
         return -1;
     }
     if (a->versions & (1 << VER_V2)) {
@@ -179,13 +196,36 @@ int attn_params_check(attn_params *a, char *err, size_t n)
             while (attn_flash_v2_shared_bytes(a->d, a->v2_bc) > dev->shared_per_block_optin)
                 a->v2_bc -= 8;
         }
+        /* the last wave's split: planned for the --arch preset's SMs, so that
+         * the simulator and the GPU run the same grid */
+        const long long tiles = (long long)a->B * a->H * ((a->N + a->v2_br - 1) / a->v2_br);
+        const int bps = attn_v2_blocks_per_sm(a->d, a->v2_threads, attn_flash_v2_shared_bytes(a->d, a->v2_bc),
+                                              dev->shared_per_block_optin + 1024);
+        const long long slots = (long long)dev->sm_count * bps;
+        const int kmin = a->causal && a->v2_br < a->N ? a->v2_br : a->N; /* keys of the smallest range */
+        const int max_splits = (kmin + 3) / 4;                             /* each part one 4-key batch at least */
+        if (a->splits_override > max_splits) {
+            snprintf(err, n,
+                     "--v2-splits %lld: a row tile here sees only %d keys, %d batches of 4: at most --v2-splits %d "
+                     "(or 0 for the automatic plan, 1 for none)",
+                     a->splits_override, kmin, max_splits, max_splits);
+            return -1;
+        }
+        if (a->splits_override == 0) {
+            attn_v2_plan(tiles, slots, max_splits < 8 ? max_splits : 8, &a->v2_whole, &a->v2_splits);
+        } else {
+            /* forced: split the last wave's tiles (all of them when they fit one wave) */
+            long long rem = tiles % slots ? tiles % slots : slots;
+            a->v2_splits = (int)a->splits_override;
+            a->v2_whole = a->v2_splits > 1 ? (int)(tiles > slots ? tiles - rem : 0) : (int)tiles;
+        }
     }
     return 0;
 }
 
 static void tensor_counts(backend *be, const dev_bufs *b, attn_bytes *out)
 {
-    float *const ptr[ATT_NTENSORS] = {b->q, b->k, b->v, b->s, b->p, b->o, b->l, b->m};
+    float *const ptr[ATT_NTENSORS] = {b->q, b->k, b->v, b->s, b->p, b->o, b->l, b->m, b->part};
     memset(out, 0, sizeof *out);
     for (int i = 0; i < ATT_NTENSORS; i++)
         if (ptr[i] && be->kind == BACKEND_SIM)
@@ -196,6 +236,8 @@ int attn_run(backend *be, const attn_params *a, const float *q, const float *k, 
              attn_version_result out[3])
 {
     const size_t BH = (size_t)a->B * a->H, nd = BH * a->N * a->d, nn = BH * a->N * a->N, nr = BH * a->N;
+    attn_shape sh = shape_of(a);
+    const size_t np = (a->versions & 4) ? attn_v2_part_floats(&sh) : 0;
     dev_bufs b = {0};
     float *o = malloc(nd * sizeof *o);
     int rc = -1;
@@ -203,6 +245,7 @@ int attn_run(backend *be, const attn_params *a, const float *q, const float *k, 
     if (!o || be_malloc(be, &b.q, nd * 4, "Q") || be_malloc(be, &b.k, nd * 4, "K") || be_malloc(be, &b.v, nd * 4, "V") ||
         be_malloc(be, &b.o, nd * 4, "O") || be_malloc(be, &b.l, nr * 4, "l") || be_malloc(be, &b.m, nr * 4, "m") ||
         ((a->versions & 1) && (be_malloc(be, &b.s, nn * 4, "S") || be_malloc(be, &b.p, nn * 4, "P"))) ||
+        (np && be_malloc(be, &b.part, np * 4, "parts")) ||
         be_upload(be, b.q, q, nd * 4) || be_upload(be, b.k, k, nd * 4) || be_upload(be, b.v, v, nd * 4))
         goto done;
     for (int ver = 0; ver < NVER; ver++) {
@@ -219,8 +262,8 @@ int attn_run(backend *be, const attn_params *a, const float *q, const float *k, 
         r->n_kernels = be->n_kernels - r->first_kernel;
         for (int i = r->first_kernel; i < be->n_kernels; i++) {
             be_kernel *kr = &be->kernels[i];
-            attn_shape sh = shape_of(a);
-            kr->flops = i == be->n_kernels - 1 ? attn_flops(&sh) : 0;
+            /* the FLOPs go to the kernel that does them: v2's first, the others' last */
+            kr->flops = i == (ver == VER_V2 ? r->first_kernel : be->n_kernels - 1) ? attn_flops(&sh) : 0;
             r->time_ms += kr->time_ms;
             r->hbm_read += kr->hw.valid ? kr->hw.dram_read_bytes : kr->sim.hbm_read_bytes;
             r->hbm_write += kr->hw.valid ? kr->hw.dram_write_bytes : kr->sim.hbm_write_bytes;
@@ -261,7 +304,7 @@ int attn_run(backend *be, const attn_params *a, const float *q, const float *k, 
 done:
     if (rc)
         fprintf(stderr, "lesson 4 (%s): %s\n", be_name(be), be->err);
-    float *const all[] = {b.q, b.k, b.v, b.s, b.p, b.o, b.l, b.m};
+    float *const all[] = {b.q, b.k, b.v, b.s, b.p, b.o, b.l, b.m, b.part};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         be_free(be, all[i]);
     free(o);
@@ -325,9 +368,19 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
                a->v1_bc, a->v1_br, a->br_override || a->bc_override ? " (overridden)" : "",
                attn_flash_v1_shared_bytes(a->d, a->v1_br, a->v1_bc) / 1024.0);
     if (a->versions & 4)
+    {
         printf("  flash v2 tiles: Br = %d query rows per block (Q, O in registers), Bc = %d keys (K_j, V_j: %.1f KB "
                "of shared memory)\n",
                a->v2_br, a->v2_bc, attn_flash_v2_shared_bytes(a->d, a->v2_bc) / 1024.0);
+        attn_shape sh = shape_of(a);
+        long long tiles = (long long)a->B * a->H * ((a->N + a->v2_br - 1) / a->v2_br);
+        if (attn_v2_part_floats(&sh))
+            printf("  flash v2 grid: %lld row tiles; the first %d whole, the last %lld split into %d key ranges each "
+                   "(the last wave, planned for %d SMs of %s), merged by attn_flash_v2_merge\n",
+                   tiles, a->v2_whole, tiles - a->v2_whole, a->v2_splits, dev->sm_count, dev->name);
+        else
+            printf("  flash v2 grid: %lld row tiles, each one block over all its keys\n", tiles);
+    }
     (void)dev;
     for (int bi = 0; bi < nb; bi++) {
         backend *be = &bes[bi];
@@ -472,6 +525,8 @@ static void print_json(const attn_params *a, backend *bes, int nb, attn_version_
     json_int(&j, "v1_bc", a->v1_bc);
     json_int(&j, "v2_br", a->v2_br);
     json_int(&j, "v2_bc", a->v2_bc);
+    json_int(&j, "v2_whole", a->v2_whole);
+    json_int(&j, "v2_splits", a->v2_splits);
     json_str(&j, "arch", bes[0].dev->name);
     json_end(&j);
     for (int bi = 0; bi < nb; bi++) {
@@ -493,10 +548,11 @@ static void print_json(const attn_params *a, backend *bes, int nb, attn_version_
     /* buffers: bytes and the HBM traffic of all versions together (simulator) */
     const uint64_t nd = (uint64_t)a->B * a->H * a->N * a->d * 4, nn = (uint64_t)a->B * a->H * a->N * a->N * 4,
                    nr = (uint64_t)a->B * a->H * a->N * 4;
-    const uint64_t sizes[ATT_NTENSORS] = {nd, nd, nd, nn, nn, nd, nr, nr};
+    attn_shape sh = shape_of(a);
+    const uint64_t sizes[ATT_NTENSORS] = {nd, nd, nd, nn, nn, nd, nr, nr, 4 * attn_v2_part_floats(&sh)};
     json_arr(&j, "buffers");
     for (int t = 0; t < ATT_NTENSORS; t++) {
-        if ((t == ATT_S || t == ATT_P) && !(a->versions & 1))
+        if (((t == ATT_S || t == ATT_P) && !(a->versions & 1)) || (t == ATT_PART && !sizes[t]))
             continue;
         uint64_t rd = 0, wr = 0;
         for (int ver = 0; ver < NVER; ver++) {
@@ -691,7 +747,7 @@ static int run_sweep(const attn_params *base, const sweep_spec *sp, backend *bes
 int lesson04_main(int argc, char **argv)
 {
     lesson_common c = {.mode = "sim"};
-    long long N = 1024, d = 64, B = 1, H = 2, sram = 48 << 10, br = 0, bc = 0;
+    long long N = 1024, d = 64, B = 1, H = 2, sram = 48 << 10, br = 0, bc = 0, splits = 0;
     int causal = 0, no_counters = 0;
     long long repeats = 10;
     const char *version = "all", *csv = NULL, *sweep = NULL;
@@ -703,6 +759,7 @@ int lesson04_main(int argc, char **argv)
         {"sram", OPT_SIZE, &sram, "BYTES", "SRAM size M for the tiles (default 48k, the preset's default limit)", 1024, 1 << 30, NULL},
         {"br", OPT_INT, &br, "ROWS", "flash v1: override Br", 1, 1 << 16, NULL},
         {"bc", OPT_INT, &bc, "KEYS", "flash v1: override Bc", 1, 1 << 16, NULL},
+        {"v2-splits", OPT_INT, &splits, "S", "flash v2: key ranges of each last-wave tile (default 0: planned; 1: none)", 0, 64, NULL},
         {"causal", OPT_FLAG, &causal, NULL, "causal mask: query i sees keys j <= i", 0, 0, NULL},
         {"version", OPT_CHOICE, &version, "standard|v1|v2|all", "which versions to run (default all)", 0, 0, version_choices},
         {"csv", OPT_STR, &csv, "PATH", "write one CSV row per backend and version (and sweep point) to PATH", 0, 0, NULL},
@@ -723,7 +780,7 @@ int lesson04_main(int argc, char **argv)
         return LESSON_PASS;
     }
     attn_params a = {.B = (int)B, .H = (int)H, .N = (int)N, .d = (int)d, .causal = causal, .sram = sram,
-                     .br_override = br, .bc_override = bc, .versions = attn_parse_versions(version), .arch = c.arch,
+                     .br_override = br, .bc_override = bc, .splits_override = splits, .versions = attn_parse_versions(version), .arch = c.arch,
                      .repeats = (int)repeats, .counters = !no_counters};
     if ((double)B * H * N * d > (double)(1LL << 31) || ((a.versions & 1) && (double)B * H * N * N > (double)(1LL << 32))) {
         snprintf(err, sizeof err,
@@ -861,7 +918,7 @@ void attn_csv_rows(sweep_csv *c, const attn_params *a, backend *be, const attn_v
         CELL_IF(have_hw, "hw_dram_read_bytes", drd);
         CELL_IF(have_hw, "hw_dram_write_bytes", dwr);
         for (int t = 0; t < ATT_NTENSORS; t++) { /* q_read_bytes ... m_write_bytes; measured in the simulator only */
-            static const char *const low[ATT_NTENSORS] = {"q", "k", "v", "s", "p", "o", "l", "m"};
+            static const char *const low[ATT_NTENSORS] = {"q", "k", "v", "s", "p", "o", "l", "m", "parts"};
             char n1[32], n2[32], n3[40], n4[40];
             snprintf(n1, sizeof n1, "%s_read_bytes", low[t]);
             snprintf(n2, sizeof n2, "%s_write_bytes", low[t]);

@@ -16,12 +16,14 @@ typedef struct attn_params {
     int B, H, N, d, causal;
     long long sram;                     /* M in bytes */
     long long br_override, bc_override; /* flash v1 --br / --bc, 0 = from M */
+    long long splits_override;          /* flash v2 --v2-splits: 0 = attn_v2_plan, 1 = none */
     int versions;                       /* bit 0 standard, 1 v1, 2 v2 */
     const char *arch;
     int repeats;  /* GPU: timed runs per version (median); 0 = no timing */
     int counters; /* GPU: read hardware counters on the checked run */
     /* filled by attn_params_check: */
     int v1_br, v1_bc, v2_br, v2_bc, v2_threads;
+    int v2_whole, v2_splits; /* attn_v2_plan for the --arch preset */
 } attn_params;
 
 typedef struct attn_version_result {

@@ -8,7 +8,7 @@
 
 #define TILE 64 /* standard kernels' output tile, attention.cu STD_TILE */
 
-const char *const attn_tensor_names[ATT_NTENSORS] = {"Q", "K", "V", "S", "P", "O", "l", "m"};
+const char *const attn_tensor_names[ATT_NTENSORS] = {"Q", "K", "V", "S", "P", "O", "l", "m", "parts"};
 
 static uint64_t rows_of(int t, int N) { return (uint64_t)(N - t * TILE < TILE ? N - t * TILE : TILE); }
 static int ceil_div(int a, int b) { return (a + b - 1) / b; }
@@ -93,22 +93,113 @@ attn_bytes attn_flash_v1_bytes(const attn_shape *s)
     return scaled(b, s);
 }
 
+/* Keys kb .. ke-1 of split s of ns of the row tile at i0 (attention.cu v2_work_of). */
+static void v2_range(const attn_shape *s, int i0, int sp, int ns, int *kb, int *ke)
+{
+    int kend = s->causal && i0 + s->v2_br < s->N ? i0 + s->v2_br : s->N;
+    int nb = ceil_div(kend, 4); /* V2_KC-key batches */
+    *kb = sp * nb / ns * 4;
+    *ke = (sp + 1) * nb / ns * 4 < kend ? (sp + 1) * nb / ns * 4 : kend;
+}
+
+/* One v2 block's bytes (not scaled): rows i0.., keys of split sp of ns; a
+ * whole tile (ns = 1) writes O, l, m, a part `parts`. */
+static void v2_block_bytes(attn_bytes *b, const attn_shape *s, int i0, int sp, int ns)
+{
+    uint64_t R = (uint64_t)(s->N - i0 < s->v2_br ? s->N - i0 : s->v2_br);
+    int kb, ke;
+    v2_range(s, i0, sp, ns, &kb, &ke);
+    b->rd[ATT_Q] += R * s->d;
+    b->rd[ATT_K] += (uint64_t)(ke - kb) * s->d; /* each key of the range once */
+    b->rd[ATT_V] += (uint64_t)(ke - kb) * s->d;
+    if (ns == 1) {
+        b->wr[ATT_O] += R * s->d;
+        b->wr[ATT_L] += R;
+        b->wr[ATT_M] += R;
+    } else {
+        b->wr[ATT_PART] += R * (s->d + 2);
+    }
+}
+
+static long long v2_tiles(const attn_shape *s) { return (long long)s->B * s->H * ceil_div(s->N, s->v2_br); }
+static int v2_splits(const attn_shape *s) { return s->v2_splits > 1 && s->v2_whole < v2_tiles(s) ? s->v2_splits : 1; }
+
 attn_bytes attn_flash_v2_bytes(const attn_shape *s)
 {
     attn_bytes b;
     memset(&b, 0, sizeof b);
-    for (int i0 = 0; i0 < s->N; i0 += s->v2_br) {
-        int kend = s->causal && i0 + s->v2_br < s->N ? i0 + s->v2_br : s->N;
-        uint64_t keys = 0;
-        for (int k0 = 0; k0 < kend; k0 += s->v2_bc)
-            keys += (uint64_t)(s->N - k0 < s->v2_bc ? s->N - k0 : s->v2_bc);
-        b.rd[ATT_K] += keys * s->d;
-        b.rd[ATT_V] += keys * s->d;
+    int T = ceil_div(s->N, s->v2_br), S = v2_splits(s);
+    long long tiles = v2_tiles(s), whole = S > 1 ? s->v2_whole : tiles;
+    /* every row tile of every head whole, then the split ones' difference */
+    for (int it = 0; it < T; it++)
+        v2_block_bytes(&b, s, it * s->v2_br, 0, 1);
+    for (int i = 0; i < ATT_NTENSORS; i++)
+        b.rd[i] *= (uint64_t)s->B * s->H, b.wr[i] *= (uint64_t)s->B * s->H;
+    for (long long t = whole; t < tiles; t++) {
+        attn_bytes w, p;
+        memset(&w, 0, sizeof w);
+        memset(&p, 0, sizeof p);
+        int i0 = (int)(t % T) * s->v2_br;
+        v2_block_bytes(&w, s, i0, 0, 1);
+        for (int sp = 0; sp < S; sp++)
+            v2_block_bytes(&p, s, i0, sp, S);
+        for (int i = 0; i < ATT_NTENSORS; i++)
+            b.rd[i] += p.rd[i] - w.rd[i], b.wr[i] += p.wr[i] - w.wr[i];
     }
-    b.rd[ATT_Q] = (uint64_t)s->N * s->d;
-    b.wr[ATT_O] = (uint64_t)s->N * s->d;
-    b.wr[ATT_L] = b.wr[ATT_M] = (uint64_t)s->N;
-    return scaled(b, s);
+    for (int i = 0; i < ATT_NTENSORS; i++)
+        b.rd[i] *= 4, b.wr[i] *= 4;
+    return b;
+}
+
+attn_bytes attn_flash_v2_merge_bytes(const attn_shape *s)
+{
+    attn_bytes b;
+    memset(&b, 0, sizeof b);
+    int T = ceil_div(s->N, s->v2_br), S = v2_splits(s);
+    for (long long t = S > 1 ? s->v2_whole : v2_tiles(s); t < v2_tiles(s); t++) {
+        int i0 = (int)(t % T) * s->v2_br;
+        uint64_t R = (uint64_t)(s->N - i0 < s->v2_br ? s->N - i0 : s->v2_br);
+        b.rd[ATT_PART] += 4 * R * S * (s->d + 2ull) + 4 * R * S; /* m twice: the max, then the weights */
+        b.wr[ATT_O] += 4 * R * s->d;
+        b.wr[ATT_L] += 4 * R;
+        b.wr[ATT_M] += 4 * R;
+    }
+    return b;
+}
+
+uint64_t attn_v2_part_floats(const attn_shape *s)
+{
+    int S = v2_splits(s);
+    return S > 1 ? (uint64_t)(v2_tiles(s) - s->v2_whole) * S * s->v2_br * (s->d + 2ull) : 0;
+}
+
+uint64_t attn_flash_v2_merge_shared_bytes(const attn_shape *s) { return 4ull * s->v2_br * v2_splits(s); }
+
+void attn_v2_plan(long long tiles, long long slots, int max_splits, int *whole, int *splits)
+{
+    *whole = (int)tiles;
+    *splits = 1;
+    long long rem = slots > 0 ? tiles % slots : 0;
+    if (tiles <= slots || rem == 0)
+        return;
+    /* the tail's time in units of one whole block: ceil(rem S / slots) / S */
+    double best = 1.0;
+    for (int S = 2; S <= max_splits; S++) {
+        double t = (double)((rem * S + slots - 1) / slots) / S;
+        if (t < best - 1e-9) {
+            best = t;
+            *splits = S;
+        }
+    }
+    if (*splits > 1)
+        *whole = (int)(tiles - rem);
+}
+
+int attn_v2_blocks_per_sm(int d, int threads, uint64_t shared_bytes, uint64_t shared_per_sm)
+{
+    int by_regs = (d == 64 || d == 128) && threads <= ATTN_V2_THREADS ? 2 : 1;
+    uint64_t by_shared = shared_per_sm / (shared_bytes + 1024); /* 1 KB a block for the driver */
+    return by_shared < (uint64_t)by_regs ? (int)(by_shared ? by_shared : 1) : by_regs;
 }
 
 uint64_t attn_bytes_read(const attn_bytes *b)

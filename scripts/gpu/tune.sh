@@ -22,13 +22,13 @@ for flags in "$@"; do
     cmake --build $B -j16 --target lesson 2>&1 | grep -E "Compiling entry|Used|spill" | grep -A2 "flash_v2" | grep -oE "v2_d[0-9]+|Used [0-9]+ registers|[0-9]+ bytes spill stores" | paste - - - | head -4
     L=$B/lesson
     if [ -n "${SASS:-}" ]; then
-      cuobjdump -sass -fun '_Z17attn_flash_v2_d64PfS_S_PKfS1_S1_iifi' $L > "$OUT/sass-$i.txt" 2>&1
+      cuobjdump -sass -fun '_Z17attn_flash_v2_d64PfS_S_S_PKfS1_S1_iifiii' $L > "$OUT/sass-$i.txt" 2>&1
       echo "SASS opcodes of attn_flash_v2_d64 (static count):"
       grep -oE '^ +/\*[0-9a-f]{4}\*/ +[@!P0-9 ]*[A-Z][A-Z0-9_.]+' "$OUT/sass-$i.txt" | awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -25 | paste - - - - -
     fi
     [ $i = 0 ] && timeout 120 $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 10 --version standard | grep -E "^    standard  attn|^PASS|^FAIL"
     if [ -n "${COMPARE:-}" ]; then
-      for a in "--n 256 --d 64" "--n 256 --d 16" "--n 256 --d 128" "--n 200 --causal --d 32"; do
+      for a in "--n 256 --d 64" "--n 256 --d 64 --v2-splits 3" "--n 256 --d 16" "--n 256 --d 128" "--n 200 --causal --d 32"; do
         echo "--- compare $a"; timeout 120 $L 4 --mode compare $a --version v2 --repeats 1 | grep -E "^    attn_flash|^PASS|^FAIL"
       done
     fi
