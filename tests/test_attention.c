@@ -79,8 +79,9 @@ static attn_params params_of(const attn_case *c, int versions)
 /* "B=1 H=2 N=17 d=32 causal=1 sram=16384 (v1 Br=.. Bc=.., v2 Br=.. Bc=..)" */
 static const char *case_str(char *buf, size_t n, const attn_params *a)
 {
-    snprintf(buf, n, "B=%d H=%d N=%d d=%d causal=%d sram=%lld (v1 Br=%d Bc=%d, v2 Br=%d Bc=%d)", a->B, a->H, a->N,
-             a->d, a->causal, a->sram, a->v1_br, a->v1_bc, a->v2_br, a->v2_bc);
+    snprintf(buf, n, "B=%d H=%d N=%d d=%d causal=%d sram=%lld (v1 Br=%d Bc=%d, v2 Br=%d Bc=%d, %d whole + splits %d)",
+             a->B, a->H, a->N, a->d, a->causal, a->sram, a->v1_br, a->v1_bc, a->v2_br, a->v2_bc, a->v2_whole,
+             a->v2_splits);
     return buf;
 }
 
@@ -176,7 +177,77 @@ ParameterizedTest(attn_case *c, attention, detailed_mode_same_bytes)
     run_and_check(&a, 1);
 }
 
+/* Flash v2 with split tiles (--v2-splits): each tile's keys in S ranges
+ * (uneven: N not a multiple of 4 S; causal tiles whose ranges hold no key of
+ * some rows), merged by attn_flash_v2_merge; the parts tensor's bytes exact.
+ * These sizes fit one wave, so every tile is split. */
+typedef struct split_case {
+    attn_case c;
+    int splits;
+} split_case;
+
+static split_case split_cases[] = {
+    {{1, 2, 130, 64, 0, K48, 0, 0}, 3}, {{1, 1, 257, 16, 1, K16, 0, 0}, 5}, {{2, 1, 100, 128, 1, K96, 0, 0}, 2},
+    {{1, 1, 600, 64, 1, K48, 0, 0}, 8}, {{1, 3, 65, 32, 0, K48, 0, 0}, 4},  {{1, 1, 17, 64, 1, K48, 0, 0}, 5},
+};
+
+ParameterizedTestParameters(attention, v2_split_tiles_vs_reference_and_closed_forms)
+{
+    return cr_make_param_array(split_case, split_cases, sizeof split_cases / sizeof split_cases[0]);
+}
+
+ParameterizedTest(split_case *sc, attention, v2_split_tiles_vs_reference_and_closed_forms)
+{
+    attn_params a = params_of(&sc->c, 4);
+    a.splits_override = sc->splits;
+    run_and_check(&a, sc->c.N == 130); /* one in detailed mode: sectors, races */
+    cr_expect(a.v2_whole == 0 && a.v2_splits == sc->splits, "case N=%d: want 0 whole tiles and %d splits, got %d and %d",
+              sc->c.N, sc->splits, a.v2_whole, a.v2_splits);
+}
+
+/* attn_v2_plan: the tail's time ceil(rem S / slots) / S, smallest S on ties. */
+Test(attention, v2_plan_fills_the_last_wave)
+{
+    static const struct { long long tiles, slots; int max, whole, splits; } t[] = {
+        {1408, 264, 8, 1320, 3}, /* B=4 H=16 N=4096 d=64 on 132 SMs x 2: 88 tiles left, 3 x 88 = 264 */
+        {704, 264, 8, 528, 3},   /* N=2048: 176 left, 3 x 176 = 2 waves of thirds */
+        {384, 264, 8, 264, 2},   /* N=1024: 120 left; 2, 4, 6 and 8 all give half a block: 2 */
+        {265, 264, 8, 264, 8},   /* one tile left: as many parts as allowed */
+        {265, 264, 1, 265, 1},   /* no split allowed */
+        {528, 264, 8, 528, 1},   /* whole waves: nothing to split */
+        {200, 264, 8, 200, 1},   /* one wave or less: not split */
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        int whole = -1, splits = -1;
+        attn_v2_plan(t[i].tiles, t[i].slots, t[i].max, &whole, &splits);
+        cr_expect(whole == t[i].whole && splits == t[i].splits,
+                  "case tiles=%lld slots=%lld max=%d: plan %d whole + %d splits, want %d + %d", t[i].tiles, t[i].slots,
+                  t[i].max, whole, splits, t[i].whole, t[i].splits);
+    }
+    /* the timed shape of docs/parity-h200.md, planned for the sm_90 preset */
+    attn_case c = {4, 16, 4096, 64, 0, K48, 0, 0};
+    attn_params a = params_of(&c, 4);
+    char err[1024] = "";
+    cr_assert_eq(attn_params_check(&a, err, sizeof err), 0, "case B=4 H=16 N=4096: refused: %s", err);
+    cr_expect(a.v2_br == 192 && a.v2_whole == 1320 && a.v2_splits == 3,
+              "case B=4 H=16 N=4096 d=64 sm_90: Br %d, %d whole + %d splits, want 192, 1320 + 3", a.v2_br, a.v2_whole,
+              a.v2_splits);
+}
+
 /* ---- attn_params_check's refusals ------------------------------------------------------- */
+Test(attention, params_check_rejects_more_splits_than_batches)
+{
+    attn_case c = {1, 1, 17, 64, 0, K48, 0, 0}; /* 17 keys: 5 batches of 4 */
+    attn_params a = params_of(&c, 4);
+    a.splits_override = 6;
+    char err[1024] = "";
+    cr_assert_neq(attn_params_check(&a, err, sizeof err), 0, "case N=17 --v2-splits 6: accepted, want a refusal");
+    const char *need[] = {"--v2-splits 6", "17 keys", "--v2-splits 5"};
+    for (size_t j = 0; j < sizeof need / sizeof need[0]; j++)
+        cr_expect(strstr(err, need[j]) != NULL, "case N=17 --v2-splits 6: the message should name '%s'; it is: %s", need[j],
+                  err);
+}
+
 Test(attention, params_check_rejects_d48_for_v2)
 {
     const int versions[] = {4, 7};

@@ -217,7 +217,7 @@ set(attn_columns
   hbm_read_bytes hbm_write_bytes hbm_bytes expected_read_bytes expected_write_bytes expected_bytes theorem2_bytes
   sram_read_bytes sram_write_bytes read_sectors write_sectors sram_wavefronts sram_bank_conflicts
   hw_l1_ld_sectors hw_l1_st_sectors hw_l2_read_sectors hw_l2_write_sectors hw_dram_read_bytes hw_dram_write_bytes)
-foreach(t q k v s p o l m)
+foreach(t q k v s p o l m parts)
   list(APPEND attn_columns ${t}_read_bytes ${t}_write_bytes expected_${t}_read_bytes expected_${t}_write_bytes)
 endforeach()
 list(APPEND attn_columns flops intensity time_ms max_abs_err max_rel_err pass)
@@ -307,7 +307,7 @@ function(check_attn name)
                     hw_dram_write_bytes)
             expect_int(${ri} ${c} "" "${ctx} (the simulator has no hardware counters)")
           endforeach()
-          foreach(t Q K V S P O l m)
+          foreach(t Q K V S P O l m parts)
             string(TOLOWER ${t} lt)
             jget(w "${V}" tensors ${t} read_bytes)
             expect_int(${ri} ${lt}_read_bytes "${w}" "${ctx}")
