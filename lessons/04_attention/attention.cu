@@ -365,9 +365,6 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
 #ifndef V2_KC
 #define V2_KC 4
 #endif
-#ifndef V2_UNROLL
-#define V2_UNROLL 1
-#endif
 
 /* The group row a lane keeps in slot s is s ^ v2_rowperm(u). */
 __device__ __forceinline__ int v2_rowperm(int u, const int G) { return G <= 4 ? u * (4 / G) : u >> 1; }
@@ -380,6 +377,20 @@ __device__ __forceinline__ int v2_owner(int s, int j, int rp, const int G)
     return G <= 4 ? (s ^ rp) / (4 / G) : 2 * (s ^ rp) + (j >= V2_KC / 2);
 }
 
+/* x as held by the lane of the group that owns slot s, key j of this lane.
+ * For G <= 4 that lane is this one xor gpw (s / (4/G)): the row order makes
+ * every exchange a butterfly with a constant mask (and slot 0 the lane's
+ * own); at G = 8 the key half makes it lane-dependent. */
+__device__ __forceinline__ float v2_from_owner(float x, int s, int j, int rp, int lane, const int G)
+{
+    const int gpw = 32 / G;
+    if (G == 1 || (G <= 4 && s / (4 / G) == 0))
+        return x;
+    if (G <= 4)
+        return __shfl_xor_sync(0xffffffffu, x, gpw * (s / (4 / G)));
+    return __shfl_sync(0xffffffffu, x, lane % gpw + gpw * v2_owner(s, j, rp, G));
+}
+
 /* One batch of V2_KC keys starting at key kc of the tile in Ks/Vs (kn keys
  * valid; the tile starts at key k0; the group's rows start at r0). masked:
  * test each score against kn and the causal diagonal; else use them all. */
@@ -390,7 +401,7 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
     const int d = 16 * G, gpw = 32 / G;     /* groups per warp */
     const int NV = 4 * V2_KC / G;           /* scores a lane keeps after the reduce-scatter */
     const int RO = G <= 4 ? 4 / G : 1;      /* rows it owns */
-    const int rp = v2_rowperm(u, G), base = lane % gpw;
+    const int rp = v2_rowperm(u, G);
     float v[4 * V2_KC];                     /* v[s * V2_KC + j]: slot s (row s ^ rp), key kc + j */
     UNROLL
     for (int j = 0; j < V2_KC; j++) {
@@ -469,7 +480,7 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
     if (__any_sync(0xffffffffu, grew)) {
         UNROLL
         for (int s = 0; s < 4; s++) {
-            const float a = G == 1 ? alpha[s] : __shfl_sync(0xffffffffu, alpha[s % RO], base + gpw * v2_owner(s, 0, rp, G));
+            const float a = v2_from_owner(alpha[s % RO], s, 0, rp, lane, G);
             UNROLL
             for (int cc = 0; cc < 16; cc++)
                 o[s][cc] *= a;
@@ -481,8 +492,7 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
     for (int s = 0; s < 4; s++)
         UNROLL
         for (int j = 0; j < V2_KC; j++)
-            p[s][j] = G == 1 ? v[s * V2_KC + j]
-                             : __shfl_sync(0xffffffffu, v[V2_INDEX(s, j)], base + gpw * v2_owner(s, j, rp, G));
+            p[s][j] = v2_from_owner(v[V2_INDEX(s, j)], s, j, rp, lane, G);
 #undef V2_INDEX
     UNROLL
     for (int j = 0; j < V2_KC; j++) {
@@ -503,32 +513,33 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
     }
 }
 
-/* Which work a v2 block does. Row tiles are numbered t = bh * T + it over
- * all heads (T = ceil(N / Br) tiles a head); blocks 0 .. whole-1 each run
- * one tile over all its keys, and every later tile is split: `splits`
- * blocks each run its rows over one key range (s-th of `splits`, whole
- * batches of V2_KC keys) and write (O / l, l, m) of that range to `part`,
- * for attn_flash_v2_merge. */
+/* Which work a v2 block does. The grid is (T, B*H, splits), T = ceil(N/Br)
+ * row tiles a head, numbered t = bh * T + it over all heads. A tile t <
+ * whole runs whole, in its block with s = 0 (its blocks with s > 0 have
+ * nothing to do); every later tile is split: block s runs its rows over the
+ * s-th of `splits` key ranges (whole batches of V2_KC keys) and writes
+ * (O / l, l, m) of that range to part (t - whole) * splits + s of `part`,
+ * for attn_flash_v2_merge. Everything but the key range comes from blockIdx
+ * and the parameters, so the compiler can recompute it instead of keeping
+ * it in registers (at 168 registers a thread, any more would spill). */
 typedef struct v2_work {
-    size_t bh;
-    int i0;      /* first row */
+    int bh, i0;  /* head, first row */
     int kb, ke;  /* keys kb .. ke-1 */
-    int item;    /* -1: a whole tile (O, l, m); else the part index */
+    int split;   /* the tile is split; -1: nothing to do */
 } v2_work;
 
 __device__ __forceinline__ v2_work v2_work_of(int N, int Br, int causal, int whole, int splits)
 {
-    const int T = (N + Br - 1) / Br, x = blockIdx.x;
-    const int t = x < whole ? x : whole + (x - whole) / splits;
-    const int s = x < whole ? 0 : (x - whole) % splits, ns = x < whole ? 1 : splits;
+    const int T = (N + Br - 1) / Br, t = (int)blockIdx.y * T + (int)blockIdx.x, s = (int)blockIdx.z;
     v2_work w;
-    w.bh = (size_t)(t / T);
-    w.i0 = (t % T) * Br;
+    w.bh = (int)blockIdx.y;
+    w.i0 = (int)blockIdx.x * Br;
+    w.split = t >= whole ? 1 : s == 0 ? 0 : -1;
+    const int ns = w.split == 1 ? splits : 1;
     const int kend = causal ? min(N, w.i0 + Br) : N; /* keys any row of the tile can see */
     const int nb = (kend + V2_KC - 1) / V2_KC;      /* batches */
     w.kb = s * nb / ns * V2_KC;
     w.ke = min(kend, (s + 1) * nb / ns * V2_KC);
-    w.item = x < whole ? -1 : x - whole;
     return w;
 }
 
@@ -540,13 +551,14 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
     EXTERN_SHARED(float, smem);
     float *Ks = smem, *Vs = smem + Bc * d; /* [key][d] each */
     const int lane = threadIdx.x % 32, gpw = 32 / G; /* groups per warp */
-    const int u = lane / gpw, group = (threadIdx.x / 32) * gpw + lane % gpw, base = lane % gpw;
+    const int u = lane / gpw, group = (threadIdx.x / 32) * gpw + lane % gpw;
     const int Br = blockDim.x * 4 / G;
     const v2_work w = v2_work_of(N, Br, causal, whole, splits);
-    const size_t bh = w.bh;
+    if (w.split < 0) /* block-uniform: no thread of the block reaches a barrier */
+        return;
+    const size_t head = (size_t)w.bh * N * d; /* Q, K, V, O + head: this head */
     const int i0 = w.i0, r0 = i0 + group * 4;
     const int RO = G <= 4 ? 4 / G : 1, rp = v2_rowperm(u, G);
-    const float *q = Q + bh * N * d, *k = K + bh * N * d, *v = V + bh * N * d;
     float qr[4][16], o[4][16], mown[4], lown[4]; /* slot s holds row r0 + (s ^ rp) */
     UNROLL
     for (int s = 0; s < 4; s++) {
@@ -555,7 +567,7 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
         for (int c = 0; c < 4; c++) {
             float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             if (row < N)
-                x = load_float4(q + (size_t)row * d + 4 * u + 4 * G * c);
+                x = load_float4(Q + head + (size_t)row * d + 4 * u + 4 * G * c);
             qr[s][4 * c + 0] = x.x * scale;
             qr[s][4 * c + 1] = x.y * scale;
             qr[s][4 * c + 2] = x.z * scale;
@@ -570,52 +582,41 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
     for (int k0 = w.kb; k0 < w.ke; k0 += Bc) {
         const int kn = min(Bc, w.ke - k0);
         __syncthreads(); /* the previous tile is no longer read */
-#ifdef V2_NOLOAD_BOUND /* timing bound only (wrong results): the first tile is reused */
-        if (k0 == w.kb)
-#endif
         for (int e = 4 * threadIdx.x; e < kn * d; e += 4 * blockDim.x) {
-            store_float4(Ks + e, load_float4(k + (size_t)k0 * d + e));
-            store_float4(Vs + e, load_float4(v + (size_t)k0 * d + e));
+            store_float4(Ks + e, load_float4(K + head + (size_t)k0 * d + e));
+            store_float4(Vs + e, load_float4(V + head + (size_t)k0 * d + e));
         }
         __syncthreads();
-        /* batches before kfree need no mask: every key is in the tile and at
-         * or below the causal diagonal of the block's first row i0 */
-        const int kfree = (causal ? max(0, min(kn, i0 - k0 + 1)) : kn) / V2_KC * V2_KC;
-        int kc = 0;
-#if defined(__CUDACC__) && V2_UNROLL > 1
-#pragma unroll V2_UNROLL
-#endif
-        for (; kc < kfree; kc += V2_KC)
-            flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 0);
-        for (; kc < kn; kc += V2_KC)
-            flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 1);
+        for (int kc = 0; kc < kn; kc += V2_KC) {
+            /* a batch needs no mask when all its keys are in the tile and at or
+             * below the causal diagonal of the block's first row i0 */
+            if (kc + V2_KC > kn || (causal && k0 + kc + V2_KC - 1 > i0))
+                flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 1);
+            else
+                flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 0);
+        }
     }
     /* every lane needs l of its 4 slots' rows; the owners have it */
     float lrow[4], mrow[4];
     UNROLL
     for (int s = 0; s < 4; s++) {
-        if (G == 1) {
-            lrow[s] = lown[s];
-            mrow[s] = mown[s];
-        } else {
-            const int owner = v2_owner(s, 0, rp, G);
-            float lo = lown[s % RO];
-            if (G == 8) /* the two halves of a row each summed their keys */
-                lo += __shfl_xor_sync(0xffffffffu, lo, gpw);
-            lrow[s] = __shfl_sync(0xffffffffu, lo, base + gpw * owner);
-            mrow[s] = __shfl_sync(0xffffffffu, mown[s % RO], base + gpw * owner);
-        }
+        float lo = lown[s % RO];
+        if (G == 8) /* the two halves of a row each summed their keys */
+            lo += __shfl_xor_sync(0xffffffffu, lo, gpw);
+        lrow[s] = v2_from_owner(lo, s, 0, rp, lane, G);
+        mrow[s] = v2_from_owner(mown[s % RO], s, 0, rp, lane, G);
     }
     /* a whole tile writes its rows of O, l, m; a part its rows of `part`
      * (parts of Br rows: O at [item][r][d], then l and m at [item][r]) */
-    float *ob = O + bh * N * d, *lb = l + bh * N, *mb = m + bh * N;
+    float *ob = O + head, *lb = l + head / d, *mb = m + head / d;
     int ri = i0; /* where row i0 goes */
-    if (w.item >= 0) {
-        const size_t items = (size_t)(gridDim.x - whole), rows = items * Br;
+    if (w.split) {
+        const int T = gridDim.x, t = (int)blockIdx.y * T + (int)blockIdx.x;
+        const size_t rows = (size_t)(T * gridDim.y - whole) * splits * Br;
         ob = part;
         lb = part + rows * d;
         mb = lb + rows;
-        ri = w.item * Br;
+        ri = ((t - whole) * splits + (int)blockIdx.z) * Br;
     }
     UNROLL
     for (int s = 0; s < 4; s++) {

@@ -75,14 +75,14 @@ static int launch_version(backend *be, int ver, const attn_params *a, const dev_
                    ? -1
                    : 0;
     }
-    /* LESSON: one block per row tile of every head (a 1-D grid, heads
-     * outermost); the tiles past v2_whole are split (attn_v2_plan) into
-     * v2_splits blocks each, whose parts the merge kernel combines */
-    const long long tiles = (long long)BH * ((N + a->v2_br - 1) / a->v2_br);
+    /* LESSON: one block per row tile and head; the tiles past v2_whole (in
+     * head-major order) are split (attn_v2_plan) into v2_splits blocks each,
+     * on the grid's z, and the merge kernel combines their parts */
+    const int T = (N + a->v2_br - 1) / a->v2_br;
+    const long long tiles = (long long)BH * T;
     const int split = a->v2_splits > 1 && a->v2_whole < tiles;
-    const long long blocks = split ? a->v2_whole + (tiles - a->v2_whole) * a->v2_splits : tiles;
     const int whole = split ? a->v2_whole : (int)tiles, splits = split ? a->v2_splits : 1;
-    simt_cfg c = {.grid = {(unsigned)blocks, 1, 1},
+    simt_cfg c = {.grid = {(unsigned)T, (unsigned)BH, (unsigned)splits},
                   .block = {(unsigned)a->v2_threads, 1, 1},
                   .shared_bytes = attn_flash_v2_shared_bytes(d, a->v2_bc)};
     if (be_set_max_dynamic_shared(be, c.shared_bytes)) /* K_j, V_j tiles can pass 48 KB */
@@ -169,11 +169,11 @@ int attn_params_check(attn_params *a, char *err, size_t n)
             return -1;
         }
     }
-    if ((a->versions & 1) && (long long)a->B * a->H > dev->max_grid[2]) {
+    if ((a->versions & 5) && (long long)a->B * a->H > dev->max_grid[1]) {
         snprintf(err, n,
-                 "B*H = %lld heads: standard attention puts the heads on a grid dimension, which %s limits to %u "
-                 "blocks; use fewer --batch or --heads (or --version v1, v2)",
-                 (long long)a->B * a->H, dev->name, dev->max_grid[2]);
+                 "B*H = %lld heads: standard and flash v2 put the heads on a grid dimension, which %s limits to %u "
+                 "blocks; use fewer --batch or --heads (or --version v1)",
+                 (long long)a->B * a->H, dev->name, dev->max_grid[1]);
         return -1;
     }
     if (a->versions & (1 << VER_V2)) {

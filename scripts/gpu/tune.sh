@@ -19,7 +19,7 @@ for flags in "$@"; do
     echo "##### variant $i: $flags"
     cmake -S "$root" -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DCMAKE_CUDA_FLAGS="$flags -Xptxas -v" >/dev/null 2>&1
-    cmake --build $B -j16 --target lesson 2>&1 | grep -E "Compiling entry|Used|spill" | grep -A2 "flash_v2" | grep -oE "v2_d[0-9]+|Used [0-9]+ registers|[0-9]+ bytes spill stores" | paste - - - | head -4
+    cmake --build $B -j16 --target lesson 2>&1 | awk '/Compiling entry/ {match($0,/attn_[a-z0-9_]+/); n=substr($0,RSTART,RLENGTH)} /spill stores/ {match($0,/[0-9]+ bytes spill stores/); sp=substr($0,RSTART,RLENGTH)} /Used [0-9]+ registers/ {match($0,/Used [0-9]+ registers/); if (n ~ /v2/ && !seen[n]++) print n, substr($0,RSTART,RLENGTH), sp}' 
     L=$B/lesson
     if [ -n "${SASS:-}" ]; then
       cuobjdump -sass -fun '_Z17attn_flash_v2_d64PfS_S_S_PKfS1_S1_iifiii' $L > "$OUT/sass-$i.txt" 2>&1
