@@ -149,16 +149,20 @@ ParameterizedTest(sm_case *c, parity, softmax, .init = open_both, .fini = close_
 }
 
 /* ---- lesson 4 ---------------------------------------------------------------- */
-typedef struct { int B, H, N, d, causal; } at_case;
+typedef struct { int B, H, N, d, causal, splits; } at_case; /* splits: flash v2 --v2-splits, 0 = plan */
 static at_case at_cases[] = {
-    {1, 2, 256, 64, 0}, {1, 1, 200, 64, 1}, {2, 1, 130, 32, 0}, {1, 1, 64, 16, 1}, {1, 1, 128, 128, 0},
+    {1, 2, 256, 64, 0, 0}, {1, 1, 200, 64, 1, 0}, {2, 1, 130, 32, 0, 0}, {1, 1, 64, 16, 1, 0}, {1, 1, 128, 128, 0, 0},
+    {1, 2, 256, 64, 0, 3}, {1, 1, 200, 128, 1, 4}, /* split tiles and attn_flash_v2_merge */
 };
 
-ParameterizedTestParameters(parity, attention) { return cr_make_param_array(at_case, at_cases, 5); }
+ParameterizedTestParameters(parity, attention)
+{
+    return cr_make_param_array(at_case, at_cases, sizeof at_cases / sizeof at_cases[0]);
+}
 ParameterizedTest(at_case *c, parity, attention, .init = open_both, .fini = close_both)
 {
     attn_params a = {.B = c->B, .H = c->H, .N = c->N, .d = c->d, .causal = c->causal, .sram = 48 << 10,
-                     .versions = 7, .repeats = 0, .counters = 1};
+                     .splits_override = c->splits, .versions = 7, .repeats = 0, .counters = 1};
     char err[512];
     cr_assert_eq(attn_params_check(&a, err, sizeof err), 0, "%s", err);
     float *q, *k, *v;
@@ -174,7 +178,8 @@ ParameterizedTest(at_case *c, parity, attention, .init = open_both, .fini = clos
     }
     cr_assert_eq(sim.n_kernels, gpu.n_kernels, "same launches on both backends");
     char what[96];
-    snprintf(what, sizeof what, "attention B%d H%d N%d d%d causal %d", c->B, c->H, c->N, c->d, c->causal);
+    snprintf(what, sizeof what, "attention B%d H%d N%d d%d causal %d splits %d", c->B, c->H, c->N, c->d, c->causal,
+             c->splits);
     expect_counts(what, sim.n_kernels);
     free(q);
     free(k);

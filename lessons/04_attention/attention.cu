@@ -658,17 +658,20 @@ V2_ENTRY(128, V2_TWO_PER_SM)
  * weights w_s = l_s e^(m_s - m), the whole row is l = sum w_s and
  * O = sum w_s O_s / l: the online softmax's rescale, once per part. One
  * block per split tile: its threads first compute each row's weights into
- * shared memory (l and m to HBM), then combine O in coalesced float4s. */
+ * shared memory (l and m to HBM), then combine O in coalesced float4s.
+ * Grid: (split tiles, ceil(Br / ATTN_V2_MERGE_ROWS)), so that the merge of
+ * a few tiles still spreads over many SMs. */
 __global__ void attn_flash_v2_merge(float *O, float *l, float *m, const float *part, int N, int d, int Br, int whole,
                                     int splits)
 {
-    EXTERN_SHARED(float, wt); /* wt[r * splits + s]: the weight / l of part s of row r */
+    EXTERN_SHARED(float, wt); /* wt[(r - r0) * splits + s]: the weight / l of part s of row r */
     const int T = (N + Br - 1) / Br, t = whole + blockIdx.x;
     const size_t bh = (size_t)(t / T), rows = (size_t)gridDim.x * splits * Br;
-    const int i0 = (t % T) * Br, nr = min(Br, N - i0);
+    const int i0 = (t % T) * Br, r0 = blockIdx.y * ATTN_V2_MERGE_ROWS; /* the block's rows of the tile */
+    const int nr = min(min(Br, N - i0), r0 + ATTN_V2_MERGE_ROWS);     /* rows r0 .. nr-1 */
     const float *op = part, *lp = part + rows * d, *mp = lp + rows;
-    const size_t p0 = (size_t)blockIdx.x * splits * Br; /* row 0 of the block's first part */
-    for (int r = threadIdx.x; r < nr; r += blockDim.x) {
+    const size_t p0 = (size_t)blockIdx.x * splits * Br; /* row 0 of the tile's first part */
+    for (int r = r0 + threadIdx.x; r < nr; r += blockDim.x) {
         float mx = -INFINITY, lsum = 0.0f;
         for (int s = 0; s < splits; s++)
             mx = fmaxf(mx, mp[p0 + (size_t)s * Br + r]);
@@ -676,21 +679,21 @@ __global__ void attn_flash_v2_merge(float *O, float *l, float *m, const float *p
             /* a part that saw no key of the row has l_s = 0, m_s = -inf: w_s = 0
              * (mx is finite: part 0 holds key 0, which every row sees) */
             const float ws = lp[p0 + (size_t)s * Br + r] * __expf(mp[p0 + (size_t)s * Br + r] - mx);
-            wt[r * splits + s] = ws;
+            wt[(r - r0) * splits + s] = ws;
             lsum += ws;
         }
         for (int s = 0; s < splits; s++)
-            wt[r * splits + s] /= lsum;
+            wt[(r - r0) * splits + s] /= lsum;
         l[bh * N + i0 + r] = lsum;
         m[bh * N + i0 + r] = mx;
     }
     __syncthreads();
     const int c4 = d / 4;
-    for (int e = threadIdx.x; e < nr * c4; e += blockDim.x) {
-        const int r = e / c4, c = 4 * (e % c4);
+    for (int e = threadIdx.x; e < (nr - r0) * c4; e += blockDim.x) {
+        const int r = r0 + e / c4, c = 4 * (e % c4);
         float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         for (int s = 0; s < splits; s++) {
-            const float ws = wt[r * splits + s];
+            const float ws = wt[(r - r0) * splits + s];
             const float4 x = load_float4(op + (p0 + (size_t)s * Br + r) * d + c);
             acc.x += ws * x.x;
             acc.y += ws * x.y;

@@ -47,6 +47,8 @@ void attn_bytes_add(attn_bytes *acc, const attn_bytes *b);
  * hide latency instead of 8), and Br = 192 rows still keeps v2 over 10x below
  * standard attention's HBM bytes at N = 2048, M = 48 KB (12.0x). */
 #define ATTN_V2_THREADS 192
+/* Rows of a split tile one attn_flash_v2_merge block combines. */
+#define ATTN_V2_MERGE_ROWS 32
 
 /* Tile choices. v1: the paper's Bc = ceil(M/4d), Br = min(ceil(M/4d), d),
  * M = sram_bytes / 4 elements. v2: Bc = keys whose K and V tiles fit M (a

@@ -97,7 +97,8 @@ static int launch_version(backend *be, int ver, const attn_params *a, const dev_
     if (rc || !split)
         return rc;
     attn_shape sh = shape_of(a);
-    simt_cfg cm = {.grid = {(unsigned)(tiles - whole), 1, 1}, .block = {256, 1, 1},
+    simt_cfg cm = {.grid = {(unsigned)(tiles - whole), (unsigned)((a->v2_br + ATTN_V2_MERGE_ROWS - 1) / ATTN_V2_MERGE_ROWS), 1},
+                   .block = {128, 1, 1},
                    .shared_bytes = attn_flash_v2_merge_shared_bytes(&sh)};
     return BE_LAUNCH(be, attn_flash_v2_merge, &cm, b->o, b->l, b->m, b->part, N, d, a->v2_br, whole, splits);
 }

@@ -173,7 +173,7 @@ uint64_t attn_v2_part_floats(const attn_shape *s)
     return S > 1 ? (uint64_t)(v2_tiles(s) - s->v2_whole) * S * s->v2_br * (s->d + 2ull) : 0;
 }
 
-uint64_t attn_flash_v2_merge_shared_bytes(const attn_shape *s) { return 4ull * s->v2_br * v2_splits(s); }
+uint64_t attn_flash_v2_merge_shared_bytes(const attn_shape *s) { return 4ull * ATTN_V2_MERGE_ROWS * v2_splits(s); }
 
 void attn_v2_plan(long long tiles, long long slots, int max_splits, int *whole, int *splits)
 {

@@ -37,6 +37,9 @@ timing() {
     for n in 1024 2048 4096; do
       run $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n $n --no-counters --repeats 10 --json
     done
+    # the last wave: v2 without the split, and 60 heads (exactly 5 waves of 264 blocks)
+    run $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 10 --version v2 --v2-splits 1
+    run $L 4 --mode cuda --batch 4 --heads 15 --d 64 --n 4096 --no-counters --repeats 10 --version v2 --v2-splits 1
     echo "=== sdpa"
     python3 "$root/scripts/gpu/sdpa.py"
   } >"$OUT/timing.txt" 2>&1
@@ -60,6 +63,7 @@ grep -E "^=== |PASS|FAIL" "$OUT/lessons-cuda.txt" | tail -20
   run $L 4 --mode compare --n 512 --d 128 --repeats 3
   run $L 4 --mode compare --n 130 --d 32 --batch 2 --repeats 3
   run $L 4 --mode compare --n 1024 --json --repeats 3
+  run $L 4 --mode compare --n 500 --causal --version v2 --v2-splits 3 --repeats 3
 } >"$OUT/compare.txt" 2>&1
 echo "compare done"
 
@@ -73,6 +77,7 @@ tail -3 "$OUT/parity.txt"
     run compute-sanitizer --tool $tool --error-exitcode 9 $L 3 --mode cuda --rows 8 --cols 1000
     run compute-sanitizer --tool $tool --error-exitcode 9 $L 4 --mode cuda --n 130 --no-counters --repeats 0
     run compute-sanitizer --tool $tool --error-exitcode 9 $L 4 --mode cuda --n 200 --d 128 --causal --no-counters --repeats 0
+    run compute-sanitizer --tool $tool --error-exitcode 9 $L 4 --mode cuda --n 300 --causal --version v2 --v2-splits 3 --no-counters --repeats 0
   done
   run compute-sanitizer --tool synccheck --error-exitcode 9 $L 4 --mode cuda --n 130 --no-counters --repeats 0
   for tool in memcheck racecheck; do
