@@ -365,6 +365,8 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
 #ifndef V2_KC
 #define V2_KC 4
 #endif
+#define V2_LOG2E 1.44269504088896340736f
+#define V2_LN2 0.69314718055994530942f
 
 /* The group row a lane keeps in slot s is s ^ v2_rowperm(u). */
 __device__ __forceinline__ int v2_rowperm(int u, const int G) { return G <= 4 ? u * (4 / G) : u >> 1; }
@@ -464,11 +466,11 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
             cmax = fmaxf(cmax, __shfl_xor_sync(0xffffffffu, cmax, gpw));
         const float mnew = fmaxf(mown[q], cmax);
         grew |= mnew > mown[q];
-        alpha[q] = mnew > mown[q] && mown[q] != -INFINITY ? __expf(mown[q] - mnew) : 1.0f;
+        alpha[q] = mnew > mown[q] && mown[q] != -INFINITY ? exp2f(mown[q] - mnew) : 1.0f;
         float psum = 0.0f;
         UNROLL
         for (int i = q * (NV / RO); i < (q + 1) * (NV / RO); i++) {
-            v[i] = mnew == -INFINITY ? 0.0f : __expf(v[i] - mnew);
+            v[i] = mnew == -INFINITY ? 0.0f : exp2f(v[i] - mnew);
             psum += v[i];
         }
         lown[q] = lown[q] * alpha[q] + psum;
@@ -560,6 +562,9 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
     const int i0 = w.i0, r0 = i0 + group * 4;
     const int RO = G <= 4 ? 4 / G : 1, rp = v2_rowperm(u, G);
     float qr[4][16], o[4][16], mown[4], lown[4]; /* slot s holds row r0 + (s ^ rp) */
+    /* LESSON: q is scaled by log2(e) too: scores (and m) in base-2 units, so
+     * each e^(x - m) is one exp2f, with no multiply (m goes out as m ln 2) */
+    const float scale2 = scale * V2_LOG2E;
     UNROLL
     for (int s = 0; s < 4; s++) {
         const int row = r0 + (s ^ rp);
@@ -568,10 +573,10 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
             float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             if (row < N)
                 x = load_float4(Q + head + (size_t)row * d + 4 * u + 4 * G * c);
-            qr[s][4 * c + 0] = x.x * scale;
-            qr[s][4 * c + 1] = x.y * scale;
-            qr[s][4 * c + 2] = x.z * scale;
-            qr[s][4 * c + 3] = x.w * scale;
+            qr[s][4 * c + 0] = x.x * scale2;
+            qr[s][4 * c + 1] = x.y * scale2;
+            qr[s][4 * c + 2] = x.z * scale2;
+            qr[s][4 * c + 3] = x.w * scale2;
         }
         UNROLL
         for (int cc = 0; cc < 16; cc++)
@@ -631,7 +636,7 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
                                          o[s][4 * c + 3] * inv));
             if (u == 0) { /* rp = 0: slot s is row r0 + s */
                 lb[r] = lrow[s];
-                mb[r] = mrow[s];
+                mb[r] = mrow[s] * V2_LN2; /* m in natural units, as the reference's */
             }
         }
     }
