@@ -365,9 +365,6 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
 #ifndef V2_KC
 #define V2_KC 4
 #endif
-#if defined(V2_CPASYNC) && defined(__CUDACC__)
-#include <cuda_pipeline.h>
-#endif
 #define V2_LOG2E 1.44269504088896340736f
 #define V2_LN2 0.69314718055994530942f
 
@@ -587,40 +584,6 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
         mown[s] = -INFINITY;
         lown[s] = 0.0f;
     }
-#if defined(V2_CPASYNC) && defined(__CUDACC__) /* timing knob: double-buffered cp.async, Bc/2 keys a buffer */
-    const int Bh = Bc / 2;
-    int boff = 0; /* the buffer of tile k0: 0 or 2 Bh d */
-    for (int e = 4 * threadIdx.x; e < min(Bh, w.ke - w.kb) * d; e += 4 * blockDim.x) {
-        __pipeline_memcpy_async(smem + e, K + head + (size_t)w.kb * d + e, 16);
-        __pipeline_memcpy_async(smem + Bh * d + e, V + head + (size_t)w.kb * d + e, 16);
-    }
-    __pipeline_commit();
-    for (int k0 = w.kb; k0 < w.ke; k0 += Bh) {
-        const int k1 = k0 + Bh;
-        if (k1 < w.ke) { /* prefetch the next tile into the other buffer */
-            float *buf = smem + (2 * Bh * d - boff);
-            for (int e = 4 * threadIdx.x; e < min(Bh, w.ke - k1) * d; e += 4 * blockDim.x) {
-                __pipeline_memcpy_async(buf + e, K + head + (size_t)k1 * d + e, 16);
-                __pipeline_memcpy_async(buf + Bh * d + e, V + head + (size_t)k1 * d + e, 16);
-            }
-            __pipeline_commit();
-            __pipeline_wait_prior(1);
-        } else {
-            __pipeline_wait_prior(0);
-        }
-        __syncthreads();
-        const int kn = min(Bh, w.ke - k0);
-        for (int kc = 0; kc < kn; kc += V2_KC) {
-            if (kc + V2_KC > kn || (causal && k0 + kc + V2_KC - 1 > i0))
-                flash_v2_batch(qr, o, mown, lown, smem + boff, smem + boff + Bh * d, kc, kn, k0, r0, causal, u, lane, G, 1);
-            else
-                flash_v2_batch(qr, o, mown, lown, smem + boff, smem + boff + Bh * d, kc, kn, k0, r0, causal, u, lane, G, 0);
-        }
-        boff = 2 * Bh * d - boff;
-        __syncthreads();
-    }
-    (void)Ks, (void)Vs;
-#else
     for (int k0 = w.kb; k0 < w.ke; k0 += Bc) {
         const int kn = min(Bc, w.ke - k0);
         __syncthreads(); /* the previous tile is no longer read */
@@ -638,7 +601,6 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
                 flash_v2_batch(qr, o, mown, lown, Ks, Vs, kc, kn, k0, r0, causal, u, lane, G, 0);
         }
     }
-#endif
     /* every lane needs l of its 4 slots' rows; the owners have it */
     float lrow[4], mrow[4];
     UNROLL
