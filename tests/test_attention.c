@@ -9,7 +9,11 @@
  * (b) the HBM bytes read and written per tensor (per-allocation counters)
  * equal attn_expected() exactly, tensor by tensor; (c) the per-kernel HBM
  * counters, summed over the version's kernels, equal the closed form's
- * totals. Then attn_params_check's refusals (d = 48 for v2; a v1 tile over
+ * totals; (d) flash v1 and v2's l and m against the reference's. Flash v2
+ * with split tiles: forced (--v2-splits, every tile split) and as the plan
+ * splits the last wave of a grid past one wave (whole and split tiles in one
+ * grid), with the merge's bytes. attn_v2_plan's answers. Then
+ * attn_params_check's refusals (d = 48 for v2; too many --v2-splits; a v1 tile over
  * the 227 KB opt-in limit) and the figures of Theorem 2 from the closed
  * forms (which (b) pins to the simulator): standard ~ N^2, flash v1 ~ 1/M,
  * and flash v2 at least 10x below standard at N = 2048, d = 64, M = 48 KB.
@@ -116,6 +120,11 @@ static void run_and_check(attn_params *a, int detailed)
                   "case %s, version %s: O differs from the reference: max abs err %.3g, max rel err %.3g "
                   "(tolerance %g + %g |ref|), worst element %zu",
                   cs, vn, r->check.max_abs_err, r->check.max_rel_err, ATTN_ATOL, ATTN_RTOL, r->check.worst);
+        if (ver != V_STD)
+            cr_expect(r->lm.pass,
+                      "case %s, version %s: l or m differs from the reference: l max rel err %.3g, m max abs err %.3g "
+                      "(tolerance %g + %g |ref|), worst row %zu",
+                      cs, vn, r->lm.max_rel_err, r->lm.max_abs_err, ATTN_ATOL, ATTN_RTOL, r->lm.worst);
         /* (b) bytes per tensor, exactly */
         attn_bytes e = attn_expected(a, ver);
         for (int t = 0; t < ATT_NTENSORS; t++) {
@@ -201,8 +210,31 @@ ParameterizedTest(split_case *sc, attention, v2_split_tiles_vs_reference_and_clo
     attn_params a = params_of(&sc->c, 4);
     a.splits_override = sc->splits;
     run_and_check(&a, sc->c.N == 130); /* one in detailed mode: sectors, races */
-    cr_expect(a.v2_whole == 0 && a.v2_splits == sc->splits, "case N=%d: want 0 whole tiles and %d splits, got %d and %d",
-              sc->c.N, sc->splits, a.v2_whole, a.v2_splits);
+    cr_expect(a.v2_whole == 0 && a.v2_splits == sc->splits,
+              "case B=%d H=%d N=%d d=%d causal=%d --v2-splits %d: want 0 whole tiles and %d splits, got %d and %d",
+              sc->c.B, sc->c.H, sc->c.N, sc->c.d, sc->c.causal, sc->splits, sc->splits, a.v2_whole, a.v2_splits);
+}
+
+/* A grid of whole and split tiles, as the plan makes it past one wave: the
+ * whole tiles' idle z > 0 blocks, parts of tiles t >= whole > 0, the merge.
+ * 140 heads x 2 row tiles = 280 tiles on 264 slots (sm_90, 132 SMs x 2). */
+static attn_case mixed_cases[] = {
+    {1, 140, 200, 64, 0, K48, 0, 0},
+    {2, 70, 200, 64, 1, K48, 0, 0},
+};
+
+ParameterizedTestParameters(attention, v2_planned_split_of_the_last_wave)
+{
+    return cr_make_param_array(attn_case, mixed_cases, sizeof mixed_cases / sizeof mixed_cases[0]);
+}
+
+ParameterizedTest(attn_case *c, attention, v2_planned_split_of_the_last_wave)
+{
+    attn_params a = params_of(c, 4);
+    run_and_check(&a, 0);
+    cr_expect(a.v2_whole == 264 && a.v2_splits > 1,
+              "case B=%d H=%d N=%d causal=%d: want 264 whole tiles and the last 16 split, got %d whole, %d splits", c->B,
+              c->H, c->N, c->causal, a.v2_whole, a.v2_splits);
 }
 
 /* attn_v2_plan: the tail's time ceil(rem S / slots) / S, smallest S on ties. */
@@ -242,7 +274,7 @@ Test(attention, params_check_rejects_more_splits_than_batches)
     a.splits_override = 6;
     char err[1024] = "";
     cr_assert_neq(attn_params_check(&a, err, sizeof err), 0, "case N=17 --v2-splits 6: accepted, want a refusal");
-    const char *need[] = {"--v2-splits 6", "17 keys", "--v2-splits 5"};
+    const char *need[] = {"--v2-splits 6", "17 keys", "5 batches of 4", "--v2-splits 5"};
     for (size_t j = 0; j < sizeof need / sizeof need[0]; j++)
         cr_expect(strstr(err, need[j]) != NULL, "case N=17 --v2-splits 6: the message should name '%s'; it is: %s", need[j],
                   err);

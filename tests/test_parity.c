@@ -153,6 +153,7 @@ typedef struct { int B, H, N, d, causal, splits; } at_case; /* splits: flash v2 
 static at_case at_cases[] = {
     {1, 2, 256, 64, 0, 0}, {1, 1, 200, 64, 1, 0}, {2, 1, 130, 32, 0, 0}, {1, 1, 64, 16, 1, 0}, {1, 1, 128, 128, 0, 0},
     {1, 2, 256, 64, 0, 3}, {1, 1, 200, 128, 1, 4}, /* split tiles and attn_flash_v2_merge */
+    {1, 140, 200, 64, 1, 0},                       /* the plan: 264 whole tiles, the last 16 split */
 };
 
 ParameterizedTestParameters(parity, attention)

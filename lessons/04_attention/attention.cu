@@ -17,9 +17,10 @@
 
 #ifndef __CUDACC__ /* host code: compiled once, in the simulator build */
 /* ---- CPU reference, double precision ------------------------------------------ */
-/* One head (q, k, v, o are its (N, d) slabs), the rows i = 0, step, 2 step, ... only. */
-__host__ void attention_cpu_rows(double *o, const float *q, const float *k, const float *v, int N, int d, int causal,
-                                 int step)
+/* One head (q, k, v, o are its (N, d) slabs), the rows i = 0, step, 2 step, ... only;
+ * l and m (N each, may be NULL) get each row's softmax sum and maximum. */
+__host__ void attention_cpu_rows(double *o, double *l, double *m, const float *q, const float *k, const float *v,
+                                 int N, int d, int causal, int step)
 {
     const double scale = 1.0 / sqrt((double)d);
     double *s = (double *)malloc((size_t)N * sizeof *s);
@@ -37,6 +38,10 @@ __host__ void attention_cpu_rows(double *o, const float *q, const float *k, cons
             s[j] = exp(s[j] - mx);
             sum += s[j];
         }
+        if (l)
+            l[i] = sum;
+        if (m)
+            m[i] = mx;
         for (int c = 0; c < d; c++) {
             double acc = 0;
             for (int j = 0; j < len; j++)
@@ -53,7 +58,7 @@ __host__ void attention_cpu(double *o, const float *q, const float *k, const flo
 {
     for (int bh = 0; bh < BH; bh++) {
         size_t off = (size_t)bh * N * d;
-        attention_cpu_rows(o + off, q + off, k + off, v + off, N, d, causal, 1);
+        attention_cpu_rows(o + off, NULL, NULL, q + off, k + off, v + off, N, d, causal, 1);
     }
 }
 #endif
@@ -360,11 +365,11 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
  * keeps the lower: no lane-dependent selects. o is rescaled only when some
  * row of the warp has a new maximum (a warp vote), which after the first
  * tiles is rare. Batches that need no mask (no key past the tile's end, none
- * above the causal diagonal) run without per-score tests. Writes O, l and m
- * once. d must be 16, 32, 64 or 128. */
-#ifndef V2_KC
-#define V2_KC 4
-#endif
+ * above the causal diagonal) run without per-score tests. Scores are kept
+ * in base 2 (q carries log2 e), so each exponential is one exp2f. Writes O,
+ * l and m once; a block of a split tile writes its part instead (v2_work_of,
+ * attn_flash_v2_merge). d must be 16, 32, 64 or 128. */
+#define V2_KC ATTN_V2_KC
 #define V2_LOG2E 1.44269504088896340736f
 #define V2_LN2 0.69314718055994530942f
 
@@ -380,7 +385,7 @@ __device__ __forceinline__ int v2_owner(int s, int j, int rp, const int G)
 }
 
 /* x as held by the lane of the group that owns slot s, key j of this lane.
- * For G <= 4 that lane is this one xor gpw (s / (4/G)): the row order makes
+ * For G <= 4 that lane is lane ^ (gpw * (s / (4/G))): the row order makes
  * every exchange a butterfly with a constant mask (and slot 0 the lane's
  * own); at G = 8 the key half makes it lane-dependent. */
 __device__ __forceinline__ float v2_from_owner(float x, int s, int j, int rp, int lane, const int G)
@@ -598,7 +603,8 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
     const int RO = G <= 4 ? 4 / G : 1, rp = v2_rowperm(u, G);
     float qr[4][16], o[4][16], mown[4], lown[4]; /* slot s holds row r0 + (s ^ rp) */
     /* LESSON: q is scaled by log2(e) too: scores (and m) in base-2 units, so
-     * each e^(x - m) is one exp2f, with no multiply (m goes out as m ln 2) */
+     * each e^(x - m) is one exp2f, with no multiply. l is the same sum in
+     * either base (2^(x' - m') = e^(x - m)); m goes out as m' ln 2. */
     const float scale2 = scale * V2_LOG2E;
     UNROLL
     for (int s = 0; s < 4; s++) {
@@ -648,7 +654,7 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
     }
     /* a whole tile writes its rows of O, l, m; a part its rows of `part`
      * (parts of Br rows: O at [item][r][d], then l and m at [item][r]) */
-    float *ob = O + head, *lb = l + head / d, *mb = m + head / d;
+    float *ob = O + head, *lb = l + (size_t)w.bh * N, *mb = m + (size_t)w.bh * N;
     int ri = i0; /* where row i0 goes */
     if (w.split) {
         const int T = gridDim.x, t = (int)blockIdx.y * T + (int)blockIdx.x;
@@ -679,7 +685,8 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
 
 /* One entry point per head size, so that d is a constant for the compiler.
  * Two blocks of ATTN_V2_THREADS per SM where the registers allow it (d = 32
- * needs 232 registers a thread and d = 16 would spill: they run one). */
+ * needs 222 registers a thread and d = 16 would spill: they run one). The
+ * macro writes the four __global__ functions, attn_flash_v2_d16 ... d128. */
 #define V2_ENTRY(d, bounds)                                                                                   \
     __global__ void bounds attn_flash_v2_d##d(float *O, float *l, float *m, float *part, const float *Q,      \
                                               const float *K, const float *V, int N, int Bc, float scale,     \
@@ -717,7 +724,7 @@ __global__ void attn_flash_v2_merge(float *O, float *l, float *m, const float *p
             mx = fmaxf(mx, mp[p0 + (size_t)s * Br + r]);
         for (int s = 0; s < splits; s++) {
             /* a part that saw no key of the row has l_s = 0, m_s = -inf: w_s = 0
-             * (mx is finite: part 0 holds key 0, which every row sees) */
+             * (mx is finite: some part holds key 0, which every row sees) */
             const float ws = lp[p0 + (size_t)s * Br + r] * __expf(mp[p0 + (size_t)s * Br + r] - mx);
             wt[(r - r0) * splits + s] = ws;
             lsum += ws;

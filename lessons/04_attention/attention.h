@@ -11,8 +11,10 @@ extern "C" {
 #endif
 /* o (BH, N, d) = softmax(q k^T / sqrt(d)) v, in double */
 void attention_cpu(double *o, const float *q, const float *k, const float *v, int BH, int N, int d, int causal);
-/* one head, rows 0, step, 2 step, ... only (the others are left as they are) */
-void attention_cpu_rows(double *o, const float *q, const float *k, const float *v, int N, int d, int causal, int step);
+/* one head, rows 0, step, 2 step, ... only (the others are left as they are);
+ * l, m (may be NULL): each row's softmax sum and maximum, as flash v1 and v2 write them */
+void attention_cpu_rows(double *o, double *l, double *m, const float *q, const float *k, const float *v, int N, int d,
+                        int causal, int step);
 
 /* ---- closed forms (traffic.c) ------------------------------------------- */
 /* ATT_PART: flash v2's partial (O, l, m) of split tiles (attn_v2_plan) */
@@ -47,8 +49,12 @@ void attn_bytes_add(attn_bytes *acc, const attn_bytes *b);
  * hide latency instead of 8), and Br = 192 rows still keeps v2 over 10x below
  * standard attention's HBM bytes at N = 2048, M = 48 KB (12.0x). */
 #define ATTN_V2_THREADS 192
-/* Rows of a split tile one attn_flash_v2_merge block combines. */
+/* Keys a v2 batch takes at once (the kernel's register tile; key ranges of
+ * split tiles are whole batches, so traffic.c and the plan use it too). */
+#define ATTN_V2_KC 4
+/* Rows of a split tile one attn_flash_v2_merge block combines, and its threads. */
 #define ATTN_V2_MERGE_ROWS 32
+#define ATTN_V2_MERGE_THREADS 128
 
 /* Tile choices. v1: the paper's Bc = ceil(M/4d), Br = min(ceil(M/4d), d),
  * M = sram_bytes / 4 elements. v2: Bc = keys whose K and V tiles fit M (a
@@ -59,9 +65,10 @@ int attn_v2_tiles(long long sram_bytes, int N, int d, int *br, int *bc, int *thr
  * SM); `tiles` row tiles take ceil(tiles / slots) waves, and when the last
  * wave is part full its SMs idle. attn_v2_plan runs the first `whole` tiles
  * whole and splits each later one into `splits` key ranges (and a merge),
- * choosing splits (1 .. max_splits) to minimise the time of the tail; a
- * grid of one wave or less is not split. 0 is returned with whole = tiles,
- * splits = 1 when splitting does not help. */
+ * choosing splits (1 .. max_splits) to minimise the time of the tail,
+ * counted as ceil(tail blocks / slots) / splits whole-block times; a grid of
+ * one wave or less is not split. When splitting does not help it sets
+ * whole = tiles, splits = 1. */
 void attn_v2_plan(long long tiles, long long slots, int max_splits, int *whole, int *splits);
 /* v2 blocks an SM of dev holds at once (registers: two of ATTN_V2_THREADS at
  * d = 64, 128, one at d = 16, 32; and shared memory). */

@@ -98,7 +98,7 @@ static int launch_version(backend *be, int ver, const attn_params *a, const dev_
         return rc;
     attn_shape sh = shape_of(a);
     simt_cfg cm = {.grid = {(unsigned)(tiles - whole), (unsigned)((a->v2_br + ATTN_V2_MERGE_ROWS - 1) / ATTN_V2_MERGE_ROWS), 1},
-                   .block = {128, 1, 1},
+                   .block = {ATTN_V2_MERGE_THREADS, 1, 1},
                    .shared_bytes = attn_flash_v2_merge_shared_bytes(&sh)};
     return BE_LAUNCH(be, attn_flash_v2_merge, &cm, b->o, b->l, b->m, b->part, N, d, a->v2_br, whole, splits);
 }
@@ -204,12 +204,13 @@ int attn_params_check(attn_params *a, char *err, size_t n)
                                               dev->shared_per_block_optin + 1024);
         const long long slots = (long long)dev->sm_count * bps;
         const int kmin = a->causal && a->v2_br < a->N ? a->v2_br : a->N; /* keys of the smallest range */
-        const int max_splits = (kmin + 3) / 4;                             /* each part one 4-key batch at least */
+        const int max_splits = (kmin + ATTN_V2_KC - 1) / ATTN_V2_KC;       /* each part one batch at least */
         if (a->splits_override > max_splits) {
             snprintf(err, n,
-                     "--v2-splits %lld: a row tile here sees only %d keys, %d batches of 4: at most --v2-splits %d "
-                     "(or 0 for the automatic plan, 1 for none)",
-                     a->splits_override, kmin, max_splits, max_splits);
+                     "--v2-splits %lld: a row tile here sees only %d keys (%s), %d batch%s of %d: at most "
+                     "--v2-splits %d (or 0 for the automatic plan, 1 for none)",
+                     a->splits_override, kmin, kmin < a->N ? "the first row tile of a head, causal" : "N",
+                     max_splits, max_splits == 1 ? "" : "es", ATTN_V2_KC, max_splits);
             return -1;
         }
         if (a->splits_override == 0) {
@@ -240,10 +241,10 @@ int attn_run(backend *be, const attn_params *a, const float *q, const float *k, 
     attn_shape sh = shape_of(a);
     const size_t np = (a->versions & 4) ? attn_v2_part_floats(&sh) : 0;
     dev_bufs b = {0};
-    float *o = malloc(nd * sizeof *o);
+    float *o = malloc(nd * sizeof *o), *lm = malloc(2 * nr * sizeof *lm); /* O; l then m */
     int rc = -1;
     memset(out, 0, 3 * sizeof *out);
-    if (!o || be_malloc(be, &b.q, nd * 4, "Q") || be_malloc(be, &b.k, nd * 4, "K") || be_malloc(be, &b.v, nd * 4, "V") ||
+    if (!o || !lm || be_malloc(be, &b.q, nd * 4, "Q") || be_malloc(be, &b.k, nd * 4, "K") || be_malloc(be, &b.v, nd * 4, "V") ||
         be_malloc(be, &b.o, nd * 4, "O") || be_malloc(be, &b.l, nr * 4, "l") || be_malloc(be, &b.m, nr * 4, "m") ||
         ((a->versions & 1) && (be_malloc(be, &b.s, nn * 4, "S") || be_malloc(be, &b.p, nn * 4, "P"))) ||
         (np && be_malloc(be, &b.part, np * 4, "parts")) ||
@@ -290,6 +291,27 @@ int attn_run(backend *be, const attn_params *a, const float *q, const float *k, 
                 }
             }
             r->check = all;
+            /* flash v1 and v2 also write each row's l and m: checked against
+             * the reference's, l relative, m absolute */
+            check_result lmc = {0, 0, ATTN_RTOL, ATTN_ATOL, 0, 1};
+            if (ver != VER_STD) {
+                if (be_download(be, lm, b.l, nr * 4) || be_download(be, lm + nr, b.m, nr * 4))
+                    goto done;
+                const double *lref = ref + nd, *mref = lref + nr;
+                for (int hi = 0; hi < nh; hi++) {
+                    size_t h = (size_t)(attn_spot_check(a) ? heads[hi] : hi);
+                    for (int i = 0; i < a->N; i += step) {
+                        size_t x = h * a->N + i;
+                        double el = fabs(lm[x] - lref[x]), em = fabs(lm[nr + x] - mref[x]);
+                        lmc.max_rel_err = fmax(lmc.max_rel_err, el / lref[x]);
+                        lmc.max_abs_err = fmax(lmc.max_abs_err, em);
+                        if (!(el <= ATTN_ATOL + ATTN_RTOL * lref[x] && em <= ATTN_ATOL + ATTN_RTOL * fabs(mref[x])))
+                            lmc.pass = 0, lmc.worst = x;
+                    }
+                }
+                r->check.pass &= lmc.pass;
+            }
+            r->lm = lmc;
         }
         r->ok = 1;
         if (be->kind == BACKEND_CUDA && a->repeats > 0) {
@@ -309,6 +331,7 @@ done:
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         be_free(be, all[i]);
     free(o);
+    free(lm);
     return rc;
 }
 
@@ -324,7 +347,7 @@ void attn_make_inputs(const attn_params *a, float **q, float **k, float **v, dou
     *q = malloc(nd * sizeof **q);
     *k = malloc(nd * sizeof **k);
     *v = malloc(nd * sizeof **v);
-    *ref = calloc(nd, sizeof **ref);
+    *ref = calloc(nd + 2 * (size_t)BH * a->N, sizeof **ref); /* O, then l, then m */
     if (!*q || !*k || !*v || !*ref)
         return;
     uint64_t s = 0x9E3779B97F4A7C15ull;
@@ -339,7 +362,9 @@ void attn_make_inputs(const attn_params *a, float **q, float **k, float **v, dou
     const int nh = attn_spot_check(a) ? (BH > 1 ? 2 : 1) : BH, heads[2] = {0, BH - 1};
     for (int hi = 0; hi < nh; hi++) {
         size_t off = (size_t)(attn_spot_check(a) ? heads[hi] : hi) * head;
-        attention_cpu_rows(*ref + off, *q + off, *k + off, *v + off, a->N, a->d, a->causal, step);
+        const size_t h = (size_t)(attn_spot_check(a) ? heads[hi] : hi);
+        double *lref = *ref + nd + h * a->N, *mref = lref + (size_t)BH * a->N;
+        attention_cpu_rows(*ref + off, lref, mref, *q + off, *k + off, *v + off, a->N, a->d, a->causal, step);
     }
 }
 
@@ -354,6 +379,15 @@ int attn_check_step(const attn_params *a)
 }
 
 /* ---- report --------------------------------------------------------------------- */
+/* ", l rel err X, m abs err Y" (and which failed) for the versions that write l and m */
+static const char *lm_note(const attn_version_result *r)
+{
+    static char buf[96];
+    snprintf(buf, sizeof buf, "; l rel err %.3g, m abs err %.3g%s", r->lm.max_rel_err, r->lm.max_abs_err,
+             r->lm.pass ? "" : " (l or m out of tolerance)");
+    return buf;
+}
+
 static const char *hb(double x, char *buf) { return human_bytes(x, buf, 24); }
 
 static void print_text(const attn_params *a, backend *bes, int nb, attn_version_result res[][3], int pass)
@@ -382,7 +416,6 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
         else
             printf("  flash v2 grid: %lld row tiles, each one block over all its keys\n", tiles);
     }
-    (void)dev;
     for (int bi = 0; bi < nb; bi++) {
         backend *be = &bes[bi];
         printf("\n  [%s] per kernel%s\n", be_name(be),
@@ -436,8 +469,8 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
         for (int ver = 0; ver < NVER; ver++) {
             const attn_version_result *r = &res[bi][ver];
             if (r->ran)
-                printf("    %-9s max abs err %.3g, max rel err %.3g -> %s\n", ver_names[ver], r->check.max_abs_err,
-                       r->check.max_rel_err, r->ok && r->check.pass ? "PASS" : "FAIL");
+                printf("    %-9s max abs err %.3g, max rel err %.3g%s -> %s\n", ver_names[ver], r->check.max_abs_err,
+                       r->check.max_rel_err, ver == VER_STD ? "" : lm_note(r), r->ok && r->check.pass ? "PASS" : "FAIL");
         }
     }
     if (nb == 2) /* --mode compare */
@@ -507,6 +540,13 @@ static void json_version(json *j, const attn_params *a, backend *be, const attn_
     json_num(j, "intensity", flops / (double)(r->hbm_read + r->hbm_write));
     json_num(j, "time_ms", r->time_ms);
     lesson_json_check(j, &r->check);
+    if (ver != VER_STD) { /* flash v1, v2: their l and m (also in check.pass) */
+        json_obj(j, "lm_check");
+        json_num(j, "l_max_rel_err", r->lm.max_rel_err);
+        json_num(j, "m_max_abs_err", r->lm.max_abs_err);
+        json_bool(j, "pass", r->lm.pass);
+        json_end(j);
+    }
     json_end(j);
 }
 

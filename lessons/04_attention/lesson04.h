@@ -28,7 +28,8 @@ typedef struct attn_params {
 
 typedef struct attn_version_result {
     int ran, ok;
-    check_result check;
+    check_result check; /* O; its pass also needs lm's (flash v1, v2) */
+    check_result lm;    /* l and m against the reference (flash v1, v2; rel err of l, abs err of m) */
     int first_kernel, n_kernels; /* into be->kernels */
     attn_bytes measured;         /* per tensor (simulator only) */
     uint64_t hbm_read, hbm_write;
@@ -38,9 +39,11 @@ typedef struct attn_version_result {
 /* Picks the tiles and validates them against the device; -1 with the reason. */
 int attn_params_check(attn_params *a, char *err, size_t n);
 int attn_parse_versions(const char *v); /* "all" -> 7, "v1" -> 2, 0 if unknown */
-/* Seeded inputs in [-1, 1) and the double-precision reference (caller frees).
- * When attn_spot_check(a) (B*H*N*N*d > 4e9), the reference holds only the
- * first and the last head, and attn_run checks only those. */
+/* Seeded inputs in [-1, 1) and the double-precision reference (caller frees):
+ * ref holds O (B*H*N*d), then l and m (B*H*N each), which attn_run checks
+ * for flash v1 and v2 too. When attn_spot_check(a) (B*H*N*N*d > 4e9), the
+ * reference holds only the first and the last head, and attn_run checks
+ * only those. */
 int attn_spot_check(const attn_params *a);
 /* The reference's row step: 1 up to N = 8192; beyond, N / rows with as many rows (64 to
  * 1024) as 4e10 double flops buy (a full-precision row costs 4 N d). */

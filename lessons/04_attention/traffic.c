@@ -97,9 +97,10 @@ attn_bytes attn_flash_v1_bytes(const attn_shape *s)
 static void v2_range(const attn_shape *s, int i0, int sp, int ns, int *kb, int *ke)
 {
     int kend = s->causal && i0 + s->v2_br < s->N ? i0 + s->v2_br : s->N;
-    int nb = ceil_div(kend, 4); /* V2_KC-key batches */
-    *kb = sp * nb / ns * 4;
-    *ke = (sp + 1) * nb / ns * 4 < kend ? (sp + 1) * nb / ns * 4 : kend;
+    long long nb = ceil_div(kend, ATTN_V2_KC); /* batches */
+    *kb = (int)(sp * nb / ns * ATTN_V2_KC);
+    long long e = (sp + 1) * nb / ns * ATTN_V2_KC;
+    *ke = e < kend ? (int)e : kend;
 }
 
 /* One v2 block's bytes (not scaled): rows i0.., keys of split sp of ns; a
