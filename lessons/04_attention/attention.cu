@@ -410,41 +410,6 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
     const int RO = G <= 4 ? 4 / G : 1;      /* rows it owns */
     const int rp = v2_rowperm(u, G);
     float v[4 * V2_KC];                     /* v[s * V2_KC + j]: slot s (row s ^ rp), key kc + j */
-#ifdef V2_QK2
-    if (!masked) {
-        UNROLL
-        for (int j = 0; j < V2_KC; j += 2) {
-            UNROLL
-            for (int s = 0; s < 4; s++)
-                v[s * V2_KC + j] = v[s * V2_KC + j + 1] = 0.0f;
-            const float *kr = Ks + (kc + j) * d + 4 * u;
-            UNROLL
-            for (int c = 0; c < 4; c++) {
-                const float4 k0 = load_float4(kr + 4 * G * c), k1 = load_float4(kr + d + 4 * G * c);
-                UNROLL
-                for (int s = 0; s < 4; s++) {
-                    v[s * V2_KC + j] += qr[s][4 * c + 0] * k0.x;
-                    v[s * V2_KC + j + 1] += qr[s][4 * c + 0] * k1.x;
-                }
-                UNROLL
-                for (int s = 0; s < 4; s++) {
-                    v[s * V2_KC + j] += qr[s][4 * c + 1] * k0.y;
-                    v[s * V2_KC + j + 1] += qr[s][4 * c + 1] * k1.y;
-                }
-                UNROLL
-                for (int s = 0; s < 4; s++) {
-                    v[s * V2_KC + j] += qr[s][4 * c + 2] * k0.z;
-                    v[s * V2_KC + j + 1] += qr[s][4 * c + 2] * k1.z;
-                }
-                UNROLL
-                for (int s = 0; s < 4; s++) {
-                    v[s * V2_KC + j] += qr[s][4 * c + 3] * k0.w;
-                    v[s * V2_KC + j + 1] += qr[s][4 * c + 3] * k1.w;
-                }
-            }
-        }
-    } else
-#endif
     UNROLL
     for (int j = 0; j < V2_KC; j++) {
         UNROLL

@@ -4,7 +4,7 @@
 # spill report for the v2 kernels, times v2 (and standard once) at B=4, H=16,
 # d=64, N=4096 (medians of 10), and checks the counters of v2 at small shapes in
 # --mode compare.
-#   OUT=/dir scripts/gpu/tune.sh "" "-DV2_QK2" ...   (knobs reach nvcc only: the
+#   OUT=/dir scripts/gpu/tune.sh "" "-DSOME_KNOB" ...   (knobs reach nvcc only: the
 #   simulator side of --mode compare keeps the default kernel)
 # env: SASS=1 (opcode counts), NCU=1 (Nsight Compute of variant 0), COMPARE=1
 # (counters at small shapes), PROBE=1 (shared-memory wavefront probe),
