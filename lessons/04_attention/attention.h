@@ -70,6 +70,9 @@ int attn_v2_tiles(long long sram_bytes, int N, int d, int *br, int *bc, int *thr
  * one wave or less is not split. When splitting does not help it sets
  * whole = tiles, splits = 1. */
 void attn_v2_plan(long long tiles, long long slots, int max_splits, int *whole, int *splits);
+/* The grid a shape runs: returns the row tiles of all heads (B H ceil(N / Br))
+ * and sets the tiles run whole and the splits of the rest (1 if none). */
+long long attn_v2_grid(const attn_shape *s, int *whole, int *splits);
 /* v2 blocks an SM of dev holds at once (registers: two of ATTN_V2_THREADS at
  * d = 64, 128, one at d = 16, 32; and shared memory). */
 int attn_v2_blocks_per_sm(int d, int threads, uint64_t shared_bytes, uint64_t shared_per_sm);

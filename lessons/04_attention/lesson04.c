@@ -78,10 +78,10 @@ static int launch_version(backend *be, int ver, const attn_params *a, const dev_
     /* LESSON: one block per row tile and head; the tiles past v2_whole (in
      * head-major order) are split (attn_v2_plan) into v2_splits blocks each,
      * on the grid's z, and the merge kernel combines their parts */
+    const attn_shape sh = shape_of(a);
     const int T = (N + a->v2_br - 1) / a->v2_br;
-    const long long tiles = (long long)BH * T;
-    const int split = a->v2_splits > 1 && a->v2_whole < tiles;
-    const int whole = split ? a->v2_whole : (int)tiles, splits = split ? a->v2_splits : 1;
+    int whole, splits;
+    const long long tiles = attn_v2_grid(&sh, &whole, &splits);
     simt_cfg c = {.grid = {(unsigned)T, (unsigned)BH, (unsigned)splits},
                   .block = {(unsigned)a->v2_threads, 1, 1},
                   .shared_bytes = attn_flash_v2_shared_bytes(d, a->v2_bc)};
@@ -94,9 +94,8 @@ static int launch_version(backend *be, int ver, const attn_params *a, const dev_
     case 64: rc = BE_LAUNCH(be, attn_flash_v2_d64, &c, b->o, b->l, b->m, b->part, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal, whole, splits); break;
     default: rc = BE_LAUNCH(be, attn_flash_v2_d128, &c, b->o, b->l, b->m, b->part, b->q, b->k, b->v, N, a->v2_bc, scale, a->causal, whole, splits); break;
     }
-    if (rc || !split)
+    if (rc || splits == 1)
         return rc;
-    attn_shape sh = shape_of(a);
     simt_cfg cm = {.grid = {(unsigned)(tiles - whole), (unsigned)((a->v2_br + ATTN_V2_MERGE_ROWS - 1) / ATTN_V2_MERGE_ROWS), 1},
                    .block = {ATTN_V2_MERGE_THREADS, 1, 1},
                    .shared_bytes = attn_flash_v2_merge_shared_bytes(&sh)};
@@ -279,38 +278,32 @@ int attn_run(backend *be, const attn_params *a, const float *q, const float *k, 
             const size_t head = (size_t)a->N * a->d;
             const int step = attn_check_step(a), heads[2] = {0, BH - 1};
             const int nh = attn_spot_check(a) ? (BH > 1 ? 2 : 1) : BH;
-            check_result all = {0, 0, ATTN_RTOL, ATTN_ATOL, 0, 1};
+            /* flash v1 and v2 also write each row's l and m: checked against
+             * the reference's, l relative, m absolute */
+            const int with_lm = ver != VER_STD;
+            if (with_lm && (be_download(be, lm, b.l, nr * 4) || be_download(be, lm + nr, b.m, nr * 4)))
+                goto done;
+            const double *lref = ref + nd, *mref = lref + nr;
+            check_result all = {0, 0, ATTN_RTOL, ATTN_ATOL, 0, 1}, lmc = all;
             for (int hi = 0; hi < nh; hi++) {
                 size_t h = (size_t)(attn_spot_check(a) ? heads[hi] : hi);
                 for (int i = 0; i < a->N; i += step) {
-                    size_t off = h * head + (size_t)i * a->d;
+                    size_t off = h * head + (size_t)i * a->d, x = h * a->N + i;
                     check_result c = check_close(o + off, ref + off, (size_t)a->d, ATTN_RTOL, ATTN_ATOL);
                     all.max_abs_err = fmax(all.max_abs_err, c.max_abs_err);
                     all.max_rel_err = fmax(all.max_rel_err, c.max_rel_err);
                     all.pass &= c.pass;
+                    if (!with_lm)
+                        continue;
+                    double el = fabs(lm[x] - lref[x]), em = fabs(lm[nr + x] - mref[x]);
+                    lmc.max_rel_err = fmax(lmc.max_rel_err, el / lref[x]);
+                    lmc.max_abs_err = fmax(lmc.max_abs_err, em);
+                    if (!(el <= ATTN_ATOL + ATTN_RTOL * lref[x] && em <= ATTN_ATOL + ATTN_RTOL * fabs(mref[x])))
+                        lmc.pass = 0, lmc.worst = x;
                 }
             }
+            all.pass &= lmc.pass;
             r->check = all;
-            /* flash v1 and v2 also write each row's l and m: checked against
-             * the reference's, l relative, m absolute */
-            check_result lmc = {0, 0, ATTN_RTOL, ATTN_ATOL, 0, 1};
-            if (ver != VER_STD) {
-                if (be_download(be, lm, b.l, nr * 4) || be_download(be, lm + nr, b.m, nr * 4))
-                    goto done;
-                const double *lref = ref + nd, *mref = lref + nr;
-                for (int hi = 0; hi < nh; hi++) {
-                    size_t h = (size_t)(attn_spot_check(a) ? heads[hi] : hi);
-                    for (int i = 0; i < a->N; i += step) {
-                        size_t x = h * a->N + i;
-                        double el = fabs(lm[x] - lref[x]), em = fabs(lm[nr + x] - mref[x]);
-                        lmc.max_rel_err = fmax(lmc.max_rel_err, el / lref[x]);
-                        lmc.max_abs_err = fmax(lmc.max_abs_err, em);
-                        if (!(el <= ATTN_ATOL + ATTN_RTOL * lref[x] && em <= ATTN_ATOL + ATTN_RTOL * fabs(mref[x])))
-                            lmc.pass = 0, lmc.worst = x;
-                    }
-                }
-                r->check.pass &= lmc.pass;
-            }
             r->lm = lmc;
         }
         r->ok = 1;
@@ -408,11 +401,12 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
                "of shared memory)\n",
                a->v2_br, a->v2_bc, attn_flash_v2_shared_bytes(a->d, a->v2_bc) / 1024.0);
         attn_shape sh = shape_of(a);
-        long long tiles = (long long)a->B * a->H * ((a->N + a->v2_br - 1) / a->v2_br);
-        if (attn_v2_part_floats(&sh))
+        int whole, splits;
+        long long tiles = attn_v2_grid(&sh, &whole, &splits);
+        if (splits > 1)
             printf("  flash v2 grid: %lld row tiles; the first %d whole, the last %lld split into %d key ranges each "
                    "(the last wave, planned for %d SMs of %s), merged by attn_flash_v2_merge\n",
-                   tiles, a->v2_whole, tiles - a->v2_whole, a->v2_splits, dev->sm_count, dev->name);
+                   tiles, whole, tiles - whole, splits, dev->sm_count, dev->name);
         else
             printf("  flash v2 grid: %lld row tiles, each one block over all its keys\n", tiles);
     }

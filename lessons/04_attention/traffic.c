@@ -122,15 +122,21 @@ static void v2_block_bytes(attn_bytes *b, const attn_shape *s, int i0, int sp, i
     }
 }
 
-static long long v2_tiles(const attn_shape *s) { return (long long)s->B * s->H * ceil_div(s->N, s->v2_br); }
-static int v2_splits(const attn_shape *s) { return s->v2_splits > 1 && s->v2_whole < v2_tiles(s) ? s->v2_splits : 1; }
+long long attn_v2_grid(const attn_shape *s, int *whole, int *splits)
+{
+    long long tiles = (long long)s->B * s->H * ceil_div(s->N, s->v2_br);
+    int split = s->v2_splits > 1 && s->v2_whole < tiles;
+    *whole = split ? s->v2_whole : (int)tiles;
+    *splits = split ? s->v2_splits : 1;
+    return tiles;
+}
 
 attn_bytes attn_flash_v2_bytes(const attn_shape *s)
 {
     attn_bytes b;
     memset(&b, 0, sizeof b);
-    int T = ceil_div(s->N, s->v2_br), S = v2_splits(s);
-    long long tiles = v2_tiles(s), whole = S > 1 ? s->v2_whole : tiles;
+    int T = ceil_div(s->N, s->v2_br), whole, S;
+    long long tiles = attn_v2_grid(s, &whole, &S);
     /* every row tile of every head whole, then the split ones' difference */
     for (int it = 0; it < T; it++)
         v2_block_bytes(&b, s, it * s->v2_br, 0, 1);
@@ -156,8 +162,9 @@ attn_bytes attn_flash_v2_merge_bytes(const attn_shape *s)
 {
     attn_bytes b;
     memset(&b, 0, sizeof b);
-    int T = ceil_div(s->N, s->v2_br), S = v2_splits(s);
-    for (long long t = S > 1 ? s->v2_whole : v2_tiles(s); t < v2_tiles(s); t++) {
+    int T = ceil_div(s->N, s->v2_br), whole, S;
+    long long tiles = attn_v2_grid(s, &whole, &S);
+    for (long long t = whole; t < tiles; t++) {
         int i0 = (int)(t % T) * s->v2_br;
         uint64_t R = (uint64_t)(s->N - i0 < s->v2_br ? s->N - i0 : s->v2_br);
         b.rd[ATT_PART] += 4 * R * S * (s->d + 2ull) + 4 * R * S; /* m twice: the max, then the weights */
@@ -170,11 +177,17 @@ attn_bytes attn_flash_v2_merge_bytes(const attn_shape *s)
 
 uint64_t attn_v2_part_floats(const attn_shape *s)
 {
-    int S = v2_splits(s);
-    return S > 1 ? (uint64_t)(v2_tiles(s) - s->v2_whole) * S * s->v2_br * (s->d + 2ull) : 0;
+    int whole, S;
+    long long tiles = attn_v2_grid(s, &whole, &S);
+    return S > 1 ? (uint64_t)(tiles - whole) * S * s->v2_br * (s->d + 2ull) : 0;
 }
 
-uint64_t attn_flash_v2_merge_shared_bytes(const attn_shape *s) { return 4ull * ATTN_V2_MERGE_ROWS * v2_splits(s); }
+uint64_t attn_flash_v2_merge_shared_bytes(const attn_shape *s)
+{
+    int whole, S;
+    attn_v2_grid(s, &whole, &S);
+    return 4ull * ATTN_V2_MERGE_ROWS * S;
+}
 
 void attn_v2_plan(long long tiles, long long slots, int max_splits, int *whole, int *splits)
 {
