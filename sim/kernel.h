@@ -16,7 +16,11 @@
  *                               of `kernel<<<grid, block, shared>>>(a1, a2)`.
  *   DECLARE_LAUNCHER(...)       the matching declarations, for a header.
  *   UNROLL                      `#pragma unroll` for nvcc and for gcc.
- * and two functions, the same in both builds:
+ * and three functions, the same in both builds:
+ *   exp2_approx(x)              2^x as the GPU's MUFU.EX2 computes it
+ *                               (ex2.approx.ftz.f32: ~2 ulp, results below
+ *                               2^-126 flushed to 0), one instruction where
+ *                               exp2f needs a fix-up for subnormal results.
  *   load_float4(p), store_float4(p, v)
  *                               one 128-bit access of 4 floats at p (16-byte
  *                               aligned): LDG/LDS.128 on the GPU, one 16-byte
@@ -43,6 +47,12 @@
 
 __device__ __forceinline__ float4 load_float4(const float *p) { return *(const float4 *)p; }
 __device__ __forceinline__ void store_float4(float *p, float4 v) { *(float4 *)p = v; }
+__device__ __forceinline__ float exp2_approx(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
 
 /* Returns cudaSuccess (0) or the launch error; the error is left for
  * cudaGetLastError to report as well, as after a plain <<<>>> launch. */
@@ -100,6 +110,13 @@ static inline __attribute__((unused, always_inline)) float4 load_float4(const fl
 static inline __attribute__((unused, always_inline)) void store_float4(float *p, float4 v)
 {
     *(sim_v4sf *)p = v.v;
+}
+/* CUDA's ex2.approx.ftz.f32 (one MUFU.EX2, ~2 ulp, results below 2^-126
+ * flushed to 0); exp2f adds a range fix-up for subnormal results. */
+static inline __attribute__((unused, always_inline)) float exp2_approx(float x)
+{
+    const float y = exp2f(x);
+    return y < 0x1p-126f ? 0.0f : y;
 }
 
 /* Kernel entry points keep external linkage so launchers and reports can

@@ -366,7 +366,8 @@ __global__ void attn_flash_v1(float *O, float *l, float *m, const float *Q, cons
  * row of the warp has a new maximum (a warp vote), which after the first
  * tiles is rare. Batches that need no mask (no key past the tile's end, none
  * above the causal diagonal) run without per-score tests. Scores are kept
- * in base 2 (q carries log2 e), so each exponential is one exp2f. Writes O,
+ * in base 2 (q carries log2 e), so each exponential is one exp2_approx
+ * (MUFU.EX2; exp2f would add a subnormal fix-up of ~5 instructions). Writes O,
  * l and m once; a block of a split tile writes its part instead (v2_work_of,
  * attn_flash_v2_merge). d must be 16, 32, 64 or 128. */
 #define V2_KC ATTN_V2_KC
@@ -471,11 +472,17 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
             cmax = fmaxf(cmax, __shfl_xor_sync(0xffffffffu, cmax, gpw));
         const float mnew = fmaxf(mown[q], cmax);
         grew |= mnew > mown[q];
-        alpha[q] = mnew > mown[q] && mown[q] != -INFINITY ? exp2f(mown[q] - mnew) : 1.0f;
+        if (!masked) /* every score is finite: so is mnew; exp2(-inf) = 0 */
+            alpha[q] = exp2_approx(mown[q] - mnew);
+        else
+            alpha[q] = mnew > mown[q] && mown[q] != -INFINITY ? exp2_approx(mown[q] - mnew) : 1.0f;
         float psum = 0.0f;
         UNROLL
         for (int i = q * (NV / RO); i < (q + 1) * (NV / RO); i++) {
-            v[i] = mnew == -INFINITY ? 0.0f : exp2f(v[i] - mnew);
+            if (!masked)
+                v[i] = exp2_approx(v[i] - mnew);
+            else
+                v[i] = mnew == -INFINITY ? 0.0f : exp2_approx(v[i] - mnew);
             psum += v[i];
         }
         lown[q] = lown[q] * alpha[q] + psum;
@@ -550,6 +557,32 @@ __device__ __forceinline__ v2_work v2_work_of(int N, int Br, int causal, int who
     return w;
 }
 
+__device__ __forceinline__ void v2_load_tile(float *Ks, float *Vs, const float *Kt, const float *Vt, int n)
+{
+/* TIMING KNOBS (GPU only, off by default, being measured on the H200):
+ * V2_CPASYNC copies the tiles with cp.async (.cg, or .ca with V2_CPCA), V2_PF
+ * prefetches the next tile into L1. Neither changes what the simulator runs. */
+#if defined(__CUDACC__) && defined(V2_CPASYNC)
+#ifdef V2_CPCA
+#define V2_CP "ca"
+#else
+#define V2_CP "cg"
+#endif
+    const unsigned ks = (unsigned)__cvta_generic_to_shared(Ks), vs = (unsigned)__cvta_generic_to_shared(Vs);
+#pragma unroll 1
+    for (int e = 4 * threadIdx.x; e < n; e += 4 * blockDim.x) {
+        asm volatile("cp.async." V2_CP ".shared.global [%0], [%1], 16;" ::"r"(ks + 4 * e), "l"(Kt + e));
+        asm volatile("cp.async." V2_CP ".shared.global [%0], [%1], 16;" ::"r"(vs + 4 * e), "l"(Vt + e));
+    }
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#else
+    for (int e = 4 * threadIdx.x; e < n; e += 4 * blockDim.x) {
+        store_float4(Ks + e, load_float4(Kt + e));
+        store_float4(Vs + e, load_float4(Vt + e));
+    }
+#endif
+}
+
 __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, float *part, const float *Q,
                                               const float *K, const float *V, int N, int Bc, float scale, int causal,
                                               int whole, int splits, const int G)
@@ -568,7 +601,7 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
     const int RO = G <= 4 ? 4 / G : 1, rp = v2_rowperm(u, G);
     float qr[4][16], o[4][16], mown[4], lown[4]; /* slot s holds row r0 + (s ^ rp) */
     /* LESSON: q is scaled by log2(e) too: scores (and m) in base-2 units, so
-     * each e^(x - m) is one exp2f, with no multiply. l is the same sum in
+     * each e^(x - m) is one exp2_approx, with no multiply. l is the same sum in
      * either base (2^(x' - m') = e^(x - m)); m goes out as m' ln 2. */
     const float scale2 = scale * V2_LOG2E;
     UNROLL
@@ -590,14 +623,21 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
         mown[s] = -INFINITY;
         lown[s] = 0.0f;
     }
-    for (int k0 = w.kb; k0 < w.ke; k0 += Bc) {
-        const int kn = min(Bc, w.ke - k0);
+    const int Bt = Bc;
+    for (int k0 = w.kb; k0 < w.ke; k0 += Bt) {
+        const int kn = min(Bt, w.ke - k0);
         __syncthreads(); /* the previous tile is no longer read */
-        for (int e = 4 * threadIdx.x; e < kn * d; e += 4 * blockDim.x) {
-            store_float4(Ks + e, load_float4(K + head + (size_t)k0 * d + e));
-            store_float4(Vs + e, load_float4(V + head + (size_t)k0 * d + e));
-        }
+        v2_load_tile(Ks, Vs, K + head + (size_t)k0 * d, V + head + (size_t)k0 * d, kn * d);
         __syncthreads();
+#if defined(__CUDACC__) && defined(V2_PF)
+        if (k0 + Bt < w.ke) { /* the next tile's lines into L1, one 128-byte line a thread */
+            const int nn = min(Bt, w.ke - k0 - Bt) * d;
+            for (int e = 32 * threadIdx.x; e < nn; e += 32 * blockDim.x) {
+                asm volatile("prefetch.global.L1 [%0];" ::"l"(K + head + (size_t)(k0 + Bt) * d + e));
+                asm volatile("prefetch.global.L1 [%0];" ::"l"(V + head + (size_t)(k0 + Bt) * d + e));
+            }
+        }
+#endif
         for (int kc = 0; kc < kn; kc += V2_KC) {
             /* a batch needs no mask when all its keys are in the tile and at or
              * below the causal diagonal of the block's first row i0 */
