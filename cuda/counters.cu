@@ -36,6 +36,8 @@ static const char *metric_names[] = {
     "dram__bytes_read.sum",
     "dram__bytes_write.sum",
     "gpu__time_duration.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
 };
 #define NMETRICS (sizeof metric_names / sizeof metric_names[0])
 
@@ -241,6 +243,8 @@ int cuda_counters_end(cuda_counters *c, hw_counters *hw, char *why, size_t n)
     hw->dram_read_bytes = (uint64_t)(v[8] + 0.5);
     hw->dram_write_bytes = (uint64_t)(v[9] + 0.5);
     hw->gpu_time_ns = v[10];
+    hw->ldgsts_sectors = (uint64_t)(v[11] + 0.5);
+    hw->ldgsts_conflicts = (uint64_t)(v[12] + 0.5);
     hw->valid = 1;
     return 0;
 }

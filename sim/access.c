@@ -56,6 +56,42 @@ void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc)
     sim_access_slow(w, a, size, 1, pc, 1);
 }
 
+/* An asynchronous copy of size bytes from global src to shared dst
+ * (copy_async_float4): checked and counted as a global read and a shared
+ * write, but, in detailed mode, as its own kind of request, as the GPU counts
+ * LDGSTS apart from loads and stores. The simulator completes it at once;
+ * on a GPU it lands by copy_async_wait_all. */
+void sim_copy_async(void *dst, const void *src, unsigned size)
+{
+    const uintptr_t pc = (uintptr_t)__builtin_return_address(0); /* the call site: one per copy in the code */
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur)
+        return;
+    uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
+    if (s - sim_arena.base >= sim_arena.span) {
+        char where[256];
+        sim_describe_address(where, sizeof where, s, size);
+        sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                 "copy_async_float4 reads global memory only: its source 0x%llx is %s (copy other data with "
+                 "load_float4/store_float4)",
+                 (unsigned long long)s, where);
+        sim_block_abort(w);
+    }
+    if (!((d >= w->tls_lo && d + size <= w->tls_hi) || (d >= w->dyn_lo && d + size <= w->dyn_hi) ||
+          (d >= w->dyn_win_lo && d < w->dyn_win_hi))) {
+        sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                 "copy_async_float4 writes shared memory only: its destination 0x%llx is not in the block's "
+                 "shared memory (store to global memory with store_float4)",
+                 (unsigned long long)d);
+        sim_block_abort(w);
+    }
+    w->async = SIM_SPACE_ASYNC;
+    sim_access_slow(w, s, size, 0, pc, 0);
+    sim_access_slow(w, d, size, 1, pc, 0);
+    w->async = 0;
+    memcpy(dst, src, size);
+}
+
 /* ---- the hooks gcc's ThreadSanitizer instrumentation calls -------------- */
 #define RA() ((uintptr_t)__builtin_return_address(0))
 #define HOOKS(n)                                                                           \
@@ -350,6 +386,7 @@ static void grow_requests(sim_warp *wp)
 
 static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space)
 {
+    space |= w->async;
     sim_thread *t = w->cur;
     sim_warp *wp = &w->warps[t->warp];
     uint32_t occ = next_occ(wp, pc, t->lane);
@@ -404,13 +441,16 @@ static void count_request(sim_worker *w, const sim_request *r)
 {
     uint64_t items[32 * 4 + 8];
     unsigned n = 0;
-    if (r->space == SIM_SPACE_GLOBAL) {
+    if (!(r->space & SIM_SPACE_SHARED)) {
         /* distinct 32-byte sectors the request touches */
         for (unsigned i = 0; i < r->n; i++)
             for (uint64_t s = r->addr[i] >> 5; s <= (r->addr[i] + r->size[i] - 1) >> 5; s++)
                 items[n++] = s;
         uint64_t sectors = distinct(items, n);
-        if (r->wr) {
+        if (r->space & SIM_SPACE_ASYNC) {
+            w->c.async_requests++;
+            w->c.async_ld_sectors += sectors;
+        } else if (r->wr) {
             w->c.global_st_requests++;
             w->c.global_st_sectors += sectors;
         } else {
@@ -475,7 +515,10 @@ static void count_request(sim_worker *w, const sim_request *r)
         wf += most;
         ideal += (words + 31) / 32;
     }
-    if (r->wr) {
+    if (r->space & SIM_SPACE_ASYNC) {
+        w->c.async_st_wavefronts += wf;
+        w->c.async_st_conflicts += wf - ideal;
+    } else if (r->wr) {
         w->c.shared_st_requests++;
         w->c.shared_st_wavefronts += wf;
         w->c.shared_st_conflicts += wf - ideal;

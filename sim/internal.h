@@ -69,7 +69,7 @@ typedef struct sim_thread {
 
 /* Detailed mode: one warp-level request = the accesses of one instruction
  * (pc) in one occurrence by the warp's lanes. */
-enum { SIM_SPACE_GLOBAL = 0, SIM_SPACE_SHARED = 1 };
+enum { SIM_SPACE_GLOBAL = 0, SIM_SPACE_SHARED = 1, SIM_SPACE_ASYNC = 2 /* or-ed in: a copy_async access */ };
 typedef struct sim_request {
     uintptr_t pc;
     uint32_t occ;
@@ -129,6 +129,7 @@ typedef struct sim_worker {
     uint64_t (*alloc_ctr)[2]; /* [alloc id][0 read, 1 write] for this launch */
     sim_thread *cur;          /* running CUDA thread; NULL in the scheduler */
     int detailed;
+    int async;                  /* SIM_SPACE_ASYNC while sim_copy_async runs, else 0 */
     uintptr_t tls_lo, tls_hi;   /* static __shared__ window (executable TLS) */
     uintptr_t dyn_lo, dyn_hi;   /* dynamic shared memory of this launch */
     uintptr_t dyn_win_lo, dyn_win_hi; /* dyn buffer plus red zones */
@@ -174,6 +175,7 @@ extern _Thread_local sim_worker *sim_tls_worker;
 void sim_fail(sim_worker *w, sim_status s, uintptr_t pc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void sim_block_abort(sim_worker *w) __attribute__((noreturn));
+void sim_copy_async(void *dst, const void *src, unsigned size); /* kernel.h's copy_async_float4 */
 void sim_set_error(sim_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* access.c */

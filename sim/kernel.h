@@ -16,7 +16,15 @@
  *                               of `kernel<<<grid, block, shared>>>(a1, a2)`.
  *   DECLARE_LAUNCHER(...)       the matching declarations, for a header.
  *   UNROLL                      `#pragma unroll` for nvcc and for gcc.
- * and three functions, the same in both builds:
+ * and five functions, the same in both builds:
+ *   copy_async_float4(dst, src) copy 16 bytes from global src to shared dst
+ *                               without passing through registers (cp.async,
+ *                               LDGSTS; from sm_80, a plain copy before);
+ *   copy_async_wait_all()       the thread's copies have landed (then a
+ *                               __syncthreads shows them to the block). The
+ *                               simulator completes a copy at once and counts
+ *                               it apart (sim_counters.async_*), as the GPU
+ *                               counts LDGSTS apart from loads and stores.
  *   exp2_approx(x)              2^x as the GPU's MUFU.EX2 computes it
  *                               (ex2.approx.ftz.f32: ~2 ulp, results below
  *                               2^-126 flushed to 0), one instruction where
@@ -53,6 +61,20 @@ __device__ __forceinline__ float exp2_approx(float x)
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
     return y;
 }
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+__device__ __forceinline__ void copy_async_float4(float *shared_dst, const float *global_src)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(shared_dst)),
+                 "l"(global_src));
+}
+__device__ __forceinline__ void copy_async_wait_all(void) { asm volatile("cp.async.wait_all;" ::: "memory"); }
+#else /* before sm_80: no cp.async; a copy through registers */
+__device__ __forceinline__ void copy_async_float4(float *shared_dst, const float *global_src)
+{
+    store_float4(shared_dst, load_float4(global_src));
+}
+__device__ __forceinline__ void copy_async_wait_all(void) {}
+#endif
 
 /* Returns cudaSuccess (0) or the launch error; the error is left for
  * cudaGetLastError to report as well, as after a plain <<<>>> launch. */
@@ -113,6 +135,11 @@ static inline __attribute__((unused, always_inline)) void store_float4(float *p,
 }
 /* CUDA's ex2.approx.ftz.f32 (one MUFU.EX2, ~2 ulp, results below 2^-126
  * flushed to 0); exp2f adds a range fix-up for subnormal results. */
+/* The copy is checked and counted by the simulator (sim/access.c), not by
+ * the instrumentation: global read, shared write, its own request kind. */
+void sim_copy_async(void *dst, const void *src, unsigned size);
+#define copy_async_float4(shared_dst, global_src) sim_copy_async((shared_dst), (global_src), 16)
+#define copy_async_wait_all() ((void)0)
 static inline __attribute__((unused, always_inline)) float exp2_approx(float x)
 {
     const float y = exp2f(x);

@@ -292,6 +292,7 @@ void sim_block_abort(sim_worker *w)
 {
     w->block_failed = 1;
     w->cur = NULL;
+    w->async = 0; /* an aborted sim_copy_async */
     void *dead;
     sim_ctx_switch(&dead, w->sched_sp);
     __builtin_unreachable();

@@ -90,6 +90,12 @@ typedef struct sim_counters {
     uint64_t shared_ld_requests, shared_st_requests;
     uint64_t shared_ld_wavefronts, shared_st_wavefronts; /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st */
     uint64_t shared_ld_conflicts, shared_st_conflicts;   /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st */
+    /* asynchronous copies, global -> shared (copy_async_float4, cp.async,
+     * LDGSTS), kept out of the counters above, as the GPU keeps them: */
+    uint64_t async_requests;
+    uint64_t async_ld_sectors;   /* l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access */
+    uint64_t async_st_wavefronts; /* the shared side (no range-profiler counter on the H200) */
+    uint64_t async_st_conflicts; /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts */
     uint64_t barriers;  /* __syncthreads executed, per block */
     uint64_t threads;   /* threads run */
 } sim_counters;

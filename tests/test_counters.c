@@ -13,6 +13,7 @@
  * sector (32 B); a full warp's 32 consecutive floats are 4 sectors.
  */
 #include <criterion/criterion.h>
+#include <string.h>
 #include <criterion/parameterized.h>
 
 #include "counter_kernels.h"
@@ -425,6 +426,58 @@ Test(counters, global_float4)
         EXPECT_CTR(global_st_sectors, 16, "float4 stride %d", stride);
         expect_alloc(d_x, 512, 0, "float4 x");
         expect_alloc(d_y, 0, 512, "float4 y");
+    }
+}
+
+/* copy_async_tile, one warp: the copies are HBM reads and SRAM writes like
+ * any others, but, in detailed mode, requests of their own (LDGSTS on the
+ * GPU): stride 1, 512 consecutive bytes, 16 sectors; stride 2, 32; their
+ * shared side 4 wavefronts (128-bit stores, quarter-warps), no conflicts.
+ * The loads and stores counters see only the LDS.128 and the STG.128. */
+Test(counters, copy_async)
+{
+    float x[256], y[128];
+    for (int i = 0; i < 256; i++)
+        x[i] = (float)i;
+    for (int stride = 1; stride <= 2; stride++) {
+        float *d_x = dev_buf("x", sizeof x, x), *d_y = dev_buf("y", sizeof y, NULL);
+        simt_cfg cfg = cfg1(1, 32, 512);
+        sim_set_detailed(1);
+        SIM_CHECK(copy_async_tile_launch_sim(&cfg, d_y, d_x, stride, 0));
+        to_host(y, d_y, sizeof y);
+        for (int i = 0; i < 128; i++) {
+            int t = (i / 4 + 1) % 32; /* y's chunk i/4 is lane i/4 + 1's */
+            cr_assert_eq(y[i], x[4 * stride * t + i % 4], "case stride %d: y[%d] = %g", stride, i, y[i]);
+        }
+        EXPECT_CTR(async_requests, 1, "copy_async stride %d", stride);
+        EXPECT_CTR(async_ld_sectors, 16 * stride, "copy_async stride %d", stride);
+        EXPECT_CTR(async_st_wavefronts, 4, "copy_async stride %d", stride);
+        EXPECT_CTR(async_st_conflicts, 0, "copy_async stride %d", stride);
+        EXPECT_CTR(global_ld_requests, 0, "copy_async stride %d", stride);
+        EXPECT_CTR(global_ld_sectors, 0, "copy_async stride %d", stride);
+        EXPECT_CTR(shared_st_requests, 0, "copy_async stride %d", stride);
+        EXPECT_CTR(shared_ld_wavefronts, 4, "copy_async stride %d", stride);
+        EXPECT_CTR(global_st_sectors, 16, "copy_async stride %d", stride);
+        EXPECT_CTR(sram_write_bytes, 512, "copy_async stride %d", stride);
+        EXPECT_CTR(sram_read_bytes, 512, "copy_async stride %d", stride);
+        expect_alloc(d_x, 512, 0, "copy_async x");
+        expect_alloc(d_y, 0, 512, "copy_async y");
+    }
+}
+
+/* copy_async_float4 copies global to shared only: each wrong space is a
+ * report naming the function and the fix, and nothing is copied. */
+Test(counters, copy_async_misuse)
+{
+    float x[128] = {0};
+    static const char *const want[] = {"", "copy_async_float4 reads global memory only",
+                                       "copy_async_float4 writes shared memory only"};
+    for (int misuse = 1; misuse <= 2; misuse++) {
+        float *d_x = dev_buf("x", sizeof x, x), *d_y = dev_buf("y", sizeof x, NULL);
+        simt_cfg cfg = cfg1(1, 32, 512);
+        int st = copy_async_tile_launch_sim(&cfg, d_y, d_x, 1, misuse);
+        cr_assert_eq(st, SIM_ERR_ILLEGAL_ADDRESS, "case misuse %d: status %d", misuse, st);
+        cr_assert(strstr(sim_last_error(), want[misuse]), "case misuse %d: report: %s", misuse, sim_last_error());
     }
 }
 

@@ -557,30 +557,17 @@ __device__ __forceinline__ v2_work v2_work_of(int N, int Br, int causal, int who
     return w;
 }
 
+/* LESSON: the K and V tiles go from HBM to shared memory by asynchronous
+ * copies (cp.async, sm_80+): all of a thread's copies are in flight at once
+ * and none passes through registers, where a load-then-store loop waits for
+ * each load before its store (and the registers are all taken by q and o). */
 __device__ __forceinline__ void v2_load_tile(float *Ks, float *Vs, const float *Kt, const float *Vt, int n)
 {
-/* TIMING KNOBS (GPU only, off by default, being measured on the H200):
- * V2_CPASYNC copies the tiles with cp.async (.cg, or .ca with V2_CPCA), V2_PF
- * prefetches the next tile into L1. Neither changes what the simulator runs. */
-#if defined(__CUDACC__) && defined(V2_CPASYNC)
-#ifdef V2_CPCA
-#define V2_CP "ca"
-#else
-#define V2_CP "cg"
-#endif
-    const unsigned ks = (unsigned)__cvta_generic_to_shared(Ks), vs = (unsigned)__cvta_generic_to_shared(Vs);
-#pragma unroll 1
     for (int e = 4 * threadIdx.x; e < n; e += 4 * blockDim.x) {
-        asm volatile("cp.async." V2_CP ".shared.global [%0], [%1], 16;" ::"r"(ks + 4 * e), "l"(Kt + e));
-        asm volatile("cp.async." V2_CP ".shared.global [%0], [%1], 16;" ::"r"(vs + 4 * e), "l"(Vt + e));
+        copy_async_float4(Ks + e, Kt + e);
+        copy_async_float4(Vs + e, Vt + e);
     }
-    asm volatile("cp.async.wait_all;" ::: "memory");
-#else
-    for (int e = 4 * threadIdx.x; e < n; e += 4 * blockDim.x) {
-        store_float4(Ks + e, load_float4(Kt + e));
-        store_float4(Vs + e, load_float4(Vt + e));
-    }
-#endif
+    copy_async_wait_all(); /* this thread's copies have landed; the barrier shows them to all */
 }
 
 __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, float *part, const float *Q,
@@ -623,21 +610,11 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
         mown[s] = -INFINITY;
         lown[s] = 0.0f;
     }
-    const int Bt = Bc;
-    for (int k0 = w.kb; k0 < w.ke; k0 += Bt) {
-        const int kn = min(Bt, w.ke - k0);
+    for (int k0 = w.kb; k0 < w.ke; k0 += Bc) {
+        const int kn = min(Bc, w.ke - k0);
         __syncthreads(); /* the previous tile is no longer read */
         v2_load_tile(Ks, Vs, K + head + (size_t)k0 * d, V + head + (size_t)k0 * d, kn * d);
         __syncthreads();
-#if defined(__CUDACC__) && defined(V2_PF)
-        if (k0 + Bt < w.ke) { /* the next tile's lines into L1, one 128-byte line a thread */
-            const int nn = min(Bt, w.ke - k0 - Bt) * d;
-            for (int e = 32 * threadIdx.x; e < nn; e += 32 * blockDim.x) {
-                asm volatile("prefetch.global.L1 [%0];" ::"l"(K + head + (size_t)(k0 + Bt) * d + e));
-                asm volatile("prefetch.global.L1 [%0];" ::"l"(V + head + (size_t)(k0 + Bt) * d + e));
-            }
-        }
-#endif
         for (int kc = 0; kc < kn; kc += V2_KC) {
             /* a batch needs no mask when all its keys are in the tile and at or
              * below the causal diagonal of the block's first row i0 */

@@ -904,13 +904,11 @@ void attn_csv_rows(sweep_csv *c, const attn_params *a, backend *be, const attn_v
             shared = k->cfg.shared_bytes > shared ? k->cfg.shared_bytes : shared;
             sram_rd += k->sim.sram_read_bytes;
             sram_wr += k->sim.sram_write_bytes;
-            rsec += sim ? k->sim.global_ld_sectors : k->hw.l1_ld_sectors;
-            wsec += sim ? k->sim.global_st_sectors : k->hw.l1_st_sectors;
-            wf += sim ? k->sim.shared_ld_wavefronts + k->sim.shared_st_wavefronts
-                      : k->hw.shared_ld_wavefronts + k->hw.shared_st_wavefronts;
-            bc += sim ? k->sim.shared_ld_conflicts + k->sim.shared_st_conflicts
-                      : k->hw.shared_ld_conflicts + k->hw.shared_st_conflicts;
-            l1ld += k->hw.l1_ld_sectors;
+            rsec += be_ld_sectors(k);
+            wsec += be_st_sectors(k);
+            wf += be_wavefronts(k);
+            bc += be_conflicts(k);
+            l1ld += k->hw.l1_ld_sectors + k->hw.ldgsts_sectors;
             l1st += k->hw.l1_st_sectors;
             l2rd += k->hw.l2_read_sectors;
             l2wr += k->hw.l2_write_sectors;

@@ -109,9 +109,11 @@ void lesson_json_kernel(json *j, const be_kernel *k, int detailed)
     if (sim && !detailed) {
         json_null(j, "read_sectors");
         json_null(j, "write_sectors");
+        json_null(j, "async_read_sectors");
     } else {
-        json_uint(j, "read_sectors", sim ? k->sim.global_ld_sectors : k->hw.l1_ld_sectors);
-        json_uint(j, "write_sectors", sim ? k->sim.global_st_sectors : k->hw.l1_st_sectors);
+        json_uint(j, "read_sectors", be_ld_sectors(k));
+        json_uint(j, "write_sectors", be_st_sectors(k));
+        json_uint(j, "async_read_sectors", sim ? k->sim.async_ld_sectors : k->hw.ldgsts_sectors);
     }
     json_end(j);
     json_obj(j, "sram");
@@ -124,12 +126,15 @@ void lesson_json_kernel(json *j, const be_kernel *k, int detailed)
     }
     if (sim && !detailed) {
         json_null(j, "wavefronts");
+        json_null(j, "async_wavefronts");
         json_null(j, "bank_conflicts");
     } else {
-        json_uint(j, "wavefronts", sim ? k->sim.shared_ld_wavefronts + k->sim.shared_st_wavefronts
-                                       : k->hw.shared_ld_wavefronts + k->hw.shared_st_wavefronts);
-        json_uint(j, "bank_conflicts", sim ? k->sim.shared_ld_conflicts + k->sim.shared_st_conflicts
-                                           : k->hw.shared_ld_conflicts + k->hw.shared_st_conflicts);
+        json_uint(j, "wavefronts", be_wavefronts(k));
+        if (sim)
+            json_uint(j, "async_wavefronts", k->sim.async_st_wavefronts);
+        else
+            json_null(j, "async_wavefronts"); /* no such counter in the range profiler */
+        json_uint(j, "bank_conflicts", be_conflicts(k));
     }
     json_end(j);
     if (!sim) {
@@ -192,16 +197,13 @@ void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const back
     for (int i = 0; i < n; i++) {
         const be_kernel *a = &sim->kernels[sim_first + i], *b = &gpu->kernels[gpu_first + i];
         char c1[48], c2[48], c3[48], c4[48], c5[64], x[24], y[24];
-        uint64_t swf = a->sim.shared_ld_wavefronts + a->sim.shared_st_wavefronts;
-        uint64_t hwf = b->hw.shared_ld_wavefronts + b->hw.shared_st_wavefronts;
-        uint64_t sbc = a->sim.shared_ld_conflicts + a->sim.shared_st_conflicts;
-        uint64_t hbc = b->hw.shared_ld_conflicts + b->hw.shared_st_conflicts;
+        uint64_t swf = be_wavefronts(a), hwf = be_wavefronts(b), sbc = be_conflicts(a), hbc = be_conflicts(b);
+        uint64_t sld = be_ld_sectors(a), hld = be_ld_sectors(b);
         if (!b->hw.valid) {
             fprintf(f, "    %-20s (no hardware counters for this launch)\n", a->name);
             continue;
         }
-        snprintf(c1, sizeof c1, "%llu %s %llu", (unsigned long long)a->sim.global_ld_sectors,
-                 mark(a->sim.global_ld_sectors, b->hw.l1_ld_sectors), (unsigned long long)b->hw.l1_ld_sectors);
+        snprintf(c1, sizeof c1, "%llu %s %llu", (unsigned long long)sld, mark(sld, hld), (unsigned long long)hld);
         snprintf(c2, sizeof c2, "%llu %s %llu", (unsigned long long)a->sim.global_st_sectors,
                  mark(a->sim.global_st_sectors, b->hw.l1_st_sectors), (unsigned long long)b->hw.l1_st_sectors);
         snprintf(c3, sizeof c3, "%llu %s %llu", (unsigned long long)swf, mark(swf, hwf), (unsigned long long)hwf);
@@ -211,6 +213,12 @@ void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const back
                  human_bytes((double)(b->hw.dram_read_bytes + b->hw.dram_write_bytes), y, sizeof y));
         fprintf(f, "    %-20s %25s %25s %23s %23s %23s %9.2f %9.4f\n", a->name, c1, c2, c3, c4, c5, a->time_ms,
                 b->time_ms);
+        if (a->sim.async_requests)
+            fprintf(f,
+                    "    %-20s   of which cp.async (LDGSTS): ld sectors %llu %s %llu; shared wavefronts %llu in the "
+                    "simulator (the range profiler counts none for LDGSTS), not in the column above\n",
+                    "", (unsigned long long)a->sim.async_ld_sectors, mark(a->sim.async_ld_sectors, b->hw.ldgsts_sectors),
+                    (unsigned long long)b->hw.ldgsts_sectors, (unsigned long long)a->sim.async_st_wavefronts);
     }
     fprintf(f, "    (= equal, ! differs) %s\n", lesson_dram_note);
 }

@@ -127,6 +127,25 @@ __global__ void global_float4(float *y, const float *x, int stride)
     store_float4(y + 4 * t, load_float4(x + 4 * (size_t)stride * t));
 }
 
+/* copy_async_tile: lane t copies the 16-byte chunk at x + 4 * stride * t into
+ * dynamic shared memory with copy_async_float4 (one LDGSTS request per warp),
+ * waits, meets the block at a barrier and stores its neighbour's chunk to
+ * y + 4 t. misuse 1: the source is shared memory; 2: the destination is y. */
+__global__ void copy_async_tile(float *y, const float *x, int stride, int misuse)
+{
+    EXTERN_SHARED(float, s);
+    unsigned t = threadIdx.x, u = (t + 1) % blockDim.x;
+    if (misuse == 1)
+        copy_async_float4(s + 4 * t, s);
+    else if (misuse == 2)
+        copy_async_float4(y + 4 * t, x + 4 * t);
+    else
+        copy_async_float4(s + 4 * t, x + 4 * (size_t)stride * t);
+    copy_async_wait_all();
+    __syncthreads();
+    store_float4(y + 4 * t, load_float4(s + 4 * u));
+}
+
 /* local_array: each thread fills a local array through a pointer and sums it
  * (n <= 64): n 4-byte stores and n 4-byte loads of thread-local memory.
  * The helpers are not inlined, so the array's address escapes and the
@@ -163,3 +182,4 @@ LAUNCHER(shared_gather, (float *, out), (int, k), (int, spread))
 LAUNCHER(shared_probe4, (float *, out), (const int *, idx))
 LAUNCHER(shared_probe8, (double *, out), (const int *, idx))
 LAUNCHER(global_float4, (float *, y), (const float *, x), (int, stride))
+LAUNCHER(copy_async_tile, (float *, y), (const float *, x), (int, stride), (int, misuse))
