@@ -93,7 +93,8 @@ typedef struct sim_counters {
     /* asynchronous copies, global -> shared (copy_async_float4, cp.async,
      * LDGSTS), kept out of the counters above, as the GPU keeps them: */
     uint64_t async_requests;
-    uint64_t async_ld_sectors;   /* l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access */
+    uint64_t async_ld_sectors;   /* l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access
+                                    (the GPU's op_ld counter includes them too) */
     uint64_t async_st_wavefronts; /* the shared side (no range-profiler counter on the H200) */
     uint64_t async_st_conflicts; /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts */
     uint64_t barriers;  /* __syncthreads executed, per block */

@@ -60,8 +60,10 @@ static void expect_counts(const char *what, int n)
         const be_kernel *a = &sim.kernels[i], *b = &gpu.kernels[i];
         if (!b->hw.valid)
             cr_skip_test("%s: no hardware counters: %s", what, be_counters_note(&gpu));
-        cr_expect_eq(a->sim.global_ld_sectors, b->hw.l1_ld_sectors, "%s, %s: global load sectors sim %llu, hw %llu",
-                     what, a->name, (unsigned long long)a->sim.global_ld_sectors,
+        /* the H200's op_ld sector counter includes LDGSTS: loads + async copies */
+        cr_expect_eq(a->sim.global_ld_sectors + a->sim.async_ld_sectors, b->hw.l1_ld_sectors,
+                     "%s, %s: global load sectors sim %llu (+ %llu cp.async), hw %llu", what, a->name,
+                     (unsigned long long)a->sim.global_ld_sectors, (unsigned long long)a->sim.async_ld_sectors,
                      (unsigned long long)b->hw.l1_ld_sectors);
         cr_expect_eq(a->sim.global_st_sectors, b->hw.l1_st_sectors, "%s, %s: global store sectors sim %llu, hw %llu",
                      what, a->name, (unsigned long long)a->sim.global_st_sectors,
@@ -80,9 +82,14 @@ static void expect_counts(const char *what, int n)
         cr_expect_eq(a->sim.async_ld_sectors, b->hw.ldgsts_sectors, "%s, %s: cp.async sectors sim %llu, hw %llu",
                      what, a->name, (unsigned long long)a->sim.async_ld_sectors,
                      (unsigned long long)b->hw.ldgsts_sectors);
-        cr_expect_eq(a->sim.async_st_conflicts, b->hw.ldgsts_conflicts,
-                     "%s, %s: cp.async bank conflicts sim %llu, hw %llu", what, a->name,
-                     (unsigned long long)a->sim.async_st_conflicts, (unsigned long long)b->hw.ldgsts_conflicts);
+        /* conflicts: equal, or the concurrent-warp surplus of expect_shared
+         * (up to 5 % of the copies' wavefronts; no wavefront counter to
+         * check it against) */
+        cr_expect(b->hw.ldgsts_conflicts >= a->sim.async_st_conflicts &&
+                      20 * (b->hw.ldgsts_conflicts - a->sim.async_st_conflicts) <= a->sim.async_st_wavefronts,
+                  "%s, %s: cp.async bank conflicts sim %llu, hw %llu (of %llu wavefronts)", what, a->name,
+                  (unsigned long long)a->sim.async_st_conflicts, (unsigned long long)b->hw.ldgsts_conflicts,
+                  (unsigned long long)a->sim.async_st_wavefronts);
         if (a->sim.async_requests)
             cr_log_info("%s, %s: cp.async ld sectors %llu/%llu, conflicts %llu/%llu, shared wavefronts %llu/- [sim/hw]",
                         what, a->name, (unsigned long long)a->sim.async_ld_sectors,

@@ -908,7 +908,7 @@ void attn_csv_rows(sweep_csv *c, const attn_params *a, backend *be, const attn_v
             wsec += be_st_sectors(k);
             wf += be_wavefronts(k);
             bc += be_conflicts(k);
-            l1ld += k->hw.l1_ld_sectors + k->hw.ldgsts_sectors;
+            l1ld += k->hw.l1_ld_sectors;
             l1st += k->hw.l1_st_sectors;
             l2rd += k->hw.l2_read_sectors;
             l2wr += k->hw.l2_write_sectors;

@@ -20,10 +20,12 @@ typedef enum { BACKEND_SIM, BACKEND_CUDA } backend_kind;
 /* What the hardware's counters said about one launch (cuda backend). */
 typedef struct hw_counters {
     int valid;          /* counters were read */
-    uint64_t l1_ld_sectors, l1_st_sectors;       /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st.sum */
+    uint64_t l1_ld_sectors, l1_st_sectors;       /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st.sum;
+                                                    op_ld includes LDGSTS (measured on the H200) */
     uint64_t shared_ld_wavefronts, shared_st_wavefronts;
     uint64_t shared_ld_conflicts, shared_st_conflicts;
-    uint64_t ldgsts_sectors;    /* cp.async.ca: l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum */
+    uint64_t ldgsts_sectors;    /* cp.async.ca: l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum,
+                                   part of l1_ld_sectors */
     uint64_t ldgsts_conflicts;  /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum */
     uint64_t l2_read_sectors, l2_write_sectors;  /* lts__t_sectors_srcunit_tex_op_read/write.sum */
     uint64_t dram_read_bytes, dram_write_bytes;  /* dram__bytes_read/write.sum */
@@ -42,12 +44,13 @@ typedef struct be_kernel {
 
 /* One launch's counts as reports show them, from the simulator or, when the
  * launch has hardware counters, from the GPU. Global load sectors include
- * the asynchronous copies' (LDGSTS) and so do bank conflicts; shared
+ * the asynchronous copies' (LDGSTS; the GPU's op_ld counter does) and so do
+ * bank conflicts; shared
  * wavefronts are loads and stores only: the range profiler has no counter
  * for LDGSTS wavefronts, so be_async_wavefronts is the simulator's alone. */
 static inline uint64_t be_ld_sectors(const be_kernel *k)
 {
-    return k->hw.valid ? k->hw.l1_ld_sectors + k->hw.ldgsts_sectors : k->sim.global_ld_sectors + k->sim.async_ld_sectors;
+    return k->hw.valid ? k->hw.l1_ld_sectors : k->sim.global_ld_sectors + k->sim.async_ld_sectors;
 }
 static inline uint64_t be_st_sectors(const be_kernel *k)
 {
