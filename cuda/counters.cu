@@ -40,6 +40,7 @@ static const char *metric_names[] = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
 };
 #define NMETRICS (sizeof metric_names / sizeof metric_names[0])
+#define NMETRICS_PRE_SM80 (NMETRICS - 2) /* no LDGSTS before sm_80: the last two metrics do not exist */
 
 struct cuda_counters {
     CUcontext ctx;
@@ -47,6 +48,7 @@ struct cuda_counters {
     CUpti_RangeProfiler_Object *rp;
     uint8_t *config, *data;
     size_t config_size, data_size;
+    size_t nmetrics; /* NMETRICS, or NMETRICS_PRE_SM80 */
 };
 
 /* Fills why with a message for a failed CUPTI call; returns -1. */
@@ -106,6 +108,9 @@ static int open_impl(cuda_counters *c, char *why, size_t n)
     cudaGetDevice(&dev);
     CUpti_Device_GetChipName_Params chip = {CUpti_Device_GetChipName_Params_STRUCT_SIZE, NULL, (size_t)dev, NULL};
     CUPTI_TRY(cuptiDeviceGetChipName, &chip);
+    int major = 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    c->nmetrics = major >= 8 ? NMETRICS : NMETRICS_PRE_SM80;
 
     CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params, hi);
     hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -116,7 +121,7 @@ static int open_impl(cuda_counters *c, char *why, size_t n)
     CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params, add);
     add.pHostObject = c->host;
     add.ppMetricNames = metric_names;
-    add.numMetrics = NMETRICS;
+    add.numMetrics = c->nmetrics;
     CUPTI_TRY(cuptiProfilerHostConfigAddMetrics, &add);
 
     CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params, cs);
@@ -142,7 +147,7 @@ static int open_impl(cuda_counters *c, char *why, size_t n)
     CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params, ds);
     ds.pRangeProfilerObject = c->rp;
     ds.pMetricNames = metric_names;
-    ds.numMetrics = NMETRICS;
+    ds.numMetrics = c->nmetrics;
     ds.maxNumOfRanges = 1;
     ds.maxNumRangeTreeNodes = 1;
     CUPTI_TRY(cuptiRangeProfilerGetCounterDataSize, &ds);
@@ -222,14 +227,14 @@ int cuda_counters_end(cuda_counters *c, hw_counters *hw, char *why, size_t n)
         snprintf(why, n, "hardware counters: no range was recorded for the launch");
         return -1;
     }
-    double v[NMETRICS];
+    double v[NMETRICS] = {0};
     CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params, ev);
     ev.pHostObject = c->host;
     ev.pCounterDataImage = c->data;
     ev.counterDataImageSize = c->data_size;
     ev.rangeIndex = 0;
     ev.ppMetricNames = metric_names;
-    ev.numMetrics = NMETRICS;
+    ev.numMetrics = c->nmetrics;
     ev.pMetricValues = v;
     CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues, &ev);
     hw->l1_ld_sectors = (uint64_t)(v[0] + 0.5);

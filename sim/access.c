@@ -59,14 +59,17 @@ void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc)
 /* An asynchronous copy of size bytes from global src to shared dst
  * (copy_async_float4): checked and counted as a global read and a shared
  * write, but, in detailed mode, as its own kind of request, as the GPU counts
- * LDGSTS apart from loads and stores. The simulator completes it at once;
- * on a GPU it lands by copy_async_wait_all. */
+ * LDGSTS apart from its stores (its sectors are in op_ld as well). The
+ * simulator completes it at once and remembers it as pending until
+ * copy_async_wait_all; on a GPU it lands by then. */
 void sim_copy_async(void *dst, const void *src, unsigned size)
 {
     const uintptr_t pc = (uintptr_t)__builtin_return_address(0); /* the call site: one per copy in the code */
     sim_worker *w = sim_tls_worker;
-    if (!w || !w->cur)
+    if (!w || !w->cur) { /* host code in a kernel unit: a plain copy, as the hooks let it be */
+        memcpy(dst, src, size);
         return;
+    }
     uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
     if (s - sim_arena.base >= sim_arena.span) {
         char where[256];
@@ -90,6 +93,19 @@ void sim_copy_async(void *dst, const void *src, unsigned size)
     sim_access_slow(w, d, size, 1, pc, 0);
     w->async = 0;
     memcpy(dst, src, size);
+    if (w->cur->async_pending++ == 0)
+        w->async_threads++;
+}
+
+/* copy_async_wait_all: the thread's copies have landed. A barrier reached
+ * with copies pending is a report (sim/launch.c, bar_arrive). */
+void sim_copy_async_wait(void)
+{
+    sim_worker *w = sim_tls_worker;
+    if (w && w->cur && w->cur->async_pending) {
+        w->cur->async_pending = 0;
+        w->async_threads--;
+    }
 }
 
 /* ---- the hooks gcc's ThreadSanitizer instrumentation calls -------------- */

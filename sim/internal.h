@@ -65,6 +65,7 @@ typedef struct sim_thread {
     sim_stack *stack;/* NULL until the thread first runs */
     uint3 tid;
     unsigned linear, lane, warp;
+    unsigned async_pending; /* copy_async_float4 copies not yet waited for */
 } sim_thread;
 
 /* Detailed mode: one warp-level request = the accesses of one instruction
@@ -130,6 +131,7 @@ typedef struct sim_worker {
     sim_thread *cur;          /* running CUDA thread; NULL in the scheduler */
     int detailed;
     int async;                  /* SIM_SPACE_ASYNC while sim_copy_async runs, else 0 */
+    unsigned async_threads;     /* threads of the block with copies pending (barriers test this) */
     uintptr_t tls_lo, tls_hi;   /* static __shared__ window (executable TLS) */
     uintptr_t dyn_lo, dyn_hi;   /* dynamic shared memory of this launch */
     uintptr_t dyn_win_lo, dyn_win_hi; /* dyn buffer plus red zones */
@@ -176,6 +178,7 @@ void sim_fail(sim_worker *w, sim_status s, uintptr_t pc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void sim_block_abort(sim_worker *w) __attribute__((noreturn));
 void sim_copy_async(void *dst, const void *src, unsigned size); /* kernel.h's copy_async_float4 */
+void sim_copy_async_wait(void);                                 /* kernel.h's copy_async_wait_all */
 void sim_set_error(sim_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* access.c */

@@ -1,8 +1,8 @@
 /* sim/kernel.h - the CUDA C subset a simtlab kernel file is written in.
  *
  * Every kernel file (.cu) includes this header and nothing else of simtlab.
- * Under nvcc it adds only the two macros that plain CUDA lacks a C spelling
- * for; under gcc (the simulator build, `-x c`) it defines the CUDA names
+ * Under nvcc it adds the macros that plain CUDA lacks a C spelling for and
+ * the functions below; under gcc (the simulator build, `-x c`) it defines the CUDA names
  * themselves: threadIdx & co., __syncthreads, warp intrinsics, atomics, the
  * device math functions. It is not a host API: host drivers include
  * sim/launch.h and sim/memory.h (or the lessons' backend.h).
@@ -22,9 +22,11 @@
  *                               LDGSTS; from sm_80, a plain copy before);
  *   copy_async_wait_all()       the thread's copies have landed (then a
  *                               __syncthreads shows them to the block). The
- *                               simulator completes a copy at once and counts
+ *                               simulator completes a copy at once, counts
  *                               it apart (sim_counters.async_*), as the GPU
- *                               counts LDGSTS apart from loads and stores.
+ *                               counts LDGSTS apart from stores, and reports
+ *                               a barrier reached with copies not waited for.
+ *                               Both pointers 16-byte aligned.
  *   exp2_approx(x)              2^x as the GPU's MUFU.EX2 computes it
  *                               (ex2.approx.ftz.f32: ~2 ulp, results below
  *                               2^-126 flushed to 0), one instruction where
@@ -133,13 +135,14 @@ static inline __attribute__((unused, always_inline)) void store_float4(float *p,
 {
     *(sim_v4sf *)p = v.v;
 }
-/* CUDA's ex2.approx.ftz.f32 (one MUFU.EX2, ~2 ulp, results below 2^-126
- * flushed to 0); exp2f adds a range fix-up for subnormal results. */
 /* The copy is checked and counted by the simulator (sim/access.c), not by
  * the instrumentation: global read, shared write, its own request kind. */
 void sim_copy_async(void *dst, const void *src, unsigned size);
 #define copy_async_float4(shared_dst, global_src) sim_copy_async((shared_dst), (global_src), 16)
-#define copy_async_wait_all() ((void)0)
+void sim_copy_async_wait(void);
+#define copy_async_wait_all() sim_copy_async_wait()
+/* CUDA's ex2.approx.ftz.f32 (one MUFU.EX2, ~2 ulp, results below 2^-126
+ * flushed to 0); exp2f adds a range fix-up for subnormal results. */
 static inline __attribute__((unused, always_inline)) float exp2_approx(float x)
 {
     const float y = exp2f(x);

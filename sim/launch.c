@@ -369,6 +369,7 @@ static void fiber_main(void *arg)
         while (w->next_new < w->n_threads) {
             sim_thread *t = &w->threads[w->next_new++];
             t->stack = mine;
+            t->async_pending = 0;
             t->state = SIM_T_RUNNING;
             w->cur = t;
             w->thunk(w->args);
@@ -576,6 +577,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     }
     w->next_new = 0;
     w->n_done = 0;
+    w->async_threads = 0;
     w->ready_head = w->ready_tail = 0;
     w->n_bar = w->n_warp_wait = 0;
     w->rel_next = w->rel_end = 0;
@@ -613,6 +615,14 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
 /* A thread arrives at a barrier: note where, and fold in its predicate. */
 static inline __attribute__((always_inline)) void bar_arrive(sim_worker *w, sim_thread *t, int op, int pred, const char *file, int line)
 {
+    if (__builtin_expect(w->async_threads != 0, 0) && t->async_pending) {
+        sim_fail(w, SIM_ERR_SHARED_RACE, (uintptr_t)__builtin_return_address(0),
+                 "thread (%u,%u,%u) reached __syncthreads at %s:%d with %u copy_async_float4 copies not waited "
+                 "for: on a GPU they may land after the barrier, and other threads read stale shared memory; call "
+                 "copy_async_wait_all() before the barrier",
+                 t->tid.x, t->tid.y, t->tid.z, file, line, t->async_pending);
+        sim_block_abort(w);
+    }
     t->bar_op = op;
     t->pred = pred;
     if (w->n_bar++ == 0) {

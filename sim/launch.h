@@ -86,12 +86,14 @@ typedef struct sim_counters {
     uint64_t const_read_bytes;                  /* read-only / static data */
     /* detailed mode only (else 0): */
     uint64_t global_ld_requests, global_st_requests;
-    uint64_t global_ld_sectors, global_st_sectors;     /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st */
+    uint64_t global_ld_sectors, global_st_sectors;     /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st
+                                                          (the GPU's op_ld also holds async_ld_sectors) */
     uint64_t shared_ld_requests, shared_st_requests;
     uint64_t shared_ld_wavefronts, shared_st_wavefronts; /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st */
     uint64_t shared_ld_conflicts, shared_st_conflicts;   /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st */
     /* asynchronous copies, global -> shared (copy_async_float4, cp.async,
-     * LDGSTS), kept out of the counters above, as the GPU keeps them: */
+     * LDGSTS), kept out of the counters above: the GPU counts them apart
+     * (and their sectors inside op_ld as well): */
     uint64_t async_requests;
     uint64_t async_ld_sectors;   /* l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access
                                     (the GPU's op_ld counter includes them too) */

@@ -465,20 +465,32 @@ Test(counters, copy_async)
     }
 }
 
-/* copy_async_float4 copies global to shared only: each wrong space is a
- * report naming the function and the fix, and nothing is copied. */
+/* copy_async_float4 copies global to shared only, and its copies must be
+ * waited for before a barrier: each misuse is a report that names it and
+ * the fix (in plain and in detailed mode). */
 Test(counters, copy_async_misuse)
 {
     float x[128] = {0};
     static const char *const want[] = {"", "copy_async_float4 reads global memory only",
-                                       "copy_async_float4 writes shared memory only"};
-    for (int misuse = 1; misuse <= 2; misuse++) {
-        float *d_x = dev_buf("x", sizeof x, x), *d_y = dev_buf("y", sizeof x, NULL);
-        simt_cfg cfg = cfg1(1, 32, 512);
-        int st = copy_async_tile_launch_sim(&cfg, d_y, d_x, 1, misuse);
-        cr_assert_eq(st, SIM_ERR_ILLEGAL_ADDRESS, "case misuse %d: status %d", misuse, st);
-        cr_assert(strstr(sim_last_error(), want[misuse]), "case misuse %d: report: %s", misuse, sim_last_error());
-    }
+                                       "copy_async_float4 writes shared memory only",
+                                       "copies not waited for: on a GPU they may land after the barrier"};
+    static const sim_status status[] = {SIM_OK, SIM_ERR_ILLEGAL_ADDRESS, SIM_ERR_ILLEGAL_ADDRESS,
+                                        SIM_ERR_SHARED_RACE};
+    for (int detailed = 0; detailed <= 1; detailed++)
+        for (int misuse = 1; misuse <= 3; misuse++) {
+            float *d_x = dev_buf("x", sizeof x, x), *d_y = dev_buf("y", sizeof x, NULL);
+            simt_cfg cfg = cfg1(1, 32, 512);
+            sim_set_detailed(detailed);
+            int st = copy_async_tile_launch_sim(&cfg, d_y, d_x, 1, misuse);
+            cr_assert_eq(st, status[misuse], "case misuse %d detailed %d: status %d", misuse, detailed, st);
+            cr_assert(strstr(sim_last_error(), want[misuse]), "case misuse %d detailed %d: report: %s", misuse,
+                      detailed, sim_last_error());
+        }
+    sim_set_detailed(0);
+    /* and a correct launch after them still runs */
+    float *d_x = dev_buf("x", sizeof x, x), *d_y = dev_buf("y", sizeof x, NULL);
+    simt_cfg cfg = cfg1(1, 32, 512);
+    SIM_CHECK(copy_async_tile_launch_sim(&cfg, d_y, d_x, 1, 0));
 }
 
 /* ---- local memory ----------------------------------------------------------------------------

@@ -39,18 +39,21 @@ static void close_both(void)
  * with several warps in flight the H200 counts wavefronts more than the
  * requests need, varying run to run, and books exactly the extra as bank
  * conflicts; the same requests in isolation (scripts/gpu/lds_patterns.cu)
- * count exactly. The surplus grows with the warps in flight: 0.007 % at most
- * at the small shapes, 0.33 % at the largest compare shape, 4.3 % for the
- * standard kernels' many small blocks at (1, 140, 200, 64) (18:46 and 19:02 UTC runs).
- * Anything else (a deficit, a surplus not booked as conflicts, more than
- * 5 %) fails. */
+ * count exactly. The surplus grows with the blocks in flight: at most 0.11 %
+ * at the small shapes (19:02 UTC run; 0.33 % at the largest compare shape),
+ * 4.4 % for the standard kernels' many small blocks at (1, 140, 200, 64). So
+ * the bound is 0.5 %, and 5 % for the cases marked as many-block ones.
+ * Anything else (a deficit, a surplus not booked as conflicts, more than the
+ * bound) fails. */
+static unsigned surplus_permille = 5; /* the bound in 0.1 % units; a case may raise it */
+
 static void expect_shared(const char *what, const char *kernel, const char *op, unsigned long long sw,
                           unsigned long long sc, unsigned long long hw, unsigned long long hc)
 {
-    cr_expect(hw == sw || (hw > sw && hc >= sc && hw - sw == hc - sc && 20 * (hw - sw) <= sw),
+    cr_expect(hw == sw || (hw > sw && hc >= sc && hw - sw == hc - sc && 1000 * (hw - sw) <= surplus_permille * sw),
               "%s, %s: shared %s wavefronts sim %llu (conflicts %llu), hw %llu (conflicts %llu): neither equal nor "
-              "the documented surplus booked as conflicts (<= 5 %%)",
-              what, kernel, op, sw, sc, hw, hc);
+              "the documented surplus booked as conflicts (<= %.1f %%)",
+              what, kernel, op, sw, sc, hw, hc, surplus_permille / 10.0);
 }
 
 /* Compares kernel records sim.kernels[i] and gpu.kernels[i], i in [0, n). */
@@ -83,10 +86,11 @@ static void expect_counts(const char *what, int n)
                      what, a->name, (unsigned long long)a->sim.async_ld_sectors,
                      (unsigned long long)b->hw.ldgsts_sectors);
         /* conflicts: equal, or the concurrent-warp surplus of expect_shared
-         * (up to 5 % of the copies' wavefronts; no wavefront counter to
-         * check it against) */
+         * (within the same bound, of the copies' wavefronts; no wavefront
+         * counter to check it against) */
         cr_expect(b->hw.ldgsts_conflicts >= a->sim.async_st_conflicts &&
-                      20 * (b->hw.ldgsts_conflicts - a->sim.async_st_conflicts) <= a->sim.async_st_wavefronts,
+                      1000 * (b->hw.ldgsts_conflicts - a->sim.async_st_conflicts) <=
+                          surplus_permille * a->sim.async_st_wavefronts,
                   "%s, %s: cp.async bank conflicts sim %llu, hw %llu (of %llu wavefronts)", what, a->name,
                   (unsigned long long)a->sim.async_st_conflicts, (unsigned long long)b->hw.ldgsts_conflicts,
                   (unsigned long long)a->sim.async_st_wavefronts);
@@ -171,11 +175,12 @@ ParameterizedTest(sm_case *c, parity, softmax, .init = open_both, .fini = close_
 }
 
 /* ---- lesson 4 ---------------------------------------------------------------- */
-typedef struct { int B, H, N, d, causal, splits; } at_case; /* splits: flash v2 --v2-splits, 0 = plan */
+/* splits: flash v2 --v2-splits, 0 = plan; many: thousands of blocks in flight (the 5 % surplus bound) */
+typedef struct { int B, H, N, d, causal, splits, many; } at_case;
 static at_case at_cases[] = {
-    {1, 2, 256, 64, 0, 0}, {1, 1, 200, 64, 1, 0}, {2, 1, 130, 32, 0, 0}, {1, 1, 64, 16, 1, 0}, {1, 1, 128, 128, 0, 0},
-    {1, 2, 256, 64, 0, 3}, {1, 1, 200, 128, 1, 4}, /* split tiles and attn_flash_v2_merge */
-    {1, 140, 200, 64, 1, 0},                       /* the plan: 264 whole tiles, the last 16 split */
+    {1, 2, 256, 64, 0, 0, 0},   {1, 1, 200, 64, 1, 0, 0},  {2, 1, 130, 32, 0, 0, 0}, {1, 1, 64, 16, 1, 0, 0},
+    {1, 1, 128, 128, 0, 0, 0},  {1, 2, 256, 64, 0, 3, 0},  {1, 1, 200, 128, 1, 4, 0}, /* split: + the merge */
+    {1, 140, 200, 64, 1, 0, 1}, /* the plan: 264 whole tiles, the last 16 split */
 };
 
 ParameterizedTestParameters(parity, attention)
@@ -203,7 +208,9 @@ ParameterizedTest(at_case *c, parity, attention, .init = open_both, .fini = clos
     char what[96];
     snprintf(what, sizeof what, "attention B%d H%d N%d d%d causal %d splits %d", c->B, c->H, c->N, c->d, c->causal,
              c->splits);
+    surplus_permille = c->many ? 50 : 5;
     expect_counts(what, sim.n_kernels);
+    surplus_permille = 5;
     free(q);
     free(k);
     free(v);

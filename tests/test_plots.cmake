@@ -215,8 +215,8 @@ endmacro()
 set(attn_columns
   backend device version batch heads n d sram causal br bc kernels shared_bytes
   hbm_read_bytes hbm_write_bytes hbm_bytes expected_read_bytes expected_write_bytes expected_bytes theorem2_bytes
-  sram_read_bytes sram_write_bytes read_sectors write_sectors sram_wavefronts sram_bank_conflicts
-  hw_l1_ld_sectors hw_l1_st_sectors hw_l2_read_sectors hw_l2_write_sectors hw_dram_read_bytes hw_dram_write_bytes)
+  sram_read_bytes sram_write_bytes read_sectors write_sectors sram_wavefronts async_read_sectors
+  sram_async_wavefronts sram_bank_conflicts hw_l1_ld_sectors hw_l1_st_sectors hw_l2_read_sectors hw_l2_write_sectors hw_dram_read_bytes hw_dram_write_bytes)
 foreach(t q k v s p o l m parts)
   list(APPEND attn_columns ${t}_read_bytes ${t}_write_bytes expected_${t}_read_bytes expected_${t}_write_bytes)
 endforeach()
@@ -336,6 +336,14 @@ function(check_attn name)
         expect_int(${ri} sram_wavefronts "${w}" "${ctx}")
         jsum(w "${K}" sram bank_conflicts)
         expect_int(${ri} sram_bank_conflicts "${w}" "${ctx}")
+        jsum(w "${K}" hbm async_read_sectors)
+        expect_int(${ri} async_read_sectors "${w}" "${ctx}")
+        if(be STREQUAL "sim")
+          jsum(w "${K}" sram async_wavefronts)
+          expect_int(${ri} sram_async_wavefronts "${w}" "${ctx}")
+        else()
+          expect_int(${ri} sram_async_wavefronts "" "${ctx} (no LDGSTS wavefront counter)")
+        endif()
         foreach(f flops intensity time_ms)
           jget(w "${V}" ${f})
           expect_num(${ri} ${f} "${w}" "${ctx}")

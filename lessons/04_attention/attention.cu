@@ -472,7 +472,9 @@ __device__ __forceinline__ void flash_v2_batch(float qr[4][16], float o[4][16], 
             cmax = fmaxf(cmax, __shfl_xor_sync(0xffffffffu, cmax, gpw));
         const float mnew = fmaxf(mown[q], cmax);
         grew |= mnew > mown[q];
-        if (!masked) /* every score is finite: so is mnew; exp2(-inf) = 0 */
+        if (!masked) /* every score is finite: so is mnew; exp2(-inf) = 0 (the first
+                      * batch), exp2(0) = 1 (no new maximum: the check of l against
+                      * the reference, 1024 batches at N = 4096, would show a drift) */
             alpha[q] = exp2_approx(mown[q] - mnew);
         else
             alpha[q] = mnew > mown[q] && mown[q] != -INFINITY ? exp2_approx(mown[q] - mnew) : 1.0f;
@@ -560,7 +562,10 @@ __device__ __forceinline__ v2_work v2_work_of(int N, int Br, int causal, int who
 /* LESSON: the K and V tiles go from HBM to shared memory by asynchronous
  * copies (cp.async, sm_80+): all of a thread's copies are in flight at once
  * and none passes through registers, where a load-then-store loop waits for
- * each load before its store (and the registers are all taken by q and o). */
+ * each load before its store (and the registers are all taken by q and o).
+ * Each copy is 16 bytes, both addresses 16-byte aligned (d is a multiple of
+ * 16, the tiles start at multiples of d); a thread waits for its own copies
+ * (copy_async_wait_all) and the barrier after the call shows them to all. */
 __device__ __forceinline__ void v2_load_tile(float *Ks, float *Vs, const float *Kt, const float *Vt, int n)
 {
     for (int e = 4 * threadIdx.x; e < n; e += 4 * blockDim.x) {

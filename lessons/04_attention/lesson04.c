@@ -893,7 +893,7 @@ void attn_csv_rows(sweep_csv *c, const attn_params *a, backend *be, const attn_v
             continue;
         attn_bytes e = attn_expected(a, ver);
         /* sums over the version's kernels, as lesson_json_kernel reads each one */
-        uint64_t sram_rd = 0, sram_wr = 0, rsec = 0, wsec = 0, wf = 0, bc = 0, shared = 0;
+        uint64_t sram_rd = 0, sram_wr = 0, rsec = 0, wsec = 0, wf = 0, bc = 0, shared = 0, asec = 0, awf = 0;
         uint64_t l1ld = 0, l1st = 0, l2rd = 0, l2wr = 0, drd = 0, dwr = 0;
         int any_sim = 0, all_hw = r->n_kernels > 0;
         for (int i = r->first_kernel; i < r->first_kernel + r->n_kernels; i++) {
@@ -908,6 +908,8 @@ void attn_csv_rows(sweep_csv *c, const attn_params *a, backend *be, const attn_v
             wsec += be_st_sectors(k);
             wf += be_wavefronts(k);
             bc += be_conflicts(k);
+            asec += sim ? k->sim.async_ld_sectors : k->hw.ldgsts_sectors;
+            awf += k->sim.async_st_wavefronts; /* the simulator's only (0 from the GPU) */
             l1ld += k->hw.l1_ld_sectors;
             l1st += k->hw.l1_st_sectors;
             l2rd += k->hw.l2_read_sectors;
@@ -943,6 +945,8 @@ void attn_csv_rows(sweep_csv *c, const attn_params *a, backend *be, const attn_v
         CELL_IF(have_sectors, "read_sectors", rsec);
         CELL_IF(have_sectors, "write_sectors", wsec);
         CELL_IF(have_sectors, "sram_wavefronts", wf);
+        CELL_IF(have_sectors, "async_read_sectors", asec);
+        CELL_IF(have_sectors && any_sim, "sram_async_wavefronts", awf);
         CELL_IF(have_sectors, "sram_bank_conflicts", bc);
         CELL_IF(have_hw, "hw_l1_ld_sectors", l1ld);
         CELL_IF(have_hw, "hw_l1_st_sectors", l1st);

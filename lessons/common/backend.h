@@ -47,7 +47,8 @@ typedef struct be_kernel {
  * the asynchronous copies' (LDGSTS; the GPU's op_ld counter does) and so do
  * bank conflicts; shared
  * wavefronts are loads and stores only: the range profiler has no counter
- * for LDGSTS wavefronts, so be_async_wavefronts is the simulator's alone. */
+ * for LDGSTS wavefronts, so sim.async_st_wavefronts is the simulator's
+ * alone (reports print it apart). */
 static inline uint64_t be_ld_sectors(const be_kernel *k)
 {
     return k->hw.valid ? k->hw.l1_ld_sectors : k->sim.global_ld_sectors + k->sim.async_ld_sectors;

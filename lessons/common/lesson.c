@@ -215,10 +215,13 @@ void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const back
                 b->time_ms);
         if (a->sim.async_requests)
             fprintf(f,
-                    "    %-20s   of which cp.async (LDGSTS): ld sectors %llu %s %llu; shared wavefronts %llu in the "
-                    "simulator (the range profiler counts none for LDGSTS), not in the column above\n",
+                    "    %-20s   of which cp.async (LDGSTS): ld sectors %llu %s %llu, bank conflicts %llu %s %llu; shared "
+                    "wavefronts %llu in the simulator (the range profiler counts none for LDGSTS), not in the column "
+                    "above\n",
                     "", (unsigned long long)a->sim.async_ld_sectors, mark(a->sim.async_ld_sectors, b->hw.ldgsts_sectors),
-                    (unsigned long long)b->hw.ldgsts_sectors, (unsigned long long)a->sim.async_st_wavefronts);
+                    (unsigned long long)b->hw.ldgsts_sectors, (unsigned long long)a->sim.async_st_conflicts,
+                    mark(a->sim.async_st_conflicts, b->hw.ldgsts_conflicts), (unsigned long long)b->hw.ldgsts_conflicts,
+                    (unsigned long long)a->sim.async_st_wavefronts);
     }
     fprintf(f, "    (= equal, ! differs) %s\n", lesson_dram_note);
 }

@@ -2,7 +2,9 @@
 # scripts/gpu/rounds.sh - flash v2 variants timed against each other in
 # interleaved rounds, on the device, in one call.
 #   OUT=/dir scripts/gpu/rounds.sh "label|nvcc flags|lesson args" ...
-# e.g. "base||" "qk2|-DV2_QK2|" "96k||--sram 96k". Builds each distinct set of
+# e.g. "base||" "knob|-DSOME_KNOB|" "96k||--sram 96k" (the knobs of the committed
+# rounds-*.txt logs, V2_EXP2F, V2_QK2, V2_DB, V2_CPASYNC, V2_PF, are in commit
+# 20755f9's attention.cu, not in the current one). Builds each distinct set of
 # flags once (in parallel; the flags reach nvcc only), prints ptxas's registers
 # and spills and the SASS opcode counts of attn_flash_v2_d64, then runs ROUNDS
 # rounds (default 3) of: standard once, then every variant, each one process,

@@ -39,9 +39,9 @@ timing() {
     done
     # the last wave: v2 without the split, and 60 heads (exactly 5 waves of 264 blocks)
     run $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 10 --version v2 --v2-splits 1
+    run $L 4 --mode cuda --batch 4 --heads 15 --d 64 --n 4096 --no-counters --repeats 10 --version v2 --v2-splits 1
     # larger K/V tiles (Bc = 192 keys, two blocks an SM still fit)
     run $L 4 --mode cuda --batch 4 --heads 16 --d 64 --n 4096 --no-counters --repeats 10 --version v2 --sram 96k
-    run $L 4 --mode cuda --batch 4 --heads 15 --d 64 --n 4096 --no-counters --repeats 10 --version v2 --v2-splits 1
     echo "=== sdpa"
     python3 "$root/scripts/gpu/sdpa.py"
   } >"$OUT/timing.txt" 2>&1

@@ -130,7 +130,8 @@ __global__ void global_float4(float *y, const float *x, int stride)
 /* copy_async_tile: lane t copies the 16-byte chunk at x + 4 * stride * t into
  * dynamic shared memory with copy_async_float4 (one LDGSTS request per warp),
  * waits, meets the block at a barrier and stores its neighbour's chunk to
- * y + 4 t. misuse 1: the source is shared memory; 2: the destination is y. */
+ * y + 4 t. misuse 1: the source is shared memory; 2: the destination is y;
+ * 3: no copy_async_wait_all before the barrier. */
 __global__ void copy_async_tile(float *y, const float *x, int stride, int misuse)
 {
     EXTERN_SHARED(float, s);
@@ -141,7 +142,8 @@ __global__ void copy_async_tile(float *y, const float *x, int stride, int misuse
         copy_async_float4(y + 4 * t, x + 4 * t);
     else
         copy_async_float4(s + 4 * t, x + 4 * (size_t)stride * t);
-    copy_async_wait_all();
+    if (misuse != 3)
+        copy_async_wait_all();
     __syncthreads();
     store_float4(y + 4 * t, load_float4(s + 4 * u));
 }
