@@ -23,6 +23,11 @@
 #include "internal.h"
 
 static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic);
+/* [a, a + size) lies in the block's shared memory (static or dynamic). */
+static inline int in_shared(const sim_worker *w, uintptr_t a, unsigned size)
+{
+    return (a >= w->tls_lo && a + size <= w->tls_hi) || (a >= w->dyn_lo && a + size <= w->dyn_hi);
+}
 static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space);
 
 static inline __attribute__((always_inline)) void access_inline(uintptr_t a, unsigned size, int wr, uintptr_t pc)
@@ -80,8 +85,7 @@ void sim_copy_async(void *dst, const void *src, unsigned size)
                  (unsigned long long)s, where);
         sim_block_abort(w);
     }
-    if (!((d >= w->tls_lo && d + size <= w->tls_hi) || (d >= w->dyn_lo && d + size <= w->dyn_hi) ||
-          (d >= w->dyn_win_lo && d < w->dyn_win_hi))) {
+    if (!in_shared(w, d, size) && !(d >= w->dyn_win_lo && d < w->dyn_win_hi)) { /* red zones: sim_access_slow says more */
         sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
                  "copy_async_float4 writes shared memory only: its destination 0x%llx is not in the block's "
                  "shared memory (store to global memory with store_float4)",
@@ -210,7 +214,7 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
                  (unsigned long long)a, where);
         sim_block_abort(w);
     }
-    if ((a >= w->tls_lo && a + size <= w->tls_hi) || (a >= w->dyn_lo && a + size <= w->dyn_hi)) {
+    if (in_shared(w, a, size)) {
         if (a & (size - 1)) {
             sim_fail(w, SIM_ERR_MISALIGNED_ADDRESS, pc, "misaligned shared %s of %u bytes at 0x%llx", rw, size,
                      (unsigned long long)a);

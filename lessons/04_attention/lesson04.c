@@ -908,7 +908,7 @@ void attn_csv_rows(sweep_csv *c, const attn_params *a, backend *be, const attn_v
             wsec += be_st_sectors(k);
             wf += be_wavefronts(k);
             bc += be_conflicts(k);
-            asec += sim ? k->sim.async_ld_sectors : k->hw.ldgsts_sectors;
+            asec += be_async_ld_sectors(k);
             awf += k->sim.async_st_wavefronts; /* the simulator's only (0 from the GPU) */
             l1ld += k->hw.l1_ld_sectors;
             l1st += k->hw.l1_st_sectors;

@@ -53,6 +53,10 @@ static inline uint64_t be_ld_sectors(const be_kernel *k)
 {
     return k->hw.valid ? k->hw.l1_ld_sectors : k->sim.global_ld_sectors + k->sim.async_ld_sectors;
 }
+static inline uint64_t be_async_ld_sectors(const be_kernel *k) /* the part of be_ld_sectors by LDGSTS */
+{
+    return k->hw.valid ? k->hw.ldgsts_sectors : k->sim.async_ld_sectors;
+}
 static inline uint64_t be_st_sectors(const be_kernel *k)
 {
     return k->hw.valid ? k->hw.l1_st_sectors : k->sim.global_st_sectors;

@@ -113,7 +113,7 @@ void lesson_json_kernel(json *j, const be_kernel *k, int detailed)
     } else {
         json_uint(j, "read_sectors", be_ld_sectors(k));
         json_uint(j, "write_sectors", be_st_sectors(k));
-        json_uint(j, "async_read_sectors", sim ? k->sim.async_ld_sectors : k->hw.ldgsts_sectors);
+        json_uint(j, "async_read_sectors", be_async_ld_sectors(k));
     }
     json_end(j);
     json_obj(j, "sram");
@@ -204,8 +204,8 @@ void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const back
             continue;
         }
         snprintf(c1, sizeof c1, "%llu %s %llu", (unsigned long long)sld, mark(sld, hld), (unsigned long long)hld);
-        snprintf(c2, sizeof c2, "%llu %s %llu", (unsigned long long)a->sim.global_st_sectors,
-                 mark(a->sim.global_st_sectors, b->hw.l1_st_sectors), (unsigned long long)b->hw.l1_st_sectors);
+        snprintf(c2, sizeof c2, "%llu %s %llu", (unsigned long long)be_st_sectors(a),
+                 mark(be_st_sectors(a), be_st_sectors(b)), (unsigned long long)be_st_sectors(b));
         snprintf(c3, sizeof c3, "%llu %s %llu", (unsigned long long)swf, mark(swf, hwf), (unsigned long long)hwf);
         snprintf(c4, sizeof c4, "%llu %s %llu", (unsigned long long)sbc, mark(sbc, hbc), (unsigned long long)hbc);
         snprintf(c5, sizeof c5, "%s / %s",
