@@ -77,3 +77,7 @@ lesson_smoke(lesson_1_bad_mode RC 2 ARGS "1 --mode compare" MATCH "no simulator 
 lesson_smoke(lesson_6_sim RC 0 ARGS "6 --mode sim" MATCH "787456" "5695052" "\nPASS\n$")
 # lesson 5: the stream model and the caching allocator replay to their verdict
 lesson_smoke(lesson_5_sim RC 0 ARGS "5 --mode sim" MATCH "\nPASS\n$")
+# hardening (issue 12): bad input of every lesson and tool, each a test (tests/hardening_cli.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/hardening_cli.cmake OPTIONAL)
+# output that says what it measured (issue 12): tests/output.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/output.cmake OPTIONAL)
