@@ -166,6 +166,8 @@ typedef struct sim_worker {
     size_t dyn_cap;
     sim_shadow *shadow_tls, *shadow_dyn;
     void *altstack;
+    uintptr_t sched_stack_lo; /* the OS thread's stack (SIMTLAB_SANITIZE: told to ASan at switches) */
+    size_t sched_stack_size;
 
     sim_err_rec err; /* first error of this worker in this launch */
     int has_err;

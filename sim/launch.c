@@ -37,6 +37,16 @@
 
 #include "internal.h"
 
+#if defined(SIMTLAB_SANITIZE) && defined(__SANITIZE_ADDRESS__)
+/* AddressSanitizer must be told of every switch between stacks
+ * (__sanitizer_start/finish_switch_fiber), or it takes a fiber's frames for
+ * an overflow of the OS thread's stack. Only in the SIMTLAB_SANITIZE build. */
+#include <pthread.h>
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#define SIM_ASAN 1
+#endif
+
 _Thread_local sim_worker *sim_tls_worker;
 void sim_access_init_segments(void);
 
@@ -170,7 +180,9 @@ static int tls_window(uintptr_t *lo, uintptr_t *hi)
     return probe >= *lo && probe < *hi ? 0 : -1;
 }
 
-static void on_fault(int sig, siginfo_t *si, void *uc)
+/* not ASan-instrumented: it leaves the signal's alternate stack for the
+ * scheduler, which ASan's no-return handling would take for an overflow */
+__attribute__((no_sanitize_address)) static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     sim_worker *w = sim_tls_worker;
     if (w && w->cur && w->cur->stack) {
@@ -227,8 +239,22 @@ static sim_worker *worker_get(void)
     long k = kb ? strtol(kb, NULL, 10) : 0;
     w->stack_bytes = (size_t)(k >= 8 && k <= 65536 ? k : 64) << 10;
     w->stack_env_ignored = kb && !(k >= 8 && k <= 65536);
-    stack_t ss = {.ss_sp = w->altstack, .ss_size = SIGSTKSZ > 65536 ? SIGSTKSZ : 65536, .ss_flags = 0};
-    sigaltstack(&ss, NULL);
+    /* the fault handler runs on an alternate stack (a fiber's guard page has no
+     * room for it); one already set up (a sanitizer's) is kept */
+    stack_t old;
+    if (sigaltstack(NULL, &old) || (old.ss_flags & SS_DISABLE) || old.ss_size < 32768) {
+        stack_t ss = {.ss_sp = w->altstack, .ss_size = SIGSTKSZ > 65536 ? SIGSTKSZ : 65536, .ss_flags = 0};
+        sigaltstack(&ss, NULL);
+    }
+#ifdef SIM_ASAN
+    pthread_attr_t at;
+    if (!pthread_getattr_np(pthread_self(), &at)) {
+        void *lo;
+        pthread_attr_getstack(&at, &lo, &w->sched_stack_size);
+        w->sched_stack_lo = (uintptr_t)lo;
+        pthread_attr_destroy(&at);
+    }
+#endif
     my_worker = w;
     return w;
 }
@@ -270,6 +296,33 @@ static void stack_give(sim_worker *w, sim_stack *s)
     w->free_stacks = s;
 }
 
+/* Every switch between fibers and the scheduler goes through here. `to` is
+ * the scheduler's context, or the context of w->cur (resumed), or of the fresh
+ * fiber whose stack next_context put on top of w->free_stacks. dying: the
+ * current fiber never resumes. */
+static inline __attribute__((always_inline)) void fiber_switch(sim_worker *w, void **save, void *to, int dying)
+{
+#ifdef SIM_ASAN
+    const void *bot;
+    size_t size;
+    if (to == w->sched_sp) {
+        bot = (const void *)w->sched_stack_lo;
+        size = w->sched_stack_size;
+    } else {
+        const sim_stack *st = w->cur ? w->cur->stack : w->free_stacks;
+        bot = st->lo;
+        size = (size_t)(st->hi - st->lo);
+    }
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(dying ? NULL : &fake, bot, size);
+    sim_ctx_switch(save, to);
+    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#else
+    (void)dying;
+    sim_ctx_switch(save, to);
+#endif
+}
+
 /* ---- failing ------------------------------------------------------------------ */
 void sim_fail(sim_worker *w, sim_status s, uintptr_t pc, const char *fmt, ...)
 {
@@ -294,7 +347,7 @@ void sim_block_abort(sim_worker *w)
     w->cur = NULL;
     w->async = 0; /* an aborted sim_copy_async */
     void *dead;
-    sim_ctx_switch(&dead, w->sched_sp);
+    fiber_switch(w, &dead, w->sched_sp, 1);
     __builtin_unreachable();
 }
 
@@ -363,6 +416,9 @@ static inline __attribute__((always_inline)) void *next_context(sim_worker *w)
 static void fiber_main(void *arg)
 {
     sim_worker *w = arg;
+#ifdef SIM_ASAN
+    __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
     sim_stack *mine = w->free_stacks; /* next_context put our stack on top */
     w->free_stacks = mine->next_free;
     for (;;) {
@@ -378,7 +434,7 @@ static void fiber_main(void *arg)
         }
         stack_give(w, mine);
         void *dead;
-        sim_ctx_switch(&dead, next_context(w));
+        fiber_switch(w, &dead, next_context(w), 1);
     }
 }
 
@@ -389,7 +445,7 @@ static inline __attribute__((always_inline)) void park(sim_worker *w, sim_thread
     t->site_file = file;
     t->site_line = line;
     w->cur = NULL;
-    sim_ctx_switch(&t->sp, next_context(w));
+    fiber_switch(w, &t->sp, next_context(w), 0);
 }
 
 /* "0-31,64" : the threads of the block in a state (and at a site) */
@@ -588,7 +644,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     while (!w->block_failed && w->n_done < n) {
         void *next = next_context(w);
         if (next != w->sched_sp) {
-            sim_ctx_switch(&w->sched_sp, next);
+            fiber_switch(w, &w->sched_sp, next, 0);
             continue;
         }
         if (w->next_new < n) { /* no stack could be had */
@@ -602,8 +658,12 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     if (w->block_failed) /* free the stacks of threads that will never resume */
         for (unsigned i = 0; i < w->next_new; i++) {
             sim_thread *t = &w->threads[i];
-            if (t->stack && t->state != SIM_T_DONE)
+            if (t->stack && t->state != SIM_T_DONE) {
+#ifdef SIM_ASAN /* the abandoned frames leave their red zones poisoned */
+                ASAN_UNPOISON_MEMORY_REGION(t->stack->lo, (size_t)(t->stack->hi - t->stack->lo));
+#endif
                 stack_give(w, t->stack);
+            }
             t->stack = NULL;
         }
     if (w->detailed)
