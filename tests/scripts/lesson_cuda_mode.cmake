@@ -3,6 +3,10 @@
 # a build without the CUDA backend must say "no CUDA backend"; a CUDA build
 # on a machine without a usable GPU must say why (CUDA, GPU, driver or
 # device named in the message). Exit 1, a crash, or a silent refusal fail.
+# A refusal with its reason has tested nothing on a GPU: the script prints
+#   -- SKIP (not run): `lesson ...` (build: ...): <reason>
+# and the test's SKIP_REGULAR_EXPRESSION "SKIP \\(not run\\): " (tests/output.cmake)
+# makes ctest report it as skipped, with that line in its output.
 #   cmake -DLESSON=<path> -DHAVE_CUDA=ON|OFF "-DARGS=2" -P lesson_cuda_mode.cmake
 cmake_minimum_required(VERSION 3.20)
 # fail(<text>): prints text as it is (message(FATAL_ERROR) would rewrap it) and stops.
@@ -35,7 +39,7 @@ elseif(rc STREQUAL "2")
   if(NOT err MATCHES "CUDA|GPU|[Dd]river|[Dd]evice")
     fail("${what} exited 2 but its message names no reason (CUDA, GPU, driver, device):\n${err}")
   endif()
-  message(STATUS "${what}: refused as expected: ${reason}")
+  message(STATUS "SKIP (not run): ${what}: refused, as it must without a GPU: ${reason}")
 else()
   fail("${what} exited ${rc}; want 0 (GPU present, check passed) or 2 (no CUDA, with the reason). Output:\n${out}${err}")
 endif()
