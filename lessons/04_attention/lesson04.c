@@ -383,6 +383,29 @@ static const char *lm_note(const attn_version_result *r)
 
 static const char *hb(double x, char *buf) { return human_bytes(x, buf, 24); }
 
+/* A launch's HBM bytes were measured: always on the simulator; on a GPU only
+ * with its counters (--no-counters, or counters not permitted: not measured) */
+static int bytes_measured(const backend *be, const be_kernel *k) { return be->kind == BACKEND_SIM || k->hw.valid; }
+static int version_measured(const backend *be, const attn_version_result *r)
+{
+    for (int i = r->first_kernel; i < r->first_kernel + r->n_kernels; i++)
+        if (!bytes_measured(be, &be->kernels[i]))
+            return 0;
+    return 1;
+}
+static const char *no_counters_why(const backend *be)
+{
+    const char *n = be_counters_note(be);
+    return !be->counters ? "--no-counters" : n && n[0] ? n : "the counters were not read";
+}
+/* the time columns: the simulator's is the wall time of the simulation on this CPU */
+static const char *time_head(const backend *be) { return be->kind == BACKEND_SIM ? "CPU ms" : "GPU ms"; }
+static const char *time_note(const backend *be)
+{
+    return be->kind == BACKEND_SIM ? "CPU ms: the simulator's wall time on this CPU, not a GPU time"
+                                   : "GPU ms: CUDA events (--repeats: median, L2 flushed between runs)";
+}
+
 static void print_text(const attn_params *a, backend *bes, int nb, attn_version_result res[][3], int pass)
 {
     char b1[24], b2[24], b3[24], b4[24];
@@ -412,23 +435,27 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
     }
     for (int bi = 0; bi < nb; bi++) {
         backend *be = &bes[bi];
-        printf("\n  [%s] per kernel%s\n", be_name(be),
-               be->kind == BACKEND_CUDA ? " (DRAM bytes from the hardware counters)" : "");
+        printf("\n  [%s] per kernel%s; %s\n", be_name(be),
+               be->kind == BACKEND_CUDA ? " (DRAM bytes from the hardware counters; - = not measured)" : "",
+               time_note(be));
         printf("    %-9s %-20s %12s %12s %12s %12s %10s\n", "version", "kernel", "HBM read", "HBM write", "SRAM read",
-               "SRAM write", "time ms");
+               "SRAM write", time_head(be));
         for (int ver = 0; ver < NVER; ver++) {
             const attn_version_result *r = &res[bi][ver];
             if (!r->ran)
                 continue;
             for (int i = r->first_kernel; i < r->first_kernel + r->n_kernels; i++) {
                 const be_kernel *k = &be->kernels[i];
-                int hw = k->hw.valid;
+                int hw = k->hw.valid, sim = be->kind == BACKEND_SIM, got = bytes_measured(be, k);
                 printf("    %-9s %-20s %12s %12s %12s %12s %10.3f\n", ver_names[ver], k->name,
-                       hb(hw ? (double)k->hw.dram_read_bytes : (double)k->sim.hbm_read_bytes, b1),
-                       hb(hw ? (double)k->hw.dram_write_bytes : (double)k->sim.hbm_write_bytes, b2),
-                       hw ? "-" : hb((double)k->sim.sram_read_bytes, b3), hw ? "-" : hb((double)k->sim.sram_write_bytes, b4),
+                       !got ? "-" : hb(hw ? (double)k->hw.dram_read_bytes : (double)k->sim.hbm_read_bytes, b1),
+                       !got ? "-" : hb(hw ? (double)k->hw.dram_write_bytes : (double)k->sim.hbm_write_bytes, b2),
+                       !sim ? "-" : hb((double)k->sim.sram_read_bytes, b3), !sim ? "-" : hb((double)k->sim.sram_write_bytes, b4),
                        k->time_ms);
+                lesson_print_detail(stdout, "      ", be, k);
             }
+            if (be->kind == BACKEND_CUDA && !version_measured(be, r))
+                printf("    %-9s (no hardware counters: %s)\n", "", no_counters_why(be));
         }
         if (be->kind == BACKEND_SIM) {
             printf("\n    HBM bytes per tensor, read / written (closed form in brackets when it differs)\n");
@@ -477,10 +504,13 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
     const attn_version_result *rs = res[0];
     attn_shape sh = shape_of(a);
     double flops = attn_flops(&sh);
-    printf("\n  summary [%s]: HBM bytes (read + written) against the closed form and Theorem 2\n", be_name(be));
+    printf("\n  summary [%s]: HBM bytes (read + written) against the closed form and Theorem 2; %s\n", be_name(be),
+           time_note(be));
     printf("    %-9s %12s %12s %8s %16s %10s %10s %10s %11s\n", "version", "HBM bytes", "closed form", "", "Theorem 2",
-           "count/Thm2", "FLOP/byte", "time ms", "vs standard");
-    double std_bytes = rs[VER_STD].ran ? (double)(rs[VER_STD].hbm_read + rs[VER_STD].hbm_write) : 0;
+           "count/Thm2", "FLOP/byte", time_head(be), "vs standard");
+    double std_bytes = rs[VER_STD].ran && version_measured(be, &rs[VER_STD])
+                           ? (double)(rs[VER_STD].hbm_read + rs[VER_STD].hbm_write) : 0;
+    int unmeasured = 0;
     for (int ver = 0; ver < NVER; ver++) {
         const attn_version_result *r = &rs[ver];
         if (!r->ran)
@@ -488,15 +518,26 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
         attn_bytes e = attn_expected(a, ver);
         double got = (double)(r->hbm_read + r->hbm_write), want = (double)(attn_bytes_read(&e) + attn_bytes_written(&e));
         double t2 = attn_theorem2_bytes(a, ver);
-        char ratio[32] = "";
-        if (std_bytes > 0 && ver != VER_STD)
-            snprintf(ratio, sizeof ratio, "%.1fx fewer", std_bytes / got);
-        printf("    %-9s %12s %12s %8s %16s %10.2f %10.2f %10.2f %11s\n", ver_names[ver], hb(got, b1), hb(want, b2),
-               be->kind == BACKEND_CUDA ? "(DRAM)" : got == want ? "exact" : "DIFFERS",
-               hb(t2, b3), got / t2, flops / got, r->time_ms, ratio);
+        int measured = version_measured(be, r);
+        char ratio[32] = "", c_got[24] = "-", c_t2[16] = "-", c_fb[16] = "-";
+        if (measured) {
+            hb(got, c_got);
+            snprintf(c_t2, sizeof c_t2, "%.2f", got / t2);
+            snprintf(c_fb, sizeof c_fb, "%.2f", flops / got);
+            if (std_bytes > 0 && ver != VER_STD)
+                snprintf(ratio, sizeof ratio, "%.1fx fewer", std_bytes / got);
+        } else {
+            unmeasured = 1;
+        }
+        printf("    %-9s %12s %12s %8s %16s %10s %10s %10.2f %11s\n", ver_names[ver], c_got, hb(want, b2),
+               !measured ? "" : be->kind == BACKEND_CUDA ? "(DRAM)" : got == want ? "exact" : "DIFFERS",
+               hb(t2, b3), c_t2, c_fb, r->time_ms, ratio);
     }
-    printf("    Theorem 2: standard Theta(N d + N^2), FlashAttention Theta(N^2 d^2 / M); FLOPs = 4 N^2 d per head "
-           "= %.3g\n", flops);
+    if (unmeasured)
+        printf("    - = not measured (no hardware counters: %s)\n", no_counters_why(be));
+    printf("    Theorem 2: standard Theta(N d + N^2), FlashAttention Theta(N^2 d^2 / M); FLOPs = %s per head x %lld "
+           "heads = %.3g\n",
+           a->causal ? "4 d N(N+1)/2 (causal: the visible pairs)" : "4 N^2 d", (long long)a->B * a->H, flops);
     printf("\n%s\n", pass ? "PASS" : "FAIL");
 }
 

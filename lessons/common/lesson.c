@@ -226,6 +226,40 @@ void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const back
     fprintf(f, "    (= equal, ! differs) %s\n", lesson_dram_note);
 }
 
+int lesson_print_detail(FILE *f, const char *indent, const backend *be, const be_kernel *k)
+{
+    typedef unsigned long long ull;
+    if (k->hw.valid) {
+        fprintf(f, "%sL1 sectors (hardware counters): %llu loaded, %llu stored; shared wavefronts %llu, bank conflicts %llu\n",
+                indent, (ull)be_ld_sectors(k), (ull)be_st_sectors(k), (ull)be_wavefronts(k), (ull)be_conflicts(k));
+        if (k->hw.ldgsts_sectors || k->hw.ldgsts_conflicts) {
+            fprintf(f, "%s  of which cp.async (LDGSTS): %llu sectors, %llu bank conflicts\n", indent,
+                    (ull)k->hw.ldgsts_sectors, (ull)k->hw.ldgsts_conflicts);
+            return 2;
+        }
+        return 1;
+    }
+    if (be->kind != BACKEND_SIM || !be->detailed)
+        return 0;
+    const sim_counters *c = &k->sim;
+    char per[96] = "";
+    if (c->global_ld_requests)
+        snprintf(per, sizeof per, " (%.2f sectors a load request; coalesced: 4 for 4-byte loads, 16 for 16-byte)",
+                 (double)c->global_ld_sectors / (double)c->global_ld_requests);
+    fprintf(f, "%s32-byte sectors: %llu loaded, %llu stored in %llu + %llu warp requests%s; shared wavefronts %llu, bank "
+               "conflicts %llu\n",
+            indent, (ull)be_ld_sectors(k), (ull)be_st_sectors(k), (ull)c->global_ld_requests, (ull)c->global_st_requests,
+            per, (ull)be_wavefronts(k), (ull)be_conflicts(k));
+    if (!c->async_requests)
+        return 1;
+    fprintf(f,
+            "%s  of which cp.async (LDGSTS): %llu requests, %llu sectors, %llu bank conflicts; and their own %llu shared "
+            "wavefronts (not in the figure above)\n",
+            indent, (ull)c->async_requests, (ull)c->async_ld_sectors, (ull)c->async_st_conflicts,
+            (ull)c->async_st_wavefronts);
+    return 2;
+}
+
 const char *human_bytes(double b, char *buf, size_t n)
 {
     const char *u[] = {"B", "KB", "MB", "GB", "TB"};

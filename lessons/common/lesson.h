@@ -51,6 +51,15 @@ void lesson_json_check(json *j, const check_result *r);
 void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const backend *gpu, int gpu_first, int n);
 extern const char *const lesson_dram_note;
 
+/* --detail, one kernel's warp-level counts on lines of their own, each
+ * starting with indent: on the simulator (detailed mode) its 32-byte sectors
+ * and warp requests, shared wavefronts and bank conflicts, and cp.async
+ * copies (their sectors and conflicts are inside those totals, as on the GPU);
+ * for a launch with hardware counters the GPU's. Prints nothing for a launch
+ * that counted neither (simulator not detailed, GPU without counters).
+ * Returns the number of lines printed. */
+int lesson_print_detail(FILE *f, const char *indent, const backend *be, const be_kernel *k);
+
 /* "4.00 MB" style */
 const char *human_bytes(double b, char *buf, size_t n);
 #endif
