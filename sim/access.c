@@ -29,8 +29,12 @@ static inline int in_shared(const sim_worker *w, uintptr_t a, unsigned size)
     return (a >= w->tls_lo && a + size <= w->tls_hi) || (a >= w->dyn_lo && a + size <= w->dyn_hi);
 }
 static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space);
+static inline void spin_note(uintptr_t a, int wr, uintptr_t pc);
 
-static inline __attribute__((always_inline)) void access_inline(uintptr_t a, unsigned size, int wr, uintptr_t pc)
+/* vol: a volatile access (a flag threads communicate through): checked and
+ * counted, but, like an atomic, never a race (sim_access_slow's last argument) */
+static inline __attribute__((always_inline)) void access_inline(uintptr_t a, unsigned size, int wr, uintptr_t pc,
+                                                                int vol)
 {
     sim_worker *w = sim_tls_worker;
     if (__builtin_expect(w == NULL, 0))
@@ -46,10 +50,10 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
             return;
         }
     }
-    sim_access_slow(w, a, size, wr, pc, 0);
+    sim_access_slow(w, a, size, wr, pc, vol);
 }
 
-void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc) { access_inline(a, size, wr, pc); }
+void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc) { access_inline(a, size, wr, pc, 0); }
 
 /* An atomic read-modify-write: one read and one write, never a race. */
 void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc)
@@ -59,6 +63,7 @@ void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc)
         return;
     sim_access_slow(w, a, size, 0, pc, 1);
     sim_access_slow(w, a, size, 1, pc, 1);
+    spin_note(a, 0, pc); /* atomicCAS spin locks, atomicAdd(&flag, 0) polls */
 }
 
 /* An asynchronous copy of size bytes from global src to shared dst
@@ -114,17 +119,59 @@ void sim_copy_async_wait(void)
 
 /* ---- the hooks gcc's ThreadSanitizer instrumentation calls -------------- */
 #define RA() ((uintptr_t)__builtin_return_address(0))
+/* A thread that waits for another by spinning on a flag (legal since Volta:
+ * independent thread scheduling) reads it with volatile loads or atomics.
+ * Threads here run until they block, so after SIM_SPIN_LIMIT reads of one
+ * address with no volatile store or other volatile/atomic address between,
+ * the thread yields to the others of its block (sim_spin_yield). Only
+ * volatile and atomic accesses pay for this; plain loads (which the
+ * compiler may hoist out of such a loop anyway) never do. */
+#define SIM_SPIN_LIMIT 256
+static inline void spin_note(uintptr_t a, int wr, uintptr_t pc)
+{
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur)
+        return;
+    sim_thread *t = w->cur;
+    if (wr || a != t->spin_addr) {
+        t->spin_addr = wr ? 0 : a;
+        t->spin_n = 0;
+        return;
+    }
+    if (++t->spin_n >= SIM_SPIN_LIMIT) {
+        t->spin_n = 0;
+        sim_spin_yield(w, pc);
+    }
+}
+void sim_spin_note(uintptr_t a, uintptr_t pc) { spin_note(a, 0, pc); }
+
 #define HOOKS(n)                                                                           \
-    void __tsan_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA()); }               \
-    void __tsan_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA()); }              \
-    void __tsan_unaligned_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA()); }     \
-    void __tsan_unaligned_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA()); }    \
-    void __tsan_volatile_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA()); }      \
-    void __tsan_volatile_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA()); }
-void __tsan_read1(void *p) { access_inline((uintptr_t)p, 1, 0, RA()); }
-void __tsan_write1(void *p) { access_inline((uintptr_t)p, 1, 1, RA()); }
-void __tsan_volatile_read1(void *p) { access_inline((uintptr_t)p, 1, 0, RA()); }
-void __tsan_volatile_write1(void *p) { access_inline((uintptr_t)p, 1, 1, RA()); }
+    void __tsan_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA(), 0); }               \
+    void __tsan_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }              \
+    void __tsan_unaligned_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA(), 0); }     \
+    void __tsan_unaligned_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }    \
+    void __tsan_volatile_read##n(void *p)                                                   \
+    {                                                                                       \
+        access_inline((uintptr_t)p, n, 0, RA(), 1);                                         \
+        spin_note((uintptr_t)p, 0, RA());                                                   \
+    }                                                                                       \
+    void __tsan_volatile_write##n(void *p)                                                  \
+    {                                                                                       \
+        access_inline((uintptr_t)p, n, 1, RA(), 1);                                         \
+        spin_note((uintptr_t)p, 1, RA());                                                   \
+    }
+void __tsan_read1(void *p) { access_inline((uintptr_t)p, 1, 0, RA(), 0); }
+void __tsan_write1(void *p) { access_inline((uintptr_t)p, 1, 1, RA(), 0); }
+void __tsan_volatile_read1(void *p)
+{
+    access_inline((uintptr_t)p, 1, 0, RA(), 1);
+    spin_note((uintptr_t)p, 0, RA());
+}
+void __tsan_volatile_write1(void *p)
+{
+    access_inline((uintptr_t)p, 1, 1, RA(), 1);
+    spin_note((uintptr_t)p, 1, RA());
+}
 HOOKS(2)
 HOOKS(4)
 HOOKS(8)
@@ -138,19 +185,20 @@ static void range_access(uintptr_t a, size_t n, int wr, uintptr_t pc)
     size_t i = 0;
     if (!(a & 3))
         for (; i + 4 <= n; i += 4)
-            access_inline(a + i, 4, wr, pc);
+            access_inline(a + i, 4, wr, pc, 0);
     for (; i < n; i++)
-        access_inline(a + i, 1, wr, pc);
+        access_inline(a + i, 1, wr, pc, 0);
 }
-void __tsan_read_range(void *p, unsigned long n) { range_access((uintptr_t)p, n, 0, RA()); }
-void __tsan_write_range(void *p, unsigned long n) { range_access((uintptr_t)p, n, 1, RA()); }
+void __tsan_read_range(void *p, long n) { range_access((uintptr_t)p, (size_t)n, 0, RA()); }
+void __tsan_write_range(void *p, long n) { range_access((uintptr_t)p, (size_t)n, 1, RA()); }
 void __tsan_init(void) {}
 void __tsan_func_entry(void *pc) { (void)pc; }
-void __tsan_func_exit(void) {}
+void __tsan_func_exit(void *pc) { (void)pc; }
 
 /* ---- the slow path --------------------------------------------------------- */
 static struct {
     uintptr_t lo[16], hi[16];
+    unsigned flags[16]; /* PF_R / PF_W / PF_X */
     int n;
 } exe_data; /* the executable's loaded segments: static data kernels may read */
 
@@ -164,6 +212,7 @@ static int collect_segments(struct dl_phdr_info *info, size_t sz, void *arg)
             continue;
         exe_data.lo[exe_data.n] = info->dlpi_addr + ph->p_vaddr;
         exe_data.hi[exe_data.n] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+        exe_data.flags[exe_data.n] = ph->p_flags;
         exe_data.n++;
     }
     return 1; /* the first entry is the executable itself */
@@ -175,12 +224,44 @@ void sim_access_init_segments(void)
         dl_iterate_phdr(collect_segments, NULL);
 }
 
-static int in_exe_data(uintptr_t a)
+/* 0: not the executable's; else its segment's flags | 0x100 */
+static unsigned exe_segment(uintptr_t a)
 {
     for (int i = 0; i < exe_data.n; i++)
         if (a >= exe_data.lo[i] && a < exe_data.hi[i])
-            return 1;
+            return exe_data.flags[i] | 0x100;
     return 0;
+}
+
+/* Kernel code: the kernel units' .text, renamed simtlab_ktext after
+ * compilation (CMakeLists.txt). The watchdog stops a thread at once only
+ * there: elsewhere (the simulator, the C library) it may hold state. */
+extern char __start_simtlab_ktext[] __attribute__((weak)), __stop_simtlab_ktext[] __attribute__((weak));
+int sim_in_kernel_text(uintptr_t pc)
+{
+    return __start_simtlab_ktext && pc >= (uintptr_t)__start_simtlab_ktext && pc < (uintptr_t)__stop_simtlab_ktext;
+}
+
+/* The kernel units' own writable data (__device__ variables), renamed into
+ * these sections after compilation (CMakeLists.txt, simtlab_kernels), and the
+ * __constant__ variables (sim/kernel.h). Weak: absent sections are NULL. */
+extern char __start_simtlab_kdata[] __attribute__((weak)), __stop_simtlab_kdata[] __attribute__((weak));
+extern char __start_simtlab_kbss[] __attribute__((weak)), __stop_simtlab_kbss[] __attribute__((weak));
+extern char __start_simtlab_kdrel[] __attribute__((weak)), __stop_simtlab_kdrel[] __attribute__((weak));
+extern char __start_simtlab_kdrel2[] __attribute__((weak)), __stop_simtlab_kdrel2[] __attribute__((weak));
+extern char __start_simtlab_const[] __attribute__((weak)), __stop_simtlab_const[] __attribute__((weak));
+
+static int in_range(uintptr_t a, unsigned size, const char *lo, const char *hi)
+{
+    return lo && a >= (uintptr_t)lo && a + size <= (uintptr_t)hi;
+}
+
+static int in_kernel_data(uintptr_t a, unsigned size)
+{
+    return in_range(a, size, __start_simtlab_kdata, __stop_simtlab_kdata) ||
+           in_range(a, size, __start_simtlab_kbss, __stop_simtlab_kbss) ||
+           in_range(a, size, __start_simtlab_kdrel, __stop_simtlab_kdrel) ||
+           in_range(a, size, __start_simtlab_kdrel2, __stop_simtlab_kdrel2);
 }
 
 static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
@@ -191,6 +272,8 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
     sim_thread *t = w->cur;
     if (!t) /* instrumented code outside any CUDA thread (not expected: thunks are not instrumented) */
         return;
+    if (__builtin_expect(w->detailed & SIM_DETAILED_TIMEOUT, 0))
+        sim_timeout_stop(w, pc);
     uintptr_t off = a - sim_arena.base;
     if (off < sim_arena.span) {
         uint32_t id = sim_arena.owner[off >> SIM_GRANULE_SHIFT];
@@ -252,15 +335,34 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
             w->c.local_read_bytes += size;
         return;
     }
-    if (in_exe_data(a)) {
+    unsigned seg = exe_segment(a);
+    if (seg) {
         if (a & (size - 1)) {
             sim_fail(w, SIM_ERR_MISALIGNED_ADDRESS, pc, "misaligned constant %s of %u bytes at 0x%llx", rw, size,
                      (unsigned long long)a);
             sim_block_abort(w);
         }
-        if (!wr)
+        if (!wr) {
             w->c.const_read_bytes += size;
-        return;
+            return;
+        }
+        if (in_range(a, size, __start_simtlab_const, __stop_simtlab_const)) {
+            sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                     "write of %u bytes at 0x%llx to a __constant__ variable: constant memory is read-only in "
+                     "kernels (nvcc refuses this code); set it from the host (cudaMemcpyToSymbol) or make it a "
+                     "__device__ variable or a cudaMalloc buffer",
+                     size, (unsigned long long)a);
+            sim_block_abort(w);
+        }
+        if (in_kernel_data(a, size))
+            return; /* a __device__ variable: legal, not counted (README) */
+        sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                 "invalid write of %u bytes at address 0x%llx: host memory (%s of the program: a host global or "
+                 "static array, a const table or a string literal). A kernel may write only device memory "
+                 "(cudaMalloc), shared memory, __device__ variables and its own locals: copy the data to a device "
+                 "buffer and pass that",
+                 size, (unsigned long long)a, seg & PF_W ? "static data" : "read-only data");
+        sim_block_abort(w);
     }
     sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
              "invalid %s of %u bytes at address 0x%llx: not device memory, shared memory or this thread's stack "
@@ -406,6 +508,8 @@ static void grow_requests(sim_warp *wp)
 
 static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space)
 {
+    if (__builtin_expect(w->detailed & SIM_DETAILED_TIMEOUT, 0))
+        sim_timeout_stop(w, pc); /* the watchdog's flag; detailed mode itself never sets this bit */
     space |= w->async;
     sim_thread *t = w->cur;
     sim_warp *wp = &w->warps[t->warp];

@@ -66,6 +66,10 @@ typedef struct sim_thread {
     uint3 tid;
     unsigned linear, lane, warp;
     unsigned async_pending; /* copy_async_float4 copies not yet waited for */
+    /* spin detection (volatile reads and atomics only, never the hot path) */
+    uintptr_t spin_addr;
+    unsigned spin_n;
+    uintptr_t last_pc; /* where it was last seen: its last spin yield, or where a timeout stopped it */
 } sim_thread;
 
 /* Detailed mode: one warp-level request = the accesses of one instruction
@@ -161,7 +165,6 @@ typedef struct sim_worker {
 
     sim_stack *free_stacks;
     size_t stack_bytes;
-    int stack_env_ignored; /* SIMTLAB_STACK_KB was out of range */
     char *dyn_map;
     size_t dyn_cap;
     sim_shadow *shadow_tls, *shadow_dyn;
@@ -171,7 +174,17 @@ typedef struct sim_worker {
 
     sim_err_rec err; /* first error of this worker in this launch */
     int has_err;
+
+    /* the launch watchdog (SIMTLAB_TIMEOUT) */
+    volatile int timed_out;        /* set by the watchdog's signal */
+    sim_thread *timeout_thread;    /* the thread a timeout stopped */
+    int in_launch;                 /* between a launch's start and end on this worker */
+    unsigned long os_thread;       /* pthread_t of the worker */
 } sim_worker;
+
+/* worker->detailed has this bit or-ed in by the watchdog: the next access
+ * that tests the detailed flag stops the thread (no cost on the hot path) */
+#define SIM_DETAILED_TIMEOUT 2
 
 extern _Thread_local sim_worker *sim_tls_worker;
 
@@ -182,6 +195,11 @@ void sim_block_abort(sim_worker *w) __attribute__((noreturn));
 void sim_copy_async(void *dst, const void *src, unsigned size); /* kernel.h's copy_async_float4 */
 void sim_copy_async_wait(void);                                 /* kernel.h's copy_async_wait_all */
 void sim_set_error(sim_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sim_timeout_stop(sim_worker *w, uintptr_t pc) __attribute__((noreturn)); /* at a safe point */
+void sim_spin_yield(sim_worker *w, uintptr_t pc); /* a thread spins: let the others run */
+
+/* access.c */
+int sim_in_kernel_text(uintptr_t pc);
 
 /* access.c */
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);

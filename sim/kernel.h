@@ -163,7 +163,9 @@ static inline __attribute__((unused, always_inline)) float exp2_approx(float x)
 /* All threads of a block run on one OS thread, so block-local storage is
  * thread-local storage of that worker (sim/README: "shared memory"). */
 #define __shared__ static _Thread_local __attribute__((aligned(16)))
-#define __constant__ static
+/* __constant__ variables sit in a section of their own: a kernel that
+ * writes one is reported (nvcc refuses such code; sim/access.c). */
+#define __constant__ static __attribute__((section("simtlab_const")))
 #define __restrict__ restrict
 #define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...)

@@ -22,8 +22,14 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <ucontext.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +73,8 @@ static const char *const status_names[SIM_ERR_COUNT] = {
     [SIM_ERR_STACK_OVERFLOW] = "cudaErrorLaunchFailure (stack overflow)",
     [SIM_ERR_SHARED_RACE] = "simSharedMemoryRace",
     [SIM_ERR_LAUNCH_ABORTED] = "simLaunchAborted",
+    [SIM_ERR_INTEGER_DIVIDE] = "simIntegerDivideByZero",
+    [SIM_ERR_LAUNCH_TIMEOUT] = "cudaErrorLaunchTimeout",
 };
 
 const char *sim_status_name(sim_status s)
@@ -142,13 +150,142 @@ sim_status sim_set_max_dynamic_shared(size_t bytes)
     return SIM_OK;
 }
 
+/* ---- settings from the environment ------------------------------------------- */
+static long env_stack_kb = 64;  /* SIMTLAB_STACK_KB: KiB of stack per CUDA thread */
+static long env_timeout_s = 120; /* SIMTLAB_TIMEOUT: seconds per launch, 0 = no watchdog */
+
+/* Reads a whole number from the environment; -1 (with the error set) when it
+ * is set to anything but a number in [lo, hi]. */
+static int env_long(const char *name, long lo, long hi, long dflt, const char *what, long *out)
+{
+    const char *v = getenv(name);
+    *out = dflt;
+    if (!v || !*v)
+        return 0;
+    char *end;
+    errno = 0;
+    long k = strtol(v, &end, 10);
+    if (end == v || *end || errno || k < lo || k > hi || v[0] == ' ' || v[0] == '+') {
+        sim_set_error(SIM_ERR_INVALID_VALUE, "%s='%.40s' is not valid: it must be a whole number from %ld to %ld (%s); "
+                      "unset it for the default, %ld", name, v, lo, hi, what, dflt);
+        return -1;
+    }
+    *out = k;
+    return 0;
+}
+
+static int env_settings(void)
+{
+    return env_long("SIMTLAB_STACK_KB", 8, 65536, 64, "KiB of stack per CUDA thread, read when a worker starts",
+                    &env_stack_kb) ||
+           env_long("SIMTLAB_TIMEOUT", 0, 86400 * 7, 120, "seconds a launch may run; 0 turns the watchdog off",
+                    &env_timeout_s);
+}
+
+/* ---- the watchdog ----------------------------------------------------------------
+ * One thread, started by the first launch with a timeout, sleeps until the
+ * running launch's deadline; past it, it signals (SIGURG) every worker of the
+ * launch every 100 ms until the launch ends. A worker's handler marks it
+ * timed out and stops the running CUDA thread at once when it is in kernel
+ * code (an endless loop); elsewhere the next simulator call that is safe to
+ * leave from stops it (an instrumented access, a spin yield, the scheduler). */
+#define SIM_MAX_WORKERS 512
+#define SIM_WD_SIGNAL SIGURG
+static pthread_mutex_t wd_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wd_cv = PTHREAD_COND_INITIALIZER;
+static int wd_started, wd_armed;
+static struct timespec wd_deadline;
+static _Atomic int wd_fired;
+static struct sigaction old_wd; /* kept: the program's own SIGURG handler is replaced */
+static sim_worker *wd_workers[SIM_MAX_WORKERS];
+static int wd_n;
+
+static void *wd_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&wd_mu);
+    for (;;) {
+        if (!wd_armed) {
+            pthread_cond_wait(&wd_cv, &wd_mu);
+            continue;
+        }
+        struct timespec dl = wd_deadline;
+        if (pthread_cond_timedwait(&wd_cv, &wd_mu, &dl) != ETIMEDOUT || !wd_armed)
+            continue; /* re-armed, disarmed or a spurious wake-up: look again */
+        atomic_store(&wd_fired, 1);
+        for (int i = 0; i < wd_n; i++)
+            if (wd_workers[i]->in_launch)
+                pthread_kill((pthread_t)wd_workers[i]->os_thread, SIM_WD_SIGNAL);
+        clock_gettime(CLOCK_MONOTONIC, &wd_deadline);
+        wd_deadline.tv_nsec += 100 * 1000 * 1000;
+        if (wd_deadline.tv_nsec >= 1000000000) {
+            wd_deadline.tv_sec++;
+            wd_deadline.tv_nsec -= 1000000000;
+        }
+    }
+    return NULL;
+}
+
+static void on_watchdog(int sig, siginfo_t *si, void *uc);
+
+/* Arms the watchdog for a launch; 0, or -1 when its thread cannot start. */
+static int wd_arm(long seconds)
+{
+    static pthread_condattr_t ca;
+    pthread_mutex_lock(&wd_mu);
+    if (!wd_started) {
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_destroy(&wd_cv);
+        pthread_cond_init(&wd_cv, &ca);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_watchdog;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER; /* it may leave by a switch */
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIM_WD_SIGNAL, &sa, &old_wd);
+        pthread_t th;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        /* the watchdog takes no signals of its own */
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        int rc = pthread_create(&th, &at, wd_main, NULL);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        pthread_attr_destroy(&at);
+        if (rc) {
+            pthread_mutex_unlock(&wd_mu);
+            sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot start the launch watchdog thread (%s); set "
+                          "SIMTLAB_TIMEOUT=0 to run without it", strerror(rc));
+            return -1;
+        }
+        wd_started = 1;
+    }
+    atomic_store(&wd_fired, 0);
+    clock_gettime(CLOCK_MONOTONIC, &wd_deadline);
+    wd_deadline.tv_sec += seconds;
+    wd_armed = 1;
+    pthread_cond_signal(&wd_cv);
+    pthread_mutex_unlock(&wd_mu);
+    return 0;
+}
+
+static void wd_disarm(void)
+{
+    pthread_mutex_lock(&wd_mu);
+    wd_armed = 0;
+    pthread_mutex_unlock(&wd_mu);
+}
+
 /* ---- workers ------------------------------------------------------------------ */
 #define SIM_GUARD_BYTES (64u << 10)
 #define SIM_DYN_CAP (256u << 10)
 #define SIM_COLOR_SPAN (64u << 10) /* stack_take: room for cache colouring */
 static _Thread_local sim_worker *my_worker;
 static size_t tls_memsz, tls_align;
-static struct sigaction old_segv, old_bus;
+static struct sigaction old_segv, old_bus, old_fpe;
 
 static int find_tls(struct dl_phdr_info *info, size_t sz, void *arg)
 {
@@ -180,25 +317,51 @@ static int tls_window(uintptr_t *lo, uintptr_t *hi)
     return probe >= *lo && probe < *hi ? 0 : -1;
 }
 
-/* not ASan-instrumented: it leaves the signal's alternate stack for the
- * scheduler, which ASan's no-return handling would take for an overflow */
+static uintptr_t context_pc(void *uc)
+{
+#if defined(__x86_64__)
+    return (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#else
+    return (uintptr_t)((ucontext_t *)uc)->uc_mcontext.pc;
+#endif
+}
+
+/* A fault inside a CUDA thread ends its block with a report; any other
+ * fault goes to the handler that was there before (or kills, as it would
+ * have). The reports' pc is the faulting instruction + 1 (resolve_pc takes
+ * return addresses). Not ASan-instrumented: it leaves the signal's
+ * alternate stack for the scheduler, which ASan's no-return handling would
+ * take for an overflow. */
 __attribute__((no_sanitize_address)) static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     sim_worker *w = sim_tls_worker;
     if (w && w->cur && w->cur->stack) {
         uintptr_t a = (uintptr_t)si->si_addr;
         const sim_stack *s = w->cur->stack;
-        if (a >= (uintptr_t)s->map && a < (uintptr_t)s->lo) {
+        if (sig != SIGFPE && a >= (uintptr_t)s->map && a < (uintptr_t)s->lo) {
             sim_fail(w, SIM_ERR_STACK_OVERFLOW, 0,
                      "stack overflow: the thread used more than its %zu KiB of stack (large local arrays or deep "
-                     "recursion); make local arrays smaller or set SIMTLAB_STACK_KB to more than %zu (8 to 65536)%s",
-                     w->stack_bytes >> 10, w->stack_bytes >> 10,
-                     w->stack_env_ignored ? "; the SIMTLAB_STACK_KB given was outside 8..65536 and ignored" : "");
+                     "recursion); make local arrays smaller or set SIMTLAB_STACK_KB to more than %zu (8 to 65536)",
+                     w->stack_bytes >> 10, w->stack_bytes >> 10);
             sim_block_abort(w);
         }
+        uintptr_t pc = context_pc(uc) + 1;
+        if (sig == SIGFPE) {
+            sim_fail(w, SIM_ERR_INTEGER_DIVIDE, pc,
+                     "integer division by zero (or INT_MIN / -1) in a kernel: a GPU returns an undefined value "
+                     "without an error; test the divisor first");
+        } else {
+            sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                     "the kernel faulted (%s) at address 0x%llx: an access the simulator does not see (memcpy, "
+                     "memset or a C library call inside a kernel, or an uninstrumented __host__ function) went "
+                     "to memory that is not mapped or is read-only; on a GPU this is an illegal address",
+                     sig == SIGSEGV ? "SIGSEGV" : "SIGBUS", (unsigned long long)a);
+        }
+        sim_block_abort(w);
     }
     /* not ours: let the previous handler (or the default) deal with it */
-    sigaction(sig, sig == SIGSEGV ? &old_segv : &old_bus, NULL);
+    struct sigaction *old = sig == SIGSEGV ? &old_segv : sig == SIGBUS ? &old_bus : &old_fpe;
+    sigaction(sig, old, NULL);
     (void)uc;
 }
 
@@ -215,6 +378,7 @@ static void install_fault_handler(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, &old_segv);
     sigaction(SIGBUS, &sa, &old_bus);
+    sigaction(SIGFPE, &sa, &old_fpe);
 }
 
 static sim_worker *worker_get(void)
@@ -235,10 +399,12 @@ static sim_worker *worker_get(void)
         return NULL;
     }
     w->dyn_cap = SIM_DYN_CAP;
-    const char *kb = getenv("SIMTLAB_STACK_KB");
-    long k = kb ? strtol(kb, NULL, 10) : 0;
-    w->stack_bytes = (size_t)(k >= 8 && k <= 65536 ? k : 64) << 10;
-    w->stack_env_ignored = kb && !(k >= 8 && k <= 65536);
+    w->stack_bytes = (size_t)env_stack_kb << 10; /* checked by sim_launch (env_settings) */
+    w->os_thread = (unsigned long)pthread_self();
+    pthread_mutex_lock(&wd_mu);
+    if (wd_n < SIM_MAX_WORKERS)
+        wd_workers[wd_n++] = w;
+    pthread_mutex_unlock(&wd_mu);
     /* the fault handler runs on an alternate stack (a fiber's guard page has no
      * room for it); one already set up (a sanitizer's) is kept */
     stack_t old;
@@ -318,6 +484,7 @@ static inline __attribute__((always_inline)) void fiber_switch(sim_worker *w, vo
     sim_ctx_switch(save, to);
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #else
+    (void)w;
     (void)dying;
     sim_ctx_switch(save, to);
 #endif
@@ -446,6 +613,53 @@ static inline __attribute__((always_inline)) void park(sim_worker *w, sim_thread
     t->site_line = line;
     w->cur = NULL;
     fiber_switch(w, &t->sp, next_context(w), 0);
+}
+
+/* ---- spinning threads and the watchdog's stop ----------------------------------- */
+/* A thread spins on a volatile or atomic read (sim/access.c, spin_note): run
+ * another thread of the block if there is one (it goes to the back of the
+ * ready queue), else carry on. */
+void sim_spin_yield(sim_worker *w, uintptr_t pc)
+{
+    sim_thread *t = w->cur;
+    t->last_pc = pc;
+    if (w->timed_out)
+        sim_timeout_stop(w, pc);
+    w->cur = NULL;
+    void *next = next_context(w);
+    if (next == w->sched_sp) { /* nobody else can run */
+        w->cur = t;
+        return;
+    }
+    t->state = SIM_T_READY;
+    w->ready[w->ready_tail++ % SIM_MAX_THREADS] = t->linear;
+    fiber_switch(w, &t->sp, next, 0);
+}
+
+/* The watchdog fired: stop the running thread here (a point where the
+ * simulator holds nothing); run_block writes the report. */
+void sim_timeout_stop(sim_worker *w, uintptr_t pc)
+{
+    w->detailed &= ~SIM_DETAILED_TIMEOUT;
+    w->cur->last_pc = pc;
+    w->timeout_thread = w->cur;
+    sim_block_abort(w);
+}
+
+__attribute__((no_sanitize_address)) static void on_watchdog(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig;
+    (void)si;
+    sim_worker *w = sim_tls_worker;
+    if (!w || !atomic_load(&wd_fired) || !w->in_launch)
+        return;
+    w->timed_out = 1;
+    if (!w->cur)
+        return; /* the scheduler sees timed_out */
+    uintptr_t pc = context_pc(uc);
+    if (sim_in_kernel_text(pc)) /* kernel code holds no simulator state: leave it now */
+        sim_timeout_stop(w, pc + 1);
+    w->detailed |= SIM_DETAILED_TIMEOUT; /* the next access that tests the flag stops it */
 }
 
 /* "0-31,64" : the threads of the block in a state (and at a site) */
@@ -599,6 +813,64 @@ static void resolve_stall(sim_worker *w)
     w->block_failed = 1;
 }
 
+static void resolve_pc(uintptr_t pc, char *fn, size_t fn_n, char *loc, size_t loc_n);
+
+/* The report of a launch the watchdog stopped: which threads of the block
+ * had not finished, and where each was last seen. */
+static void timeout_report(sim_worker *w)
+{
+    char text[700], where[320], fn[128], loc[200];
+    size_t k = 0;
+    unsigned n_run = 0, n_bar = 0, n_new = 0;
+    const sim_thread *shown = w->timeout_thread;
+    for (unsigned i = 0; i < w->n_threads; i++) {
+        const sim_thread *t = &w->threads[i];
+        if (i >= w->next_new)
+            n_new++;
+        else if (t->state == SIM_T_BARRIER || t->state == SIM_T_WARP)
+            n_bar++;
+        else if (t->state != SIM_T_DONE)
+            n_run++;
+    }
+    k += (size_t)snprintf(text + k, sizeof text - k,
+                          "the launch ran longer than SIMTLAB_TIMEOUT=%ld s and was stopped (a thread that never "
+                          "ends, or waits for something no thread does). In this block: ",
+                          env_timeout_s);
+    /* the threads running (or spinning) with where they were last seen: at most 4 named */
+    unsigned named = 0;
+    for (unsigned i = 0; i < w->next_new && named < 4; i++) {
+        const sim_thread *t = &w->threads[i];
+        if (t->state == SIM_T_DONE || t->state == SIM_T_BARRIER || t->state == SIM_T_WARP)
+            continue;
+        resolve_pc(t->last_pc, fn, sizeof fn, loc, sizeof loc);
+        snprintf(where, sizeof where, "%s", loc[0] ? loc : "an unknown line");
+        if (k < sizeof text)
+            k += (size_t)snprintf(text + k, sizeof text - k, "%sthread (%u,%u,%u) still running, last seen at %s",
+                                  named ? "; " : "", t->tid.x, t->tid.y, t->tid.z, where);
+        if (!shown)
+            shown = t;
+        named++;
+    }
+    if (n_run > named && k < sizeof text)
+        k += (size_t)snprintf(text + k, sizeof text - k, "; %u more running", n_run - named);
+    if (n_bar && k < sizeof text) {
+        char list[128];
+        unsigned cnt;
+        list_threads(w, list, sizeof list, SIM_T_BARRIER, NULL, 0, &cnt);
+        k += (size_t)snprintf(text + k, sizeof text - k, "; %u waiting at a barrier or warp intrinsic%s%s%s", n_bar,
+                              cnt ? " (__syncthreads: " : "", cnt ? list : "", cnt ? ")" : "");
+    }
+    if (n_new && k < sizeof text)
+        k += (size_t)snprintf(text + k, sizeof text - k, "; %u not started", n_new);
+    if (k < sizeof text)
+        snprintf(text + k, sizeof text - k,
+                 ". Set SIMTLAB_TIMEOUT to more seconds for a long kernel, or 0 to turn the watchdog off");
+    w->cur = (sim_thread *)shown;
+    sim_fail(w, SIM_ERR_LAUNCH_TIMEOUT, shown ? shown->last_pc : 0, "%s", text);
+    w->cur = NULL;
+    w->timeout_thread = NULL;
+}
+
 /* The per-launch part of each thread: its index, lane and warp. */
 static void threads_init(sim_worker *w, const simt_cfg *cfg)
 {
@@ -642,6 +914,10 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     /* The scheduler: it starts the first fiber, and gets control back only
      * when no thread can run (all waiting, or all done). */
     while (!w->block_failed && w->n_done < n) {
+        if (w->timed_out) {
+            w->block_failed = 1;
+            break;
+        }
         void *next = next_context(w);
         if (next != w->sched_sp) {
             fiber_switch(w, &w->sched_sp, next, 0);
@@ -655,6 +931,8 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
         resolve_stall(w);
     }
     w->c.threads += n;
+    if (w->timed_out && w->block_failed)
+        timeout_report(w);
     if (w->block_failed) /* free the stacks of threads that will never resume */
         for (unsigned i = 0; i < w->next_new; i++) {
             sim_thread *t = &w->threads[i];
@@ -1030,27 +1308,55 @@ static void resolve_pc(uintptr_t pc, char *fn, size_t fn_n, char *loc, size_t lo
      * (not /proc/self/exe, which addr2line would read as itself). */
     Dl_info self;
     int in_exe = dladdr((void *)resolve_pc, &self) && self.dli_fbase == info.dli_fbase;
-    char exe[64], cmd[600];
+    char exe[64], addr[32];
     snprintf(exe, sizeof exe, "/proc/%d/exe", (int)getpid());
-    snprintf(cmd, sizeof cmd, "addr2line -f -e '%s' 0x%llx 2>/dev/null",
-             !in_exe && info.dli_fname && info.dli_fname[0] ? info.dli_fname : exe,
-             (unsigned long long)(pc - 1 - (uintptr_t)info.dli_fbase));
-    FILE *f = popen(cmd, "r");
-    if (!f)
+    snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)(pc - 1 - (uintptr_t)info.dli_fbase));
+    const char *file = !in_exe && info.dli_fname && info.dli_fname[0] ? info.dli_fname : exe;
+    /* addr2line runs from an argument vector, never through a shell: the
+     * file name is whatever the program was called */
+    char *argv[] = {"addr2line", "-f", "-e", (char *)file, addr, NULL};
+    int fd[2];
+    if (pipe2(fd, O_CLOEXEC))
         return;
-    char a[256] = "", b[512] = "";
-    if (fgets(a, sizeof a, f) && fgets(b, sizeof b, f)) {
-        a[strcspn(a, "\n")] = 0;
-        b[strcspn(b, "\n")] = 0;
-        char *disc = strstr(b, " (discriminator");
-        if (disc)
-            *disc = 0;
-        if (b[0] != '?') {
-            snprintf(fn, fn_n, "%s", a);
-            snprintf(loc, loc_n, "%s", basename_of(b));
-        }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    extern char **environ;
+    pid_t child;
+    int rc = posix_spawnp(&child, "addr2line", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd[1]);
+    if (rc) {
+        close(fd[0]);
+        return;
     }
-    pclose(f);
+    char out[800];
+    size_t got = 0;
+    for (;;) {
+        ssize_t r = read(fd[0], out + got, sizeof out - 1 - got);
+        if (r > 0 && (got += (size_t)r) < sizeof out - 1)
+            continue;
+        if (r < 0 && errno == EINTR)
+            continue;
+        break;
+    }
+    out[got] = 0;
+    close(fd[0]);
+    while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+        ;
+    char *a = out, *b = strchr(out, '\n');
+    if (!b)
+        return;
+    *b++ = 0;
+    b[strcspn(b, "\n")] = 0;
+    char *disc = strstr(b, " (discriminator");
+    if (disc)
+        *disc = 0;
+    if (b[0] && b[0] != '?') {
+        snprintf(fn, fn_n, "%s", a);
+        snprintf(loc, loc_n, "%s", basename_of(b));
+    }
 }
 
 int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void *), const void *args)
@@ -1058,7 +1364,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     memset(&last_info, 0, sizeof last_info);
     snprintf(last_info.kernel, sizeof last_info.kernel, "%s", kernel);
     last_info.cfg = *cfg;
-    if (check_cfg(cfg, kernel) || sim_memory_init()) {
+    if (env_settings() || check_cfg(cfg, kernel) || sim_memory_init()) {
         last_info.status = last_status;
         return last_status;
     }
@@ -1066,6 +1372,10 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         dl_iterate_phdr(find_tls, NULL);
     sim_access_init_segments();
     install_fault_handler();
+    if (env_timeout_s > 0 && wd_arm(env_timeout_s)) {
+        last_info.status = last_status;
+        return last_status;
+    }
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1078,6 +1388,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     memset(&total, 0, sizeof total);
     sim_err_rec err;
     int has_err = 0, setup_failed = 0;
+    uint64_t blocks_run = 0;
 
 #ifdef _OPENMP
 #pragma omp parallel
@@ -1110,6 +1421,10 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->block_dim = (dim3){cfg->block.x, cfg->block.y, cfg->block.z};
             w->grid_dim = (dim3){cfg->grid.x, cfg->grid.y, cfg->grid.z};
             w->cur = NULL;
+            w->timed_out = 0;
+            w->timeout_thread = NULL;
+            w->in_launch = 1;
+            uint64_t my_blocks = 0;
             sim_tls_worker = w;
             /* blocks are taken `chunk` at a time, in increasing order: a shared
              * counter bounced between cores at every block costs more than
@@ -1117,11 +1432,13 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             for (int stop = 0; !stop;) {
                 uint64_t b0 = atomic_fetch_add(&next_block, chunk);
                 for (uint64_t b = b0; b < b0 + chunk; b++) {
-                    if (b >= nblocks || b > atomic_load_explicit(&abort_at, memory_order_relaxed)) {
+                    if (b >= nblocks || b > atomic_load_explicit(&abort_at, memory_order_relaxed) ||
+                        w->timed_out) {
                         stop = 1;
                         break;
                     }
                     run_block(w, b, cfg);
+                    my_blocks++;
                     if (w->block_failed) {
                         uint64_t cur = atomic_load(&abort_at);
                         while (b < cur && !atomic_compare_exchange_weak(&abort_at, &cur, b))
@@ -1129,11 +1446,14 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                     }
                 }
             }
+            w->in_launch = 0;
+            w->detailed &= ~SIM_DETAILED_TIMEOUT;
             sim_tls_worker = NULL;
 #ifdef _OPENMP
 #pragma omp critical(sim_merge)
 #endif
             {
+                blocks_run += my_blocks;
                 uint64_t *dst = (uint64_t *)&total, *src = (uint64_t *)&w->c;
                 for (size_t i = 0; i < sizeof total / sizeof(uint64_t); i++)
                     dst[i] += src[i];
@@ -1150,6 +1470,9 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             }
         }
     }
+    int fired = env_timeout_s > 0 && atomic_load(&wd_fired);
+    if (env_timeout_s > 0)
+        wd_disarm();
     clock_gettime(CLOCK_MONOTONIC, &t1);
     last_info.wall_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     last_info.c = total;
@@ -1158,6 +1481,14 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                       setup_failed == 1 ? "cannot set up a simulator worker (out of host memory)"
                                         : "simtlab's sim library must be linked into the executable itself (not a "
                                           "shared library): its shared-memory model uses the executable's TLS block");
+        last_info.status = last_status;
+        return last_status;
+    }
+    if (fired && !has_err && blocks_run < nblocks) { /* stopped between blocks */
+        sim_set_error(SIM_ERR_LAUNCH_TIMEOUT,
+                      "launch of %s ran longer than SIMTLAB_TIMEOUT=%ld s and was stopped after %llu of its %llu "
+                      "blocks; set SIMTLAB_TIMEOUT to more seconds for a long kernel, or 0 to turn the watchdog off",
+                      kernel, env_timeout_s, (unsigned long long)blocks_run, (unsigned long long)nblocks);
         last_info.status = last_status;
         return last_status;
     }

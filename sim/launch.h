@@ -29,6 +29,8 @@ typedef enum sim_status {
     SIM_ERR_STACK_OVERFLOW,        /* cudaErrorLaunchFailure (stack overflow) */
     SIM_ERR_SHARED_RACE,           /* compute-sanitizer racecheck hazard (detailed mode) */
     SIM_ERR_LAUNCH_ABORTED,        /* an earlier block of this launch failed */
+    SIM_ERR_INTEGER_DIVIDE,        /* integer division by zero (a GPU returns garbage; the CPU traps) */
+    SIM_ERR_LAUNCH_TIMEOUT,        /* cudaErrorLaunchTimeout: the launch ran past SIMTLAB_TIMEOUT seconds */
     SIM_ERR_COUNT
 } sim_status;
 

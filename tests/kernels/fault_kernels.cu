@@ -1,0 +1,143 @@
+/* tests/kernels/fault_kernels.cu - kernels for tests/test_faults.c: faults a
+ * CPU would die of (integer division by zero, a store into read-only host
+ * data), writes a GPU forbids (host static data, __constant__ memory),
+ * threads that never end, and threads that spin on a flag another thread of
+ * the block sets (legal since Volta). The comments "SITE:..." mark the lines
+ * the tests expect in the reports. */
+#include <string.h>
+
+#include "kernel.h"
+#include "fault_kernels.h"
+
+/* out[i] = num / den for thread (bt) of block (bb), num / 1 for the others */
+__global__ void divide_at(int *out, int num, int den, int bb, int bt)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int d = ((int)blockIdx.x == bb && (int)threadIdx.x == bt) ? den : 1;
+    out[i] = num / d; /* SITE:divide */
+}
+
+/* thread bt stores 7 through p (a host pointer, of whatever kind) */
+__global__ void store_through(int *out, int *p, int bt)
+{
+    if ((int)threadIdx.x == bt)
+        p[0] = 7; /* SITE:store_through */
+    out[threadIdx.x] = 1;
+}
+
+/* thread bt clears n ints at p with memset: the C library's stores are not
+ * instrumented, so only the CPU's fault can tell */
+__global__ void memset_through(int *out, int *p, int n, int bt)
+{
+    if ((int)threadIdx.x == bt)
+        memset(p, 0, (size_t)n * sizeof(int));
+    out[threadIdx.x] = 1;
+}
+
+__constant__ int table[4] = {1, 2, 3, 4};
+
+/* thread bt writes a __constant__ variable (nvcc refuses this; the
+ * simulator must report it) */
+__global__ void write_constant(int *out, int bt)
+{
+    int *t = (int *)table; /* nvcc would refuse even this cast's store */
+    if ((int)threadIdx.x == bt)
+        t[1] = 9; /* SITE:write_constant */
+    out[threadIdx.x] = table[threadIdx.x % 4];
+}
+
+__device__ int counter;
+
+/* __device__ variables are writable: every thread adds 1, thread 0 of the
+ * last block to finish... simply: each block's thread 0 reads it at the end */
+__global__ void device_counter(int *out)
+{
+    atomicAdd(&counter, 1);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = counter;
+}
+
+/* thread (bt) of block (bb) never ends; with others_wait, the other threads
+ * wait at a barrier it never reaches */
+__global__ void spin_forever(int *out, int bb, int bt, int others_wait)
+{
+    if ((int)blockIdx.x == bb && (int)threadIdx.x == bt)
+        for (;;) { /* SITE:forever */
+        }
+    if (others_wait)
+        __syncthreads(); /* SITE:forever_barrier */
+    out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+}
+
+/* thread bt loops for ever over global loads and stores (instrumented accesses) */
+__global__ void loop_forever_loads(float *out, const float *in, int bt)
+{
+    int i = threadIdx.x;
+    if (i == bt)
+        for (unsigned k = 0;; k++)
+            out[i] = in[k % 32] + 1.0f; /* SITE:forever_loads */
+    out[i] = in[i];
+}
+
+/* thread 0 waits until the block's last thread has set a flag in shared
+ * memory; the others set their slot. Legal since Volta (independent thread
+ * scheduling); threads here run one after another, so thread 0 must yield. */
+__global__ void wait_for_last(int *out)
+{
+    __shared__ volatile int flag;
+    __shared__ volatile int slot[256]; /* volatile: ordered by the flag, not a barrier */
+    if (threadIdx.x == 0) {
+        flag = 0;
+        slot[0] = 0;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        while (flag == 0) /* SITE:wait_flag */
+            ;
+        int sum = 0;
+        for (unsigned i = 1; i < blockDim.x; i++)
+            sum += slot[i];
+        out[blockIdx.x] = sum;
+    } else {
+        slot[threadIdx.x] = (int)threadIdx.x;
+        __threadfence_block();
+        if (threadIdx.x == blockDim.x - 1)
+            flag = 1;
+    }
+}
+
+/* thread 0 polls a global flag with atomicAdd(flag, 0) until thread 31 sets it */
+__global__ void wait_for_global_flag(int *out, int *flag)
+{
+    if (threadIdx.x == 0) {
+        int polls = 0;
+        while (atomicAdd(flag, 0) == 0)
+            polls++;
+        out[0] = polls > 0;
+    } else if (threadIdx.x == 31) {
+        atomicExch(flag, 1);
+    }
+}
+
+/* every thread adds its index to out[0] under a spin lock (atomicCAS) */
+__global__ void spin_lock_sum(int *out, int *lock)
+{
+    while (atomicCAS(lock, 0, 1) != 0)
+        ;
+    volatile int *o = out;
+    o[0] = o[0] + (int)threadIdx.x;
+    __threadfence();
+    atomicExch(lock, 0);
+}
+
+LAUNCHER(divide_at, (int *, out), (int, num), (int, den), (int, bb), (int, bt))
+LAUNCHER(store_through, (int *, out), (int *, p), (int, bt))
+LAUNCHER(memset_through, (int *, out), (int *, p), (int, n), (int, bt))
+LAUNCHER(write_constant, (int *, out), (int, bt))
+LAUNCHER(device_counter, (int *, out))
+LAUNCHER(spin_forever, (int *, out), (int, bb), (int, bt), (int, others_wait))
+LAUNCHER(loop_forever_loads, (float *, out), (const float *, in), (int, bt))
+LAUNCHER(wait_for_last, (int *, out))
+LAUNCHER(wait_for_global_flag, (int *, out), (int *, flag))
+LAUNCHER(spin_lock_sum, (int *, out), (int *, lock))
