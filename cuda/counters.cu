@@ -24,6 +24,9 @@
 
 #include "cuda_backend.h"
 
+/* The metric list: the eleven base metrics, the three atomic ones, then the
+ * two LDGSTS ones (sm_80 and later). A device whose profiler does not know
+ * the atomic metrics keeps the others (open_impl retries without them). */
 static const char *metric_names[] = {
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
@@ -36,11 +39,18 @@ static const char *metric_names[] = {
     "dram__bytes_read.sum",
     "dram__bytes_write.sum",
     "gpu__time_duration.sum",
+};
+#define NBASE (sizeof metric_names / sizeof metric_names[0])
+static const char *atom_metric_names[] = {
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+};
+static const char *ldgsts_metric_names[] = {
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
 };
-#define NMETRICS (sizeof metric_names / sizeof metric_names[0])
-#define NMETRICS_PRE_SM80 (NMETRICS - 2) /* no LDGSTS before sm_80: the last two metrics do not exist */
+#define NMETRICS (NBASE + 3 + 2)
 
 struct cuda_counters {
     CUcontext ctx;
@@ -48,8 +58,29 @@ struct cuda_counters {
     CUpti_RangeProfiler_Object *rp;
     uint8_t *config, *data;
     size_t config_size, data_size;
-    size_t nmetrics; /* NMETRICS, or NMETRICS_PRE_SM80 */
+    size_t nmetrics;  /* entries of names */
+    const char *names[NMETRICS];
+    int i_atom, i_ldgsts; /* index of the first atomic / LDGSTS metric in names, -1 if absent */
 };
+
+static void build_names(cuda_counters *c, int with_atom, int with_ldgsts)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < NBASE; i++)
+        c->names[k++] = metric_names[i];
+    c->i_atom = c->i_ldgsts = -1;
+    if (with_atom) {
+        c->i_atom = (int)k;
+        for (size_t i = 0; i < 3; i++)
+            c->names[k++] = atom_metric_names[i];
+    }
+    if (with_ldgsts) {
+        c->i_ldgsts = (int)k;
+        for (size_t i = 0; i < 2; i++)
+            c->names[k++] = ldgsts_metric_names[i];
+    }
+    c->nmetrics = k;
+}
 
 /* Fills why with a message for a failed CUPTI call; returns -1. */
 static int cupti_fail(CUptiResult r, const char *call, char *why, size_t n)
@@ -110,19 +141,29 @@ static int open_impl(cuda_counters *c, char *why, size_t n)
     CUPTI_TRY(cuptiDeviceGetChipName, &chip);
     int major = 0;
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
-    c->nmetrics = major >= 8 ? NMETRICS : NMETRICS_PRE_SM80;
+    /* no LDGSTS before sm_80: those metrics do not exist there */
+    for (int with_atom = 1;; with_atom = 0) {
+        build_names(c, with_atom, major >= 8);
+        CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params, hi);
+        hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+        hi.pChipName = chip.pChipName;
+        CUPTI_TRY(cuptiProfilerHostInitialize, &hi);
+        c->host = hi.pHostObject;
 
-    CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params, hi);
-    hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    hi.pChipName = chip.pChipName;
-    CUPTI_TRY(cuptiProfilerHostInitialize, &hi);
-    c->host = hi.pHostObject;
-
-    CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params, add);
-    add.pHostObject = c->host;
-    add.ppMetricNames = metric_names;
-    add.numMetrics = c->nmetrics;
-    CUPTI_TRY(cuptiProfilerHostConfigAddMetrics, &add);
+        CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params, add);
+        add.pHostObject = c->host;
+        add.ppMetricNames = c->names;
+        add.numMetrics = c->nmetrics;
+        CUptiResult r = cuptiProfilerHostConfigAddMetrics(&add);
+        if (r == CUPTI_SUCCESS)
+            break;
+        CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params, d);
+        d.pHostObject = c->host;
+        cuptiProfilerHostDeinitialize(&d);
+        c->host = NULL;
+        if (!with_atom) /* the base metrics themselves failed */
+            return cupti_fail(r, "cuptiProfilerHostConfigAddMetrics", why, n);
+    }
 
     CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params, cs);
     cs.pHostObject = c->host;
@@ -146,7 +187,7 @@ static int open_impl(cuda_counters *c, char *why, size_t n)
 
     CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params, ds);
     ds.pRangeProfilerObject = c->rp;
-    ds.pMetricNames = metric_names;
+    ds.pMetricNames = c->names;
     ds.numMetrics = c->nmetrics;
     ds.maxNumOfRanges = 1;
     ds.maxNumRangeTreeNodes = 1;
@@ -233,7 +274,7 @@ int cuda_counters_end(cuda_counters *c, hw_counters *hw, char *why, size_t n)
     ev.pCounterDataImage = c->data;
     ev.counterDataImageSize = c->data_size;
     ev.rangeIndex = 0;
-    ev.ppMetricNames = metric_names;
+    ev.ppMetricNames = c->names;
     ev.numMetrics = c->nmetrics;
     ev.pMetricValues = v;
     CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues, &ev);
@@ -248,8 +289,16 @@ int cuda_counters_end(cuda_counters *c, hw_counters *hw, char *why, size_t n)
     hw->dram_read_bytes = (uint64_t)(v[8] + 0.5);
     hw->dram_write_bytes = (uint64_t)(v[9] + 0.5);
     hw->gpu_time_ns = v[10];
-    hw->ldgsts_sectors = (uint64_t)(v[11] + 0.5);
-    hw->ldgsts_conflicts = (uint64_t)(v[12] + 0.5);
+    if (c->i_atom >= 0) {
+        hw->atom_sectors = (uint64_t)(v[c->i_atom] + 0.5);
+        hw->red_sectors = (uint64_t)(v[c->i_atom + 1] + 0.5);
+        hw->shared_atom_wavefronts = (uint64_t)(v[c->i_atom + 2] + 0.5);
+        hw->atom_valid = 1;
+    }
+    if (c->i_ldgsts >= 0) {
+        hw->ldgsts_sectors = (uint64_t)(v[c->i_ldgsts] + 0.5);
+        hw->ldgsts_conflicts = (uint64_t)(v[c->i_ldgsts + 1] + 0.5);
+    }
     hw->valid = 1;
     return 0;
 }

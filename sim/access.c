@@ -55,14 +55,19 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
 
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc) { access_inline(a, size, wr, pc, 0); }
 
-/* An atomic read-modify-write: one read and one write, never a race. */
+/* An atomic read-modify-write: its bytes count as one read and one write,
+ * never a race; in detailed mode it is one request of its own kind (global
+ * atom/red sectors, shared atom wavefronts), as the GPU counts it. */
 void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc)
 {
     sim_worker *w = sim_tls_worker;
     if (!w || !w->cur)
         return;
+    w->async = SIM_SPACE_ATOM;
     sim_access_slow(w, a, size, 0, pc, 1);
+    w->async = SIM_SPACE_SKIP;
     sim_access_slow(w, a, size, 1, pc, 1);
+    w->async = 0;
     spin_note(a, 0, pc); /* atomicCAS spin locks, atomicAdd(&flag, 0) polls */
 }
 
@@ -511,6 +516,8 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
     if (__builtin_expect(w->detailed & SIM_DETAILED_TIMEOUT, 0))
         sim_timeout_stop(w, pc); /* the watchdog's flag; detailed mode itself never sets this bit */
     space |= w->async;
+    if (space & SIM_SPACE_SKIP)
+        return;
     sim_thread *t = w->cur;
     sim_warp *wp = &w->warps[t->warp];
     uint32_t occ = next_occ(wp, pc, t->lane);
@@ -571,7 +578,10 @@ static void count_request(sim_worker *w, const sim_request *r)
             for (uint64_t s = r->addr[i] >> 5; s <= (r->addr[i] + r->size[i] - 1) >> 5; s++)
                 items[n++] = s;
         uint64_t sectors = distinct(items, n);
-        if (r->space & SIM_SPACE_ASYNC) {
+        if (r->space & SIM_SPACE_ATOM) {
+            w->c.global_atom_requests++;
+            w->c.global_atom_sectors += sectors;
+        } else if (r->space & SIM_SPACE_ASYNC) {
             w->c.async_requests++;
             w->c.async_ld_sectors += sectors;
         } else if (r->wr) {
@@ -639,7 +649,11 @@ static void count_request(sim_worker *w, const sim_request *r)
         wf += most;
         ideal += (words + 31) / 32;
     }
-    if (r->space & SIM_SPACE_ASYNC) {
+    if (r->space & SIM_SPACE_ATOM) {
+        w->c.shared_atom_requests++;
+        w->c.shared_atom_wavefronts += wf;
+        w->c.shared_atom_conflicts += wf - ideal;
+    } else if (r->space & SIM_SPACE_ASYNC) {
         w->c.async_st_wavefronts += wf;
         w->c.async_st_conflicts += wf - ideal;
     } else if (r->wr) {

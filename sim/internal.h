@@ -74,7 +74,13 @@ typedef struct sim_thread {
 
 /* Detailed mode: one warp-level request = the accesses of one instruction
  * (pc) in one occurrence by the warp's lanes. */
-enum { SIM_SPACE_GLOBAL = 0, SIM_SPACE_SHARED = 1, SIM_SPACE_ASYNC = 2 /* or-ed in: a copy_async access */ };
+enum {
+    SIM_SPACE_GLOBAL = 0,
+    SIM_SPACE_SHARED = 1,
+    SIM_SPACE_ASYNC = 2, /* or-ed in: a copy_async access */
+    SIM_SPACE_ATOM = 4,  /* or-ed in: an atomic (its read; its write is not recorded: SIM_SPACE_SKIP) */
+    SIM_SPACE_SKIP = 8
+};
 typedef struct sim_request {
     uintptr_t pc;
     uint32_t occ;
@@ -134,7 +140,7 @@ typedef struct sim_worker {
     uint64_t (*alloc_ctr)[2]; /* [alloc id][0 read, 1 write] for this launch */
     sim_thread *cur;          /* running CUDA thread; NULL in the scheduler */
     int detailed;
-    int async;                  /* SIM_SPACE_ASYNC while sim_copy_async runs, else 0 */
+    int async;                  /* SIM_SPACE_ASYNC while sim_copy_async runs, SIM_SPACE_ATOM / _SKIP in an atomic, else 0 */
     unsigned async_threads;     /* threads of the block with copies pending (barriers test this) */
     uintptr_t tls_lo, tls_hi;   /* static __shared__ window (executable TLS) */
     uintptr_t dyn_lo, dyn_hi;   /* dynamic shared memory of this launch */

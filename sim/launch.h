@@ -101,6 +101,14 @@ typedef struct sim_counters {
                                     (the GPU's op_ld counter includes them too) */
     uint64_t async_st_wavefronts; /* the shared side (no range-profiler counter on the H200) */
     uint64_t async_st_conflicts; /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts */
+    /* atomics (atomicAdd & co.), kept out of the load and store counters as
+     * the GPU keeps them (its RED and ATOM requests, ATOMS on shared): */
+    uint64_t global_atom_requests;
+    uint64_t global_atom_sectors;   /* l1tex__t_sectors_pipe_lsu_mem_global_op_atom + _op_red (a RED is an
+                                       atomic whose result is unused: the GPU knows, the simulator does not) */
+    uint64_t shared_atom_requests;
+    uint64_t shared_atom_wavefronts; /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom */
+    uint64_t shared_atom_conflicts;
     uint64_t barriers;  /* __syncthreads executed, per block */
     uint64_t threads;   /* threads run */
 } sim_counters;

@@ -300,3 +300,49 @@ Test(atomic, unsigned_sub_wraps)
     to_host(&fin, d_word, sizeof fin);
     cr_assert_eq(fin, 3u - 64u, "case 3 - 64 x 1 (unsigned): 0x%08x, want 0x%08x", fin, 3u - 64u);
 }
+
+/* ---- atomics as their own kind of request (detailed mode) ---------------------------------------
+ * The GPU counts a global atomic as a RED or ATOM request (sectors under
+ * l1tex__t_sectors_pipe_lsu_mem_global_op_red/_atom, not ld/st) and a shared
+ * atomic's wavefronts once, as atom wavefronts: so must the simulator. */
+Test(atomic, counted_as_their_own_requests)
+{
+    sim_set_detailed(1);
+    enum { NH = 1024 };
+    int in[NH];
+    for (int i = 0; i < NH; i++)
+        in[i] = i;
+    int *d_in = dev_buf("in", sizeof in, in);
+    unsigned *bins = dev_buf("bins", NH * sizeof(unsigned), NULL);
+    simt_cfg cfg = cfg1(NH / 256, 256, 0);
+    /* one bin per element: each warp's atomics cover 128 contiguous bytes = 4 sectors */
+    SIM_CHECK(histogram_launch_sim(&cfg, bins, d_in, NH, NH));
+    const sim_counters *c = &sim_last_launch()->c;
+    cr_assert_eq(c->global_atom_requests, NH / 32, "atom requests %llu", (unsigned long long)c->global_atom_requests);
+    cr_assert_eq(c->global_atom_sectors, NH / 32 * 4, "atom sectors %llu", (unsigned long long)c->global_atom_sectors);
+    cr_assert_eq(c->global_ld_requests, NH / 32, "loads: in[i] only, %llu", (unsigned long long)c->global_ld_requests);
+    cr_assert_eq(c->global_ld_sectors, NH / 32 * 4, "load sectors %llu", (unsigned long long)c->global_ld_sectors);
+    cr_assert_eq(c->global_st_requests, 0, "an atomic is not a store: %llu", (unsigned long long)c->global_st_requests);
+    cr_assert_eq(c->hbm_read_bytes, (uint64_t)NH * 4 * 2, "bytes: in[] and the bins' reads");
+    cr_assert_eq(c->hbm_write_bytes, (uint64_t)NH * 4, "bytes: the bins' writes");
+    /* every element to one bin: one sector a request */
+    SIM_CHECK(histogram_launch_sim(&cfg, bins, d_in, NH, 1));
+    c = &sim_last_launch()->c;
+    cr_assert_eq(c->global_atom_requests, NH / 32);
+    cr_assert_eq(c->global_atom_sectors, NH / 32, "one bin: %llu sectors", (unsigned long long)c->global_atom_sectors);
+
+    /* shared: every thread of a block on one word; thread 0 stores it first and loads it last */
+    int *val = dev_buf("val", N * sizeof(int), NULL), *old = dev_buf("old", N * sizeof(int), NULL);
+    int *init = dev_buf("init", GRID * sizeof(int), NULL), *res = dev_buf("res", GRID * sizeof(int), NULL);
+    cfg = cfg1(GRID, BLOCK, 0);
+    SIM_CHECK(atom_int_shared_launch_sim(&cfg, res, old, val, init, ATOM_ADD));
+    c = &sim_last_launch()->c;
+    cr_assert_eq(c->shared_atom_requests, N / 32, "shared atom requests %llu", (unsigned long long)c->shared_atom_requests);
+    cr_assert_eq(c->shared_atom_wavefronts, N / 32, "one word: one wavefront a request, %llu",
+                 (unsigned long long)c->shared_atom_wavefronts);
+    cr_assert_eq(c->shared_st_requests, GRID, "shared stores: thread 0's only, %llu",
+                 (unsigned long long)c->shared_st_requests);
+    cr_assert_eq(c->shared_ld_requests, GRID, "shared loads: thread 0's only, %llu",
+                 (unsigned long long)c->shared_ld_requests);
+    sim_set_detailed(0);
+}

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "lesson04.h"
+#include "parity_kernels.h"
 #include "scale.h"
 #include "softmax.h"
 
@@ -85,6 +86,31 @@ static void expect_counts(const char *what, int n)
                     (unsigned long long)b->hw.shared_ld_conflicts, (unsigned long long)a->sim.shared_st_wavefronts,
                     (unsigned long long)b->hw.shared_st_wavefronts, (unsigned long long)a->sim.shared_st_conflicts,
                     (unsigned long long)b->hw.shared_st_conflicts);
+        /* atomics: global ones are RED (result unused) or ATOM sectors on the
+         * GPU, which the simulator cannot tell apart (it does not know whether
+         * the result is used): their sum; shared ones book atom wavefronts */
+        if (b->hw.atom_valid) {
+            cr_expect_eq(a->sim.global_atom_sectors, b->hw.atom_sectors + b->hw.red_sectors,
+                         "%s, %s: global atomic sectors sim %llu, hw %llu (atom %llu + red %llu)", what, a->name,
+                         (unsigned long long)a->sim.global_atom_sectors,
+                         (unsigned long long)(b->hw.atom_sectors + b->hw.red_sectors),
+                         (unsigned long long)b->hw.atom_sectors, (unsigned long long)b->hw.red_sectors);
+            cr_expect_eq(a->sim.shared_atom_wavefronts, b->hw.shared_atom_wavefronts,
+                         "%s, %s: shared atomic wavefronts sim %llu, hw %llu", what, a->name,
+                         (unsigned long long)a->sim.shared_atom_wavefronts,
+                         (unsigned long long)b->hw.shared_atom_wavefronts);
+            if (a->sim.global_atom_requests || a->sim.shared_atom_requests || b->hw.atom_sectors ||
+                b->hw.red_sectors || b->hw.shared_atom_wavefronts)
+                cr_log_info("%s, %s: global atomic sectors %llu/%llu (atom %llu, red %llu), shared atomic "
+                            "wavefronts %llu/%llu [sim/hw]",
+                            what, a->name, (unsigned long long)a->sim.global_atom_sectors,
+                            (unsigned long long)(b->hw.atom_sectors + b->hw.red_sectors),
+                            (unsigned long long)b->hw.atom_sectors, (unsigned long long)b->hw.red_sectors,
+                            (unsigned long long)a->sim.shared_atom_wavefronts,
+                            (unsigned long long)b->hw.shared_atom_wavefronts);
+        } else if (a->sim.global_atom_requests || a->sim.shared_atom_requests) {
+            cr_log_warn("%s, %s: this GPU's profiler has no atomic metrics: atomics not compared", what, a->name);
+        }
         /* asynchronous copies (LDGSTS): sectors and conflicts; the H200's range
          * profiler has no LDGSTS wavefront counter (docs/parity-h200.md) */
         cr_expect_eq(a->sim.async_ld_sectors, b->hw.ldgsts_sectors, "%s, %s: cp.async sectors sim %llu, hw %llu",
@@ -140,6 +166,49 @@ ParameterizedTest(scale_case *sc, parity, scale, .init = open_both, .fini = clos
     free(x);
     free(ys);
     free(yg);
+}
+
+/* ---- atomics: histograms ------------------------------------------------------- */
+typedef struct { int n, nbins, kind; } hist_case; /* kind: 0 red, 1 atom, 2 shared */
+static hist_case hist_cases[] = {{4096, 4096, 0}, {4096, 1, 0},   {100000, 37, 0}, {4096, 4096, 1},
+                                 {4096, 1, 1},    {100000, 37, 1}, {100000, 256, 2}, {100000, 1, 2},
+                                 {100000, 1000, 2}};
+
+ParameterizedTestParameters(parity, atomics)
+{
+    return cr_make_param_array(hist_case, hist_cases, sizeof hist_cases / sizeof hist_cases[0]);
+}
+ParameterizedTest(hist_case *c, parity, atomics, .init = open_both, .fini = close_both)
+{
+    int n = c->n;
+    int *in = malloc((size_t)n * sizeof(int));
+    unsigned *hb[2] = {calloc((size_t)c->nbins, 4), calloc((size_t)c->nbins, 4)};
+    for (int i = 0; i < n; i++)
+        in[i] = (int)((i * 7u + (unsigned)i / 33) % 100003u);
+    backend *bs[2] = {&sim, &gpu};
+    for (int b = 0; b < 2; b++) {
+        int *din;
+        unsigned *dbins, *dold;
+        cr_assert_eq(be_malloc(bs[b], &din, (size_t)n * 4, "in") || be_malloc(bs[b], &dbins, (size_t)c->nbins * 4, "bins") ||
+                         be_malloc(bs[b], &dold, (size_t)n * 4, "old"),
+                     0, "%s", bs[b]->err);
+        be_upload(bs[b], din, in, (size_t)n * 4);
+        be_upload(bs[b], dbins, hb[b], (size_t)c->nbins * 4); /* zeros */
+        simt_cfg cfg = {.grid = {(unsigned)((n + 255) / 256), 1, 1}, .block = {256, 1, 1}};
+        int st = c->kind == 0   ? BE_LAUNCH(bs[b], hist_red, &cfg, dbins, din, n, c->nbins)
+                 : c->kind == 1 ? BE_LAUNCH(bs[b], hist_atom, &cfg, dbins, dold, din, n, c->nbins)
+                                : BE_LAUNCH(bs[b], hist_shared, &cfg, dbins, din, n, c->nbins);
+        cr_assert_eq(st, 0, "histogram, %s: %s", be_name(bs[b]), bs[b]->err);
+        be_download(bs[b], hb[b], dbins, (size_t)c->nbins * 4);
+    }
+    cr_expect_eq(memcmp(hb[0], hb[1], (size_t)c->nbins * 4), 0, "histogram n %d, %d bins: bins differ", n, c->nbins);
+    char what[80];
+    snprintf(what, sizeof what, "histogram (%s) n %d, %d bins", c->kind == 0 ? "red" : c->kind == 1 ? "atom" : "shared",
+             n, c->nbins);
+    expect_counts(what, 1);
+    free(in);
+    free(hb[0]);
+    free(hb[1]);
 }
 
 /* ---- lesson 3 ---------------------------------------------------------------- */

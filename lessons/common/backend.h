@@ -27,6 +27,10 @@ typedef struct hw_counters {
     uint64_t ldgsts_sectors;    /* cp.async.ca: l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum,
                                    part of l1_ld_sectors */
     uint64_t ldgsts_conflicts;  /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum */
+    int atom_valid;             /* the profiler knew the three atomic metrics */
+    uint64_t atom_sectors, red_sectors; /* l1tex__t_sectors_pipe_lsu_mem_global_op_atom/red.sum: atomics with
+                                           their result used (ATOM) and unused (RED) */
+    uint64_t shared_atom_wavefronts;    /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum */
     uint64_t l2_read_sectors, l2_write_sectors;  /* lts__t_sectors_srcunit_tex_op_read/write.sum */
     uint64_t dram_read_bytes, dram_write_bytes;  /* dram__bytes_read/write.sum */
     double gpu_time_ns;                          /* gpu__time_duration.sum */
