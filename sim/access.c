@@ -511,6 +511,107 @@ static void grow_requests(sim_warp *wp)
     }
 }
 
+static void count_request(sim_worker *w, const sim_request *r);
+
+/* Detailed mode's memory bound. Threads run one after another, so a warp's
+ * first lane records every request of the stretch to the next barrier
+ * before the others join them: without a bound the table grows with the
+ * accesses between two barriers (~340 bytes a request). Past SIM_REQ_CAP
+ * requests, the requests every lane that can still join has passed are
+ * counted and dropped (sim_warp_flush_done); if that frees too little, the
+ * thread first lets the other threads of its block run (sim_yield), so that
+ * its warp's other lanes catch up. Lanes waiting at __syncthreads() join no
+ * request of this stretch (the barrier flushes the table). Only when no
+ * lane can move (a lane diverged into a long loop while the rest of its warp
+ * waits at a warp intrinsic) does the table grow past the bound. */
+#define SIM_REQ_CAP 4096u
+
+/* The lanes of wp that may still join a request: live, and not waiting at
+ * a barrier (threads not started yet count, and so do threads of a released
+ * barrier not resumed yet: rel_next..rel_end). */
+static unsigned joinable_lanes(const sim_worker *w, const sim_warp *wp)
+{
+    unsigned live = wp->exists & ~wp->done, m = 0;
+    unsigned base = (unsigned)(wp - w->warps) * 32;
+    for (unsigned l = 0; l < 32; l++)
+        if (live >> l & 1) {
+            unsigned i = base + l;
+            if (i >= w->next_new || w->threads[i].state != SIM_T_BARRIER || (i >= w->rel_next && i < w->rel_end))
+                m |= 1u << l;
+        }
+    return m;
+}
+
+/* Counts and drops the requests every joinable lane has passed. */
+static void sim_warp_flush_done(sim_worker *w, sim_warp *wp)
+{
+    unsigned lanes = joinable_lanes(w, wp);
+    /* per pc: the smallest occurrence count over the joinable lanes; a
+     * request (pc, occ) is complete when occ is below it */
+    uint32_t lo[64], any = 0;
+    if (wp->pcs_n > 64)
+        return;
+    for (uint32_t k = 0; k < wp->pcs_n; k++) {
+        lo[k] = UINT32_MAX;
+        for (unsigned l = 0; l < 32; l++)
+            if ((lanes >> l & 1) && wp->pcs[k].occ[l] < lo[k])
+                lo[k] = wp->pcs[k].occ[l];
+        any |= lo[k];
+    }
+    if (!any) /* a lane that can still join has not begun: nothing is complete */
+        return;
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < wp->reqs_n; i++) {
+        sim_request *r = &wp->reqs[i];
+        uint32_t k = 0;
+        while (k < wp->pcs_n && wp->pcs[k].pc != r->pc)
+            k++;
+        if (k < wp->pcs_n && r->occ < lo[k])
+            count_request(w, r);
+        else if (keep != i)
+            wp->reqs[keep++] = *r;
+        else
+            keep++;
+    }
+    if (keep == wp->reqs_n)
+        return;
+    wp->reqs_n = keep;
+    uint32_t slots = wp->reqs_cap * 2;
+    memset(wp->req_index, 0xff, slots * sizeof(uint32_t));
+    for (uint32_t i = 0; i < keep; i++) {
+        uint32_t h = hash_pc(wp->reqs[i].pc, wp->reqs[i].occ) & (slots - 1);
+        while (wp->req_index[h] != UINT32_MAX)
+            h = (h + 1) & (slots - 1);
+        wp->req_index[h] = i;
+    }
+}
+
+/* Whether the lane's next access at pc joins a request already open (a full
+ * table needs room only for a new one). */
+static int joins_request(const sim_warp *wp, uintptr_t pc, unsigned lane, int space, int wr)
+{
+    uint32_t occ = 0;
+    for (uint32_t i = 0; i < wp->pcs_n; i++)
+        if (wp->pcs[i].pc == pc) {
+            occ = wp->pcs[i].occ[lane];
+            break;
+        }
+    uint32_t slots = wp->reqs_cap * 2;
+    for (uint32_t h = hash_pc(pc, occ) & (slots - 1); wp->req_index[h] != UINT32_MAX; h = (h + 1) & (slots - 1)) {
+        const sim_request *c = &wp->reqs[wp->req_index[h]];
+        if (c->pc == pc && c->occ == occ && c->space == space && c->wr == wr && c->n < 32)
+            return 1;
+    }
+    return 0;
+}
+
+static void make_room(sim_worker *w, sim_warp *wp)
+{
+    sim_warp_flush_done(w, wp);
+    if (wp->reqs_n >= SIM_REQ_CAP / 2 && sim_yield(w, 1)) /* let the other lanes catch up */
+        sim_warp_flush_done(w, wp);
+}
+
 static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space)
 {
     if (__builtin_expect(w->detailed & SIM_DETAILED_TIMEOUT, 0))
@@ -520,8 +621,10 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
         return;
     sim_thread *t = w->cur;
     sim_warp *wp = &w->warps[t->warp];
+    if (wp->reqs_n >= SIM_REQ_CAP && wp->reqs_n == wp->reqs_cap && !joins_request(wp, pc, t->lane, space, wr))
+        make_room(w, wp);
     uint32_t occ = next_occ(wp, pc, t->lane);
-    if (wp->reqs_n == wp->reqs_cap)
+    if (!wp->reqs_cap)
         grow_requests(wp);
     uint32_t slots = wp->reqs_cap * 2;
     uint32_t h = hash_pc(pc, occ) & (slots - 1);
@@ -533,6 +636,12 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
             break;
         }
         h = (h + 1) & (slots - 1);
+    }
+    if (!r && wp->reqs_n == wp->reqs_cap) { /* grown only for a new request; the index is rebuilt */
+        grow_requests(wp);
+        slots = wp->reqs_cap * 2;
+        for (h = hash_pc(pc, occ) & (slots - 1); wp->req_index[h] != UINT32_MAX; h = (h + 1) & (slots - 1))
+            ;
     }
     if (!r) {
         wp->req_index[h] = wp->reqs_n;

@@ -203,6 +203,8 @@ void sim_copy_async_wait(void);                                 /* kernel.h's co
 void sim_set_error(sim_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sim_timeout_stop(sim_worker *w, uintptr_t pc) __attribute__((noreturn)); /* at a safe point */
 void sim_spin_yield(sim_worker *w, uintptr_t pc); /* a thread spins: let the others run */
+int sim_yield(sim_worker *w, int prefer_new); /* run another thread of the block first (prefer_new: one not
+                                                started yet, if any); 0 if there is none */
 
 /* access.c */
 int sim_in_kernel_text(uintptr_t pc);

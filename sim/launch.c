@@ -619,21 +619,41 @@ static inline __attribute__((always_inline)) void park(sim_worker *w, sim_thread
 /* A thread spins on a volatile or atomic read (sim/access.c, spin_note): run
  * another thread of the block if there is one (it goes to the back of the
  * ready queue), else carry on. */
-void sim_spin_yield(sim_worker *w, uintptr_t pc)
+int sim_yield(sim_worker *w, int prefer_new)
 {
     sim_thread *t = w->cur;
-    t->last_pc = pc;
-    if (w->timed_out)
-        sim_timeout_stop(w, pc);
     w->cur = NULL;
-    void *next = next_context(w);
+    void *next = NULL;
+    if (prefer_new && w->next_new < w->n_threads && !w->block_failed && w->rel_next == w->rel_end) {
+        /* a thread not started yet first (the queue would resume the lane
+         * that yielded before, and the warp's later lanes never start) */
+        sim_stack *st = stack_take(w);
+        if (st) {
+            next = sim_ctx_init(st, fiber_main, w);
+            stack_give(w, st);
+        }
+    }
+    if (!next)
+        next = next_context(w);
     if (next == w->sched_sp) { /* nobody else can run */
         w->cur = t;
-        return;
+        return 0;
     }
     t->state = SIM_T_READY;
     w->ready[w->ready_tail++ % SIM_MAX_THREADS] = t->linear;
+    int async = w->async; /* an atomic or a copy in flight: its state is this thread's */
+    w->async = 0;
     fiber_switch(w, &t->sp, next, 0);
+    w->async = async;
+    return 1;
+}
+
+void sim_spin_yield(sim_worker *w, uintptr_t pc)
+{
+    w->cur->last_pc = pc;
+    if (w->timed_out)
+        sim_timeout_stop(w, pc);
+    sim_yield(w, 0);
 }
 
 /* The watchdog fired: stop the running thread here (a point where the

@@ -635,3 +635,39 @@ Test(counters, copies_apart_from_kernel_traffic)
     t = sim_copy_totals();
     cr_assert(t.h2d_bytes == 0 && t.d2h_bytes == 0 && t.d2d_bytes == 0, "case copies after reset: not 0");
 }
+
+/* Detailed mode's memory is bounded: a warp whose lanes each make 2^20 loads
+ * between two barriers kept every request (~340 bytes each: 340 MB) until
+ * the barrier; now the requests all lanes have passed are counted on the
+ * way (sim/access.c, SIM_REQ_CAP). Counts stay exact. */
+#include <sys/resource.h>
+static long peak_rss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+Test(counters, detailed_memory_is_bounded)
+{
+    enum { T = 64, PER = 1 << 19 };
+    const int n = T * PER;
+    float *x = calloc((size_t)n, sizeof(float));
+    for (int i = 0; i < n; i++)
+        x[i] = (float)(i % 7);
+    float *dx = dev_buf("x", (size_t)n * 4, x), *dy = dev_buf("y", T * 4, NULL);
+    free(x);
+    simt_cfg cfg = cfg1(1, T, 0);
+    sim_set_detailed(1);
+    SIM_CHECK(long_stretch_launch_sim(&cfg, dy, dx, 1024)); /* warm-up: stacks, tables */
+    long before = peak_rss_kb();
+    SIM_CHECK(long_stretch_launch_sim(&cfg, dy, dx, n));
+    long grew = peak_rss_kb() - before;
+    const sim_counters *c = &sim_last_launch()->c;
+    EXPECT_CTR(global_ld_requests, (uint64_t)n / 32, "long stretch: one load request per warp and iteration");
+    EXPECT_CTR(global_ld_sectors, (uint64_t)n / 32 * 4, "long stretch: 4 sectors a request");
+    EXPECT_CTR(global_st_requests, T / 32, "long stretch: the stores");
+    cr_expect_lt(grew, 64 * 1024, "detailed mode grew the peak RSS by %ld KB for %d requests (unbounded: ~%d MB)",
+                 grew, n / 32, (int)((long long)n / 32 * 340 / (1 << 20)));
+    sim_set_detailed(0);
+}

@@ -174,6 +174,18 @@ __global__ void local_array(int *out, int n)
     out[threadIdx.x] = sum_local(a, n);
 }
 
+/* long_stretch: thread t sums x[t], x[t + blockDim.x], ... (no barrier in
+ * the loop): detailed mode's request table must stay bounded (sim/access.c,
+ * SIM_REQ_CAP) however long the stretch between barriers */
+__global__ void long_stretch(float *y, const float *x, int n)
+{
+    float s = 0.0f;
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        s += x[i];
+    y[threadIdx.x] = s;
+}
+
+LAUNCHER(long_stretch, (float *, y), (const float *, x), (int, n))
 LAUNCHER(copy_strided, (float *, y), (const float *, x), (int, n), (int, stride))
 LAUNCHER(transpose_naive, (float *, out), (const float *, in), (int, n))
 LAUNCHER(transpose_tiled, (float *, out), (const float *, in), (int, n))
