@@ -6,6 +6,7 @@
 #   lesson_4_time_is_cpu  the simulator's time column says it is CPU time, not GPU time
 #   lesson_4_flops_label(_causal)  the FLOP line's formula is the one of the count it prints
 #   lesson_4_cuda_no_counters  on a GPU without counters, bytes are "-" (not 0 B, FLOP/byte not inf)
+#   simtlab_cli_unknown / _quiet  `simtlab foo` says unknown command; `simtlab lesson` quiet when up to date
 
 # ---- GPU tests skip, not pass, without a GPU ---------------------------------------------
 # lesson_cuda_mode.cmake prints "SKIP (not run): ..." when --mode cuda is refused
@@ -46,3 +47,16 @@ lesson_smoke(lesson_4_cuda_no_counters RC 0 ARGS "4 --mode cuda --no-counters --
              MATCH "- = not measured \\(no hardware counters: --no-counters\\)" "\nPASS\n$"
              NOMATCH " inf" " 0 B ")
 set_tests_properties(lesson_4_cuda_no_counters PROPERTIES SKIP_REGULAR_EXPRESSION "no CUDA device|no CUDA backend")
+
+# ---- the simtlab wrapper ----------------------------------------------------------------
+# an unknown command says so (exit 2); `simtlab lesson` is quiet when nothing is rebuilt.
+# quiet runs the wrapper's configure and build in this build directory: RUN_SERIAL, so
+# no other test runs a binary it might relink
+foreach(part unknown quiet)
+  add_test(NAME simtlab_cli_${part}
+           COMMAND ${CMAKE_COMMAND} -DSIMTLAB=${PROJECT_SOURCE_DIR}/simtlab -DBUILD=${PROJECT_BINARY_DIR}
+                   -DLESSON=$<TARGET_FILE:lesson> -DPART=${part} -P ${SIMTLAB_LESSON_SCRIPTS}/simtlab_cli.cmake)
+  set_tests_properties(simtlab_cli_${part} PROPERTIES TIMEOUT 300 LABELS lesson
+                       SKIP_REGULAR_EXPRESSION "SKIP \\(not run\\): ")
+endforeach()
+set_tests_properties(simtlab_cli_quiet PROPERTIES RUN_SERIAL TRUE)
