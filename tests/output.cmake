@@ -60,3 +60,80 @@ foreach(part unknown quiet)
                        SKIP_REGULAR_EXPRESSION "SKIP \\(not run\\): ")
 endforeach()
 set_tests_properties(simtlab_cli_quiet PROPERTIES RUN_SERIAL TRUE)
+
+# ---- README figures = what the program prints ------------------------------------------
+# readme_figure(<name> README <file> ARGS <lesson args> [RC <code>] [TEXT <phrase>...]
+#               [MATCH <regex>...] [CMP "<regex>@EQUAL|LESS@<regex>"...] [TABLE_AFTER <line>]): the README says each TEXT, and
+# `lesson ARGS` prints each MATCH (scripts/readme_figure.cmake). A figure a README quotes
+# is checked here, or it goes.
+function(readme_figure name)
+  cmake_parse_arguments(F "" "README;ARGS;RC;TABLE_AFTER" "TEXT;MATCH;CMP" ${ARGN})
+  set(defs)
+  set(i 0)
+  foreach(t ${F_TEXT})
+    math(EXPR i "${i} + 1")
+    list(APPEND defs "-DTEXT_${i}=${t}")
+  endforeach()
+  set(i 0)
+  foreach(m ${F_MATCH})
+    math(EXPR i "${i} + 1")
+    list(APPEND defs "-DMATCH_${i}=${m}")
+  endforeach()
+  set(i 0)
+  foreach(c ${F_CMP})
+    math(EXPR i "${i} + 1")
+    list(APPEND defs "-DCMP_${i}=${c}")
+  endforeach()
+  if(DEFINED F_RC)
+    list(APPEND defs -DRC=${F_RC})
+  endif()
+  if(DEFINED F_TABLE_AFTER)
+    list(APPEND defs "-DTABLE_AFTER=${F_TABLE_AFTER}")
+  endif()
+  add_test(NAME ${name}
+           COMMAND ${CMAKE_COMMAND} -DLESSON=$<TARGET_FILE:lesson> -DREADME=${PROJECT_SOURCE_DIR}/${F_README}
+                   "-DARGS=${F_ARGS}" ${defs} -P ${SIMTLAB_LESSON_SCRIPTS}/readme_figure.cmake)
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive" LABELS lesson)
+endfunction()
+
+# README.md: lesson 4's default summary, row for row (no timing in the README)
+readme_figure(readme_lesson4_table README README.md ARGS "4 --mode sim"
+              TEXT "What lesson 4 prints by default (N = 1024, d = 64, 2 heads, M = 48 KB;"
+              MATCH "B = 1, H = 2, N = 1024, d = 64" "SRAM M = 49152 bytes"
+              TABLE_AFTER "a test checks these rows against the program):")
+# lessons/04: the tiles at M = 48 KB, d = 64, and the --n 2048 ratio
+readme_figure(readme_lesson4_tiles README lessons/04_attention/README.md ARGS "4 --version all"
+              TEXT "at M = 48 KB, d = 64: Br = Bc = 48; its tiles with S_ij need 57.8 KB of shared memory"
+                   "Bc = the keys whose K and V tiles fit M (96 at 48 KB, d = 64)" "(192 rows at d = 64;"
+              MATCH "Bc = ceil\\(M/4d\\) = 48, Br = min\\(ceil\\(M/4d\\), d\\) = 48; 57\\.8 KB of shared memory"
+                    "flash v2 tiles: Br = 192 query rows per block [^\n]*Bc = 96 keys")
+readme_figure(readme_lesson4_n2048 README lessons/04_attention/README.md ARGS "4 --n 2048 --heads 1 --version all"
+              TEXT "build/lesson 4 --n 2048 --heads 1                 # v2 moves 12x fewer bytes than standard"
+              MATCH "\n    v2 [^\n]* 12\\.0x fewer\n")
+# docs/plots/README.md: v2's Br
+readme_figure(readme_plots_br README docs/plots/README.md ARGS "4 --version v2"
+              TEXT "Br = 192 at d = 64, M = 48 KB" MATCH "flash v2 tiles: Br = 192 query rows")
+# lessons/06: the tutorial's add (n = 98432) and softmax (1823 x 781), and --n 1024 / 1025
+readme_figure(readme_lesson6_tutorial README lessons/06_block_programs/README.md ARGS "6 --mode sim"
+              TEXT "n = 98432 and BLOCK_SIZE = 1024 that is 97 programs; the last (pid 96) covers offsets 98304..99327, and `mask = offsets < n` keeps 128 lanes on and turns 896 off"
+                   "(787456 and 393728)" "(1024 for the tutorial's 1823 x 781)" "to the 243 lanes past the row's end"
+              MATCH "n = 98432 elements, BLOCK_SIZE = 1024" "= 97 programs" "pid 96, covers offsets 98304\\.\\.99327"
+                    "128 lanes on, 896 off" "HBM read  787456 B" "HBM write 393728 B" "1823 rows x 781 columns, BLOCK_SIZE = [^\n]* = 1024"
+                    "781 lanes on, 243 off")
+readme_figure(readme_lesson6_n1024 README lessons/06_block_programs/README.md ARGS "6 --n 1024"
+              TEXT "`--n 1024` (1 program, no lanes off)" MATCH "= 1 program " "1024 lanes on, 0 off")
+readme_figure(readme_lesson6_n1025 README lessons/06_block_programs/README.md ARGS "6 --n 1025"
+              TEXT "`--n 1025` (2 programs, the second with 1 lane on and 1023 off)"
+              MATCH "= 2 programs " "the last, pid 1, [^\n]*\n *1 lane on, 1023 off")
+readme_figure(readme_lesson6_cols README lessons/06_block_programs/README.md ARGS "6 --cols 1025"
+              TEXT "`--cols 1000` against `--cols 1025`: BLOCK_SIZE jumps from 1024 to 2048"
+              MATCH "BLOCK_SIZE = the next power of two >= 1025 = 2048")
+readme_figure(readme_lesson6_warps README lessons/06_block_programs/README.md ARGS "6 --block 4096 --warps 4" RC 2
+              TEXT "`--block 4096 --warps 4`: 32 elements a thread, more than a tile holds (TL_PER_THREAD = 16); the lesson says so and exits 2"
+              MATCH "16")
+# lessons/01: the cubin sizes question (sm_80 = sm_89 < sm_90), where nvcc is found
+if(CMAKE_CUDA_COMPILER OR EXISTS /usr/local/cuda/bin/nvcc)
+  readme_figure(readme_lesson1_cubins README lessons/01_compile_chain/README.md ARGS "1"
+                TEXT "The sm_80 and sm_89 cubins have the same size; sm_90's is larger."
+                CMP "\n +sm_80: ([0-9]+) bytes@EQUAL@\n +sm_89: ([0-9]+) bytes" "\n +sm_89: ([0-9]+) bytes@LESS@\n +sm_90: ([0-9]+) bytes")
+endif()
