@@ -658,6 +658,7 @@ void sim_spin_yield(sim_worker *w, uintptr_t pc)
 
 /* The watchdog fired: stop the running thread here (a point where the
  * simulator holds nothing); run_block writes the report. */
+__attribute__((no_sanitize_address)) /* called from on_watchdog, on the signal stack (see on_fault) */
 void sim_timeout_stop(sim_worker *w, uintptr_t pc)
 {
     w->detailed &= ~SIM_DETAILED_TIMEOUT;
