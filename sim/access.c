@@ -688,6 +688,28 @@ static void count_request(sim_worker *w, const sim_request *r)
                 items[n++] = s;
         uint64_t sectors = distinct(items, n);
         if (r->space & SIM_SPACE_ATOM) {
+            /* Lanes of one atomic request that hit the same address are
+             * served one after another: the request takes as many passes as
+             * its most-hit address has lanes, and each pass its distinct
+             * sectors; summed, each sector costs its most-hit address's lane
+             * count (the H200, docs/parity-h200.md: 32 lanes on one word =
+             * 32 sectors; scattered bins: exact) */
+            n = 0;
+            for (unsigned i = 0; i < r->n; i++)
+                items[n++] = r->addr[i];
+            distinct(items, n); /* sorted: equal addresses adjacent, sectors in order */
+            sectors = 0;
+            uint64_t sec_max = 0, run = 0;
+            for (unsigned i = 0; i < n; i++) {
+                run = i && items[i] == items[i - 1] ? run + 1 : 1;
+                if (i && items[i] >> 5 != items[i - 1] >> 5) {
+                    sectors += sec_max;
+                    sec_max = 0;
+                }
+                if (run > sec_max)
+                    sec_max = run;
+            }
+            sectors += sec_max;
             w->c.global_atom_requests++;
             w->c.global_atom_sectors += sectors;
         } else if (r->space & SIM_SPACE_ASYNC) {

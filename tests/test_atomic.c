@@ -325,11 +325,16 @@ Test(atomic, counted_as_their_own_requests)
     cr_assert_eq(c->global_st_requests, 0, "an atomic is not a store: %llu", (unsigned long long)c->global_st_requests);
     cr_assert_eq(c->hbm_read_bytes, (uint64_t)NH * 4 * 2, "bytes: in[] and the bins' reads");
     cr_assert_eq(c->hbm_write_bytes, (uint64_t)NH * 4, "bytes: the bins' writes");
-    /* every element to one bin: one sector a request */
+    /* every element to one bin: the 32 lanes on one word are served one
+     * after another, one sector each (as the H200 counts them) */
     SIM_CHECK(histogram_launch_sim(&cfg, bins, d_in, NH, 1));
     c = &sim_last_launch()->c;
     cr_assert_eq(c->global_atom_requests, NH / 32);
-    cr_assert_eq(c->global_atom_sectors, NH / 32, "one bin: %llu sectors", (unsigned long long)c->global_atom_sectors);
+    cr_assert_eq(c->global_atom_sectors, NH, "one bin: %llu sectors", (unsigned long long)c->global_atom_sectors);
+    /* two bins, 16 lanes each, both in one sector: 16 passes of one sector */
+    SIM_CHECK(histogram_launch_sim(&cfg, bins, d_in, NH, 2));
+    c = &sim_last_launch()->c;
+    cr_assert_eq(c->global_atom_sectors, NH / 2, "two bins: %llu sectors", (unsigned long long)c->global_atom_sectors);
 
     /* shared: every thread of a block on one word; thread 0 stores it first and loads it last */
     int *val = dev_buf("val", N * sizeof(int), NULL), *old = dev_buf("old", N * sizeof(int), NULL);
