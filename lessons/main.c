@@ -47,19 +47,31 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "list")) {
         int md = argc > 2 && !strcmp(argv[2], "--markdown");
+        if (argc > 3 || (argc == 3 && !md)) {
+            fprintf(stderr, "lesson list: unexpected argument '%s' (it takes only --markdown)\n", argv[argc == 3 ? 2 : 3]);
+            usage(stderr);
+            return LESSON_USAGE;
+        }
         if (md)
             printf("| n | lesson | what you will see |\n|---|--------|-------------------|\n");
         for (const lesson_entry *e = lesson_registry; e->number; e++)
             printf(md ? "| %d | %s | %s |\n" : "  %d  %-10s %s\n", e->number, e->name, e->title);
         return LESSON_PASS;
     }
-    char *end;
-    long n = strtol(argv[1], &end, 10);
-    if (*end || end == argv[1]) {
-        fprintf(stderr, "lesson: '%s' is neither a lesson number nor 'list'\n", argv[1]);
+    /* digits only: no sign, space or hex ("+4", " 4" and "0x4" are not lesson numbers) */
+    const char *arg = argv[1];
+    size_t digits = strspn(arg, "0123456789");
+    int last = 0;
+    for (const lesson_entry *e = lesson_registry; e->number; e++)
+        last = e->number > last ? e->number : last;
+    if (!digits || arg[digits]) {
+        fprintf(stderr, "lesson: '%s' is neither a lesson number (1 to %d, digits only) nor 'list'\n", arg, last);
         usage(stderr);
         return LESSON_USAGE;
     }
+    while (digits > 1 && *arg == '0') /* "04" is lesson 4 */
+        arg++, digits--;
+    long n = digits > 6 ? -1 : strtol(arg, NULL, 10);
     for (const lesson_entry *e = lesson_registry; e->number; e++)
         if (e->number == n) {
             char prog[32];
@@ -72,6 +84,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s; `lesson list` shows what this build has\n", planned[i].when);
             return LESSON_USAGE;
         }
-    fprintf(stderr, "lesson: there is no lesson %ld; `lesson list` shows them\n", n);
+    fprintf(stderr, "lesson: there is no lesson %s; lessons are 1 to %d (`lesson list` shows them)\n", arg, last);
     return LESSON_USAGE;
 }

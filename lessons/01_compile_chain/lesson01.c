@@ -11,6 +11,8 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,25 +33,93 @@
 
 static const char *const archs[] = {"80", "89", "90"};
 
-/* Runs cmd, capturing stdout+stderr into out (may be NULL). Returns the exit code. */
-static int run(const char *cmd, char *out, size_t n)
+/* Runs argv[0] with argv (no shell: a path is never parsed as shell text),
+ * capturing its stdout and stderr together into out (may be NULL; what does
+ * not fit is read and dropped). Returns the exit code, or -1 when it could
+ * not be started or died of a signal. */
+static int run(const char *const *argv, char *out, size_t n)
 {
-    char full[4096];
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
-    FILE *f = popen(full, "r");
-    if (!f)
+    int fd[2];
+    if (pipe(fd))
         return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        execv(argv[0], (char *const *)argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fd[1]);
     size_t k = 0;
-    char buf[512];
-    while (fgets(buf, sizeof buf, f))
-        if (out && k + strlen(buf) + 1 < n) {
-            memcpy(out + k, buf, strlen(buf));
-            k += strlen(buf);
+    char buf[4096];
+    for (;;) {
+        ssize_t got = read(fd[0], buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        size_t g = (size_t)got;
+        if (out && n && k + 1 < n) {
+            size_t take = g < n - 1 - k ? g : n - 1 - k;
+            memcpy(out + k, buf, take);
+            k += take;
         }
-    if (out)
+    }
+    close(fd[0]);
+    if (out && n)
         out[k] = 0;
-    int st = pclose(f);
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The first executable `name` on $PATH, into out. 0, or -1 if none. */
+static int which(const char *name, char *out, size_t n)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return -1;
+    for (const char *p = path;;) {
+        const char *c = strchr(p, ':');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (len && (size_t)snprintf(out, n, "%.*s/%s", (int)len, p, name) < n && access(out, X_OK) == 0)
+            return 0;
+        if (!c)
+            return -1;
+        p = c + 1;
+    }
+}
+
+/* nvcc runs its own stages (cicc, ptxas, ...) through sh with the file names
+ * pasted in, so a path with shell syntax in it would run as a command even
+ * when nvcc itself is started without a shell. Returns the first character of
+ * path outside letters, digits and ._/+,=@%:-, or 0 when there is none. */
+static int unsafe_path_char(const char *path)
+{
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              strchr("._/+,=@%:-", *p)))
+            return *p;
+    return 0;
+}
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    remove(p);
+    return 0;
 }
 
 static long file_size(const char *p)
@@ -68,12 +138,7 @@ static int find_nvcc(char *out, size_t n)
         return snprintf(out, n, "%s", env), 0;
     if (exists_exe(SIMTLAB_NVCC_DEFAULT))
         return snprintf(out, n, "%s", SIMTLAB_NVCC_DEFAULT), 0;
-    char buf[512];
-    if (run("command -v nvcc", buf, sizeof buf) == 0 && buf[0]) {
-        buf[strcspn(buf, "\n")] = 0;
-        return snprintf(out, n, "%s", buf), 0;
-    }
-    return -1;
+    return which("nvcc", out, n);
 }
 
 /* A tool beside nvcc (cuobjdump, nvdisasm), or on PATH. */
@@ -82,13 +147,7 @@ static int find_tool(const char *nvcc, const char *tool, char *out, size_t n)
     snprintf(out, n, "%.*s/%s", (int)(strrchr(nvcc, '/') ? strrchr(nvcc, '/') - nvcc : 1), nvcc, tool);
     if (exists_exe(out))
         return 0;
-    char cmd[128], buf[512];
-    snprintf(cmd, sizeof cmd, "command -v %s", tool);
-    if (run(cmd, buf, sizeof buf) == 0 && buf[0]) {
-        buf[strcspn(buf, "\n")] = 0;
-        return snprintf(out, n, "%s", buf), 0;
-    }
-    return -1;
+    return which(tool, out, n);
 }
 
 /* Prints the lines of text that contain any of the needles, indented. */
@@ -238,7 +297,9 @@ static int time_loads(const char *ptx, const char *cubin, double ms[3], char *wh
     size_t np, nc;
     char *p = slurp(ptx, &np, 1), *c = slurp(cubin, &nc, 0);
     if (!p || !c) {
-        snprintf(why, n, "cannot read the compiled products");
+        snprintf(why, n, "cannot read the compiled products (%s)", p ? cubin : ptx);
+        free(p);
+        free(c);
         return -1;
     }
     for (int i = 0; i < 3; i++) {
@@ -247,6 +308,8 @@ static int time_loads(const char *ptx, const char *cubin, double ms[3], char *wh
         ms[i] = now_ms() - t0;
         if (r) {
             snprintf(why, n, "cuModuleLoadData failed with CUresult %d", r);
+            free(p);
+            free(c);
             return -1;
         }
         cuUnload(mod);
@@ -272,6 +335,11 @@ int lesson01_main(int argc, char **argv)
         cli_usage(stdout, "lesson 1", opts, 1);
         return LESSON_PASS;
     }
+    if (c.arch && !sim_device_find(c.arch)) { /* lesson 1 compiles for sm_80, sm_89 and sm_90 whatever --arch says */
+        snprintf(err, sizeof err, "--arch '%s': unknown device; choose sm_80 (A100), sm_89 (RTX 4090), sm_90 (H100) or h200",
+                 c.arch);
+        return lesson_usage_error("lesson 1", opts, err);
+    }
     if (!strcmp(c.mode, "compare"))
         return lesson_usage_error("lesson 1", opts, "--mode compare: lesson 1 has no simulator side; use sim or cuda");
     char nvcc[512], cuobjdump[600], tmp[] = "/tmp/simtlab-lesson1-XXXXXX";
@@ -282,8 +350,19 @@ int lesson01_main(int argc, char **argv)
                 SIMTLAB_NVCC_DEFAULT);
         return LESSON_USAGE;
     }
-    if (access(src, R_OK)) {
-        snprintf(err, sizeof err, "--source %s: cannot read it", src);
+    int bad_char = unsafe_path_char(src);
+    if (bad_char) {
+        snprintf(err, sizeof err,
+                 "--source '%s': the path holds the character '%c' (0x%02x); nvcc runs its stages through a shell with "
+                 "the file name pasted in, so only letters, digits and ._/+,=@%%:- are accepted: copy or rename the "
+                 "file",
+                 src, bad_char >= 0x20 && bad_char < 0x7f ? bad_char : '?', bad_char);
+        return lesson_usage_error("lesson 1", opts, err);
+    }
+    struct stat st_src;
+    if (access(src, R_OK) || stat(src, &st_src) || !S_ISREG(st_src.st_mode)) {
+        snprintf(err, sizeof err, "--source %s: cannot read it as a file (%s)", src,
+                 access(src, R_OK) ? strerror(errno) : "not a regular file");
         return lesson_usage_error("lesson 1", opts, err);
     }
     if (!mkdtemp(tmp)) {
@@ -291,20 +370,26 @@ int lesson01_main(int argc, char **argv)
         return LESSON_FAIL;
     }
     static char out[1 << 20];
-    char cmd[2048], inc[600], ptx[700], fatbin[700];
-    snprintf(inc, sizeof inc, "-I%s/sim -I%s/lessons/02_scale", SIMTLAB_SOURCE_DIR, SIMTLAB_SOURCE_DIR);
+    char ptx[700], fatbin[700];
+    const char *inc1 = "-I" SIMTLAB_SOURCE_DIR "/sim", *inc2 = "-I" SIMTLAB_SOURCE_DIR "/lessons/02_scale";
     int pass = 1;
     int json_mode = c.json;
     if (!json_mode) {
-        run(strcat(strcpy(cmd, nvcc), " --version | tail -1"), out, sizeof out);
-        printf("lesson 1: the compile chain .cu -> PTX -> SASS (cubin) -> fatbinary\n  %s  %s", nvcc, out);
+        const char *ver[] = {nvcc, "--version", NULL};
+        run(ver, out, sizeof out);
+        size_t len = strlen(out); /* its last line */
+        while (len && out[len - 1] == '\n')
+            out[--len] = 0;
+        const char *last = strrchr(out, '\n');
+        printf("lesson 1: the compile chain .cu -> PTX -> SASS (cubin) -> fatbinary\n  %s  %s\n", nvcc,
+               last ? last + 1 : out);
         printf("  source: %s\n", src);
     }
 
     /* 1. PTX: the virtual instruction set, compiled for compute_90 */
     snprintf(ptx, sizeof ptx, "%s/kernel.ptx", tmp);
-    snprintf(cmd, sizeof cmd, "'%s' -ptx -arch=compute_90 %s '%s' -o '%s'", nvcc, inc, src, ptx);
-    int rc_ptx = run(cmd, out, sizeof out);
+    const char *ptx_argv[] = {nvcc, "-ptx", "-arch=compute_90", inc1, inc2, src, "-o", ptx, NULL};
+    int rc_ptx = run(ptx_argv, out, sizeof out);
     size_t nptx = 0;
     char *ptx_text = rc_ptx ? NULL : slurp(ptx, &nptx, 1);
     int has_ld = ptx_text && strstr(ptx_text, "ld.global"), has_st = ptx_text && strstr(ptx_text, "st.global");
@@ -326,8 +411,10 @@ int lesson01_main(int argc, char **argv)
     for (int i = 0; i < 3; i++) {
         char cubin[700];
         snprintf(cubin, sizeof cubin, "%s/kernel_sm_%s.cubin", tmp, archs[i]);
-        snprintf(cmd, sizeof cmd, "'%s' -cubin -arch=sm_%s -Xptxas -v %s '%s' -o '%s'", nvcc, archs[i], inc, src, cubin);
-        int rc = run(cmd, out, sizeof out);
+        char arch[16];
+        snprintf(arch, sizeof arch, "-arch=sm_%s", archs[i]);
+        const char *cubin_argv[] = {nvcc, "-cubin", arch, "-Xptxas", "-v", inc1, inc2, src, "-o", cubin, NULL};
+        int rc = run(cubin_argv, out, sizeof out);
         pass &= !rc;
         cubin_size[i] = rc ? -1 : file_size(cubin);
         regs[i][0] = 0;
@@ -346,8 +433,10 @@ int lesson01_main(int argc, char **argv)
     if (!json_mode) {
         printf("\n  3. SASS of sm_90 (cuobjdump -sass):\n");
         if (have_sass) {
-            snprintf(cmd, sizeof cmd, "'%s' -sass '%s/kernel_sm_90.cubin'", cuobjdump, tmp);
-            if (run(cmd, out, sizeof out) == 0) {
+            char cubin90[700];
+            snprintf(cubin90, sizeof cubin90, "%s/kernel_sm_90.cubin", tmp);
+            const char *sass_argv[] = {cuobjdump, "-sass", cubin90, NULL};
+            if (run(sass_argv, out, sizeof out) == 0) {
                 const char *nd[] = {"LDG", "STG", "ISETP", NULL};
                 grep_print(out, nd, 12);
             } else {
@@ -361,11 +450,10 @@ int lesson01_main(int argc, char **argv)
 
     /* 4. a fatbinary holding SASS for three architectures and PTX for the future */
     snprintf(fatbin, sizeof fatbin, "%s/kernel.fatbin", tmp);
-    snprintf(cmd, sizeof cmd,
-             "'%s' -fatbin -gencode arch=compute_80,code=sm_80 -gencode arch=compute_89,code=sm_89 "
-             "-gencode arch=compute_90,code=[sm_90,compute_90] %s '%s' -o '%s'",
-             nvcc, inc, src, fatbin);
-    int rc_fat = run(cmd, out, sizeof out);
+    const char *fat_argv[] = {nvcc, "-fatbin", "-gencode", "arch=compute_80,code=sm_80", "-gencode",
+                              "arch=compute_89,code=sm_89", "-gencode", "arch=compute_90,code=[sm_90,compute_90]",
+                              inc1, inc2, src, "-o", fatbin, NULL};
+    int rc_fat = run(fat_argv, out, sizeof out);
     fatbin_entry ent[16];
     int ne = rc_fat ? -1 : fatbin_list(fatbin, ent, 16);
     pass &= !rc_fat && ne > 0;
@@ -386,7 +474,7 @@ int lesson01_main(int argc, char **argv)
 
     /* 5. with a GPU: JIT from PTX against loading the cubin */
     double ms[3] = {0};
-    char why[256] = "";
+    char why[1024] = "";
     int timed = 0, no_gpu = 0;
     if (!strcmp(c.mode, "cuda")) {
         char cache[700];
@@ -439,6 +527,12 @@ int lesson01_main(int argc, char **argv)
             json_end(&j);
         }
         json_end_arr(&j);
+        if (no_gpu) { /* exit 2: this machine cannot run --mode cuda */
+            json_obj(&j, "gpu");
+            json_bool(&j, "available", 0);
+            json_str(&j, "reason", why);
+            json_end(&j);
+        }
         if (timed) {
             json_obj(&j, "load_ms");
             json_num(&j, "ptx_jit", ms[0]);
@@ -446,13 +540,16 @@ int lesson01_main(int argc, char **argv)
             json_num(&j, "cubin", ms[2]);
             json_end(&j);
         }
-        json_bool(&j, "pass", pass);
+        json_bool(&j, "pass", pass && !no_gpu);
         json_close(&j);
+    } else if (no_gpu) {
+        printf("\nNOT RUN: --mode cuda needs a GPU and this machine has none usable: %s\n"
+               "(the compile steps above ran; --mode sim runs them alone and exits 0)\n",
+               why);
     } else {
         printf("\n%s\n", pass ? "PASS" : "FAIL");
     }
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    run(cmd, NULL, 0);
+    nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS); /* the temporary directory and what is in it */
     free(ptx_text);
     if (no_gpu)
         return LESSON_USAGE;

@@ -25,10 +25,16 @@ static int run(backend *be, int n, int block, int no_guard, const float *x, doub
 {
     float *d_x = NULL, *d_y = NULL, *y = malloc((size_t)n * sizeof *y);
     int rc = 1;
-    if (!y || be_malloc(be, &d_x, (size_t)n * sizeof(float), "x") ||
+    if (!y) {
+        fprintf(stderr, "lesson 2 (%s): out of host memory: malloc of %zu bytes for the result y (n = %d floats) "
+                        "failed; use a smaller --n\n",
+                be_name(be), (size_t)n * sizeof *y, n);
+        goto done;
+    }
+    if (be_malloc(be, &d_x, (size_t)n * sizeof(float), "x") ||
         be_malloc(be, &d_y, (size_t)n * sizeof(float), "y") || be_upload(be, d_x, x, (size_t)n * sizeof(float)) ||
         be_memset(be, d_y, 0, (size_t)n * sizeof(float))) {
-        fprintf(stderr, "lesson 2 (%s): %s\n", be_name(be), be->err);
+        fprintf(stderr, "lesson 2 (%s): %s\n", be_name(be), be->err[0] ? be->err : "device set-up failed (no reason given)");
         goto done;
     }
     /* LESSON: enough blocks of `block` threads to cover n: ceil(n / block). */
@@ -74,7 +80,12 @@ int lesson02_main(int argc, char **argv)
     float *x = malloc((size_t)n * sizeof *x);
     double *ref = malloc((size_t)n * sizeof *ref);
     if (!x || !ref) {
-        fprintf(stderr, "lesson 2: out of host memory for n = %lld\n", n);
+        fprintf(stderr, "lesson 2: out of host memory: malloc of %zu bytes for %s (n = %lld) failed; use a smaller --n\n",
+                !x ? (size_t)n * sizeof *x : (size_t)n * sizeof *ref, !x ? "the input x" : "the double reference", n);
+        free(x);
+        free(ref);
+        for (int k = 0; k < nb; k++)
+            be_close(&bes[k]);
         return LESSON_FAIL;
     }
     for (long long i = 0; i < n; i++)
@@ -89,6 +100,8 @@ int lesson02_main(int argc, char **argv)
         if (r == LESSON_USAGE) {
             for (int k = 0; k < nb; k++)
                 be_close(&bes[k]);
+            free(x);
+            free(ref);
             return LESSON_USAGE;
         }
         failed |= r;

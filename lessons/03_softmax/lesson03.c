@@ -299,14 +299,13 @@ static void print_reasons(backend *bes, const be_result *res, int nb, int failed
 /* Parses --scale. Returns 0, or -1 with the reason in why. */
 static int parse_scale(const char *s, double *out, char *why, size_t n)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v)) {
-        snprintf(why, n, "--scale '%s' is not a number", s);
+    double v;
+    if (cli_parse_real(s, &v)) { /* decimal only: no hex, inf, nan or spaces */
+        snprintf(why, n, "--scale '%s' is not a decimal number (5, 0.5, 1e2): it must be above 0 and at most 10000", s);
         return -1;
     }
-    if (v < 0 || v > 10000) {
-        snprintf(why, n, "--scale %s is out of range: it must be from 0 to 10000", s);
+    if (!(v > 0) || v > 10000) {
+        snprintf(why, n, "--scale %s is out of range: it must be above 0 and at most 10000", s);
         return -1;
     }
     *out = v;

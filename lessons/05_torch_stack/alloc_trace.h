@@ -11,6 +11,10 @@
  * Text after a '#' on a step's line is a comment. Names are up to 31
  * characters; a name is live from its alloc to its free.
  *
+ * A file (--trace) is read a line at a time: at most CA_TRACE_MAX_BYTES bytes,
+ * CA_TRACE_MAX_STEPS steps and headings, lines of CA_TRACE_MAX_LINE characters;
+ * a NUL byte ends it as "not a text trace" (so /dev/zero is refused at once).
+ *
  * Not here: printing. The lesson prints each step; the tests replay traces.
  */
 #ifndef LESSON05_ALLOC_TRACE_H
@@ -19,6 +23,10 @@
 #include <stdint.h>
 
 #include "caching_allocator.h"
+
+#define CA_TRACE_MAX_BYTES (1 << 20) /* 1 MiB */
+#define CA_TRACE_MAX_STEPS 20000
+#define CA_TRACE_MAX_LINE 511
 
 typedef enum ca_trace_kind { CA_TRACE_ALLOC, CA_TRACE_FREE, CA_TRACE_EMPTY_CACHE, CA_TRACE_HEADING } ca_trace_kind;
 
@@ -62,6 +70,11 @@ typedef struct ca_replay {
     ca_allocator *a;
     ca_live *live;
     int n_live, cap_live;
+    /* kept by ca_replay_step, for the incremental check */
+    void *names, *blocks;        /* name -> live index; block -> live index (hash tables) */
+    int touched;                 /* the live index the last step allocated, or -1 */
+    uint64_t live_size, live_bytes; /* the live tensors' block sizes and requests, summed */
+    char step_err[160];          /* what the last step broke that the check must report */
 } ca_replay;
 
 void ca_replay_init(ca_replay *r, ca_allocator *a);
@@ -70,9 +83,21 @@ void ca_replay_init(ca_replay *r, ca_allocator *a);
  * that is not live / already live. */
 int ca_replay_step(ca_replay *r, const ca_trace_op *op, char *err, size_t n);
 /* ca_check, and every live tensor owns one allocated block no other has,
- * of at least its bytes, on its stream. 1 when all hold, else 0 with why. */
+ * of at least its bytes, on its stream. 1 when all hold, else 0 with why.
+ * O(segments^2 + blocks + live tensors): ca_check compares segment pairs. */
 int ca_replay_check(const ca_replay *r, char *why, size_t n);
-/* Runs a whole trace, checking after each step; returns 0, the first
+/* After a step: full ? ca_replay_check : the incremental check, O(1): the
+ * tensor the step allocated owns its block alone, and the allocator's
+ * allocated/requested totals equal the live tensors' (kept as they change).
+ * Replays run the full check when ca_replay_full_check_due: at every step
+ * while the allocator has at most CA_REPLAY_FULL_CHECK_SEGMENTS segments and
+ * CA_REPLAY_FULL_CHECK_BLOCKS blocks, beyond that at steps 1, 2, 4, 8, ... and the last, so a trace of n steps
+ * costs about one full check at n, not n of them. */
+int ca_replay_check_step(const ca_replay *r, int full, char *why, size_t n);
+#define CA_REPLAY_FULL_CHECK_SEGMENTS 32
+#define CA_REPLAY_FULL_CHECK_BLOCKS 256
+int ca_replay_full_check_due(const ca_replay *r, int step, int steps); /* step from 0 */
+/* Runs a whole trace, checking after each step (ca_replay_check_step); returns 0, the first
  * failing step's status (negative), or 1 when a check failed (why in err).
  * For the tests. */
 int ca_replay_all(ca_replay *r, const ca_trace *t, char *err, size_t n);

@@ -3,18 +3,77 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 const char *const lesson_modes[] = {"sim", "cuda", "compare", NULL};
 
-int cli_parse_size(const char *s, long long *out)
+/* Digits, optionally one '.' and more digits: "48", "1.5". Returns the length, 0 if none. */
+static size_t decimal_len(const char *s)
 {
+    size_t i = 0;
+    while (isdigit((unsigned char)s[i]))
+        i++;
+    if (i && s[i] == '.' && isdigit((unsigned char)s[i + 1]))
+        for (i++; isdigit((unsigned char)s[i]); i++)
+            ;
+    return i;
+}
+
+int cli_parse_int(const char *s, long long *out)
+{
+    const char *d = s + (s[0] == '-');
+    size_t i = 0;
+    while (isdigit((unsigned char)d[i]))
+        i++;
+    if (!i || d[i])
+        return -1;
     char *end;
     errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno || !(v >= 0) || v > 1e18) /* also NaN, inf */
+    long long v = strtoll(s, &end, 10);
+    if (errno == ERANGE)
+        return -2;
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_real(const char *s, double *out)
+{
+    const char *d = s + (s[0] == '-');
+    size_t i = decimal_len(d);
+    if (!i)
+        return -1;
+    if (d[i] == 'e' || d[i] == 'E') {
+        size_t j = i + 1 + (d[i + 1] == '-' || d[i + 1] == '+'), k = j;
+        while (isdigit((unsigned char)d[k]))
+            k++;
+        if (k == j)
+            return -1;
+        i = k;
+    }
+    if (d[i])
+        return -1;
+    errno = 0;
+    double v = strtod(s, NULL);
+    if (!isfinite(v))
+        return -2;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_size(const char *s, long long *out)
+{
+    size_t i = decimal_len(s); /* no sign, space, hex, exponent, inf or nan */
+    if (!i)
+        return -1;
+    const char *end = s + i;
+    errno = 0;
+    double v = strtod(s, NULL);
+    if (errno || !(v >= 0) || v > 1e18)
         return -1;
     long long mul = 1;
     if (*end) {
@@ -49,6 +108,8 @@ static const lesson_opt *find(const lesson_opt *opts, const char *name, size_t l
 
 int cli_parse(int argc, char **argv, int first, const lesson_opt *opts, char *err, size_t errn)
 {
+    enum { MAX_OPTS = 64 };
+    unsigned char seen[MAX_OPTS] = {0};
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "--", 2) || !a[2]) {
@@ -62,6 +123,14 @@ int cli_parse(int argc, char **argv, int first, const lesson_opt *opts, char *er
             snprintf(err, errn, "unknown option '--%.*s'", (int)len, name);
             return -1;
         }
+        size_t idx = (size_t)(o - opts);
+        if (idx < MAX_OPTS) {
+            if (seen[idx]) {
+                snprintf(err, errn, "--%s given twice; give each option once", o->name);
+                return -1;
+            }
+            seen[idx] = 1;
+        }
         if (o->type == OPT_FLAG) {
             if (eq) {
                 snprintf(err, errn, "--%s takes no value", o->name);
@@ -73,6 +142,15 @@ int cli_parse(int argc, char **argv, int first, const lesson_opt *opts, char *er
         const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!val) {
             snprintf(err, errn, "--%s needs a value (%s)", o->name, o->metavar);
+            return -1;
+        }
+        if (!eq && !strncmp(val, "--", 2)) {
+            snprintf(err, errn, "--%s needs a value (%s), got the option '%s' (write --%s=%s if you mean it)", o->name,
+                     o->metavar, val, o->name, val);
+            return -1;
+        }
+        if (!*val) {
+            snprintf(err, errn, "--%s needs a value (%s), got an empty string", o->name, o->metavar);
             return -1;
         }
         if (o->type == OPT_STR) {
@@ -90,16 +168,18 @@ int cli_parse(int argc, char **argv, int first, const lesson_opt *opts, char *er
             }
         } else {
             long long v;
-            char *end;
             if (o->type == OPT_INT) {
-                errno = 0;
-                v = strtoll(val, &end, 10);
-                if (end == val || *end || errno) {
-                    snprintf(err, errn, "--%s '%s' is not a whole number", o->name, val);
+                int r = cli_parse_int(val, &v);
+                if (r) {
+                    snprintf(err, errn, "--%s '%s' is %s: it must be a whole number from %lld to %lld", o->name, val,
+                             r == -2 ? "out of range" : "not a whole number (digits only)", o->min, o->max);
                     return -1;
                 }
             } else if (cli_parse_size(val, &v)) {
-                snprintf(err, errn, "--%s '%s' is not a size (bytes, or with k/m suffix: 48k, 227KB)", o->name, val);
+                snprintf(err, errn,
+                         "--%s '%s' is not a size: bytes, or with a k/m/g suffix (48k, 227KB, 1.5m), from %lld to "
+                         "%lld bytes",
+                         o->name, val, o->min, o->max);
                 return -1;
             }
             if (v < o->min || v > o->max) {

@@ -3,6 +3,9 @@
  * Each lesson lists its options in a lesson_opt table; cli_parse fills the
  * destinations and, on a bad flag or value, writes the reason into err and
  * returns -1 (the driver then prints it with the usage line and exits 2).
+ * Refused: an option given twice, an empty value, a value that is another
+ * option ("--csv --json"; write --csv=--json to mean it), numbers with a
+ * sign other than '-', spaces, hex or a suffix that is not a size unit.
  */
 #ifndef LESSON_CLI_H
 #define LESSON_CLI_H
@@ -42,6 +45,13 @@ extern const char *const lesson_modes[];
 int cli_parse(int argc, char **argv, int first, const lesson_opt *opts, char *err, size_t errn);
 /* "usage: lesson 2 [--n N] ..." and one line per option. */
 void cli_usage(FILE *f, const char *prog, const lesson_opt *opts, int verbose);
-/* Parses "48k", "227KB", "1m", "4096" into bytes; -1 if malformed. */
+/* Parses "48k", "227KB", "1m", "1.5m", "4096" into bytes; -1 if malformed
+ * (a sign, space, hex, exponent, inf or nan is malformed). */
 int cli_parse_size(const char *s, long long *out);
+/* A whole number: an optional '-' and digits only (no space, '+' or hex).
+ * 0, -1 if malformed, -2 if it does not fit in a long long. */
+int cli_parse_int(const char *s, long long *out);
+/* A decimal number: [-]digits[.digits][e[+-]digits] (no hex, inf, nan, space).
+ * 0, -1 if malformed, -2 if it is too large for a double. */
+int cli_parse_real(const char *s, double *out);
 #endif

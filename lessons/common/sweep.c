@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const forms = "NAME=start:end:xF (geometric), NAME=start:end:+S (arithmetic) or NAME=a,b,c";
@@ -27,11 +28,10 @@ static int parse_value(const lesson_opt *o, const char *s, size_t len, long long
             return -1;
         }
     } else {
-        char *end;
-        errno = 0;
-        v = strtoll(buf, &end, 10);
-        if (end == buf || *end || errno) {
-            snprintf(err, errn, "--sweep %s: '%s' is not a whole number", o->name, buf);
+        int r = cli_parse_int(buf, &v);
+        if (r) {
+            snprintf(err, errn, "--sweep %s: '%s' is %s: --%s must be a whole number from %lld to %lld", o->name, buf,
+                     r == -2 ? "out of range" : "not a whole number (digits only)", o->name, o->min, o->max);
             return -1;
         }
     }
@@ -50,13 +50,54 @@ static int in_bounds(const lesson_opt *o, long long v, char *err, size_t errn)
 
 static int push(sweep_spec *sp, long long v, char *err, size_t errn)
 {
-    if (sp->n == SWEEP_MAX_POINTS) {
-        snprintf(err, errn, "--sweep %s has more than %d points; use a larger step", sp->text, SWEEP_MAX_POINTS);
+    if (sp->n == SWEEP_MAX_POINTS) { /* callers count first; this is the backstop */
+        snprintf(err, errn, "--sweep '%s' has more than %d points (the limit, SWEEP_MAX_POINTS); use a larger step",
+                 sp->text, SWEEP_MAX_POINTS);
         return -1;
     }
     if (in_bounds(sp->opt, v, err, errn))
         return -1;
     sp->v[sp->n++] = v;
+    return 0;
+}
+
+static int too_many(const char *arg, unsigned long long count, int capped, char *err, size_t errn)
+{
+    snprintf(err, errn,
+             "--sweep '%.80s%s' has %s%llu points; at most %d are allowed (SWEEP_MAX_POINTS): use a larger step or a "
+             "shorter range",
+             arg, strlen(arg) > 80 ? "..." : "", capped ? "more than " : "", count, SWEEP_MAX_POINTS);
+    return -1;
+}
+
+/* The geometric range's point after `last` (start*F^k rounded, k = 0, 1, ...,
+ * repeats skipped), found from logarithms so that a factor near 1 costs no
+ * more than a large one. Returns 0 and the point in *out, or 1 past end. */
+static int geo_next(long long start, long long end, double f, double lf, long long last, int first, long long *out)
+{
+    double x;
+    if (first) {
+        x = (double)start;
+    } else {
+        double k = ceil(log(((double)last + 0.5) / (double)start) / lf);
+        if (!(k >= 1))
+            k = 1;
+        if (k > 1 && llround(fmin((double)start * pow(f, k - 1), 9e18)) > last) /* ceil rounded up too far */
+            k -= 1;
+        x = (double)start * pow(f, k);
+        if (!(x < 9e18) || llround(x) <= last) { /* rounding: aim a whole step past last */
+            k = ceil(log(((double)last + 1.0) / (double)start) / lf);
+            x = (double)start * pow(f, k);
+        }
+    }
+    if (!(x <= (double)end + 0.5) || !(x < 9e18))
+        return 1;
+    long long v = llround(x);
+    if (v <= last && !first)
+        v = last + 1;
+    if (v > end)
+        return 1;
+    *out = v;
     return 0;
 }
 
@@ -87,6 +128,11 @@ int sweep_parse(sweep_spec *sp, const char *arg, const lesson_opt *opts, const c
     const lesson_opt *o = sp->opt;
     const char *val = eq + 1, *c1 = strchr(val, ':');
     if (!c1) { /* a,b,c */
+        unsigned long long count = 1;
+        for (const char *p = val; *p; p++)
+            count += *p == ',';
+        if (count > SWEEP_MAX_POINTS)
+            return too_many(arg, count, 0, err, errn);
         for (const char *p = val;;) {
             const char *q = strchr(p, ',');
             size_t len = q ? (size_t)(q - p) : strlen(p);
@@ -119,29 +165,43 @@ int sweep_parse(sweep_spec *sp, const char *arg, const lesson_opt *opts, const c
         if (parse_value(o, c2 + 2, strlen(c2 + 2), &step, err, errn))
             return -1;
         if (step <= 0) {
-            snprintf(err, errn, "--sweep '%s': the step must be positive", arg);
+            snprintf(err, errn, "--sweep '%s': the step must be positive (+1 or more): %lld", arg, step);
             return -1;
         }
-        for (long long v = start; v <= end; v += step)
-            if (push(sp, v, err, errn))
+        /* count first, in unsigned arithmetic: end - start and the points never overflow */
+        unsigned long long span = (unsigned long long)end - (unsigned long long)start;
+        unsigned long long count = span / (unsigned long long)step + 1;
+        if (count > SWEEP_MAX_POINTS)
+            return too_many(arg, count, 0, err, errn);
+        for (unsigned long long k = 0; k < count; k++)
+            if (push(sp, (long long)((unsigned long long)start + k * (unsigned long long)step), err, errn))
                 return -1;
         return 0;
     }
     char *fend;
+    errno = 0;
     double f = strtod(c2 + 2, &fend);
-    if (fend == c2 + 2 || *fend || !(f > 1.0) || !isfinite(f) || start <= 0) {
-        snprintf(err, errn, "--sweep '%s': a geometric step xF needs a factor F > 1 (x2, x1.5) and a start above 0",
+    if (fend == c2 + 2 || *fend || !(f > 1.0) || !isfinite(f) || start <= 0 || c2[2] == ' ' || c2[2] == '+' ||
+        c2[2] == '-') {
+        snprintf(err, errn,
+                 "--sweep '%s': a geometric step xF needs a factor F > 1 (x2, x1.5), a finite number, and a start "
+                 "above 0",
                  arg);
         return -1;
     }
-    long long last = 0;
-    for (int k = 0;; k++) {
-        double x = (double)start * pow(f, k);
-        if (x > (double)end + 0.5)
-            break;
-        long long v = llround(x);
-        if (v <= last) /* a small factor rounds to the same integer: skip it */
-            continue;
+    const double lf = log1p(f - 1.0);
+    /* count first (exactly, up to a cap), then generate the same points */
+    enum { COUNT_CAP = 1000000 };
+    unsigned long long count = 0;
+    long long last = 0, v;
+    for (int first = 1; count <= COUNT_CAP && !geo_next(start, end, f, lf, last, first, &v); first = 0) {
+        last = v;
+        count++;
+    }
+    if (count > SWEEP_MAX_POINTS)
+        return too_many(arg, count > COUNT_CAP ? COUNT_CAP : count, count > COUNT_CAP, err, errn);
+    last = 0;
+    for (int first = 1; !geo_next(start, end, f, lf, last, first, &v); first = 0) {
         if (push(sp, v, err, errn))
             return -1;
         last = v;
@@ -342,16 +402,38 @@ int sweep_csv_commit(sweep_csv *c)
     return 0;
 }
 
-int sweep_csv_writable(const char *path, char *err, size_t n)
+int sweep_csv_check_dest(const char *flag, const char *path, char *err, size_t n)
 {
     char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    struct stat st;
+    if (!*path) {
+        snprintf(err, n, "%s '': the path is empty; give a file name such as out.csv", flag);
+        return -1;
+    }
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
+        snprintf(err, n, "%s: the path is %zu characters long; at most %zu are accepted", flag, strlen(path),
+                 sizeof tmp - 5);
+        return -1;
+    }
+    if (path[strlen(path) - 1] == '/' || (!stat(path, &st) && S_ISDIR(st.st_mode))) {
+        snprintf(err, n, "%s %s: is a directory; give a file name inside it (%s%sout.csv)", flag, path, path,
+                 path[strlen(path) - 1] == '/' ? "" : "/");
+        return -1;
+    }
+    if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+        snprintf(err, n, "%s %s: exists and is not a regular file (the file is written as %s, then renamed over it); "
+                         "choose another path",
+                 flag, path, tmp);
+        return -1;
+    }
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        snprintf(err, n, "--csv %s: cannot write %s (%s); choose a writable path", path, tmp, strerror(errno));
+        snprintf(err, n, "%s %s: cannot write %s (%s); choose a writable path", flag, path, tmp, strerror(errno));
         return -1;
     }
     fclose(f);
     remove(tmp);
     return 0;
 }
+
+int sweep_csv_writable(const char *path, char *err, size_t n) { return sweep_csv_check_dest("--csv", path, err, n); }

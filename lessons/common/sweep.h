@@ -7,6 +7,10 @@
  *   sram=16k:64k:+16k    16k, 32k, 48k, 64k            (arithmetic, end inclusive)
  *   d=32,64,128          the values listed
  *
+ * At most SWEEP_MAX_POINTS points: they are counted before any is made
+ * (in unsigned arithmetic, and for xF from logarithms, so a factor near 1
+ * such as x1.0000000000000002 is counted, not looped over), and a range with
+ * more is refused with its count.
  * Each value is parsed and bounds-checked as the option itself would be
  * (sizes take k/m suffixes). The CSV writer names every cell's column, writes
  * the header from the first row, checks that later rows have the same
@@ -61,7 +65,12 @@ typedef struct sweep_csv {
 
 /* Opens PATH.tmp for writing. Returns 0, or -1 with the reason in c->err. */
 int sweep_csv_open(sweep_csv *c, const char *path);
-/* Before a run: can PATH (through PATH.tmp) be written? 0, or -1 with the reason. */
+/* Before a run: can PATH (through PATH.tmp) be written? Refuses "", a
+ * directory (or a path ending in '/'), an existing file that is not a regular
+ * file, and a parent where PATH.tmp cannot be made. 0, or -1 with the reason
+ * naming flag ("--csv", "--gantt") and the path. */
+int sweep_csv_check_dest(const char *flag, const char *path, char *err, size_t n);
+/* sweep_csv_check_dest("--csv", ...) */
 int sweep_csv_writable(const char *path, char *err, size_t n);
 /* Cells of the current row, left to right; col is the header's name. */
 void sweep_csv_str(sweep_csv *c, const char *col, const char *v);

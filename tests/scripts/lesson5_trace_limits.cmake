@@ -1,0 +1,50 @@
+# tests/scripts/lesson5_trace_limits.cmake - `lesson 5 --trace FILE` on inputs that used to
+# exhaust memory or time (issue 12). CASE selects one:
+#   zero   FILE = /dev/zero: refused at once (a NUL byte), exit 2, the message names --trace
+#   big    a text trace over the 1 MiB cap (CA_TRACE_MAX_BYTES): exit 2 naming the cap
+#   lines  a generated 10000-step trace (5000 allocs, then their frees): exit 0, PASS; the
+#          consistency check is incremental, so it runs in well under a second (the test's
+#          TIMEOUT is the bound; it took 50 s when every step re-checked everything)
+#   cmake -DLESSON=<path> -DCASE=zero|big|lines -DWORK=<scratch dir> -P lesson5_trace_limits.cmake
+cmake_minimum_required(VERSION 3.20)
+file(MAKE_DIRECTORY "${WORK}")
+if(CASE STREQUAL "zero")
+  set(trace /dev/zero)
+  set(want_rc 2)
+  set(want "--trace /dev/zero.*NUL byte")
+elseif(CASE STREQUAL "big")
+  set(trace "${WORK}/big_trace.txt")
+  string(REPEAT "# a heading line that makes the file large, nothing else: padding padding padding\n" 64 block)
+  string(REPEAT "${block}" 256 text) # 64 * 256 lines of 83 bytes = 1.3 MiB
+  file(WRITE "${trace}" "${text}")
+  set(want_rc 2)
+  set(want "--trace .*larger than 1048576 bytes")
+elseif(CASE STREQUAL "lines")
+  set(trace "${WORK}/trace_10000.txt")
+  set(sizes 512 4096 1048576 3145728 12582912)
+  set(text "")
+  foreach(i RANGE 0 4999)
+    math(EXPR k "${i} % 5")
+    list(GET sizes ${k} bytes)
+    string(APPEND text "alloc t${i} ${bytes}\n")
+  endforeach()
+  foreach(i RANGE 0 4999)
+    string(APPEND text "free t${i}\n")
+  endforeach()
+  file(WRITE "${trace}" "${text}")
+  set(want_rc 0)
+  set(want "\nPASS\n")
+else()
+  message(FATAL_ERROR "CASE must be zero, big or lines")
+endif()
+execute_process(COMMAND ${LESSON} 5 --part allocator --trace "${trace}" RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE out)
+string(LENGTH "${out}" len)
+if(len GREATER 3000)
+  math(EXPR from "${len} - 3000")
+  string(SUBSTRING "${out}" ${from} -1 out)
+endif()
+if(NOT rc STREQUAL "${want_rc}" OR NOT out MATCHES "${want}")
+  message(FATAL_ERROR "lesson 5 --trace ${trace}: want exit ${want_rc} and /${want}/; got ${rc}:\n${out}")
+endif()
+message(STATUS "lesson 5 --trace (${CASE}): exit ${rc} as expected")
