@@ -137,3 +137,6 @@ if(CMAKE_CUDA_COMPILER OR EXISTS /usr/local/cuda/bin/nvcc)
                 TEXT "The sm_80 and sm_89 cubins have the same size; sm_90's is larger."
                 CMP "\n +sm_80: ([0-9]+) bytes@EQUAL@\n +sm_89: ([0-9]+) bytes" "\n +sm_89: ([0-9]+) bytes@LESS@\n +sm_90: ([0-9]+) bytes")
 endif()
+# atomics are their own kind in every lesson's JSON (issue 12): global RED + ATOM sectors, shared atom wavefronts
+lesson_smoke(lesson_2_json_atomics RC 0 ARGS "2 --n 1000 --detail --json" ORDERED
+             MATCH "\"atom_sectors\": 0" "\"atom_wavefronts\": 0" "\"pass\": true")

@@ -76,6 +76,17 @@ static inline uint64_t be_conflicts(const be_kernel *k)
                        : k->sim.shared_ld_conflicts + k->sim.shared_st_conflicts + k->sim.async_st_conflicts;
 }
 
+/* Atomics, counted apart from loads and stores on both sides: global
+ * sectors (the GPU's RED + ATOM) and shared atom wavefronts. */
+static inline uint64_t be_atom_sectors(const be_kernel *k)
+{
+    return k->hw.valid ? k->hw.atom_sectors + k->hw.red_sectors : k->sim.global_atom_sectors;
+}
+static inline uint64_t be_shared_atom_wavefronts(const be_kernel *k)
+{
+    return k->hw.valid ? k->hw.shared_atom_wavefronts : k->sim.shared_atom_wavefronts;
+}
+
 typedef struct be_buffer {
     void *ptr;
     size_t bytes;

@@ -110,10 +110,15 @@ void lesson_json_kernel(json *j, const be_kernel *k, int detailed)
         json_null(j, "read_sectors");
         json_null(j, "write_sectors");
         json_null(j, "async_read_sectors");
+        json_null(j, "atom_sectors");
     } else {
         json_uint(j, "read_sectors", be_ld_sectors(k));
         json_uint(j, "write_sectors", be_st_sectors(k));
         json_uint(j, "async_read_sectors", be_async_ld_sectors(k));
+        if (sim || k->hw.atom_valid) /* atomics: global RED + ATOM sectors, apart from reads and writes */
+            json_uint(j, "atom_sectors", be_atom_sectors(k));
+        else
+            json_null(j, "atom_sectors");
     }
     json_end(j);
     json_obj(j, "sram");
@@ -127,8 +132,13 @@ void lesson_json_kernel(json *j, const be_kernel *k, int detailed)
     if (sim && !detailed) {
         json_null(j, "wavefronts");
         json_null(j, "async_wavefronts");
+        json_null(j, "atom_wavefronts");
         json_null(j, "bank_conflicts");
     } else {
+        if (sim || k->hw.atom_valid)
+            json_uint(j, "atom_wavefronts", be_shared_atom_wavefronts(k));
+        else
+            json_null(j, "atom_wavefronts");
         json_uint(j, "wavefronts", be_wavefronts(k));
         if (sim)
             json_uint(j, "async_wavefronts", k->sim.async_st_wavefronts);
@@ -222,6 +232,14 @@ void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const back
                     (unsigned long long)b->hw.ldgsts_sectors, (unsigned long long)a->sim.async_st_conflicts,
                     mark(a->sim.async_st_conflicts, b->hw.ldgsts_conflicts), (unsigned long long)b->hw.ldgsts_conflicts,
                     (unsigned long long)a->sim.async_st_wavefronts);
+        if (a->sim.global_atom_requests || a->sim.shared_atom_requests || be_atom_sectors(b) ||
+            be_shared_atom_wavefronts(b))
+            fprintf(f, "    %-20s   atomics (not in the columns above): global sectors %llu %s %llu (RED + ATOM), "
+                       "shared atom wavefronts %llu %s %llu\n",
+                    "", (unsigned long long)a->sim.global_atom_sectors, mark(a->sim.global_atom_sectors, be_atom_sectors(b)),
+                    (unsigned long long)be_atom_sectors(b), (unsigned long long)a->sim.shared_atom_wavefronts,
+                    mark(a->sim.shared_atom_wavefronts, be_shared_atom_wavefronts(b)),
+                    (unsigned long long)be_shared_atom_wavefronts(b));
     }
     fprintf(f, "    (= equal, ! differs) %s\n", lesson_dram_note);
 }
@@ -250,14 +268,23 @@ int lesson_print_detail(FILE *f, const char *indent, const backend *be, const be
                "conflicts %llu\n",
             indent, (ull)be_ld_sectors(k), (ull)be_st_sectors(k), (ull)c->global_ld_requests, (ull)c->global_st_requests,
             per, (ull)be_wavefronts(k), (ull)be_conflicts(k));
-    if (!c->async_requests)
-        return 1;
-    fprintf(f,
-            "%s  of which cp.async (LDGSTS): %llu requests, %llu sectors, %llu bank conflicts; and their own %llu shared "
-            "wavefronts (not in the figure above)\n",
-            indent, (ull)c->async_requests, (ull)c->async_ld_sectors, (ull)c->async_st_conflicts,
-            (ull)c->async_st_wavefronts);
-    return 2;
+    int lines = 1;
+    if (c->async_requests) {
+        fprintf(f,
+                "%s  of which cp.async (LDGSTS): %llu requests, %llu sectors, %llu bank conflicts; and their own %llu "
+                "shared wavefronts (not in the figure above)\n",
+                indent, (ull)c->async_requests, (ull)c->async_ld_sectors, (ull)c->async_st_conflicts,
+                (ull)c->async_st_wavefronts);
+        lines++;
+    }
+    if (c->global_atom_requests || c->shared_atom_requests) {
+        fprintf(f, "%s  atomics (apart from the loads and stores): %llu global requests, %llu sectors; %llu shared "
+                   "requests, %llu wavefronts\n",
+                indent, (ull)c->global_atom_requests, (ull)c->global_atom_sectors, (ull)c->shared_atom_requests,
+                (ull)c->shared_atom_wavefronts);
+        lines++;
+    }
+    return lines;
 }
 
 const char *human_bytes(double b, char *buf, size_t n)
