@@ -140,3 +140,12 @@ endif()
 # atomics are their own kind in every lesson's JSON (issue 12): global RED + ATOM sectors, shared atom wavefronts
 lesson_smoke(lesson_2_json_atomics RC 0 ARGS "2 --n 1000 --detail --json" ORDERED
              MATCH "\"atom_sectors\": 0" "\"atom_wavefronts\": 0" "\"pass\": true")
+# lesson 5's stream model (deterministic): the figures its README quotes
+readme_figure(readme_lesson5_streams README lessons/05_torch_stack/README.md ARGS "5 --part streams"
+              TEXT "1.342 ms, kernel max(0.040 ms memory, 0.513 ms compute) = 0.513 ms, D2H 1.342 ms; one stream 12.789 ms, two streams 7.737 ms (1.65x), bound 5.369 ms"
+              MATCH "H2D 1\\.342 ms \\| kernel max\\([^)]*= 0\\.040 ms, [^)]*= 0\\.513 ms\\) = 0\\.513 ms" "1 stream : 12\\.789 ms"
+                    "2 streams: 7\\.737 ms, 1\\.65x faster; no schedule beats 5\\.369 ms")
+readme_figure(readme_lesson5_streams3 README lessons/05_torch_stack/README.md ARGS "5 --part streams --streams 3"
+              TEXT "--streams 1, 2, 3, 4`: 12.789, 7.737, 7.224, 7.224 ms on sm_90" MATCH "3 streams: 7\\.224 ms")
+readme_figure(readme_lesson5_streams4 README lessons/05_torch_stack/README.md ARGS "5 --part streams --streams 4"
+              TEXT "--streams 4          # 7.224 ms" MATCH "4 streams: 7\\.224 ms")
