@@ -149,3 +149,8 @@ readme_figure(readme_lesson5_streams3 README lessons/05_torch_stack/README.md AR
               TEXT "--streams 1, 2, 3, 4`: 12.789, 7.737, 7.224, 7.224 ms on sm_90" MATCH "3 streams: 7\\.224 ms")
 readme_figure(readme_lesson5_streams4 README lessons/05_torch_stack/README.md ARGS "5 --part streams --streams 4"
               TEXT "--streams 4          # 7.224 ms" MATCH "4 streams: 7\\.224 ms")
+# the ceilings lessons 3 and 4 quote in their questions are the presets' (the simulator prints them in lesson 5)
+readme_figure(readme_lesson3_ceilings README lessons/03_softmax/README.md ARGS "5 --part streams --arch sm_90"
+              TEXT "An H100 moves 3.35 TB/s from HBM and computes 67 TFLOP/s in fp32" MATCH "HBM 3\\.35 TB/s, fp32 67\\.0 TFLOP/s")
+readme_figure(readme_lesson4_ceilings README lessons/04_attention/README.md ARGS "5 --part streams --arch h200"
+              TEXT "fp32 rate (67 TFLOP/s) and bandwidth (4.8 TB/s)" MATCH "HBM 4\\.80 TB/s, fp32 67\\.0 TFLOP/s")
