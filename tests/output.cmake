@@ -154,3 +154,11 @@ readme_figure(readme_lesson3_ceilings README lessons/03_softmax/README.md ARGS "
               TEXT "An H100 moves 3.35 TB/s from HBM and computes 67 TFLOP/s in fp32" MATCH "HBM 3\\.35 TB/s, fp32 67\\.0 TFLOP/s")
 readme_figure(readme_lesson4_ceilings README lessons/04_attention/README.md ARGS "5 --part streams --arch h200"
               TEXT "fp32 rate (67 TFLOP/s) and bandwidth (4.8 TB/s)" MATCH "HBM 4\\.80 TB/s, fp32 67\\.0 TFLOP/s")
+# lesson 2 and 3 README figures against the program
+readme_figure(readme_lesson2_sectors README lessons/02_scale/README.md ARGS "2 --detail --n 1000"
+              TEXT "`--detail` prints 3.91 sectors per request at n = 1000" MATCH "125 loaded, 125 stored in 32 \\+ 32 warp requests \\(3\\.91 per request")
+readme_figure(readme_lesson3_defaults README lessons/03_softmax/README.md ARGS "3"
+              TEXT "The defaults (R = 512, C = 2048) print 8.39 MB / 12.58 MB / 8.39 MB read, 4.19 MB written"
+                   "T = 256: 131.07 KB read, 16.38 KB written (naive); 262.14 KB, 32.77 KB (safe, online)"
+              MATCH "HBM read 8\\.39 MB[^\n]*write 4\\.19 MB" "SRAM read 131\\.07 KB, write 16\\.38 KB"
+                    "HBM read 12\\.58 MB" "SRAM read 262\\.14 KB, write 32\\.77 KB")
