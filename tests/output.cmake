@@ -162,3 +162,4 @@ readme_figure(readme_lesson3_defaults README lessons/03_softmax/README.md ARGS "
                    "T = 256: 131.07 KB read, 16.38 KB written (naive); 262.14 KB, 32.77 KB (safe, online)"
               MATCH "HBM read 8\\.39 MB[^\n]*write 4\\.19 MB" "SRAM read 131\\.07 KB, write 16\\.38 KB"
                     "HBM read 12\\.58 MB" "SRAM read 262\\.14 KB, write 32\\.77 KB")
+lesson_smoke(lesson_4_sweep_time_is_cpu RC 0 ARGS "4 --sweep n=32,64 --d 16" MATCH "time ms\\*: on the sim rows the simulator's CPU time, not a GPU time")

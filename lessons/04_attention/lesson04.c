@@ -737,9 +737,10 @@ static int run_sweep(const attn_params *base, const sweep_spec *sp, backend *bes
         printf("{\n  \"lesson\": 4,\n  \"sweep\": \"%s\",\n  \"points\": [\n", sp->text);
     else
         printf("lesson 4 sweep %s: B = %d, H = %d, N = %d, d = %d, M = %lld bytes, causal %s (the swept one varies)\n"
+               "  (time ms*: on the sim rows the simulator's CPU time, not a GPU time; on cuda rows CUDA events)\n"
                "  %-7s %-12s %-9s %12s %12s %12s %11s %6s\n",
                sp->text, base->B, base->H, base->N, base->d, base->sram, base->causal ? "on" : "off", "backend", "point",
-               "version", "HBM bytes", "closed form", "Theorem 2", "time ms", "check");
+               "version", "HBM bytes", "closed form", "Theorem 2", "time ms*", "check");
     for (int i = 0; i < sp->n && !stopped; i++) {
         attn_params a = sweep_point(base, sp, i);
         char err[1024];
