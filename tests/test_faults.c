@@ -36,15 +36,7 @@ static void works_after(const char *what)
 
 static void where(const char *kernel, const char *marker, int bx, int tx, const char *what)
 {
-    char buf[160], site[64];
-    snprintf(buf, sizeof buf, "in kernel %s", kernel);
-    ASSERT_ERROR_HAS(buf, "%s (kernel)", what);
-    if (marker) {
-        snprintf(buf, sizeof buf, "(%s)", kernel_site(site, sizeof site, KFILE, marker));
-        ASSERT_ERROR_HAS(buf, "%s (source line)", what);
-    }
-    snprintf(buf, sizeof buf, "block (%d,0,0), thread (%d,0,0)", bx, tx);
-    ASSERT_ERROR_HAS(buf, "%s (block and thread)", what);
+    assert_report_where(KFILE, kernel, marker, bx, tx, what);
 }
 
 static void status_is(int st, sim_status want, const char *what)

@@ -100,6 +100,22 @@ static inline const char *kernel_site(char *buf, size_t n, const char *file, con
     return buf;
 }
 
+/* The last error names the kernel, the source line of `marker` in `file`
+ * (if given), and block (bx,0,0), thread (tx,0,0): where every report must say. */
+static inline void assert_report_where(const char *file, const char *kernel, const char *marker, int bx, int tx,
+                                       const char *what)
+{
+    char buf[160], site[64];
+    snprintf(buf, sizeof buf, "in kernel %s", kernel);
+    ASSERT_ERROR_HAS(buf, "%s (kernel)", what);
+    if (marker) {
+        snprintf(buf, sizeof buf, "(%s)", kernel_site(site, sizeof site, file, marker));
+        ASSERT_ERROR_HAS(buf, "%s (source line)", what);
+    }
+    snprintf(buf, sizeof buf, "block (%d,0,0), thread (%d,0,0)", bx, tx);
+    ASSERT_ERROR_HAS(buf, "%s (block and thread)", what);
+}
+
 #ifdef _OPENMP
 #include <omp.h>
 #endif
