@@ -676,6 +676,88 @@ static unsigned distinct(uint64_t *v, unsigned n)
     return d;
 }
 
+/* ---- per-instruction counters (sim_set_line_profile; detailed mode only) ---- */
+static void pc_add(sim_worker *w, const sim_request *r, sim_pc_kind kind, uint64_t sectors, uint64_t ideal_sectors,
+                   uint64_t wf, uint64_t ideal_wf)
+{
+    if (w->pcs_n * 2 >= w->pcs_cap) { /* grow (and rehash) at half full */
+        uint32_t cap = w->pcs_cap ? w->pcs_cap * 2 : 256;
+        sim_pc_stat *t = calloc(cap, sizeof *t);
+        if (!t)
+            return; /* the profile loses entries, the counters do not */
+        for (uint32_t i = 0; i < w->pcs_cap; i++)
+            if (w->pcs[i].pc) {
+                uint32_t h = hash_pc(w->pcs[i].pc, w->pcs[i].kind) & (cap - 1);
+                while (t[h].pc)
+                    h = (h + 1) & (cap - 1);
+                t[h] = w->pcs[i];
+            }
+        free(w->pcs);
+        w->pcs = t;
+        w->pcs_cap = cap;
+    }
+    uint32_t h = hash_pc(r->pc, kind) & (w->pcs_cap - 1);
+    while (w->pcs[h].pc && !(w->pcs[h].pc == r->pc && w->pcs[h].kind == kind))
+        h = (h + 1) & (w->pcs_cap - 1);
+    sim_pc_stat *e = &w->pcs[h];
+    if (!e->pc) {
+        e->pc = r->pc;
+        e->kind = kind;
+        w->pcs_n++;
+    }
+    e->requests++;
+    e->sectors += sectors;
+    e->ideal_sectors += ideal_sectors;
+    e->wavefronts += wf;
+    e->ideal_wavefronts += ideal_wf;
+}
+
+void sim_pc_merge(sim_worker *w, sim_pc_stat **all, uint32_t *n, uint32_t *cap)
+{
+    for (uint32_t i = 0; i < w->pcs_cap; i++) {
+        const sim_pc_stat *e = &w->pcs[i];
+        if (!e->pc)
+            continue;
+        uint32_t j = 0;
+        while (j < *n && !((*all)[j].pc == e->pc && (*all)[j].kind == e->kind))
+            j++;
+        if (j == *n) {
+            if (*n == *cap) {
+                uint32_t c = *cap ? *cap * 2 : 64;
+                sim_pc_stat *t = realloc(*all, c * sizeof *t);
+                if (!t)
+                    continue;
+                *all = t;
+                *cap = c;
+            }
+            (*all)[(*n)++] = *e;
+            continue;
+        }
+        sim_pc_stat *d = &(*all)[j];
+        d->requests += e->requests;
+        d->sectors += e->sectors;
+        d->ideal_sectors += e->ideal_sectors;
+        d->wavefronts += e->wavefronts;
+        d->ideal_wavefronts += e->ideal_wavefronts;
+    }
+    if (w->pcs_cap)
+        memset(w->pcs, 0, w->pcs_cap * sizeof *w->pcs);
+    w->pcs_n = 0;
+}
+
+/* The sectors the request's bytes would take, contiguous and aligned. */
+static uint64_t ideal_sectors_of(const sim_request *r)
+{
+    uint64_t a[32];
+    unsigned width = 0;
+    for (unsigned i = 0; i < r->n; i++) {
+        a[i] = r->addr[i];
+        if (r->size[i] > width)
+            width = r->size[i];
+    }
+    return ((uint64_t)distinct(a, r->n) * width + 31) / 32;
+}
+
 /* Counts one request: sectors for global, wavefronts and conflicts for shared. */
 static void count_request(sim_worker *w, const sim_request *r)
 {
@@ -722,6 +804,13 @@ static void count_request(sim_worker *w, const sim_request *r)
             w->c.global_ld_requests++;
             w->c.global_ld_sectors += sectors;
         }
+        if (__builtin_expect(w->pcprof, 0))
+            pc_add(w, r,
+                   (r->space & SIM_SPACE_ATOM) ? SIM_PC_GLOBAL_ATOM
+                   : (r->space & SIM_SPACE_ASYNC) ? SIM_PC_ASYNC
+                   : r->wr                        ? SIM_PC_GLOBAL_ST
+                                                  : SIM_PC_GLOBAL_LD,
+                   sectors, ideal_sectors_of(r), 0, 0);
         return;
     }
     /* shared: 32 banks of 4-byte words. A wavefront serves at most one word
@@ -780,6 +869,13 @@ static void count_request(sim_worker *w, const sim_request *r)
         wf += most;
         ideal += (words + 31) / 32;
     }
+    if (__builtin_expect(w->pcprof, 0))
+        pc_add(w, r,
+               (r->space & SIM_SPACE_ATOM) ? SIM_PC_SHARED_ATOM
+               : (r->space & SIM_SPACE_ASYNC) ? SIM_PC_ASYNC
+               : r->wr                        ? SIM_PC_SHARED_ST
+                                              : SIM_PC_SHARED_LD,
+               0, 0, wf, ideal);
     if (r->space & SIM_SPACE_ATOM) {
         w->c.shared_atom_requests++;
         w->c.shared_atom_wavefronts += wf;

@@ -178,6 +178,11 @@ typedef struct sim_worker {
     uintptr_t sched_stack_lo; /* the OS thread's stack (SIMTLAB_SANITIZE: told to ASan at switches) */
     size_t sched_stack_size;
 
+    /* per-instruction counters of this launch (sim_set_line_profile) */
+    int pcprof;
+    sim_pc_stat *pcs;
+    uint32_t pcs_cap, pcs_n; /* open addressing, pcs_cap a power of two */
+
     sim_err_rec err; /* first error of this worker in this launch */
     int has_err;
 
@@ -208,6 +213,7 @@ int sim_yield(sim_worker *w, int prefer_new); /* run another thread of the block
 
 /* access.c */
 int sim_in_kernel_text(uintptr_t pc);
+void sim_pc_merge(sim_worker *w, sim_pc_stat **all, uint32_t *n, uint32_t *cap); /* under the launch's merge lock */
 
 /* access.c */
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);

@@ -243,10 +243,12 @@ SIMT_SHFL_T(double, d)
 /* ---- atomics: read-modify-write of global or shared memory -------------- */
 /* Counted as one read and one write of the word; grouped into warp requests
  * like any other access. Real atomics across OpenMP workers. */
-enum { SIM_ATOM_ADD, SIM_ATOM_SUB, SIM_ATOM_MIN, SIM_ATOM_MAX, SIM_ATOM_EXCH, SIM_ATOM_CAS };
+enum { SIM_ATOM_ADD, SIM_ATOM_SUB, SIM_ATOM_MIN, SIM_ATOM_MAX, SIM_ATOM_EXCH, SIM_ATOM_CAS, SIM_ATOM_AND, SIM_ATOM_OR,
+       SIM_ATOM_XOR }; /* the same numbers in sim/run/include/cuda_runtime.h */
 int sim_atomic_i(int *p, int v, int cmp, int op);
 unsigned sim_atomic_u(unsigned *p, unsigned v, unsigned cmp, int op);
 float sim_atomic_f(float *p, float v, float cmp, int op);
+double sim_atomic_d(double *p, double v, double cmp, int op);
 unsigned long long sim_atomic_ull(unsigned long long *p, unsigned long long v, unsigned long long cmp, int op);
 #define SIMT_ATOM(p, v, c, op)                                                            \
     _Generic((p), int *: sim_atomic_i, unsigned *: sim_atomic_u, float *: sim_atomic_f,   \

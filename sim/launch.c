@@ -134,6 +134,15 @@ void sim_set_device(const sim_device *dev)
 }
 const sim_device *sim_get_device(void) { return cur_device; }
 void sim_set_detailed(int on) { detailed_mode = on != 0; }
+static int line_profile;
+static sim_pc_stat *pc_all;
+static uint32_t pc_all_n, pc_all_cap;
+void sim_set_line_profile(int on) { line_profile = on != 0; }
+size_t sim_last_pc_stats(const sim_pc_stat **stats)
+{
+    *stats = pc_all;
+    return pc_all_n;
+}
 int sim_get_detailed(void) { return detailed_mode; }
 
 sim_status sim_set_max_dynamic_shared(size_t bytes)
@@ -1230,6 +1239,9 @@ unsigned sim_activemask(void)
         case SIM_ATOM_CAS:                                                                    \
             __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);   \
             return cmp;                                                                       \
+        case SIM_ATOM_AND: return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);                 \
+        case SIM_ATOM_OR: return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);                   \
+        case SIM_ATOM_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);                 \
         case SIM_ATOM_MIN: CAS_LOOP(T, p, o < v ? o : v);                                     \
         default: CAS_LOOP(T, p, o > v ? o : v);                                               \
         }                                                                                     \
@@ -1237,6 +1249,27 @@ unsigned sim_activemask(void)
 ATOMIC_INT(i, int)
 ATOMIC_INT(u, unsigned)
 ATOMIC_INT(ull, unsigned long long)
+
+double sim_atomic_d(double *p, double v, double cmp, int op)
+{
+    sim_access_atomic((uintptr_t)p, 8, RA());
+    uint64_t *q = (uint64_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
+    union { double f; uint64_t u; } a, b, c = {.f = cmp}, x = {.f = v};
+    for (;;) {
+        a.u = old;
+        switch (op) {
+        case SIM_ATOM_ADD: b.f = a.f + v; break;
+        case SIM_ATOM_SUB: b.f = a.f - v; break;
+        case SIM_ATOM_MIN: b.f = fmin(a.f, v); break;
+        case SIM_ATOM_MAX: b.f = fmax(a.f, v); break;
+        case SIM_ATOM_EXCH: b.f = v; break;
+        default: b.u = a.u == c.u ? x.u : a.u; break;
+        }
+        nw = b.u;
+        if (__atomic_compare_exchange_n(q, &old, nw, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return a.f;
+    }
+}
 
 float sim_atomic_f(float *p, float v, float cmp, int op)
 {
@@ -1335,7 +1368,7 @@ static void resolve_pc(uintptr_t pc, char *fn, size_t fn_n, char *loc, size_t lo
     const char *file = !in_exe && info.dli_fname && info.dli_fname[0] ? info.dli_fname : exe;
     /* addr2line runs from an argument vector, never through a shell: the
      * file name is whatever the program was called */
-    char *argv[] = {"addr2line", "-f", "-e", (char *)file, addr, NULL};
+    char *argv[] = {"addr2line", "-f", "-C", "-e", (char *)file, addr, NULL};
     int fd[2];
     if (pipe2(fd, O_CLOEXEC))
         return;
@@ -1380,9 +1413,111 @@ static void resolve_pc(uintptr_t pc, char *fn, size_t fn_n, char *loc, size_t lo
     }
 }
 
+/* Runs addr2line -f -C -e file addr... and parses its two lines per address. */
+static int addr2line_batch(const char *file, uintptr_t base, const uintptr_t *pcs, const size_t *idx, size_t n,
+                           sim_pc_source *out)
+{
+    char **argv = calloc(n + 6, sizeof *argv), *addrs = malloc(n * 24);
+    if (!argv || !addrs) {
+        free(argv);
+        free(addrs);
+        return -1;
+    }
+    argv[0] = "addr2line", argv[1] = "-f", argv[2] = "-C", argv[3] = "-e", argv[4] = (char *)file;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(addrs + i * 24, 24, "0x%llx", (unsigned long long)(pcs[idx[i]] - 1 - base));
+        argv[5 + i] = addrs + i * 24;
+    }
+    int fd[2], rc = -1;
+    if (pipe2(fd, O_CLOEXEC) == 0) {
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+        extern char **environ;
+        pid_t child;
+        int sp = posix_spawnp(&child, "addr2line", &fa, NULL, argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        close(fd[1]);
+        if (sp == 0) {
+            FILE *f = fdopen(fd[0], "r");
+            char fn[160], loc[256];
+            size_t i = 0;
+            while (f && i < n && fgets(fn, sizeof fn, f) && fgets(loc, sizeof loc, f)) {
+                fn[strcspn(fn, "\n")] = 0;
+                loc[strcspn(loc, "\n")] = 0;
+                char *disc = strstr(loc, " (discriminator");
+                if (disc)
+                    *disc = 0;
+                sim_pc_source *o = &out[idx[i++]];
+                char *colon = strrchr(loc, ':');
+                if (colon && loc[0] != '?') {
+                    *colon = 0;
+                    o->line = atoi(colon + 1);
+                    snprintf(o->file, sizeof o->file, "%s", loc);
+                    snprintf(o->fn, sizeof o->fn, "%s", fn[0] == '?' ? "" : fn);
+                }
+            }
+            if (f)
+                fclose(f);
+            else
+                close(fd[0]);
+            while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+                ;
+            rc = i == n ? 0 : -1;
+        } else
+            close(fd[0]);
+    }
+    free(argv);
+    free(addrs);
+    return rc;
+}
+
+int sim_resolve_pcs(const uintptr_t *pcs, size_t n, sim_pc_source *out)
+{
+    memset(out, 0, n * sizeof *out);
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    char *done = calloc(n ? n : 1, 1);
+    if (!idx || !done) {
+        free(idx);
+        free(done);
+        return -1;
+    }
+    int rc = 0;
+    char exe[64];
+    snprintf(exe, sizeof exe, "/proc/%d/exe", (int)getpid());
+    Dl_info self;
+    const void *self_base = dladdr((void *)sim_resolve_pcs, &self) ? self.dli_fbase : NULL;
+    for (size_t i = 0; i < n; i++) { /* one addr2line per object file */
+        if (done[i])
+            continue;
+        Dl_info info;
+        if (!pcs[i] || !dladdr((void *)pcs[i], &info) || !info.dli_fbase) {
+            done[i] = 1;
+            rc = -1;
+            continue;
+        }
+        size_t m = 0;
+        for (size_t j = i; j < n; j++) {
+            Dl_info o;
+            if (!done[j] && pcs[j] && dladdr((void *)pcs[j], &o) && o.dli_fbase == info.dli_fbase) {
+                idx[m++] = j;
+                done[j] = 1;
+            }
+        }
+        const char *file = info.dli_fbase != self_base && info.dli_fname && info.dli_fname[0] ? info.dli_fname : exe;
+        if (addr2line_batch(file, (uintptr_t)info.dli_fbase, pcs, idx, m, out))
+            rc = -1;
+    }
+    free(idx);
+    free(done);
+    return rc;
+}
+
 int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void *), const void *args)
 {
     memset(&last_info, 0, sizeof last_info);
+    pc_all_n = 0;
     snprintf(last_info.kernel, sizeof last_info.kernel, "%s", kernel);
     last_info.cfg = *cfg;
     if (env_settings() || check_cfg(cfg, kernel) || sim_memory_init()) {
@@ -1432,6 +1567,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->dyn_hi = w->dyn_lo + cfg->shared_bytes;
             w->dyn_win_hi = w->dyn_lo + w->dyn_cap + SIM_GUARD_BYTES;
             w->detailed = detailed_mode && w->shadow_tls;
+            w->pcprof = w->detailed && line_profile;
             memset(&w->c, 0, sizeof w->c);
             memset(w->alloc_ctr, 0, sizeof(uint64_t[2]) * nalloc);
             w->has_err = 0;
@@ -1484,6 +1620,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                     total.hbm_read_bytes += w->alloc_ctr[i][0];
                     total.hbm_write_bytes += w->alloc_ctr[i][1];
                 }
+                if (w->pcprof)
+                    sim_pc_merge(w, &pc_all, &pc_all_n, &pc_all_cap);
                 if (w->has_err && (!has_err || w->err.block_linear < err.block_linear)) {
                     err = w->err;
                     has_err = 1;
@@ -1516,7 +1654,9 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     if (has_err) {
         char fn[256], loc[300], where[600] = "";
         resolve_pc(err.pc, fn, sizeof fn, loc, sizeof loc);
-        if (loc[0] && strcmp(fn, kernel))
+        size_t kl = strlen(kernel); /* C++: addr2line -C names "k(float*, int)" or "void k<float>(...)" */
+        int same = !strncmp(fn, kernel, kl) && (fn[kl] == 0 || fn[kl] == '(');
+        if (loc[0] && !same)
             snprintf(where, sizeof where, " (in %s, %s)", fn, loc);
         else if (loc[0])
             snprintf(where, sizeof where, " (%s)", loc);

@@ -131,6 +131,39 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
 /* Info of the last launch (also a failed one). */
 const sim_launch_info *sim_last_launch(void);
 
+/* ---- per-instruction counters (detailed mode; `simtlab run --lines`) ---- */
+/* With the profile on, each launch in detailed mode also counts, per
+ * instruction (the return address of its instrumentation hook), what
+ * count_request counts per request: sim_last_pc_stats() returns them, one
+ * entry per (instruction, kind). Ideal sectors: the sectors the request's
+ * bytes would take if they were contiguous and aligned (ceil(distinct lanes x
+ * width / 32)); ideal wavefronts: one per 32 distinct words of each pass. */
+typedef enum sim_pc_kind {
+    SIM_PC_GLOBAL_LD, SIM_PC_GLOBAL_ST, SIM_PC_GLOBAL_ATOM, SIM_PC_ASYNC,
+    SIM_PC_SHARED_LD, SIM_PC_SHARED_ST, SIM_PC_SHARED_ATOM, SIM_PC_KINDS
+} sim_pc_kind;
+typedef struct sim_pc_stat {
+    uintptr_t pc;
+    sim_pc_kind kind;
+    uint64_t requests;
+    uint64_t sectors, ideal_sectors;       /* global kinds (SIM_PC_ASYNC: its global side) */
+    uint64_t wavefronts, ideal_wavefronts; /* shared kinds (SIM_PC_ASYNC: its shared side) */
+} sim_pc_stat;
+void sim_set_line_profile(int on);
+/* The last launch's entries (none unless detailed mode and the profile were
+ * on); valid until the next launch. */
+size_t sim_last_pc_stats(const sim_pc_stat **stats);
+/* Source of an instruction address: function (demangled), file (as the
+ * compiler saw it) and line, via addr2line on the executable or library
+ * holding it; 0, or -1 (empty strings, line 0) when unknown. One addr2line
+ * process serves all n addresses of one call. */
+typedef struct sim_pc_source {
+    char fn[160];
+    char file[256];
+    int line;
+} sim_pc_source;
+int sim_resolve_pcs(const uintptr_t *pcs, size_t n, sim_pc_source *out);
+
 /* Number of OpenMP workers launches use (1 without OpenMP). */
 int sim_worker_count(void);
 

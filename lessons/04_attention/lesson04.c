@@ -243,7 +243,11 @@ int attn_run(backend *be, const attn_params *a, const float *q, const float *k, 
     float *o = malloc(nd * sizeof *o), *lm = malloc(2 * nr * sizeof *lm); /* O; l then m */
     int rc = -1;
     memset(out, 0, 3 * sizeof *out);
-    if (!o || !lm || be_malloc(be, &b.q, nd * 4, "Q") || be_malloc(be, &b.k, nd * 4, "K") || be_malloc(be, &b.v, nd * 4, "V") ||
+    if (!o || !lm) {
+        snprintf(be->err, sizeof be->err, "out of host memory for O and l, m (%zu bytes)", (nd + 2 * nr) * sizeof(float));
+        goto done;
+    }
+    if (be_malloc(be, &b.q, nd * 4, "Q") || be_malloc(be, &b.k, nd * 4, "K") || be_malloc(be, &b.v, nd * 4, "V") ||
         be_malloc(be, &b.o, nd * 4, "O") || be_malloc(be, &b.l, nr * 4, "l") || be_malloc(be, &b.m, nr * 4, "m") ||
         ((a->versions & 1) && (be_malloc(be, &b.s, nn * 4, "S") || be_malloc(be, &b.p, nn * 4, "P"))) ||
         (np && be_malloc(be, &b.part, np * 4, "parts")) ||
@@ -887,7 +891,11 @@ int lesson04_main(int argc, char **argv)
     double *ref;
     attn_make_inputs(&a, &q, &k, &v, &ref);
     if (!q || !k || !v || !ref) {
-        fprintf(stderr, "lesson 4: out of host memory for the inputs\n");
+        fprintf(stderr, "lesson 4: out of host memory for the inputs (Q, K, V and the reference: %zu bytes); try a smaller --n, --b or --h\n",
+                (size_t)a.B * a.H * a.N * a.d * (3 * sizeof(float) + sizeof(double)));
+        for (int bi = 0; bi < nb; bi++)
+            be_close(&bes[bi]);
+        free(q), free(k), free(v), free(ref);
         return LESSON_FAIL;
     }
     attn_version_result res[2][3];

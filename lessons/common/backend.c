@@ -210,6 +210,7 @@ int be_launch_end(backend *be, const char *kernel, const simt_cfg *cfg, int stat
     snprintf(k->name, sizeof k->name, "%s", kernel);
     k->cfg = *cfg;
     k->status = status;
+    k->on_gpu = be->kind == BACKEND_CUDA;
     if (be->kind == BACKEND_SIM) {
         const sim_launch_info *li = sim_last_launch();
         k->sim = li->c;

@@ -44,6 +44,7 @@ typedef struct be_kernel {
     hw_counters hw;   /* cuda backend */
     double time_ms;   /* sim: host wall time; cuda: CUDA events */
     double flops;     /* declared by the lesson; 0 if none */
+    int on_gpu;       /* ran on the cuda backend (hw may still be invalid: no counters) */
 } be_kernel;
 
 /* One launch's counts as reports show them, from the simulator or, when the

@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "cli.h"
 #include "json.h"
+#include "kernel_json.h"
 
 typedef struct lesson_entry {
     int number;
@@ -40,8 +41,7 @@ int lesson_usage_error(const char *prog, const lesson_opt *opts, const char *why
 int lesson_start(const char *prog, int argc, char **argv, const lesson_opt *opts, lesson_common *c,
                  backend *bes, int *n_bes);
 
-/* JSON pieces in the schema of DESIGN.md. */
-void lesson_json_kernel(json *j, const be_kernel *k, int detailed);
+/* JSON pieces in the schema of DESIGN.md (one launch: kernel_json.h). */
 void lesson_json_buffers(json *j, backend *be);
 void lesson_json_check(json *j, const check_result *r);
 

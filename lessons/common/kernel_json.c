@@ -1,0 +1,102 @@
+/* lessons/common/kernel_json.c - one kernel launch as JSON: the schema the
+ * lessons' --json and `simtlab run --json` share (README "JSON"). Apart from
+ * lesson.c so that `simtlab run` links it without the lessons' backends. */
+#include "kernel_json.h"
+
+void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
+{
+    json_str(j, "name", k->name);
+    json_arr(j, "grid");
+    json_uint(j, NULL, k->cfg.grid.x);
+    json_uint(j, NULL, k->cfg.grid.y);
+    json_uint(j, NULL, k->cfg.grid.z);
+    json_end_arr(j);
+    json_arr(j, "block");
+    json_uint(j, NULL, k->cfg.block.x);
+    json_uint(j, NULL, k->cfg.block.y);
+    json_uint(j, NULL, k->cfg.block.z);
+    json_end_arr(j);
+    json_uint(j, "shared_bytes", k->cfg.shared_bytes);
+    if (k->on_gpu && !k->hw.valid) { /* a GPU launch without counters: nothing was measured */
+        static const char *const hbm[] = {"read_bytes", "write_bytes", "read_sectors", "write_sectors", "async_read_sectors", "atom_sectors"};
+        static const char *const sram[] = {"read_bytes", "write_bytes", "wavefronts", "async_wavefronts", "atom_wavefronts", "bank_conflicts"};
+        json_obj(j, "hbm");
+        for (size_t i = 0; i < sizeof hbm / sizeof hbm[0]; i++)
+            json_null(j, hbm[i]);
+        json_end(j);
+        json_obj(j, "sram");
+        for (size_t i = 0; i < sizeof sram / sizeof sram[0]; i++)
+            json_null(j, sram[i]);
+        json_end(j);
+        json_num(j, "flops", k->flops);
+        json_num(j, "time_ms", k->time_ms);
+        json_int(j, "status", k->status);
+        return;
+    }
+    int sim = !k->hw.valid;
+    json_obj(j, "hbm");
+    if (sim) {
+        json_uint(j, "read_bytes", k->sim.hbm_read_bytes);
+        json_uint(j, "write_bytes", k->sim.hbm_write_bytes);
+    } else {
+        json_uint(j, "read_bytes", k->hw.dram_read_bytes);
+        json_uint(j, "write_bytes", k->hw.dram_write_bytes);
+    }
+    if (sim && !detailed) {
+        json_null(j, "read_sectors");
+        json_null(j, "write_sectors");
+        json_null(j, "async_read_sectors");
+        json_null(j, "atom_sectors");
+    } else {
+        json_uint(j, "read_sectors", be_ld_sectors(k));
+        json_uint(j, "write_sectors", be_st_sectors(k));
+        json_uint(j, "async_read_sectors", be_async_ld_sectors(k));
+        if (sim || k->hw.atom_valid) /* atomics: global RED + ATOM sectors, apart from reads and writes */
+            json_uint(j, "atom_sectors", be_atom_sectors(k));
+        else
+            json_null(j, "atom_sectors");
+    }
+    json_end(j);
+    json_obj(j, "sram");
+    if (sim) {
+        json_uint(j, "read_bytes", k->sim.sram_read_bytes);
+        json_uint(j, "write_bytes", k->sim.sram_write_bytes);
+    } else {
+        json_null(j, "read_bytes");
+        json_null(j, "write_bytes");
+    }
+    if (sim && !detailed) {
+        json_null(j, "wavefronts");
+        json_null(j, "async_wavefronts");
+        json_null(j, "atom_wavefronts");
+        json_null(j, "bank_conflicts");
+    } else {
+        if (sim || k->hw.atom_valid)
+            json_uint(j, "atom_wavefronts", be_shared_atom_wavefronts(k));
+        else
+            json_null(j, "atom_wavefronts");
+        json_uint(j, "wavefronts", be_wavefronts(k));
+        if (sim)
+            json_uint(j, "async_wavefronts", k->sim.async_st_wavefronts);
+        else
+            json_null(j, "async_wavefronts"); /* no such counter in the range profiler */
+        json_uint(j, "bank_conflicts", be_conflicts(k));
+    }
+    json_end(j);
+    if (!sim) {
+        json_obj(j, "l2");
+        json_uint(j, "read_sectors", k->hw.l2_read_sectors);
+        json_uint(j, "write_sectors", k->hw.l2_write_sectors);
+        json_end(j);
+    }
+    json_num(j, "flops", k->flops);
+    json_num(j, "time_ms", k->time_ms);
+    json_int(j, "status", k->status);
+}
+
+void lesson_json_kernel(json *j, const be_kernel *k, int detailed)
+{
+    json_obj(j, NULL);
+    lesson_json_kernel_fields(j, k, detailed);
+    json_end(j);
+}

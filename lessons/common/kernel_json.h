@@ -1,0 +1,13 @@
+/* lessons/common/kernel_json.h - one kernel launch as JSON (see kernel_json.c). */
+#ifndef LESSON_KERNEL_JSON_H
+#define LESSON_KERNEL_JSON_H
+#include "backend.h"
+#include "json.h"
+
+/* One object per launch: name, grid, block, shared_bytes, hbm.*, sram.*,
+ * (l2.* from a GPU), flops, time_ms, status. detailed: the warp-level fields
+ * (sectors, wavefronts, conflicts) were counted; else they are null. */
+void lesson_json_kernel(json *j, const be_kernel *k, int detailed);
+/* The same fields without the enclosing object, for callers adding their own. */
+void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed);
+#endif

@@ -1,0 +1,598 @@
+/* sim/run/cudart.c - the CUDA runtime API of simtlab_cudart.h over the
+ * simulator, and what `simtlab run` reports about a program's launches: a
+ * report for each failed launch, the per-line table of --lines after each
+ * launch, a summary of every launch at exit (stderr: the program's stdout
+ * stays its own), and --json.
+ *
+ * The driver (sim/run/run.c) passes its options in the environment:
+ *   SIMTLAB_RUN_DETAIL=1   warp-level counters (sectors, wavefronts, conflicts)
+ *   SIMTLAB_RUN_LINES=1    per-line counters (implies detail)
+ *   SIMTLAB_RUN_JSON=PATH  one object per launch, written at exit
+ *   SIMTLAB_RUN_ARCH=NAME  the device preset (sim_device_find)
+ * A bad value is reported once and the launch fails with cudaErrorInvalidValue.
+ */
+#define _GNU_SOURCE
+#include "simtlab_cudart.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_json.h"
+#include "launch.h"
+#include "memory.h"
+#include "run_report.h"
+
+/* ---- options and state ------------------------------------------------------ */
+static int inited, opt_detail, opt_lines;
+static const char *opt_json;
+static cudaError_t last_err, sticky_err;
+static double clock_ms; /* simulated GPU time (see simtlab_cudart.h) */
+static unsigned n_allocs;
+
+static launch_rec *recs;
+static size_t n_recs, cap_recs;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("simtlab: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void at_exit(void);
+
+static cudaError_t init(void)
+{
+    if (inited)
+        return inited > 0 ? cudaSuccess : cudaErrorInitializationError;
+    inited = 1;
+    const char *v;
+    if ((v = getenv("SIMTLAB_RUN_DETAIL")) && strcmp(v, "0"))
+        opt_detail = 1;
+    if ((v = getenv("SIMTLAB_RUN_LINES")) && strcmp(v, "0"))
+        opt_lines = opt_detail = 1;
+    if ((v = getenv("SIMTLAB_RUN_JSON")) && v[0])
+        opt_json = v;
+    if ((v = getenv("SIMTLAB_RUN_ARCH")) && v[0]) {
+        const sim_device *d = sim_device_find(v);
+        if (!d) {
+            say("SIMTLAB_RUN_ARCH='%s' is not a device preset; use sm_80, sm_89, sm_90 or h200", v);
+            inited = -1;
+            return cudaErrorInitializationError;
+        }
+        sim_set_device(d);
+    }
+    sim_set_detailed(opt_detail);
+    sim_set_line_profile(opt_lines);
+    atexit(at_exit);
+    return cudaSuccess;
+}
+
+/* Every API call starts here: a sticky fault answers for all of them. */
+#define ENTER()                                                                                   \
+    do {                                                                                          \
+        cudaError_t e_ = init();                                                                  \
+        if (e_ == cudaSuccess && sticky_err)                                                      \
+            e_ = sticky_err;                                                                      \
+        if (e_)                                                                                   \
+            return last_err = e_;                                                                 \
+    } while (0)
+
+static cudaError_t fail(cudaError_t e, const char *fn, const char *why)
+{
+    say("%s returned %s: %s", fn, cudaGetErrorName(e), why);
+    return last_err = e;
+}
+
+static cudaError_t of_status(sim_status s)
+{
+    switch (s) {
+    case SIM_OK: return cudaSuccess;
+    case SIM_ERR_INVALID_VALUE: return cudaErrorInvalidValue;
+    case SIM_ERR_INVALID_CONFIGURATION: return cudaErrorInvalidConfiguration;
+    case SIM_ERR_MEMORY_ALLOCATION: return cudaErrorMemoryAllocation;
+    case SIM_ERR_INVALID_DEVICE_POINTER: return cudaErrorInvalidDevicePointer;
+    case SIM_ERR_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
+    case SIM_ERR_MISALIGNED_ADDRESS: return cudaErrorMisalignedAddress;
+    case SIM_ERR_LAUNCH_TIMEOUT: return cudaErrorLaunchTimeout;
+    default: return cudaErrorLaunchFailure; /* divergent barrier, race, warp mask, stack, divide: see the report */
+    }
+}
+
+/* ---- errors --------------------------------------------------------------------- */
+static const struct {
+    cudaError_t e;
+    const char *name, *text;
+} errs[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+const char *cudaGetErrorString(cudaError_t e)
+{
+    for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++)
+        if (errs[i].e == e)
+            return errs[i].text;
+    return "unrecognized error code";
+}
+const char *cudaGetErrorName(cudaError_t e)
+{
+    for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++)
+        if (errs[i].e == e)
+            return errs[i].name;
+    return "cudaErrorUnknown";
+}
+cudaError_t cudaGetLastError(void)
+{
+    init();
+    cudaError_t e = sticky_err ? sticky_err : last_err;
+    last_err = cudaSuccess;
+    return e;
+}
+cudaError_t cudaPeekAtLastError(void)
+{
+    init();
+    return sticky_err ? sticky_err : last_err;
+}
+
+/* ---- device --------------------------------------------------------------------- */
+cudaError_t cudaGetDeviceCount(int *n)
+{
+    ENTER();
+    if (!n)
+        return fail(cudaErrorInvalidValue, "cudaGetDeviceCount", "count is NULL");
+    *n = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int *d)
+{
+    ENTER();
+    if (!d)
+        return fail(cudaErrorInvalidValue, "cudaGetDevice", "device is NULL");
+    *d = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int d)
+{
+    ENTER();
+    if (d != 0) {
+        char why[96];
+        snprintf(why, sizeof why, "device %d: the simulator has one device, 0", d);
+        return fail(cudaErrorInvalidDevice, "cudaSetDevice", why);
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
+{
+    ENTER();
+    if (!p || dev != 0)
+        return fail(p ? cudaErrorInvalidDevice : cudaErrorInvalidValue, "cudaGetDeviceProperties",
+                    p ? "the simulator has one device, 0" : "prop is NULL");
+    const sim_device *d = sim_get_device();
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s (simtlab %s preset)", d->card, d->name);
+    p->totalGlobalMem = (size_t)80 << 30;
+    p->sharedMemPerBlock = d->shared_per_block;
+    p->sharedMemPerBlockOptin = d->shared_per_block_optin;
+    p->sharedMemPerMultiprocessor = d->shared_per_block_optin + 1024;
+    p->regsPerBlock = p->regsPerMultiprocessor = 65536;
+    p->warpSize = 32;
+    p->memPitch = (size_t)2147483647;
+    p->maxThreadsPerBlock = (int)d->max_threads_per_block;
+    for (int i = 0; i < 3; i++) {
+        p->maxThreadsDim[i] = (int)d->max_block[i];
+        p->maxGridSize[i] = (int)d->max_grid[i];
+    }
+    p->clockRate = 1755000;
+    p->totalConstMem = 65536;
+    p->major = d->cc_major;
+    p->minor = d->cc_minor;
+    p->multiProcessorCount = d->sm_count;
+    /* bus width and clock chosen so that 2 x clock x width / 8 is the preset's bandwidth */
+    p->memoryBusWidth = 5120;
+    p->memoryClockRate = (int)(d->hbm_bytes_per_s / (2.0 * 5120 / 8) / 1e3);
+    p->l2CacheSize = (int)d->l2_bytes;
+    p->maxThreadsPerMultiProcessor = d->cc_major == 8 && d->cc_minor == 9 ? 1536 : 2048;
+    p->maxBlocksPerMultiProcessor = d->cc_major == 8 && d->cc_minor == 9 ? 24 : 32;
+    p->concurrentKernels = p->managedMemory = p->unifiedAddressing = p->canMapHostMemory = 1;
+    p->asyncEngineCount = 2;
+    p->deviceOverlap = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize(void)
+{
+    ENTER();
+    return cudaSuccess;
+}
+cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+cudaError_t cudaDeviceReset(void)
+{
+    init();
+    sticky_err = last_err = cudaSuccess; /* as on a GPU: a new context */
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache c)
+{
+    (void)c;
+    ENTER();
+    return cudaSuccess;
+}
+
+/* ---- memory ----------------------------------------------------------------------- */
+cudaError_t simtlab_malloc(void **p, size_t n, const char *what, const char *file, int line)
+{
+    ENTER();
+    if (!what)
+        what = "cudaMalloc";
+    if (!p)
+        return fail(cudaErrorInvalidValue, what, "the pointer to fill is NULL");
+    char nm[52]; /* the name reports give the allocation: where it was made */
+    const char *base = file && strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    if (base)
+        snprintf(nm, sizeof nm, "%s at %s:%d", what, base, line);
+    else
+        snprintf(nm, sizeof nm, "%s #%u", what, n_allocs + 1);
+    n_allocs++;
+    if (n == 0) { /* CUDA: success, a NULL pointer */
+        *p = NULL;
+        return cudaSuccess;
+    }
+    sim_status s = sim_malloc(p, n, nm);
+    if (s)
+        return fail(of_status(s), what, sim_last_error());
+    return cudaSuccess;
+}
+cudaError_t simtlab_malloc_managed(void **p, size_t n, const char *file, int line)
+{
+    return simtlab_malloc(p, n, "cudaMallocManaged", file, line);
+}
+cudaError_t simtlab_malloc_host(void **p, size_t n)
+{
+    ENTER();
+    if (!p)
+        return fail(cudaErrorInvalidValue, "cudaMallocHost", "the pointer to fill is NULL");
+    *p = malloc(n ? n : 1);
+    return *p ? cudaSuccess : fail(cudaErrorMemoryAllocation, "cudaMallocHost", "out of host memory");
+}
+cudaError_t cudaFreeHost(void *p)
+{
+    ENTER();
+    free(p);
+    return cudaSuccess;
+}
+cudaError_t cudaFree(void *p)
+{
+    ENTER();
+    if (!p)
+        return cudaSuccess;
+    sim_status s = sim_free(p);
+    return s ? fail(of_status(s), "cudaFree", sim_last_error()) : cudaSuccess;
+}
+static int on_device(const void *p)
+{
+    sim_alloc_info info;
+    return p && sim_alloc_query(p, &info) == SIM_OK;
+}
+static void copy_time(size_t n) { clock_ms += (double)n / 25e9 * 1e3; }
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k)
+{
+    ENTER();
+    if (n == 0)
+        return cudaSuccess;
+    if (!dst || !src)
+        return fail(cudaErrorInvalidValue, "cudaMemcpy", dst ? "src is NULL" : "dst is NULL");
+    if (k == cudaMemcpyDefault) /* unified addressing: the pointers say */
+        k = on_device(dst) ? (on_device(src) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                           : (on_device(src) ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    if (k == cudaMemcpyHostToHost) {
+        memmove(dst, src, n);
+        return cudaSuccess;
+    }
+    if (k != cudaMemcpyHostToDevice && k != cudaMemcpyDeviceToHost && k != cudaMemcpyDeviceToDevice) {
+        char why[96];
+        snprintf(why, sizeof why, "kind %d is not a cudaMemcpyKind (0-4)", (int)k);
+        return fail(cudaErrorInvalidMemcpyDirection, "cudaMemcpy", why);
+    }
+    sim_status s = sim_memcpy(dst, src, n,
+                              k == cudaMemcpyHostToDevice ? SIM_COPY_H2D
+                              : k == cudaMemcpyDeviceToHost ? SIM_COPY_D2H
+                                                            : SIM_COPY_D2D);
+    if (s)
+        return fail(of_status(s), "cudaMemcpy", sim_last_error());
+    copy_time(n);
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t s)
+{
+    (void)s;
+    return cudaMemcpy(dst, src, n, k);
+}
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind k)
+{
+    ENTER();
+    if (width > dpitch || width > spitch)
+        return fail(cudaErrorInvalidValue, "cudaMemcpy2D", "width is larger than a pitch");
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = cudaMemcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, k);
+        if (e)
+            return e;
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaMemset(void *p, int v, size_t n)
+{
+    ENTER();
+    if (n == 0)
+        return cudaSuccess;
+    sim_status s = sim_memset(p, v, n);
+    return s ? fail(of_status(s), "cudaMemset", sim_last_error()) : cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s)
+{
+    (void)s;
+    return cudaMemset(p, v, n);
+}
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+    ENTER();
+    size_t total = (size_t)80 << 30, used = sim_bytes_in_use();
+    if (free_bytes)
+        *free_bytes = used < total ? total - used : 0;
+    if (total_bytes)
+        *total_bytes = total;
+    return cudaSuccess;
+}
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s)
+{
+    (void)p, (void)n, (void)device, (void)s;
+    ENTER();
+    return cudaSuccess;
+}
+cudaError_t simtlab_memcpy_symbol(void *symbol, size_t symbol_size, const void *buf, size_t n, size_t offset,
+                                  int to_symbol)
+{
+    ENTER();
+    const char *fn = to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol";
+    if (offset > symbol_size || n > symbol_size - offset) {
+        char why[160];
+        snprintf(why, sizeof why, "%zu bytes at offset %zu do not fit the symbol's %zu bytes", n, offset, symbol_size);
+        return fail(cudaErrorInvalidValue, fn, why);
+    }
+    if (n && !buf)
+        return fail(cudaErrorInvalidValue, fn, "the host buffer is NULL");
+    if (to_symbol)
+        memcpy((char *)symbol + offset, buf, n);
+    else
+        memcpy((void *)buf, (const char *)symbol + offset, n);
+    copy_time(n);
+    return cudaSuccess;
+}
+cudaError_t simtlab_func_set_attribute(int attr, int value)
+{
+    ENTER();
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        sim_status s = value < 0 ? SIM_ERR_INVALID_VALUE : sim_set_max_dynamic_shared((size_t)value);
+        if (s)
+            return fail(of_status(s), "cudaFuncSetAttribute", sim_last_error());
+    }
+    return cudaSuccess;
+}
+
+/* ---- streams and events: launches run in order, at once ------------------------------ */
+struct simtlab_stream { int unused; };
+struct simtlab_event { double t_ms; int recorded; unsigned flags; };
+cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
+{
+    (void)flags;
+    ENTER();
+    if (!s)
+        return fail(cudaErrorInvalidValue, "cudaStreamCreate", "stream is NULL");
+    *s = calloc(1, sizeof **s);
+    return *s ? cudaSuccess : fail(cudaErrorMemoryAllocation, "cudaStreamCreate", "out of host memory");
+}
+cudaError_t cudaStreamDestroy(cudaStream_t s)
+{
+    ENTER();
+    free(s);
+    return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+    (void)s;
+    ENTER();
+    return cudaSuccess;
+}
+cudaError_t cudaStreamQuery(cudaStream_t s)
+{
+    (void)s;
+    ENTER();
+    return cudaSuccess;
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
+{
+    (void)s, (void)e, (void)flags;
+    ENTER();
+    return cudaSuccess;
+}
+cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags)
+{
+    ENTER();
+    if (!e)
+        return fail(cudaErrorInvalidValue, "cudaEventCreate", "event is NULL");
+    *e = calloc(1, sizeof **e);
+    if (!*e)
+        return fail(cudaErrorMemoryAllocation, "cudaEventCreate", "out of host memory");
+    (*e)->flags = flags;
+    return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t e)
+{
+    ENTER();
+    free(e);
+    return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
+{
+    (void)s;
+    ENTER();
+    if (!e)
+        return fail(cudaErrorInvalidResourceHandle, "cudaEventRecord", "the event is NULL (not created?)");
+    e->t_ms = clock_ms;
+    e->recorded = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e)
+{
+    ENTER();
+    return e ? cudaSuccess : fail(cudaErrorInvalidResourceHandle, "cudaEventSynchronize", "the event is NULL");
+}
+cudaError_t cudaEventQuery(cudaEvent_t e)
+{
+    ENTER();
+    return e ? cudaSuccess : fail(cudaErrorInvalidResourceHandle, "cudaEventQuery", "the event is NULL");
+}
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
+{
+    ENTER();
+    if (!ms || !a || !b)
+        return fail(!ms ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle, "cudaEventElapsedTime",
+                    !ms ? "ms is NULL" : "an event is NULL");
+    if (!a->recorded || !b->recorded)
+        return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime", "an event was not recorded");
+    if ((a->flags | b->flags) & cudaEventDisableTiming)
+        return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime", "an event has cudaEventDisableTiming");
+    *ms = (float)(b->t_ms - a->t_ms);
+    return cudaSuccess;
+}
+
+/* ---- launches ---------------------------------------------------------------------------- */
+
+cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtlab_dim3 grid, simtlab_dim3 block,
+                           size_t shared, cudaStream_t stream, void (*thunk)(const void *), const void *args)
+{
+    (void)stream;
+    ENTER();
+    simt_cfg cfg = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, NULL};
+    sim_status s = (sim_status)sim_launch(&cfg, kernel, thunk, args);
+    const sim_launch_info *li = sim_last_launch();
+    cudaError_t e = of_status(s);
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    if (s) {
+        if (s == SIM_ERR_INVALID_CONFIGURATION || s == SIM_ERR_INVALID_VALUE)
+            say("launch of %s at %s:%d failed with %s: %s", kernel, base, line, cudaGetErrorName(e), sim_last_error());
+        else {
+            say("kernel %s (launched at %s:%d) failed; the program sees %s:\n%s", kernel, base, line,
+                cudaGetErrorName(e), sim_last_error());
+            sticky_err = e;
+        }
+        last_err = e;
+        sim_get_last_status();
+    }
+    double ms = li->c.hbm_read_bytes + li->c.hbm_write_bytes;
+    ms = ms / sim_get_device()->hbm_bytes_per_s * 1e3;
+    if (ms < 0.002)
+        ms = 0.002;
+    if (!s || sticky_err)
+        clock_ms += ms;
+    if (n_recs == cap_recs) {
+        size_t cap = cap_recs ? cap_recs * 2 : 64;
+        launch_rec *r = realloc(recs, cap * sizeof *r);
+        if (!r) {
+            say("out of host memory for the record of launch %zu (%s); it is left out of the summary", n_recs + 1,
+                kernel);
+            return e;
+        }
+        recs = r;
+        cap_recs = cap;
+    }
+    launch_rec *r = &recs[n_recs++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->k.name, sizeof r->k.name, "%s", kernel);
+    r->k.cfg = cfg;
+    r->k.status = (int)s;
+    r->k.sim = li->c;
+    r->k.time_ms = li->wall_ms;
+    snprintf(r->file, sizeof r->file, "%s", base);
+    r->line = line;
+    r->sim_ms = ms;
+    if (opt_lines)
+        run_lines_report(r->k.name, n_recs, &r->lines, &r->n_lines);
+    return e;
+}
+
+/* ---- at exit: the summary and --json ------------------------------------------------------- */
+static void at_exit(void)
+{
+    run_summary(stderr, recs, n_recs, opt_detail);
+    const char *tsv = getenv("SIMTLAB_RUN_TSV"); /* --mode compare: for the driver (run_cuda.c read_tsv) */
+    if (tsv && tsv[0]) {
+        FILE *f = fopen(tsv, "w");
+        for (size_t i = 0; f && i < n_recs; i++) {
+            const be_kernel *k = &recs[i].k;
+            fprintf(f, "%s\t%u\t%u\t%u\t%u\t%u\t%u\t%d", k->name, k->cfg.grid.x, k->cfg.grid.y, k->cfg.grid.z,
+                    k->cfg.block.x, k->cfg.block.y, k->cfg.block.z, k->status);
+            const uint64_t *c = (const uint64_t *)&k->sim;
+            for (size_t x = 0; x < sizeof k->sim / sizeof(uint64_t); x++)
+                fprintf(f, "\t%llu", (unsigned long long)c[x]);
+            fputc('\n', f);
+        }
+        if (!f || fclose(f))
+            say("cannot write %s: %s", tsv, strerror(errno));
+    }
+    if (opt_json) {
+        FILE *f = fopen(opt_json, "w");
+        if (!f) {
+            say("--json %s: %s", opt_json, strerror(errno));
+            return;
+        }
+        json j;
+        json_open(&j, f);
+        json_str(&j, "tool", "simtlab run");
+        json_str(&j, "mode", "sim");
+        json_str(&j, "device", sim_get_device()->name);
+        json_bool(&j, "detailed", opt_detail);
+        json_arr(&j, "kernels");
+        for (size_t i = 0; i < n_recs; i++) {
+            const launch_rec *r = &recs[i];
+            json_obj(&j, NULL);
+            lesson_json_kernel_fields(&j, &r->k, opt_detail);
+            json_str(&j, "file", r->file);
+            json_int(&j, "line", r->line);
+            json_num(&j, "simulated_ms", r->sim_ms);
+            if (opt_lines)
+                run_lines_json(&j, r->lines, r->n_lines);
+            json_end(&j);
+        }
+        json_end_arr(&j);
+        json_close(&j);
+        if (fclose(f))
+            say("--json %s: %s", opt_json, strerror(errno));
+    }
+}

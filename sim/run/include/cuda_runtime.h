@@ -1,0 +1,362 @@
+/* sim/run/include/cuda_runtime.h - what an ordinary CUDA program includes,
+ * for `simtlab run` (C++, g++): the runtime API (simtlab_cudart.h, C, over
+ * the simulator), CUDA's C++ forms of it (templates, dim3), and the names a
+ * kernel uses (threadIdx, __syncthreads, __shfl_*_sync, atomics, the device
+ * math functions), mapped onto the simulator's C core as sim/kernel.h maps
+ * them for the lessons' C kernel files.
+ *
+ * Every function of this file compiled into a program is instrumented
+ * (-fsanitize=thread hooks, sim/access.c): inside a launch the hooks count,
+ * outside one they return at once (host code is not counted). The launch
+ * machinery below is not instrumented (no_sanitize_thread): it reads the
+ * arguments from the host frame.
+ *
+ * The <<<grid, block, shared, stream>>> syntax is rewritten by `simtlab
+ * run` before compilation (sim/run/rewrite.c) into SIMTLAB_LAUNCH_ below;
+ * `extern __shared__ T name[];` into a pointer to the block's dynamic
+ * shared memory.
+ */
+#ifndef SIMTLAB_CUDA_RUNTIME_H
+#define SIMTLAB_CUDA_RUNTIME_H
+#ifndef __cplusplus
+#error "simtlab: cuda_runtime.h is C++ (a .cu file is C++ to nvcc); the lessons' C kernel files include sim/kernel.h"
+#endif
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <tuple>
+#include <utility>
+
+#include "simtlab_cudart.h"
+
+#define CUDART_VERSION 12000
+#define __CUDA_RUNTIME_H__
+#define SIMTLAB_RUN 1
+
+/* ---- qualifiers ----------------------------------------------------------- */
+#define __global__ __attribute__((noinline, used))
+#define __device__
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
+/* All threads of a block run on one OS thread: block-local storage is the
+ * thread-local storage of that worker (sim/README "shared memory"). */
+#define __shared__ static thread_local __attribute__((aligned(16)))
+/* __constant__ data sits in a section of its own: a kernel that writes it is
+ * reported (sim/access.c); host code fills it with cudaMemcpyToSymbol. */
+#define __constant__ __attribute__((section("simtlab_const")))
+#define __managed__
+
+/* ---- vector types ------------------------------------------------------- */
+struct uint3 {
+    unsigned x, y, z;
+};
+struct dim3 {
+    unsigned x, y, z;
+    constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+#define SIMTLAB_VEC(T, N2, N3, N4, A)                                                     \
+    struct N2 { T x, y; };                                                                \
+    struct N3 { T x, y, z; };                                                             \
+    struct __attribute__((aligned(A))) N4 { T x, y, z, w; };                              \
+    static inline N2 make_##N2(T x, T y) { return N2{x, y}; }                             \
+    static inline N3 make_##N3(T x, T y, T z) { return N3{x, y, z}; }                     \
+    static inline N4 make_##N4(T x, T y, T z, T w) { return N4{x, y, z, w}; }
+SIMTLAB_VEC(float, float2, float3, float4, 16)
+SIMTLAB_VEC(int, int2, int3, int4, 16)
+SIMTLAB_VEC(double, double2, double3, double4, 16)
+#undef SIMTLAB_VEC
+struct uint2 { unsigned x, y; };
+struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; };
+static inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
+
+/* ---- built-in variables ------------------------------------------------- */
+extern "C" {
+uint3 sim_thread_idx(void) __attribute__((const));
+uint3 sim_block_idx(void) __attribute__((const));
+uint3 sim_block_dim(void) __attribute__((const));
+uint3 sim_grid_dim(void) __attribute__((const));
+void *sim_dynamic_shared(void) __attribute__((const));
+void sim_syncthreads(const char *file, int line);
+int sim_syncthreads_op(int pred, int op, const char *file, int line);
+uint64_t sim_warp_shfl(unsigned mask, uint64_t v, int kind, int arg, int width, const char *file, int line);
+unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int line);
+unsigned sim_activemask(void);
+int sim_atomic_i(int *p, int v, int cmp, int op);
+unsigned sim_atomic_u(unsigned *p, unsigned v, unsigned cmp, int op);
+float sim_atomic_f(float *p, float v, float cmp, int op);
+double sim_atomic_d(double *p, double v, double cmp, int op);
+unsigned long long sim_atomic_ull(unsigned long long *p, unsigned long long v, unsigned long long cmp, int op);
+void sim_copy_async(void *dst, const void *src, unsigned size);
+}
+#define threadIdx (sim_thread_idx())
+#define blockIdx (sim_block_idx())
+#define blockDim (sim_block_dim())
+#define gridDim (sim_grid_dim())
+static constexpr int warpSize = 32; /* a variable, not a macro: prop.warpSize stays a field */
+
+/* ---- barriers and warp intrinsics -------------------------------------- */
+#define __syncthreads() sim_syncthreads(__FILE__, __LINE__)
+#define __syncthreads_count(p) sim_syncthreads_op((p), 0, __FILE__, __LINE__)
+#define __syncthreads_and(p) sim_syncthreads_op((p), 1, __FILE__, __LINE__)
+#define __syncthreads_or(p) sim_syncthreads_op((p), 2, __FILE__, __LINE__)
+#define __threadfence() ((void)0)
+#define __threadfence_block() ((void)0)
+#define __threadfence_system() ((void)0)
+
+namespace simtlab {
+enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR };
+enum { VOTE_BALLOT, VOTE_ANY, VOTE_ALL, VOTE_SYNC };
+template <class T>
+static inline __attribute__((always_inline, no_sanitize_thread)) T shfl(unsigned m, T v, int kind, int arg, int w,
+                                                                        const char *f, int l)
+{
+    static_assert(sizeof(T) <= 8, "__shfl_*_sync: the simulator moves values of at most 8 bytes");
+    uint64_t in = 0, out;
+    std::memcpy(&in, &v, sizeof v);
+    out = sim_warp_shfl(m, in, kind, arg, w, f, l);
+    T r;
+    std::memcpy(&r, &out, sizeof r);
+    return r;
+}
+} // namespace simtlab
+template <class T>
+static inline __attribute__((always_inline)) T __shfl_sync(unsigned m, T v, int lane, int w = 32, const char *f = __builtin_FILE(),
+                                                           int l = __builtin_LINE())
+{
+    return simtlab::shfl(m, v, simtlab::SHFL_IDX, lane, w, f, l);
+}
+template <class T>
+static inline __attribute__((always_inline)) T __shfl_up_sync(unsigned m, T v, unsigned d, int w = 32, const char *f = __builtin_FILE(),
+                                                              int l = __builtin_LINE())
+{
+    return simtlab::shfl(m, v, simtlab::SHFL_UP, (int)d, w, f, l);
+}
+template <class T>
+static inline __attribute__((always_inline)) T __shfl_down_sync(unsigned m, T v, unsigned d, int w = 32, const char *f = __builtin_FILE(),
+                                                                int l = __builtin_LINE())
+{
+    return simtlab::shfl(m, v, simtlab::SHFL_DOWN, (int)d, w, f, l);
+}
+template <class T>
+static inline __attribute__((always_inline)) T __shfl_xor_sync(unsigned m, T v, int x, int w = 32, const char *f = __builtin_FILE(),
+                                                               int l = __builtin_LINE())
+{
+    return simtlab::shfl(m, v, simtlab::SHFL_XOR, x, w, f, l);
+}
+static inline __attribute__((always_inline)) unsigned __ballot_sync(unsigned m, int p, const char *f = __builtin_FILE(),
+                                                                    int l = __builtin_LINE())
+{
+    return sim_warp_vote(m, p, simtlab::VOTE_BALLOT, f, l);
+}
+static inline __attribute__((always_inline)) int __any_sync(unsigned m, int p, const char *f = __builtin_FILE(), int l = __builtin_LINE())
+{
+    return (int)sim_warp_vote(m, p, simtlab::VOTE_ANY, f, l);
+}
+static inline __attribute__((always_inline)) int __all_sync(unsigned m, int p, const char *f = __builtin_FILE(), int l = __builtin_LINE())
+{
+    return (int)sim_warp_vote(m, p, simtlab::VOTE_ALL, f, l);
+}
+static inline __attribute__((always_inline)) void __syncwarp(unsigned m = 0xffffffffu, const char *f = __builtin_FILE(),
+                                                             int l = __builtin_LINE())
+{
+    (void)sim_warp_vote(m, 1, simtlab::VOTE_SYNC, f, l);
+}
+#define __activemask() sim_activemask()
+
+/* ---- atomics: counted as their own requests (sim/access.c) ------------- */
+enum { SIMTLAB_ATOM_ADD, SIMTLAB_ATOM_SUB, SIMTLAB_ATOM_MIN, SIMTLAB_ATOM_MAX, SIMTLAB_ATOM_EXCH, SIMTLAB_ATOM_CAS,
+       SIMTLAB_ATOM_AND, SIMTLAB_ATOM_OR, SIMTLAB_ATOM_XOR };
+#define SIMTLAB_ATOMIC(name, op)                                                                                  \
+    static inline __attribute__((always_inline)) int name(int *p, int v) { return sim_atomic_i(p, v, 0, op); }   \
+    static inline __attribute__((always_inline)) unsigned name(unsigned *p, unsigned v) { return sim_atomic_u(p, v, 0, op); } \
+    static inline __attribute__((always_inline)) unsigned long long name(unsigned long long *p, unsigned long long v) \
+    {                                                                                                             \
+        return sim_atomic_ull(p, v, 0, op);                                                                       \
+    }
+SIMTLAB_ATOMIC(atomicAdd, SIMTLAB_ATOM_ADD)
+SIMTLAB_ATOMIC(atomicMin, SIMTLAB_ATOM_MIN)
+SIMTLAB_ATOMIC(atomicMax, SIMTLAB_ATOM_MAX)
+SIMTLAB_ATOMIC(atomicExch, SIMTLAB_ATOM_EXCH)
+SIMTLAB_ATOMIC(atomicAnd, SIMTLAB_ATOM_AND)
+SIMTLAB_ATOMIC(atomicOr, SIMTLAB_ATOM_OR)
+SIMTLAB_ATOMIC(atomicXor, SIMTLAB_ATOM_XOR)
+#undef SIMTLAB_ATOMIC
+static inline __attribute__((always_inline)) int atomicSub(int *p, int v) { return sim_atomic_i(p, v, 0, SIMTLAB_ATOM_SUB); }
+static inline __attribute__((always_inline)) unsigned atomicSub(unsigned *p, unsigned v) { return sim_atomic_u(p, v, 0, SIMTLAB_ATOM_SUB); }
+static inline __attribute__((always_inline)) float atomicAdd(float *p, float v) { return sim_atomic_f(p, v, 0, SIMTLAB_ATOM_ADD); }
+static inline __attribute__((always_inline)) double atomicAdd(double *p, double v) { return sim_atomic_d(p, v, 0, SIMTLAB_ATOM_ADD); }
+static inline __attribute__((always_inline)) float atomicExch(float *p, float v) { return sim_atomic_f(p, v, 0, SIMTLAB_ATOM_EXCH); }
+static inline __attribute__((always_inline)) int atomicCAS(int *p, int c, int v) { return sim_atomic_i(p, v, c, SIMTLAB_ATOM_CAS); }
+static inline __attribute__((always_inline)) unsigned atomicCAS(unsigned *p, unsigned c, unsigned v)
+{
+    return sim_atomic_u(p, v, c, SIMTLAB_ATOM_CAS);
+}
+static inline __attribute__((always_inline)) unsigned long long atomicCAS(unsigned long long *p, unsigned long long c,
+                                                                          unsigned long long v)
+{
+    return sim_atomic_ull(p, v, c, SIMTLAB_ATOM_CAS);
+}
+
+/* ---- device math ---------------------------------------------------------- */
+/* __expf, __logf, __log2f, __sinf, __cosf, __powf, __exp10f: glibc's math.h
+ * declares these names itself (the exact functions; CUDA's are approximations) */
+static inline float __fdividef(float a, float b) { return a / b; }
+static inline float __frcp_rn(float x) { return 1.0f / x; }
+static inline float __fsqrt_rn(float x) { return sqrtf(x); }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __saturatef(float x) { return fminf(fmaxf(x, 0.0f), 1.0f); }
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+template <class T> static inline T __ldg(const T *p) { return *p; }
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline unsigned __brev(unsigned x)
+{
+    unsigned r = 0;
+    for (int i = 0; i < 32; i++)
+        r |= ((x >> i) & 1u) << (31 - i);
+    return r;
+}
+static inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
+static inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
+static inline unsigned __float_as_uint(float f) { unsigned i; std::memcpy(&i, &f, 4); return i; }
+static inline float __uint_as_float(unsigned i) { float f; std::memcpy(&f, &i, 4); return f; }
+static inline int min(int a, int b) { return a < b ? a : b; }
+static inline int max(int a, int b) { return a > b ? a : b; }
+static inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+static inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+static inline long long min(long long a, long long b) { return a < b ? a : b; }
+static inline long long max(long long a, long long b) { return a > b ? a : b; }
+static inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+static inline float min(float a, float b) { return fminf(a, b); }
+static inline float max(float a, float b) { return fmaxf(a, b); }
+static inline double min(double a, double b) { return fmin(a, b); }
+static inline double max(double a, double b) { return fmax(a, b); }
+
+/* ---- the runtime API's C++ forms ------------------------------------------ */
+template <class T>
+static inline cudaError_t cudaMalloc(T **p, size_t n, const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return simtlab_malloc((void **)p, n, "cudaMalloc", file, line);
+}
+template <class T>
+static inline cudaError_t cudaMallocManaged(T **p, size_t n, unsigned flags = cudaMemAttachGlobal,
+                                            const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    (void)flags;
+    return simtlab_malloc_managed((void **)p, n, file, line);
+}
+template <class T>
+static inline cudaError_t cudaMallocHost(T **p, size_t n)
+{
+    return simtlab_malloc_host((void **)p, n);
+}
+template <class T>
+static inline cudaError_t cudaHostAlloc(T **p, size_t n, unsigned flags)
+{
+    (void)flags;
+    return simtlab_malloc_host((void **)p, n);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t n, size_t offset = 0,
+                                             cudaMemcpyKind k = cudaMemcpyHostToDevice)
+{
+    (void)k;
+    return simtlab_memcpy_symbol((void *)&symbol, sizeof symbol, src, n, offset, 1);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t n, size_t offset = 0,
+                                               cudaMemcpyKind k = cudaMemcpyDeviceToHost)
+{
+    (void)k;
+    return simtlab_memcpy_symbol((void *)&symbol, sizeof symbol, dst, n, offset, 0);
+}
+template <class T>
+static inline cudaError_t cudaGetSymbolAddress(void **p, const T &symbol)
+{
+    *p = (void *)&symbol;
+    return cudaSuccess;
+}
+template <class F>
+static inline cudaError_t cudaFuncSetAttribute(F *, cudaFuncAttribute attr, int value)
+{
+    return simtlab_func_set_attribute((int)attr, value);
+}
+template <class F>
+static inline cudaError_t cudaFuncSetCacheConfig(F *, cudaFuncCache)
+{
+    return cudaSuccess;
+}
+static inline cudaError_t cudaStreamCreate(cudaStream_t *s, unsigned flags) { return cudaStreamCreateWithFlags(s, flags); }
+static inline cudaError_t cudaEventRecord(cudaEvent_t e) { return cudaEventRecord(e, (cudaStream_t)0); }
+static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k)
+{
+    return cudaMemcpyAsync(dst, src, n, k, (cudaStream_t)0);
+}
+static inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n) { return cudaMemsetAsync(p, v, n, (cudaStream_t)0); }
+
+/* ---- <<<>>> ----------------------------------------------------------------- */
+namespace simtlab {
+/* K<<<g, b, s, st>>>(args...) becomes
+ *   SIMTLAB_LAUNCH_("K", file, line, [&](auto... a) { K(a...); }, g, b, s, st)(args...)
+ * The arguments are evaluated on the host, once, as CUDA does; each
+ * simulated thread then calls the kernel with copies of them. */
+template <class F>
+struct launch {
+    const char *name, *file;
+    int line;
+    F fn;
+    dim3 grid, block;
+    size_t shared;
+    cudaStream_t stream;
+
+    template <class... A>
+    struct call {
+        const F *fn;
+        std::tuple<A...> args;
+    };
+    template <class C, size_t... I>
+    static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const C *c, std::index_sequence<I...>)
+    {
+        (*c->fn)(std::get<I>(c->args)...);
+    }
+    template <class C>
+    static __attribute__((flatten, no_sanitize_thread)) void thunk(const void *p)
+    {
+        const C *c = (const C *)p;
+        unpack(c, std::make_index_sequence<std::tuple_size<decltype(c->args)>::value>());
+    }
+    template <class... A>
+    __attribute__((no_sanitize_thread)) void operator()(A &&...a) const
+    {
+        typedef call<typename std::decay<A>::type...> C;
+        C c{&fn, std::tuple<typename std::decay<A>::type...>(std::forward<A>(a)...)};
+        simtlab_launch(name, file, line, simtlab_dim3{grid.x, grid.y, grid.z}, simtlab_dim3{block.x, block.y, block.z},
+                       shared, stream, &thunk<C>, &c);
+    }
+};
+template <class F>
+static inline launch<F> make_launch(const char *name, const char *file, int line, F fn, dim3 g, dim3 b, size_t s = 0,
+                                    cudaStream_t st = 0)
+{
+    return launch<F>{name, file, line, fn, g, b, s, st};
+}
+} // namespace simtlab
+#define SIMTLAB_LAUNCH_(name, file, line, fn, ...) ::simtlab::make_launch(name, file, line, fn, __VA_ARGS__)
+
+#endif /* SIMTLAB_CUDA_RUNTIME_H */

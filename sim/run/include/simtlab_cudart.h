@@ -1,0 +1,174 @@
+/* sim/shim/simtlab_cudart.h - the CUDA runtime API a course uses, over the
+ * simulator (sim/launch.h, sim/memory.h). C: the functions are implemented
+ * in sim/cudart.c; cuda_runtime.h (C++) adds what needs C++ (dim3's
+ * constructors, templates, <<<>>> launches, the kernel-side names).
+ *
+ * Error codes are CUDA's own numbers, so a program that prints them prints
+ * what it would print on a GPU. A kernel fault (illegal address, misaligned
+ * access, launch failure, timeout) is sticky, as on a GPU: after it every
+ * call returns it (the report was printed when the kernel ran).
+ *
+ * Time: cudaEventElapsedTime measures the simulated GPU time between two
+ * events: each launch between them counts max(5 us, bytes requested from
+ * global memory / the preset's HBM bandwidth) (a lower bound until the time
+ * model of issue 15); host code and copies are not GPU time (copies count
+ * their bytes at the preset's PCIe rate, 25 GB/s).
+ */
+#ifndef SIMTLAB_CUDART_H
+#define SIMTLAB_CUDART_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInvalidDeviceFunction = 98,
+    cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorLaunchOutOfResources = 701,
+    cudaErrorLaunchTimeout = 702,
+    cudaErrorMisalignedAddress = 716,
+    cudaErrorLaunchFailure = 719,
+    cudaErrorNotSupported = 801,
+    cudaErrorUnknown = 999
+} cudaError;
+typedef cudaError cudaError_t;
+
+typedef enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+} cudaMemcpyKind;
+
+typedef struct simtlab_stream *cudaStream_t;
+typedef struct simtlab_event *cudaEvent_t;
+
+enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2 };
+enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
+enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2 };
+enum { cudaHostAllocDefault = 0 };
+
+typedef enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9
+} cudaFuncAttribute;
+typedef enum cudaFuncCache {
+    cudaFuncCachePreferNone = 0,
+    cudaFuncCachePreferShared = 1,
+    cudaFuncCachePreferL1 = 2,
+    cudaFuncCachePreferEqual = 3
+} cudaFuncCache;
+
+/* The fields of cudaDeviceProp a course reads, from the selected preset. */
+typedef struct cudaDeviceProp {
+    char name[256];
+    size_t totalGlobalMem;
+    size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int clockRate;          /* kHz */
+    size_t totalConstMem;
+    int major, minor;
+    int multiProcessorCount;
+    int memoryClockRate;    /* kHz */
+    int memoryBusWidth;     /* bits */
+    int l2CacheSize;
+    int maxThreadsPerMultiProcessor;
+    int maxBlocksPerMultiProcessor;
+    size_t sharedMemPerMultiprocessor;
+    size_t sharedMemPerBlockOptin;
+    int regsPerMultiprocessor;
+    int concurrentKernels;
+    int managedMemory;
+    int unifiedAddressing;
+    int computeMode;
+    int integrated;
+    int canMapHostMemory;
+    int asyncEngineCount;
+    int deviceOverlap;
+    int kernelExecTimeoutEnabled;
+    int ECCEnabled;
+    int pciBusID, pciDeviceID, pciDomainID;
+} cudaDeviceProp;
+
+const char *cudaGetErrorString(cudaError_t e);
+const char *cudaGetErrorName(cudaError_t e);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+
+cudaError_t cudaGetDeviceCount(int *n);
+cudaError_t cudaGetDevice(int *d);
+cudaError_t cudaSetDevice(int d);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int d);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaThreadSynchronize(void);
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache c);
+cudaError_t cudaFree(void *p);
+cudaError_t cudaFreeHost(void *p);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t s);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind k);
+cudaError_t cudaMemset(void *p, int v, size_t n);
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s);
+
+cudaError_t cudaStreamCreate(cudaStream_t *s);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t s);
+cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaStreamQuery(cudaStream_t s);
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
+
+cudaError_t cudaEventCreate(cudaEvent_t *e);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+cudaError_t cudaEventQuery(cudaEvent_t e);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+
+/* The untyped forms; cuda_runtime.h adds CUDA's templates over them. */
+/* what: "cudaMalloc" (NULL) or "cudaMallocManaged"; file, line: the call (the allocation's name in reports) */
+cudaError_t simtlab_malloc(void **p, size_t n, const char *what, const char *file, int line);
+cudaError_t simtlab_malloc_managed(void **p, size_t n, const char *file, int line);
+/* cudaMalloc and cudaMallocManaged from C (C++ uses cuda_runtime.h's templates) */
+#ifndef __cplusplus
+#define cudaMalloc(p, n) simtlab_malloc((void **)(p), (n), "cudaMalloc", __FILE__, __LINE__)
+#define cudaMallocManaged(p, n, ...) simtlab_malloc_managed((void **)(p), (n), __FILE__, __LINE__)
+#endif
+cudaError_t simtlab_malloc_host(void **p, size_t n);
+cudaError_t simtlab_memcpy_symbol(void *symbol, size_t symbol_size, const void *src, size_t n, size_t offset, int to_symbol);
+cudaError_t simtlab_func_set_attribute(int attr, int value);
+
+/* What the <<<>>> launch calls: checks, runs the grid, records and reports
+ * the launch (--json, --lines, the summary), returns the launch's error. */
+typedef struct simtlab_dim3 { unsigned x, y, z; } simtlab_dim3;
+cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtlab_dim3 grid, simtlab_dim3 block,
+                           size_t shared, cudaStream_t stream, void (*thunk)(const void *), const void *args);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SIMTLAB_CUDART_H */

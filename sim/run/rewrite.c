@@ -1,0 +1,521 @@
+/* sim/run/rewrite.c - see rewrite.h. A scanner over the source text that
+ * knows comments, string and character literals, preprocessor lines and
+ * brace depth; it is not a C++ parser: what it rewrites has a fixed shape. */
+#define _GNU_SOURCE
+#include "rewrite.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct buf {
+    char *p;
+    size_t n, cap;
+    int oom;
+} buf;
+
+static void put(buf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = (b->n + n + 1) * 2;
+        char *p = realloc(b->p, cap);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
+static void putf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(buf *b, const char *fmt, ...)
+{
+    char tmp[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        put(b, tmp, (size_t)k < sizeof tmp ? (size_t)k : sizeof tmp - 1);
+}
+
+typedef struct scan {
+    const char *s;
+    size_t n, i;
+    int line;
+    const char *path;
+    rewrite_result *r;
+    int errors;
+    unsigned reported; /* features already reported (one line each) */
+} scan;
+
+static void problem(scan *sc, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void problem(scan *sc, int line, const char *fmt, ...)
+{
+    size_t used = strlen(sc->r->err);
+    if (sc->errors < 12 && used + 300 < sizeof sc->r->err) {
+        int k = snprintf(sc->r->err + used, sizeof sc->r->err - used, "%s:%d: ", sc->path, line);
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(sc->r->err + used + k, sizeof sc->r->err - used - (size_t)k, fmt, ap);
+        va_end(ap);
+        strncat(sc->r->err, "\n", sizeof sc->r->err - strlen(sc->r->err) - 1);
+    }
+    sc->errors++;
+}
+
+static int ident_char(int c) { return isalnum(c) || c == '_'; }
+
+/* ---- features the simulator does not have ----------------------------------- */
+typedef struct feature {
+    const char *what;  /* as the message names it */
+    const char *ids[12]; /* identifiers (exact) or prefixes ending in '*' */
+    const char *incs[6]; /* include names (prefix) */
+} feature;
+static const feature features[] = {
+    {"cooperative groups", {"cooperative_groups", "this_thread_block", "this_grid", "tiled_partition", "thread_block_tile", "cudaLaunchCooperativeKernel"}, {"cooperative_groups"}},
+    {"textures and surfaces", {"tex1D", "tex1Dfetch", "tex2D", "tex3D", "texture", "cudaCreateTextureObject", "cudaBindTexture", "surf2Dread", "surf2Dwrite", "cudaCreateSurfaceObject"}, {"texture_fetch_functions", "cuda_texture_types", "surface_functions"}},
+    {"cuBLAS", {"cublas*"}, {"cublas"}},
+    {"cuFFT", {"cufft*"}, {"cufft"}},
+    {"cuRAND", {"curand*"}, {"curand"}},
+    {"cuSPARSE and cuDNN", {"cusparse*", "cudnn*"}, {"cusparse", "cudnn"}},
+    {"Thrust", {"thrust"}, {"thrust/"}},
+    {"CUB", {"cub"}, {"cub/"}},
+    {"half precision (__half, __nv_bfloat16)", {"__half", "__half2", "half2", "__float2half", "__half2float", "__nv_bfloat16", "__float2bfloat16"}, {"cuda_fp16", "cuda_bf16", "cuda_fp8"}},
+    {"tensor-core WMMA", {"wmma", "nvcuda"}, {"mma.h"}},
+    {"CUDA graphs", {"cudaGraph*", "cudaStreamBeginCapture"}, {NULL}},
+    {"inline PTX (asm)", {"asm", "__asm__"}, {NULL}},
+    {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
+};
+enum { F_ASM = 11, F_DYNPAR = 12 };
+
+static int id_matches(const char *pat, const char *id, size_t len)
+{
+    size_t pl = strlen(pat);
+    if (pat[pl - 1] == '*')
+        return len >= pl - 1 && !strncmp(id, pat, pl - 1);
+    return len == pl && !strncmp(id, pat, pl);
+}
+
+static void feature_found(scan *sc, int f, int line, const char *detail)
+{
+    if (sc->reported & (1u << f))
+        return;
+    sc->reported |= 1u << f;
+    problem(sc, line,
+            "not supported by the simulator: %s (%s); run the program on a GPU (`simtlab run --mode cuda`), or see "
+            "docs/run.md for what `simtlab run` supports",
+            features[f].what, detail);
+}
+
+/* An identifier of the program: a feature we lack? (texture only as texture<...>) */
+static void check_ident(scan *sc, const char *id, size_t len, size_t after, int in_device)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), id);
+    for (int f = 0; f < F_DYNPAR; f++)
+        for (int k = 0; k < 12 && features[f].ids[k]; k++)
+            if (id_matches(features[f].ids[k], id, len)) {
+                size_t j = after;
+                while (j < sc->n && isspace((unsigned char)sc->s[j]))
+                    j++;
+                if (!strcmp(name, "texture") && (j >= sc->n || sc->s[j] != '<'))
+                    continue;
+                if ((!strcmp(name, "thrust") || !strcmp(name, "cub") || !strcmp(name, "wmma") || !strcmp(name, "nvcuda")) &&
+                    !(j + 1 < sc->n && sc->s[j] == ':' && sc->s[j + 1] == ':'))
+                    continue;
+                if (f == F_ASM && !in_device) /* host inline assembly is the host's business */
+                    continue;
+                feature_found(sc, f, sc->line, name);
+            }
+}
+
+static void check_include(scan *sc, const char *line_start, size_t len)
+{
+    const char *p = line_start, *end = line_start + len;
+    while (p < end && (*p == '#' || isspace((unsigned char)*p)))
+        p++;
+    if ((size_t)(end - p) < 7 || strncmp(p, "include", 7))
+        return;
+    p += 7;
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    if (p >= end || (*p != '<' && *p != '"'))
+        return;
+    const char *name = ++p;
+    while (p < end && *p != '>' && *p != '"')
+        p++;
+    size_t nl = (size_t)(p - name);
+    for (int f = 0; f < F_DYNPAR; f++)
+        for (int k = 0; k < 6 && features[f].incs[k]; k++)
+            if (nl >= strlen(features[f].incs[k]) && !strncmp(name, features[f].incs[k], strlen(features[f].incs[k]))) {
+                char detail[128];
+                snprintf(detail, sizeof detail, "#include <%.*s>", (int)(nl < 100 ? nl : 100), name);
+                feature_found(sc, f, sc->line, detail);
+            }
+}
+
+/* ---- the kernel expression before <<< ------------------------------------------------ */
+/* Finds, at the end of the output, `name`, `ns::name`, `name<args>`: its start. */
+static long kernel_start(const buf *o)
+{
+    long p = (long)o->n;
+    for (;;) {
+        while (p > 0 && isspace((unsigned char)o->p[p - 1]))
+            p--;
+        if (p > 0 && o->p[p - 1] == '>') { /* template arguments */
+            int depth = 0;
+            long q = p;
+            while (q > 0) {
+                char c = o->p[--q];
+                if (c == '>')
+                    depth++;
+                else if (c == '<' && --depth == 0)
+                    break;
+            }
+            if (depth != 0)
+                return -1;
+            p = q;
+            while (p > 0 && isspace((unsigned char)o->p[p - 1]))
+                p--;
+        }
+        long e = p;
+        while (p > 0 && ident_char((unsigned char)o->p[p - 1]))
+            p--;
+        if (p == e || isdigit((unsigned char)o->p[p]))
+            return -1;
+        long q = p;
+        while (q > 0 && isspace((unsigned char)o->p[q - 1]))
+            q--;
+        if (q >= 2 && o->p[q - 1] == ':' && o->p[q - 2] == ':') {
+            p = q - 2;
+            long r = p;
+            while (r > 0 && isspace((unsigned char)o->p[r - 1]))
+                r--;
+            if (r == 0 || !ident_char((unsigned char)o->p[r - 1]) ) {
+                /* a leading :: (global scope) */
+                if (r > 0 && o->p[r - 1] == '>')
+                    continue; /* A<T>::k */
+                return p;
+            }
+            continue;
+        }
+        return p;
+    }
+}
+
+/* ---- extern __shared__ ----------------------------------------------------------------- */
+static void strip_align(char *t)
+{
+    static const char *const kw[] = {"__align__", "alignas", "__attribute__"};
+    for (int k = 0; k < 3; k++) {
+        char *p;
+        while ((p = strstr(t, kw[k]))) {
+            char *q = p + strlen(kw[k]);
+            while (*q == ' ')
+                q++;
+            if (*q != '(')
+                break;
+            int depth = 0;
+            do {
+                if (*q == '(')
+                    depth++;
+                else if (*q == ')')
+                    depth--;
+                q++;
+            } while (*q && depth);
+            memmove(p, q, strlen(q) + 1);
+        }
+    }
+}
+
+static void trim(char *t)
+{
+    size_t a = 0, n = strlen(t);
+    while (a < n && isspace((unsigned char)t[a]))
+        a++;
+    while (n > a && isspace((unsigned char)t[n - 1]))
+        n--;
+    memmove(t, t + a, n - a);
+    t[n - a] = 0;
+    for (char *p = t; *p; p++) /* one line: newlines inside would shift line numbers */
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+}
+
+/* decl: the text between `__shared__` and `;`. Emits the replacement. */
+static int extern_shared(scan *sc, buf *o, const char *decl, size_t len, int depth, char *pending, size_t pn)
+{
+    char d[1024];
+    if (len >= sizeof d) {
+        problem(sc, sc->line, "extern __shared__ declaration too long to rewrite");
+        return -1;
+    }
+    memcpy(d, decl, len);
+    d[len] = 0;
+    char *br = strchr(d, '[');
+    if (!br) {
+        problem(sc, sc->line, "extern __shared__ without [] (write `extern __shared__ T name[];`)");
+        return -1;
+    }
+    char *close = strchr(br, ']');
+    if (!close) {
+        problem(sc, sc->line, "extern __shared__: no ] after [");
+        return -1;
+    }
+    char rest[512];
+    snprintf(rest, sizeof rest, "%s", close + 1);
+    trim(rest);
+    char *ne = br;
+    while (ne > d && isspace((unsigned char)ne[-1]))
+        ne--;
+    char *nb = ne;
+    while (nb > d && ident_char((unsigned char)nb[-1]))
+        nb--;
+    if (nb == ne) {
+        problem(sc, sc->line, "extern __shared__: no name before [");
+        return -1;
+    }
+    char name[128], type[512];
+    snprintf(name, sizeof name, "%.*s", (int)(ne - nb), nb);
+    snprintf(type, sizeof type, "%.*s", (int)(nb - d), d);
+    strip_align(type);
+    trim(type);
+    if (!type[0]) {
+        problem(sc, sc->line, "extern __shared__ %s: no type", name);
+        return -1;
+    }
+    if (depth > 0)
+        putf(o, "%s (*const %s)%s = (%s (*)%s)sim_dynamic_shared();", type, name, rest, type, rest);
+    else {
+        putf(o, "static inline %s (*simtlab_dynamic_shared_%s())%s { return (%s (*)%s)sim_dynamic_shared(); }", type,
+             name, rest, type, rest);
+        /* the #define goes after this line, and a #line puts the numbering back */
+        snprintf(pending + strlen(pending), pn - strlen(pending), "#define %s (simtlab_dynamic_shared_%s())\n#line %d \"%s\"\n",
+                 name, name, sc->line + 1, sc->path);
+    }
+    return 0;
+}
+
+/* ---- the scan ------------------------------------------------------------------------------- */
+int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
+{
+    memset(r, 0, sizeof *r);
+    scan sc = {src, n, 0, 1, path, r, 0, 0};
+    buf o = {0};
+    char pending[4096] = "";
+    putf(&o, "#line 1 \"%s\"\n", path);
+    int depth = 0, dev_hdr = 0, dev_depth = -1, line_start = 1;
+    while (sc.i < n) {
+        char c = src[sc.i];
+        /* preprocessor line: copied whole (continuations too), includes checked */
+        if (line_start && (c == '#' || c == ' ' || c == '\t')) {
+            size_t j = sc.i;
+            while (j < n && (src[j] == ' ' || src[j] == '\t'))
+                j++;
+            if (j < n && src[j] == '#') {
+                size_t e = j;
+                int lines = 0;
+                while (e < n && src[e] != '\n') {
+                    if (src[e] == '\\' && e + 1 < n && src[e + 1] == '\n') {
+                        e++;
+                        lines++;
+                    }
+                    e++;
+                }
+                check_include(&sc, src + j, e - j);
+                /* a #define may hold a launch: rewrite its body like code */
+                size_t k = j + 1;
+                while (k < e && isspace((unsigned char)src[k]))
+                    k++;
+                if (!(e - k >= 6 && !strncmp(src + k, "define", 6)) || !memmem(src + j, e - j, "<<<", 3)) {
+                    put(&o, src + sc.i, e - sc.i);
+                    sc.line += lines;
+                    sc.i = e;
+                    continue;
+                }
+            }
+        }
+        line_start = 0;
+        if (c == '\n') {
+            put(&o, "\n", 1);
+            sc.line++;
+            sc.i++;
+            line_start = 1;
+            if (pending[0]) {
+                puts_(&o, pending);
+                pending[0] = 0;
+            }
+            continue;
+        }
+        if (c == '/' && sc.i + 1 < n && src[sc.i + 1] == '/') {
+            size_t e = sc.i;
+            while (e < n && src[e] != '\n')
+                e++;
+            put(&o, src + sc.i, e - sc.i);
+            sc.i = e;
+            continue;
+        }
+        if (c == '/' && sc.i + 1 < n && src[sc.i + 1] == '*') {
+            size_t e = sc.i + 2;
+            while (e + 1 < n && !(src[e] == '*' && src[e + 1] == '/')) {
+                if (src[e] == '\n')
+                    sc.line++;
+                e++;
+            }
+            e = e + 2 <= n ? e + 2 : n;
+            put(&o, src + sc.i, e - sc.i);
+            sc.i = e;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            if (c == '\'' && sc.i > 0 && isxdigit((unsigned char)src[sc.i - 1]) && sc.i + 1 < n &&
+                isxdigit((unsigned char)src[sc.i + 1])) { /* a digit separator: 1'000'000 */
+                put(&o, &c, 1);
+                sc.i++;
+                continue;
+            }
+            size_t e = sc.i + 1;
+            while (e < n && src[e] != c && src[e] != '\n') {
+                if (src[e] == '\\' && e + 1 < n)
+                    e++;
+                e++;
+            }
+            e = e < n ? e + 1 : n;
+            put(&o, src + sc.i, e - sc.i);
+            sc.i = e;
+            continue;
+        }
+        if (ident_char((unsigned char)c) && !(sc.i > 0 && ident_char((unsigned char)src[sc.i - 1]))) {
+            size_t e = sc.i;
+            while (e < n && ident_char((unsigned char)src[e]))
+                e++;
+            const char *id = src + sc.i;
+            size_t len = e - sc.i;
+            if ((len == 10 && !strncmp(id, "__global__", 10)) || (len == 10 && !strncmp(id, "__device__", 10)))
+                dev_hdr = 1;
+            check_ident(&sc, id, len, e, dev_depth >= 0);
+            if (len == 6 && !strncmp(id, "extern", 6)) {
+                size_t k = e;
+                while (k < n && isspace((unsigned char)src[k]))
+                    k++;
+                if (k + 10 <= n && !strncmp(src + k, "__shared__", 10) && !(k + 10 < n && ident_char((unsigned char)src[k + 10]))) {
+                    size_t d0 = k + 10, semi = d0;
+                    while (semi < n && src[semi] != ';' && src[semi] != '{' && src[semi] != '}')
+                        semi++;
+                    if (semi >= n || src[semi] != ';') {
+                        problem(&sc, sc.line, "extern __shared__ declaration without its ';'");
+                        sc.i = e;
+                        continue;
+                    }
+                    int nl = 0;
+                    for (size_t q = d0; q < semi; q++)
+                        nl += src[q] == '\n';
+                    extern_shared(&sc, &o, src + d0, semi - d0, depth, pending, sizeof pending);
+                    sc.line += nl;
+                    for (int q = 0; q < nl; q++) /* keep the numbering: the lines the declaration took */
+                        put(&o, " ", 0);
+                    if (nl) {
+                        for (int q = 0; q < nl; q++)
+                            put(&o, "\n", 1);
+                    }
+                    sc.i = semi + 1;
+                    continue;
+                }
+            }
+            put(&o, id, len);
+            sc.i = e;
+            continue;
+        }
+        if (c == '{') {
+            if (dev_hdr && dev_depth < 0)
+                dev_depth = depth;
+            dev_hdr = 0;
+            depth++;
+        } else if (c == '}') {
+            if (depth > 0)
+                depth--;
+            if (dev_depth == depth)
+                dev_depth = -1;
+            dev_hdr = 0;
+        } else if (c == ';' && dev_depth < 0) {
+            dev_hdr = 0;
+        }
+        if (c == '<' && sc.i + 2 < n && src[sc.i + 1] == '<' && src[sc.i + 2] == '<') {
+            int at = sc.line;
+            if (dev_depth >= 0)
+                feature_found(&sc, F_DYNPAR, at, "<<< inside device code");
+            long ks = kernel_start(&o);
+            if (ks < 0) {
+                problem(&sc, at, "cannot tell which kernel this <<< launches: write `name<<<...>>>(...)` or "
+                                 "`name<T><<<...>>>(...)` (a function pointer variable works too)");
+                put(&o, "<<<", 3);
+                sc.i += 3;
+                continue;
+            }
+            /* the configuration, up to >>> outside parentheses */
+            size_t cfg0 = sc.i + 3, e = cfg0;
+            int par = 0;
+            while (e + 2 < n && !(par == 0 && src[e] == '>' && src[e + 1] == '>' && src[e + 2] == '>')) {
+                if (src[e] == '(' || src[e] == '[' || src[e] == '{')
+                    par++;
+                else if (src[e] == ')' || src[e] == ']' || src[e] == '}')
+                    par--;
+                e++;
+            }
+            if (e + 2 >= n) {
+                problem(&sc, at, "<<< without its >>>");
+                break;
+            }
+            char kern[512];
+            size_t kl = o.n - (size_t)ks;
+            if (kl >= sizeof kern) {
+                problem(&sc, at, "kernel expression before <<< too long");
+                break;
+            }
+            memcpy(kern, o.p + ks, kl);
+            kern[kl] = 0;
+            int knl = 0;
+            for (char *p = kern; *p; p++)
+                knl += *p == '\n';
+            trim(kern);
+            o.n = (size_t)ks;
+            putf(&o, "::simtlab::make_launch(\"%s\", __FILE__, __LINE__, [&](auto... simtlab_a_) { %s(simtlab_a_...); }, ",
+                 kern, kern);
+            put(&o, src + cfg0, e - cfg0);
+            put(&o, ")", 1);
+            for (size_t q = cfg0; q < e; q++)
+                sc.line += src[q] == '\n';
+            for (int q = 0; q < knl; q++)
+                put(&o, "\n", 1);
+            r->launches++;
+            sc.i = e + 3;
+            continue;
+        }
+        put(&o, &c, 1);
+        sc.i++;
+    }
+    if (pending[0]) {
+        put(&o, "\n", 1);
+        puts_(&o, pending);
+    }
+    if (o.oom) {
+        snprintf(r->err, sizeof r->err, "%s: out of host memory rewriting the file\n", path);
+        sc.errors++;
+    }
+    if (sc.errors) {
+        free(o.p);
+        return -1;
+    }
+    r->text = o.p ? o.p : strdup("");
+    r->len = o.n;
+    return r->text ? 0 : -1;
+}

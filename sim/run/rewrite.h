@@ -1,0 +1,35 @@
+/* sim/run/rewrite.h - the source rewrite `simtlab run` applies to a .cu file
+ * before g++ compiles it (sim/run/rewrite.c; why a rewrite: docs/NOTES.md).
+ *
+ *   K<<<grid, block[, shared[, stream]]>>>(args)
+ *     -> ::simtlab::make_launch("K", __FILE__, __LINE__,
+ *            [&](auto... a) { K(a...); }, grid, block[, shared[, stream]])(args)
+ *   extern __shared__ T name[];            (in a function)
+ *     -> T (*const name) = (T (*))sim_dynamic_shared();
+ *   extern __shared__ T name[];            (at file scope)
+ *     -> an accessor function and #define name (accessor())
+ *
+ * Line numbers are kept (a #line 1 "path" first, no line added or removed
+ * where the compiler could see it), so compiler errors and simulator reports
+ * name the student's file and line.
+ *
+ * Features the simulator does not have (cooperative groups, dynamic
+ * parallelism, textures, cuBLAS & co., half precision, inline PTX) are found
+ * here and reported as "file:line: ... not supported", one line each,
+ * instead of a wall of compiler errors.
+ */
+#ifndef SIMTLAB_RUN_REWRITE_H
+#define SIMTLAB_RUN_REWRITE_H
+#include <stddef.h>
+
+typedef struct rewrite_result {
+    char *text;      /* malloc'd rewritten source (NUL-terminated), NULL on error */
+    size_t len;
+    int launches;    /* <<<>>> launches rewritten */
+    char err[2048];  /* on error: one "path:line: why" line per problem */
+} rewrite_result;
+
+/* Rewrites src (n bytes) read from path (used for #line and messages).
+ * Returns 0, or -1 with r->err set (r->text NULL). */
+int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r);
+#endif

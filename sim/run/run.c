@@ -1,0 +1,559 @@
+/* sim/run/run.c - `simtlab run`: compile an ordinary CUDA program and run it
+ * on the simulator (--mode sim), on the GPU (--mode cuda: nvcc, counters by
+ * Nsight Compute), or both, launch by launch (--mode compare).
+ *
+ *   simtlab-run FILE.cu [FILE2.cu ...] [options] [-- program arguments]
+ *
+ * Sim mode: each file is rewritten (rewrite.c: <<<>>>, extern __shared__),
+ * compiled by g++ as C++17 with the simulator's instrumentation and the shim
+ * headers (sim/run/include: cuda_runtime.h), linked with the simulator and
+ * the runtime API (cudart.c), and run. Builds are cached by content (files,
+ * flags, simtlab's own libraries): a second run of the same program starts at
+ * once. Every tool runs from an argument vector (posix_spawn), never a shell.
+ *
+ * Exit status: the program's own; 2 when simtlab cannot build or run it (bad
+ * option, unreadable file, compile error, unsupported feature); 128 + n when
+ * the program dies of signal n.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rewrite.h"
+#include "run_cuda.h"
+
+extern char **environ;
+
+#ifndef SIMTLAB_RUN_INCLUDE
+#error "built by CMake (sim/run/CMakeLists.txt), which sets the paths"
+#endif
+
+#define MAX_FILES 64
+#define MAX_FLAGS 64
+
+typedef struct opts {
+    const char *files[MAX_FILES];
+    int n_files;
+    const char *cflags[MAX_FLAGS]; /* -I DIR, -D X, -std=..., passed to g++ and nvcc */
+    int n_cflags;
+    const char *mode, *arch, *json;
+    int detail, lines, no_counters, verbose;
+    char **prog_args;
+    int n_prog_args;
+} opts;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: simtlab run FILE.cu [FILE2.cu ...] [options] [-- program arguments]\n"
+            "  --mode sim|cuda|compare  the simulator (default), the GPU (nvcc; counters from Nsight Compute),\n"
+            "                           or both, launch by launch\n"
+            "  --detail                 warp-level counters: 32-byte sectors, shared wavefronts, bank conflicts, races\n"
+            "  --lines                  per source line of each kernel: requests, sectors against the ideal,\n"
+            "                           wavefronts, bank conflicts, most excess first (implies --detail)\n"
+            "  --json PATH              one object per kernel launch (the lessons' schema) written to PATH\n"
+            "  --arch NAME              device preset: sm_80, sm_89, sm_90 (default), h200; for --mode cuda the\n"
+            "                           nvcc target (default: the GPU's own, sm_90 if none)\n"
+            "  --no-counters            --mode cuda: run without Nsight Compute\n"
+            "  -I DIR, -DNAME[=VALUE]   passed to the compilers\n"
+            "  -v                       show the compiler commands\n"
+            "The program's output is its own; simtlab's reports go to stderr. See docs/run.md.\n");
+}
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("simtlab run: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+static int parse(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->mode = "sim";
+    int seen_mode = 0, seen_arch = 0, seen_json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+#define VALUE(flag)                                                                                      \
+    do {                                                                                                 \
+        size_t fl_ = strlen(flag);                                                                       \
+        if (a[fl_] == '=')                                                                               \
+            val = a + fl_ + 1;                                                                           \
+        else if (i + 1 < argc)                                                                           \
+            val = argv[++i];                                                                             \
+        else                                                                                             \
+            return bad("%s needs a value (see simtlab run --help)", flag);                               \
+        if (!val[0])                                                                                     \
+            return bad("%s: the value is empty", flag);                                                  \
+    } while (0)
+        if (!strcmp(a, "--")) {
+            o->prog_args = argv + i + 1;
+            o->n_prog_args = argc - i - 1;
+            break;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strncmp(a, "--mode", 6) && (a[6] == 0 || a[6] == '=')) {
+            if (seen_mode++)
+                return bad("--mode given twice");
+            VALUE("--mode");
+            if (strcmp(val, "sim") && strcmp(val, "cuda") && strcmp(val, "compare"))
+                return bad("--mode '%s': choose sim, cuda or compare", val);
+            o->mode = val;
+        } else if (!strncmp(a, "--arch", 6) && (a[6] == 0 || a[6] == '=')) {
+            if (seen_arch++)
+                return bad("--arch given twice");
+            VALUE("--arch");
+            o->arch = val;
+        } else if (!strncmp(a, "--json", 6) && (a[6] == 0 || a[6] == '=')) {
+            if (seen_json++)
+                return bad("--json given twice");
+            VALUE("--json");
+            o->json = val;
+        } else if (!strcmp(a, "--detail"))
+            o->detail = 1;
+        else if (!strcmp(a, "--lines"))
+            o->lines = o->detail = 1;
+        else if (!strcmp(a, "--no-counters"))
+            o->no_counters = 1;
+        else if (!strcmp(a, "-v"))
+            o->verbose = 1;
+        else if (!strcmp(a, "-I") || !strcmp(a, "-D")) {
+            if (i + 1 >= argc || !argv[i + 1][0])
+                return bad("%s needs a value", a);
+            if (o->n_cflags + 2 > MAX_FLAGS)
+                return bad("more than %d compiler flags", MAX_FLAGS);
+            o->cflags[o->n_cflags++] = a;
+            o->cflags[o->n_cflags++] = argv[++i];
+        } else if ((!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) || !strncmp(a, "-std=", 5)) && a[2]) {
+            if (o->n_cflags + 1 > MAX_FLAGS)
+                return bad("more than %d compiler flags", MAX_FLAGS);
+            o->cflags[o->n_cflags++] = a;
+        } else if (a[0] == '-')
+            return bad("unknown option '%s' (program arguments go after --; see simtlab run --help)", a);
+        else {
+            if (!has_suffix(a, ".cu") && !has_suffix(a, ".cpp") && !has_suffix(a, ".cc") && !has_suffix(a, ".cxx"))
+                return bad("'%s' is not a .cu (or .cpp, .cc, .cxx) file; program arguments go after --", a);
+            if (o->n_files == MAX_FILES)
+                return bad("more than %d source files", MAX_FILES);
+            o->files[o->n_files++] = a;
+        }
+#undef VALUE
+    }
+    if (!o->n_files)
+        return bad("no .cu file given (usage: simtlab run FILE.cu [options] [-- program arguments])");
+    return 0;
+}
+
+/* ---- processes ------------------------------------------------------------------------- */
+/* Runs argv (argv[0] looked up on PATH), waits; returns the exit status, or
+ * 128 + signal, or -1 when it could not start. out: stdout+stderr to that file. */
+static int spawn_wait(char *const argv[], const char *out, int verbose, char *const envp[])
+{
+    if (verbose) {
+        fputs("simtlab run:", stderr);
+        for (int i = 0; argv[i]; i++)
+            fprintf(stderr, " %s", argv[i]);
+        fputc('\n', stderr);
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (out) {
+        posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    }
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp ? envp : environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc) {
+        errno = rc;
+        return -1;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (WIFSIGNALED(st))
+        return 128 + WTERMSIG(st);
+    return WEXITSTATUS(st);
+}
+
+static char *read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *p = malloc(cap);
+    for (;;) {
+        if (!p)
+            break;
+        size_t got = fread(p + len, 1, cap - len, f);
+        len += got;
+        if (len < cap)
+            break;
+        if (cap > ((size_t)64 << 20)) { /* a source file of more than 64 MB is not a source file */
+            free(p);
+            p = NULL;
+            errno = EFBIG;
+            break;
+        }
+        char *q = realloc(p, cap * 2);
+        if (!q) {
+            free(p);
+            p = NULL;
+            break;
+        }
+        p = q;
+        cap *= 2;
+    }
+    fclose(f);
+    if (p) {
+        char *q = realloc(p, len + 1);
+        if (q)
+            p = q;
+        p[len] = 0;
+        *n = len;
+    }
+    return p;
+}
+
+static int write_file(const char *path, const char *s, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int ok = fwrite(s, 1, n, f) == n;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001b3ull;
+    return h;
+}
+static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s, strlen(s) + 1); }
+static uint64_t fnv_stat(uint64_t h, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        h = fnv(h, &st.st_mtim, sizeof st.st_mtim);
+        h = fnv(h, &st.st_size, sizeof st.st_size);
+    }
+    return fnv_str(h, path);
+}
+
+static int mkdirs(const char *path)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            if (mkdir(p, 0755) && errno != EEXIST)
+                return -1;
+            *s = '/';
+        }
+    return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static void print_log(const char *path)
+{
+    size_t n;
+    char *s = read_file(path, &n);
+    if (s) {
+        fwrite(s, 1, n, stderr);
+        free(s);
+    }
+}
+
+/* The shim's and simtlab's libraries take part in the cache key. */
+static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.h", SIMTLAB_RUN_INCLUDE "/simtlab_cudart.h",
+                                             SIMTLAB_RUN_LIB_RUNTIME, SIMTLAB_RUN_LIB_JSON, SIMTLAB_RUN_LIB_SIM};
+
+/* ---- sim mode: build ------------------------------------------------------------------------ */
+static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
+{
+    snprintf(bin, bn, "%s/prog-sim", dir);
+    if (access(bin, X_OK) == 0)
+        return 0; /* cached */
+    char objs[MAX_FILES][4200];
+    pid_t pids[MAX_FILES];
+    char logs[MAX_FILES][4200];
+    int started = 0, failed = 0;
+    for (int i = 0; i < o->n_files; i++) {
+        size_t n;
+        char *src = read_file(o->files[i], &n);
+        if (!src)
+            return bad("cannot read %s: %s", o->files[i], strerror(errno));
+        char abs[4096];
+        if (!realpath(o->files[i], abs))
+            snprintf(abs, sizeof abs, "%s", o->files[i]);
+        rewrite_result r;
+        if (cu_rewrite(src, n, abs, &r)) {
+            free(src);
+            fputs(r.err, stderr);
+            return bad("%s: cannot build it for the simulator (above)", o->files[i]);
+        }
+        free(src);
+        char rw[4200];
+        snprintf(rw, sizeof rw, "%s/%d.sim.cc", dir, i);
+        if (write_file(rw, r.text, r.len)) {
+            free(r.text);
+            return bad("cannot write %s: %s", rw, strerror(errno));
+        }
+        free(r.text);
+        snprintf(objs[i], sizeof objs[i], "%s/%d.sim.o", dir, i);
+        snprintf(logs[i], sizeof logs[i], "%s/%d.sim.log", dir, i);
+        /* the directory of the source first, as for "#include "util.h"" */
+        char srcdir[4096];
+        snprintf(srcdir, sizeof srcdir, "-I%s", abs);
+        char *slash = strrchr(srcdir, '/');
+        if (slash)
+            *slash = 0;
+        const char *argv[64 + MAX_FLAGS];
+        int a = 0;
+        argv[a++] = SIMTLAB_CXX;
+        argv[a++] = "-std=c++17";
+        argv[a++] = "-O2";
+        argv[a++] = "-g";
+        argv[a++] = "-gdwarf-4";
+        argv[a++] = "-fsanitize=thread";
+        argv[a++] = "--param=tsan-instrument-func-entry-exit=0";
+        argv[a++] = "--param=tsan-distinguish-volatile=1";
+        argv[a++] = "-fno-tree-vectorize";
+        argv[a++] = "-fno-tree-loop-distribute-patterns";
+        argv[a++] = "-fstack-clash-protection";
+        argv[a++] = "-Wno-unknown-pragmas";
+        argv[a++] = "-Wno-attributes";
+        argv[a++] = srcdir;
+        argv[a++] = "-I" SIMTLAB_RUN_INCLUDE;
+        for (int k = 0; k < o->n_cflags; k++)
+            argv[a++] = o->cflags[k];
+        argv[a++] = "-x";
+        argv[a++] = "c++";
+        argv[a++] = "-c";
+        argv[a++] = rw;
+        argv[a++] = "-o";
+        argv[a++] = objs[i];
+        argv[a] = NULL;
+        if (o->verbose) {
+            fputs("simtlab run:", stderr);
+            for (int k = 0; argv[k]; k++)
+                fprintf(stderr, " %s", argv[k]);
+            fputc('\n', stderr);
+        }
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, 1, logs[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+        int rc = posix_spawnp(&pids[i], argv[0], &fa, NULL, (char *const *)argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        if (rc)
+            return bad("cannot run %s: %s (install g++: sudo apt-get install g++)", SIMTLAB_CXX, strerror(rc));
+        started++;
+    }
+    for (int i = 0; i < started; i++) {
+        int st;
+        while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
+            ;
+        if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+            print_log(logs[i]);
+            failed++;
+            bad("%s did not compile for the simulator (g++, errors above)", o->files[i]);
+        }
+    }
+    if (failed)
+        return 2;
+    /* kernel code and data to the sections the simulator knows (CMakeLists.txt simtlab_kernels) */
+    for (int i = 0; i < o->n_files; i++) {
+        char *argv[] = {SIMTLAB_OBJCOPY, "--rename-section", ".text=simtlab_ktext", "--rename-section", ".data=simtlab_kdata",
+                        "--rename-section", ".bss=simtlab_kbss", "--rename-section", ".data.rel.local=simtlab_kdrel",
+                        "--rename-section", ".data.rel=simtlab_kdrel2", objs[i], NULL};
+        if (spawn_wait(argv, logs[i], o->verbose, NULL)) {
+            print_log(logs[i]);
+            return bad("objcopy failed on %s", objs[i]);
+        }
+    }
+    char tmp[4200], log[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp%d", bin, (int)getpid());
+    snprintf(log, sizeof log, "%s/link.log", dir);
+    const char *argv[MAX_FILES + 32];
+    int a = 0;
+    argv[a++] = SIMTLAB_CXX;
+    argv[a++] = "-o";
+    argv[a++] = tmp;
+    for (int i = 0; i < o->n_files; i++)
+        argv[a++] = objs[i];
+    argv[a++] = SIMTLAB_RUN_LIB_RUNTIME;
+    argv[a++] = SIMTLAB_RUN_LIB_JSON;
+    argv[a++] = SIMTLAB_RUN_LIB_SIM;
+#ifdef SIMTLAB_RUN_OPENMP
+    argv[a++] = "-fopenmp";
+#endif
+#ifdef SIMTLAB_RUN_SANITIZE
+    argv[a++] = "-fsanitize=address,undefined";
+#endif
+    argv[a++] = "-lm";
+    argv[a++] = "-ldl";
+    argv[a] = NULL;
+    if (spawn_wait((char *const *)argv, log, o->verbose, NULL)) {
+        print_log(log);
+        return bad("linking the program failed (above)");
+    }
+    if (rename(tmp, bin))
+        return bad("cannot rename %s: %s", tmp, strerror(errno));
+    return 0;
+}
+
+/* ---- run ---------------------------------------------------------------------------------- */
+static char **env_with(const char *const *add, int n_add)
+{
+    int n = 0;
+    while (environ[n])
+        n++;
+    char **e = calloc((size_t)(n + n_add + 1), sizeof *e);
+    if (!e)
+        return NULL;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int drop = 0;
+        for (int j = 0; j < n_add; j++) {
+            size_t l = strcspn(add[j], "=") + 1;
+            if (!strncmp(environ[i], add[j], l))
+                drop = 1;
+        }
+        if (!drop)
+            e[k++] = environ[i];
+    }
+    for (int j = 0; j < n_add; j++)
+        e[k++] = (char *)add[j];
+    return e;
+}
+
+static int run_program(const char *bin, const opts *o, const char *const *env_add, int n_env)
+{
+    char **argv = calloc((size_t)o->n_prog_args + 2, sizeof *argv);
+    char **envp = env_with(env_add, n_env);
+    if (!argv || !envp)
+        return bad("out of host memory");
+    argv[0] = (char *)bin;
+    for (int i = 0; i < o->n_prog_args; i++)
+        argv[i + 1] = o->prog_args[i];
+    int rc = spawn_wait(argv, NULL, o->verbose, envp);
+    free(argv);
+    free(envp);
+    if (rc < 0)
+        return bad("cannot run %s: %s", bin, strerror(errno));
+    if (rc > 128)
+        fprintf(stderr, "simtlab run: the program was killed by signal %d (%s) in its host code\n", rc - 128,
+                strsignal(rc - 128));
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc;
+    if (o.json) { /* refuse a destination that cannot be written before any work */
+        FILE *f = fopen(o.json, "a");
+        struct stat st;
+        if (!f || (stat(o.json, &st) == 0 && !S_ISREG(st.st_mode)))
+            return bad("--json %s: cannot write there (%s)", o.json, f ? "not a regular file" : strerror(errno));
+        fclose(f);
+    }
+    /* the cache directory: by content of the sources and flags, and simtlab's own inputs */
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = fnv_str(h, "simtlab run 1");
+    for (int i = 0; i < o.n_files; i++) {
+        size_t n;
+        char *s = read_file(o.files[i], &n);
+        if (!s)
+            return bad("cannot read %s: %s", o.files[i], strerror(errno));
+        char abs[4096];
+        if (!realpath(o.files[i], abs))
+            snprintf(abs, sizeof abs, "%s", o.files[i]);
+        h = fnv_str(h, abs);
+        h = fnv(h, s, n);
+        free(s);
+    }
+    for (int i = 0; i < o.n_cflags; i++)
+        h = fnv_str(h, o.cflags[i]);
+    for (size_t i = 0; i < sizeof simtlab_inputs / sizeof simtlab_inputs[0]; i++)
+        h = fnv_stat(h, simtlab_inputs[i]);
+    const char *cache = getenv("SIMTLAB_RUN_CACHE");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%016llx", cache && cache[0] ? cache : SIMTLAB_RUN_CACHE_DEFAULT, (unsigned long long)h);
+    if (mkdirs(dir))
+        return bad("cannot create the build cache %s: %s (set SIMTLAB_RUN_CACHE to a writable directory)", dir,
+                   strerror(errno));
+
+    int want_sim = strcmp(o.mode, "cuda") != 0, want_cuda = strcmp(o.mode, "sim") != 0;
+    int compare = want_sim && want_cuda;
+    char sim_bin[4200], tsv[4200] = "";
+    if (want_sim && (rc = build_sim(&o, dir, sim_bin, sizeof sim_bin)))
+        return rc;
+    run_cuda_ctx cu;
+    if (want_cuda && (rc = run_cuda_build(&o.files[0], o.n_files, o.cflags, o.n_cflags, o.arch, dir, o.verbose, &cu)))
+        return rc;
+    if (want_sim) {
+        char e_detail[32], e_lines[32], e_json[4200], e_arch[128], e_tsv[4300];
+        const char *env[6];
+        int ne = 0;
+        snprintf(e_detail, sizeof e_detail, "SIMTLAB_RUN_DETAIL=%d", o.detail || compare);
+        env[ne++] = e_detail;
+        snprintf(e_lines, sizeof e_lines, "SIMTLAB_RUN_LINES=%d", o.lines);
+        env[ne++] = e_lines;
+        if (o.json && !compare) {
+            snprintf(e_json, sizeof e_json, "SIMTLAB_RUN_JSON=%s", o.json);
+            env[ne++] = e_json;
+        }
+        if (o.arch) {
+            snprintf(e_arch, sizeof e_arch, "SIMTLAB_RUN_ARCH=%s", o.arch);
+            env[ne++] = e_arch;
+        }
+        if (compare) {
+            snprintf(tsv, sizeof tsv, "%s/sim-%d.tsv", dir, (int)getpid());
+            snprintf(e_tsv, sizeof e_tsv, "SIMTLAB_RUN_TSV=%s", tsv);
+            env[ne++] = e_tsv;
+        }
+        if (compare)
+            fprintf(stderr, "simtlab run: --mode compare: the simulator first\n");
+        rc = run_program(sim_bin, &o, env, ne);
+        if (!compare)
+            return rc;
+    }
+    int rc_cuda = run_cuda_run(&cu, o.prog_args, o.n_prog_args, o.no_counters, compare ? NULL : o.json, o.verbose);
+    if (!compare)
+        return rc_cuda;
+    int rc_cmp = run_cuda_compare(&cu, tsv, o.json);
+    unlink(tsv);
+    return rc ? rc : rc_cuda ? rc_cuda : rc_cmp;
+}

@@ -1,0 +1,18 @@
+# tests/run.cmake - `simtlab run` on the examples and on tests/run/*.cu
+# (tests/scripts/run_case.cmake holds the checks): the examples' counters
+# against their closed forms (examples/README.md), --lines naming the right
+# lines, a kernel fault as the CUDA error a GPU gives, an unsupported feature
+# as one message, bad options. Plus the rewriter's unit tests (test_rewrite.c).
+foreach(case vector_add matmul transpose reduce histogram lines fault course unsupported usage)
+  add_test(NAME run_${case}
+           COMMAND ${CMAKE_COMMAND} -DRUN=$<TARGET_FILE:simtlab-run> -DSRC=${PROJECT_SOURCE_DIR}
+                   -DWORK=${CMAKE_CURRENT_BINARY_DIR}/run_${case} -DCASE=${case}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_case.cmake)
+  set_tests_properties(run_${case} PROPERTIES TIMEOUT 300 LABELS run ENVIRONMENT "OMP_WAIT_POLICY=passive")
+endforeach()
+
+add_executable(test_rewrite test_rewrite.c)
+target_include_directories(test_rewrite PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CRITERION_INCLUDE_DIR})
+target_compile_options(test_rewrite PRIVATE ${SIMTLAB_WARNINGS})
+target_link_libraries(test_rewrite PRIVATE simtlab_rewrite ${CRITERION_LIBRARY})
+add_test(NAME rewrite COMMAND test_rewrite)

@@ -1,0 +1,122 @@
+/* tests/test_rewrite.c - the source rewrite of `simtlab run` (sim/run/rewrite.c):
+ * every <<<>>> form a course writes, extern __shared__ at both scopes,
+ * what must be left alone (strings, comments), line numbers kept, and the
+ * unsupported features named with their line. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "rewrite.h"
+
+static rewrite_result rw(const char *src)
+{
+    rewrite_result r;
+    int rc = cu_rewrite(src, strlen(src), "t.cu", &r);
+    cr_assert_eq(rc, 0, "rewrite failed: %s", r.err);
+    return r;
+}
+
+static int lines_of(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* the rewritten text has the #line directive and then exactly the source's lines */
+static void same_lines(const char *src, const rewrite_result *r)
+{
+    cr_assert_eq(lines_of(r->text), lines_of(src) + 1, "line count changed:\n%s", r->text);
+    cr_assert(!strncmp(r->text, "#line 1 \"t.cu\"\n", 15));
+}
+
+Test(rewrite, two_to_four_arguments)
+{
+    const char *src = "void f() {\n  k<<<g, b>>>(x, n);\n  k<<<g, b, s>>>(x);\n  k<<<dim3(1, 2), 256, 0, st>>>();\n}\n";
+    rewrite_result r = rw(src);
+    cr_assert_eq(r.launches, 3);
+    cr_assert(strstr(r.text, "::simtlab::make_launch(\"k\", __FILE__, __LINE__, [&](auto... simtlab_a_) { k(simtlab_a_...); }, g, b)(x, n);"),
+              "%s", r.text);
+    cr_assert(strstr(r.text, "}, g, b, s)(x);"), "%s", r.text);
+    cr_assert(strstr(r.text, "}, dim3(1, 2), 256, 0, st)();"), "%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
+Test(rewrite, templates_and_namespaces)
+{
+    const char *src = "void f() {\n  ns::k<float, 4><<<g, b>>>(x);\n  reduce<BLOCK> <<<n / 512, BLOCK>>>(x);\n  ::top<<<1, 1>>>();\n}\n";
+    rewrite_result r = rw(src);
+    cr_assert_eq(r.launches, 3);
+    cr_assert(strstr(r.text, "make_launch(\"ns::k<float, 4>\", __FILE__, __LINE__, [&](auto... simtlab_a_) { ns::k<float, 4>(simtlab_a_...); }, g, b)(x)"),
+              "%s", r.text);
+    cr_assert(strstr(r.text, "make_launch(\"reduce<BLOCK>\""), "%s", r.text);
+    cr_assert(strstr(r.text, "make_launch(\"::top\""), "%s", r.text);
+    free(r.text);
+}
+
+Test(rewrite, configuration_over_lines)
+{
+    const char *src = "void f() {\n  k<<<grid,\n      block>>>(x);\n  after();\n}\n";
+    rewrite_result r = rw(src);
+    same_lines(src, &r);
+    cr_assert(strstr(r.text, "grid,\n      block)(x);\n  after();"), "%s", r.text);
+    free(r.text);
+}
+
+Test(rewrite, strings_and_comments_untouched)
+{
+    const char *src = "const char *s = \"k<<<1,1>>>()\"; // k<<<2,2>>>()\n/* k<<<3,3>>>() */ char c = '<';\n";
+    rewrite_result r = rw(src);
+    cr_assert_eq(r.launches, 0);
+    cr_assert(strstr(r.text, src), "%s", r.text);
+    free(r.text);
+}
+
+Test(rewrite, extern_shared_in_a_function)
+{
+    const char *src = "__global__ void k() {\n  extern __shared__ __align__(16) float buf[];\n  buf[0] = 1;\n}\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "float (*const buf) = (float (*))sim_dynamic_shared();"), "%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
+Test(rewrite, extern_shared_at_file_scope)
+{
+    const char *src = "extern __shared__ int smem[];\n__global__ void k() { smem[1] = 2; }\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "static inline int (*simtlab_dynamic_shared_smem())"), "%s", r.text);
+    cr_assert(strstr(r.text, "\n#define smem (simtlab_dynamic_shared_smem())\n#line 2 \"t.cu\"\n__global__ void k()"), "%s",
+              r.text);
+    free(r.text);
+}
+
+Test(rewrite, unsupported_features_named_with_their_line)
+{
+    const char *src = "#include <cuda_runtime.h>\n#include <cublas_v2.h>\n__global__ void child() {}\n"
+                      "__global__ void parent() {\n  child<<<1, 1>>>();\n}\n"
+                      "__device__ float t(float x) { return tex1Dfetch(texref, 0); }\n";
+    rewrite_result r;
+    cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), -1);
+    cr_assert_null(r.text);
+    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: cuBLAS (#include <cublas_v2.h>)"), "%s", r.err);
+    cr_assert(strstr(r.err, "t.cu:5: not supported by the simulator: dynamic parallelism"), "%s", r.err);
+    cr_assert(strstr(r.err, "t.cu:7: not supported by the simulator: textures and surfaces (tex1Dfetch)"), "%s", r.err);
+}
+
+Test(rewrite, host_launch_after_device_code_is_fine)
+{
+    const char *src = "__device__ int g;\n__global__ void k() { g = 1; }\nint main() { k<<<1, 1>>>(); }\n";
+    rewrite_result r = rw(src);
+    cr_assert_eq(r.launches, 1);
+    free(r.text);
+}
+
+Test(rewrite, no_kernel_before_launch)
+{
+    const char *src = "void f() { (ptrs[0])<<<1, 1>>>(); }\n";
+    rewrite_result r;
+    cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:1: cannot tell which kernel this <<< launches"), "%s", r.err);
+}
