@@ -347,6 +347,15 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
                      (unsigned long long)a);
             sim_block_abort(w);
         }
+        if (in_kernel_data(a, size)) { /* a __device__ variable: global memory, as on the GPU */
+            if (wr)
+                w->c.hbm_write_bytes += size;
+            else
+                w->c.hbm_read_bytes += size;
+            if (w->detailed)
+                detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
+            return;
+        }
         if (!wr) {
             w->c.const_read_bytes += size;
             return;
@@ -359,8 +368,6 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
                      size, (unsigned long long)a);
             sim_block_abort(w);
         }
-        if (in_kernel_data(a, size))
-            return; /* a __device__ variable: legal, not counted (README) */
         sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
                  "invalid write of %u bytes at address 0x%llx: host memory (%s of the program: a host global or "
                  "static array, a const table or a string literal). A kernel may write only device memory "
