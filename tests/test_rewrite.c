@@ -120,3 +120,32 @@ Test(rewrite, no_kernel_before_launch)
     cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), -1);
     cr_assert(strstr(r.err, "t.cu:1: cannot tell which kernel this <<< launches"), "%s", r.err);
 }
+
+Test(rewrite, host_functions_marked_device_code_not)
+{
+    const char *src = "#include <vector>\n"
+                      "template <class T> static T twice(T v) { return v + v; }\n"
+                      "struct S {\n  int x;\n  S(int v) : x(v) {}\n  float operator()(float a) const { return a * x; }\n"
+                      "  __device__ float dev(float a) const { return a; }\n};\n"
+                      "S::S(const S &o) : x(o.x) {}\n"
+                      "__global__ void k(float *p) { p[0] = 1; }\n"
+                      "__host__ __device__ float hd(float x) { return x; }\n"
+                      "int arr[] = {1, 2};\n"
+                      "namespace ns { void f(int a) { } }\n"
+                      "TEST_MACRO(foo) { }\n"
+                      "int main(int argc, char **argv) { return twice(argc); }\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "static T twice SIMTLAB_HOST_FN (T v)"), "%s", r.text);
+    cr_assert(strstr(r.text, "S SIMTLAB_HOST_FN (int v) : x(v)"), "%s", r.text);
+    cr_assert(strstr(r.text, "float operator() SIMTLAB_HOST_FN (float a) const"), "%s", r.text);
+    cr_assert(strstr(r.text, "void f SIMTLAB_HOST_FN (int a)"), "%s", r.text);
+    cr_assert(strstr(r.text, "int main SIMTLAB_HOST_FN (int argc, char **argv)"), "%s", r.text);
+    cr_assert(strstr(r.text, "__device__ float dev(float a)"), "device member marked:\n%s", r.text);
+    cr_assert(strstr(r.text, "__global__ void k(float *p)"), "kernel marked:\n%s", r.text);
+    cr_assert(strstr(r.text, "__host__ __device__ float hd(float x)"), "host-device function marked:\n%s", r.text);
+    cr_assert(strstr(r.text, "S::S(const S &o)"), "out-of-class constructor marked:\n%s", r.text);
+    cr_assert(strstr(r.text, "TEST_MACRO(foo)"), "macro marked:\n%s", r.text);
+    cr_assert_eq(r.host_marks, 5);
+    same_lines(src, &r);
+    free(r.text);
+}

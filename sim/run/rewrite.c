@@ -305,6 +305,130 @@ static int extern_shared(scan *sc, buf *o, const char *decl, size_t len, int dep
     return 0;
 }
 
+/* ---- host functions: not instrumented --------------------------------------------- */
+/* A host function definition at namespace or class scope gets SIMTLAB_HOST_FN
+ * (a C++11 attribute: no instrumentation, vectorized as without simtlab)
+ * right before its parameter list: host code runs at native speed. header:
+ * the text since the last ';', '{' or '}' of this scope. Returns the offset
+ * in header to insert at, or -1 (not a function, device code, or a form the
+ * attribute cannot take: a macro-looking name, an out-of-class constructor). */
+static long host_fn_mark(const char *h, size_t n)
+{
+    static const char *const skip[] = {"__attribute__", "alignas", "decltype", "__declspec", "__launch_bounds__",
+                                       "noexcept", "throw", "sizeof", "alignof", "__align__", NULL};
+    int par = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = h[i];
+        if (c == '/' && i + 1 < n && (h[i + 1] == '/' || h[i + 1] == '*')) { /* a comment */
+            size_t j = i + 2;
+            if (h[i + 1] == '/')
+                while (j < n && h[j] != '\n')
+                    j++;
+            else
+                while (j + 1 < n && !(h[j] == '*' && h[j + 1] == '/'))
+                    j++;
+            i = j + (h[i + 1] == '*');
+            continue;
+        }
+        if (c == '"' || c == '\'') { /* extern "C" */
+            size_t j = i + 1;
+            while (j < n && h[j] != c)
+                j++;
+            i = j;
+            continue;
+        }
+        if (c == '=' && par == 0 && !(i > 0 && strchr("<>=!+-*/%&|^", h[i - 1])) && !(i + 1 < n && h[i + 1] == '='))
+            return -1; /* an initializer, or operator= (left alone) */
+        if (!strncmp(h + i, "template", 8) && (i == 0 || !ident_char((unsigned char)h[i - 1])) && i + 8 <= n &&
+            !ident_char((unsigned char)h[i + 8])) { /* skip template <...> */
+            size_t j = i + 8;
+            while (j < n && isspace((unsigned char)h[j]))
+                j++;
+            if (j < n && h[j] == '<') {
+                int ang = 0;
+                for (; j < n; j++) {
+                    if (h[j] == '<')
+                        ang++;
+                    else if (h[j] == '>' && --ang == 0)
+                        break;
+                }
+                i = j;
+                continue;
+            }
+        }
+        if (c == ')')
+            par--;
+        if (c != '(')
+            continue;
+        if (par++ != 0)
+            continue;
+        size_t e = i;
+        while (e > 0 && isspace((unsigned char)h[e - 1]))
+            e--;
+        size_t b = e;
+        while (b > 0 && ident_char((unsigned char)h[b - 1]))
+            b--;
+        if (b == e) { /* operator+ ( ... ): the symbol follows "operator" */
+            size_t k = e;
+            while (k > 0 && strchr("+-*/%^&|~!=<>[],", h[k - 1]))
+                k--;
+            while (k > 0 && isspace((unsigned char)h[k - 1]))
+                k--;
+            if (k >= 8 && !strncmp(h + k - 8, "operator", 8) && k < e)
+                return (long)e;
+            return -1;
+        }
+        char id[64];
+        snprintf(id, sizeof id, "%.*s", (int)(e - b < 63 ? e - b : 63), h + b);
+        int is_skip = 0;
+        for (int k = 0; skip[k]; k++)
+            is_skip |= !strcmp(id, skip[k]);
+        if (is_skip) { /* its group is not the parameter list */
+            int d = 0;
+            size_t j = i;
+            for (; j < n; j++) {
+                if (h[j] == '(')
+                    d++;
+                else if (h[j] == ')' && --d == 0)
+                    break;
+            }
+            i = j;
+            par = 0;
+            continue;
+        }
+        if (!strcmp(id, "operator")) { /* operator() (params) */
+            size_t j = i + 1;
+            while (j < n && isspace((unsigned char)h[j]))
+                j++;
+            if (j < n && h[j] == ')') {
+                j++;
+                while (j < n && isspace((unsigned char)h[j]))
+                    j++;
+                return j < n && h[j] == '(' ? (long)j : -1;
+            }
+            return -1;
+        }
+        int caps = 1; /* FOO(x) { : a macro, most likely */
+        for (const char *p = id; *p; p++)
+            caps &= !islower((unsigned char)*p);
+        if (caps && (strlen(id) >= 4 || strchr(id, '_')))
+            return -1;
+        /* X::X( and X::~X( : a constructor or destructor defined outside its class */
+        size_t q = b;
+        if (q > 0 && h[q - 1] == '~')
+            q--;
+        if (q >= 2 && h[q - 1] == ':' && h[q - 2] == ':') {
+            size_t ce = q - 2, cb = ce;
+            while (cb > 0 && ident_char((unsigned char)h[cb - 1]))
+                cb--;
+            if (ce - cb == e - b && !strncmp(h + cb, h + b, e - b))
+                return -1;
+        }
+        return (long)e;
+    }
+    return -1;
+}
+
 /* ---- the scan ------------------------------------------------------------------------------- */
 int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
 {
@@ -314,6 +438,9 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
     char pending[4096] = "";
     putf(&o, "#line 1 \"%s\"\n", path);
     int depth = 0, dev_hdr = 0, dev_depth = -1, line_start = 1;
+    /* per brace depth: 1 a function body or initializer (code), 0 a scope (file, namespace, class) */
+    unsigned char body[512] = {0};
+    size_t hdr = o.n; /* where the current scope-level header starts in the output */
     while (sc.i < n) {
         char c = src[sc.i];
         /* preprocessor line: copied whole (continuations too), includes checked */
@@ -340,6 +467,7 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                     put(&o, src + sc.i, e - sc.i);
                     sc.line += lines;
                     sc.i = e;
+                    hdr = o.n + 1; /* after its newline */
                     continue;
                 }
             }
@@ -353,6 +481,7 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
             if (pending[0]) {
                 puts_(&o, pending);
                 pending[0] = 0;
+                hdr = o.n;
             }
             continue;
         }
@@ -420,6 +549,7 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                     for (size_t q = d0; q < semi; q++)
                         nl += src[q] == '\n';
                     extern_shared(&sc, &o, src + d0, semi - d0, depth, pending, sizeof pending);
+                    hdr = o.n;
                     sc.line += nl;
                     for (int q = 0; q < nl; q++) /* keep the numbering: the lines the declaration took */
                         put(&o, " ", 0);
@@ -435,10 +565,33 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
             sc.i = e;
             continue;
         }
+        int in_body = depth > 0 && body[depth < 512 ? depth - 1 : 511];
         if (c == '{') {
+            int is_body = in_body;
+            if (!in_body && hdr <= o.n) {
+                const char *h = o.p ? o.p + hdr : "";
+                size_t hn = o.p ? o.n - hdr : 0;
+                int has_par = memchr(h, '(', hn) != NULL, has_eq = 0;
+                for (size_t q = 0; q < hn; q++)
+                    has_eq |= h[q] == '=' && (q + 1 >= hn || h[q + 1] != '=') && (q == 0 || !strchr("<>=!", h[q - 1]));
+                is_body = has_par || has_eq;
+                long at = has_par && !dev_hdr ? host_fn_mark(h, hn) : -1;
+                if (at >= 0) { /* insert " SIMTLAB_HOST_FN " before the parameter list */
+                    static const char mark[] = " SIMTLAB_HOST_FN ";
+                    size_t pos = hdr + (size_t)at, ml = sizeof mark - 1;
+                    put(&o, mark, ml); /* grow, then move the tail */
+                    if (!o.oom) {
+                        memmove(o.p + pos + ml, o.p + pos, o.n - ml - pos);
+                        memcpy(o.p + pos, mark, ml);
+                    }
+                    r->host_marks++;
+                }
+            }
             if (dev_hdr && dev_depth < 0)
                 dev_depth = depth;
             dev_hdr = 0;
+            if (depth < 512)
+                body[depth] = (unsigned char)is_body;
             depth++;
         } else if (c == '}') {
             if (depth > 0)
@@ -502,6 +655,8 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
         }
         put(&o, &c, 1);
         sc.i++;
+        if ((c == ';' || c == '{' || c == '}') && !(depth > 0 && body[depth < 512 ? depth - 1 : 511]))
+            hdr = o.n;
     }
     if (pending[0]) {
         put(&o, "\n", 1);

@@ -13,6 +13,9 @@
  * where the compiler could see it), so compiler errors and simulator reports
  * name the student's file and line.
  *
+ *   a host function definition  T f(params) { ... }
+ *     -> T f SIMTLAB_HOST_FN (params) { ... }   (no instrumentation: native speed)
+ *
  * Features the simulator does not have (cooperative groups, dynamic
  * parallelism, textures, cuBLAS & co., half precision, inline PTX) are found
  * here and reported as "file:line: ... not supported", one line each,
@@ -26,6 +29,7 @@ typedef struct rewrite_result {
     char *text;      /* malloc'd rewritten source (NUL-terminated), NULL on error */
     size_t len;
     int launches;    /* <<<>>> launches rewritten */
+    int host_marks;  /* host function definitions marked SIMTLAB_HOST_FN (not instrumented) */
     char err[2048];  /* on error: one "path:line: why" line per problem */
 } rewrite_result;
 

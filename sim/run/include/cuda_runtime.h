@@ -38,6 +38,9 @@
 #define SIMTLAB_RUN 1
 
 /* ---- qualifiers ----------------------------------------------------------- */
+#ifndef SIMTLAB_HOST_FN /* simtlab-run defines it (-D): host functions without instrumentation */
+#define SIMTLAB_HOST_FN
+#endif
 #define __global__ __attribute__((noinline, used))
 #define __device__
 #define __host__
