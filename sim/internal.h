@@ -144,6 +144,7 @@ typedef struct sim_worker {
     unsigned async_threads;     /* threads of the block with copies pending (barriers test this) */
     uintptr_t tls_lo, tls_hi;   /* static __shared__ window (executable TLS) */
     uintptr_t dyn_lo, dyn_hi;   /* dynamic shared memory of this launch */
+    uintptr_t tls_n, dyn_n;     /* their sizes (the hot path's shared test: one subtraction, one compare) */
     uintptr_t dyn_win_lo, dyn_win_hi; /* dyn buffer plus red zones */
     sim_counters c;
 

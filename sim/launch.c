@@ -1565,6 +1565,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->dyn_win_lo = (uintptr_t)w->dyn_map;
             w->dyn_lo = (uintptr_t)w->dyn_map + SIM_GUARD_BYTES;
             w->dyn_hi = w->dyn_lo + cfg->shared_bytes;
+            w->tls_n = w->tls_hi - w->tls_lo;
+            w->dyn_n = w->dyn_hi - w->dyn_lo;
             w->dyn_win_hi = w->dyn_lo + w->dyn_cap + SIM_GUARD_BYTES;
             w->detailed = detailed_mode && w->shadow_tls;
             w->pcprof = w->detailed && line_profile;
