@@ -87,7 +87,7 @@ Test(rewrite, extern_shared_at_file_scope)
     const char *src = "extern __shared__ int smem[];\n__global__ void k() { smem[1] = 2; }\n";
     rewrite_result r = rw(src);
     cr_assert(strstr(r.text, "static inline int (*simtlab_dynamic_shared_smem())"), "%s", r.text);
-    cr_assert(strstr(r.text, "\n#define smem (simtlab_dynamic_shared_smem())\n#line 2 \"t.cu\"\n__global__ void k()"), "%s",
+    cr_assert(strstr(r.text, "\n#define smem (simtlab_dynamic_shared_smem())\n#line 2 \"t.cu\"\n__global__ void k SIMTLAB_DEV_FN ()"), "%s",
               r.text);
     free(r.text);
 }
@@ -121,7 +121,7 @@ Test(rewrite, no_kernel_before_launch)
     cr_assert(strstr(r.err, "t.cu:1: cannot tell which kernel this <<< launches"), "%s", r.err);
 }
 
-Test(rewrite, host_functions_marked_device_code_not)
+Test(rewrite, host_and_device_functions_marked)
 {
     const char *src = "#include <vector>\n"
                       "template <class T> static T twice(T v) { return v + v; }\n"
@@ -140,12 +140,27 @@ Test(rewrite, host_functions_marked_device_code_not)
     cr_assert(strstr(r.text, "float operator() SIMTLAB_HOST_FN (float a) const"), "%s", r.text);
     cr_assert(strstr(r.text, "void f SIMTLAB_HOST_FN (int a)"), "%s", r.text);
     cr_assert(strstr(r.text, "int main SIMTLAB_HOST_FN (int argc, char **argv)"), "%s", r.text);
-    cr_assert(strstr(r.text, "__device__ float dev(float a)"), "device member marked:\n%s", r.text);
-    cr_assert(strstr(r.text, "__global__ void k(float *p)"), "kernel marked:\n%s", r.text);
-    cr_assert(strstr(r.text, "__host__ __device__ float hd(float x)"), "host-device function marked:\n%s", r.text);
+    /* device code: SIMTLAB_DEV_FN (weak in the host pass), not the host mark */
+    cr_assert(strstr(r.text, "__device__ float dev SIMTLAB_DEV_FN (float a)"), "device member:\n%s", r.text);
+    cr_assert(strstr(r.text, "__global__ void k SIMTLAB_DEV_FN (float *p)"), "kernel:\n%s", r.text);
+    cr_assert(strstr(r.text, "__host__ __device__ float hd SIMTLAB_DEV_FN (float x)"), "host-device function:\n%s", r.text);
     cr_assert(strstr(r.text, "S::S(const S &o)"), "out-of-class constructor marked:\n%s", r.text);
     cr_assert(strstr(r.text, "TEST_MACRO(foo)"), "macro marked:\n%s", r.text);
     cr_assert_eq(r.host_marks, 5);
+    cr_assert_eq(r.dev_marks, 3);
     same_lines(src, &r);
+    free(r.text);
+}
+
+Test(rewrite, device_marks_only_where_weak_may_go)
+{
+    const char *src = "static __device__ float a(float x) { return x; }\n"
+                      "__device__ inline float b(float x) { return x; }\n"
+                      "template <class T> __global__ void c(T *p) { }\n"
+                      "__device__ __forceinline__ float d(float x) { return x; }\n"
+                      "__device__ float e(float x) { return x; }\n";
+    rewrite_result r = rw(src);
+    cr_assert_eq(r.dev_marks, 1, "%s", r.text);
+    cr_assert(strstr(r.text, "__device__ float e SIMTLAB_DEV_FN (float x)"), "%s", r.text);
     free(r.text);
 }

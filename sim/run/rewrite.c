@@ -305,7 +305,17 @@ static int extern_shared(scan *sc, buf *o, const char *decl, size_t len, int dep
     return 0;
 }
 
-/* ---- host functions: not instrumented --------------------------------------------- */
+/* ---- host and device function definitions ---------------------------------------------- */
+static int has_word(const char *h, size_t n, const char *w)
+{
+    size_t wl = strlen(w);
+    for (size_t i = 0; i + wl <= n; i++)
+        if (!strncmp(h + i, w, wl) && (i == 0 || !ident_char((unsigned char)h[i - 1])) &&
+            (i + wl == n || !ident_char((unsigned char)h[i + wl])))
+            return 1;
+    return 0;
+}
+
 /* A host function definition at namespace or class scope gets SIMTLAB_HOST_FN
  * (a C++11 attribute: no instrumentation, vectorized as without simtlab)
  * right before its parameter list: host code runs at native speed. header:
@@ -575,16 +585,24 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                 for (size_t q = 0; q < hn; q++)
                     has_eq |= h[q] == '=' && (q + 1 >= hn || h[q + 1] != '=') && (q == 0 || !strchr("<>=!", h[q - 1]));
                 is_body = has_par || has_eq;
-                long at = has_par && !dev_hdr ? host_fn_mark(h, hn) : -1;
-                if (at >= 0) { /* insert " SIMTLAB_HOST_FN " before the parameter list */
-                    static const char mark[] = " SIMTLAB_HOST_FN ";
-                    size_t pos = hdr + (size_t)at, ml = sizeof mark - 1;
+                long at = has_par ? host_fn_mark(h, hn) : -1;
+                /* device code: a mark only where [[gnu::weak]] may go (external, not inline/template) */
+                if (at >= 0 && dev_hdr && (has_word(h, hn, "static") || has_word(h, hn, "inline") ||
+                                           has_word(h, hn, "__forceinline__") || has_word(h, hn, "template") ||
+                                           has_word(h, hn, "constexpr")))
+                    at = -1;
+                if (at >= 0) { /* insert " SIMTLAB_HOST_FN " (or _DEV_FN) before the parameter list */
+                    const char *mark = dev_hdr ? " SIMTLAB_DEV_FN " : " SIMTLAB_HOST_FN ";
+                    size_t pos = hdr + (size_t)at, ml = strlen(mark);
                     put(&o, mark, ml); /* grow, then move the tail */
                     if (!o.oom) {
                         memmove(o.p + pos + ml, o.p + pos, o.n - ml - pos);
                         memcpy(o.p + pos, mark, ml);
                     }
-                    r->host_marks++;
+                    if (dev_hdr)
+                        r->dev_marks++;
+                    else
+                        r->host_marks++;
                 }
             }
             if (dev_hdr && dev_depth < 0)

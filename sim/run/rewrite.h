@@ -14,7 +14,13 @@
  * name the student's file and line.
  *
  *   a host function definition  T f(params) { ... }
- *     -> T f SIMTLAB_HOST_FN (params) { ... }   (no instrumentation: native speed)
+ *     -> T f SIMTLAB_HOST_FN (params) { ... }
+ *   an external kernel or __device__ function definition (not static, inline or a template)
+ *     -> __global__ void k SIMTLAB_DEV_FN (params) { ... }
+ * The marks are macros the build defines (sim/run/run.c): the host pass
+ * (no instrumentation) makes SIMTLAB_DEV_FN [[gnu::weak]], so that the device
+ * pass's instrumented kernels win the link; the single-pass fallback makes
+ * SIMTLAB_HOST_FN [[gnu::no_sanitize_thread]].
  *
  * Features the simulator does not have (cooperative groups, dynamic
  * parallelism, textures, cuBLAS & co., half precision, inline PTX) are found
@@ -29,7 +35,8 @@ typedef struct rewrite_result {
     char *text;      /* malloc'd rewritten source (NUL-terminated), NULL on error */
     size_t len;
     int launches;    /* <<<>>> launches rewritten */
-    int host_marks;  /* host function definitions marked SIMTLAB_HOST_FN (not instrumented) */
+    int host_marks;  /* host function definitions marked SIMTLAB_HOST_FN */
+    int dev_marks;   /* external kernel and __device__ function definitions marked SIMTLAB_DEV_FN */
     char err[2048];  /* on error: one "path:line: why" line per problem */
 } rewrite_result;
 

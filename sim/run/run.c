@@ -40,8 +40,6 @@ extern char **environ;
 #endif
 
 #define MAX_FILES 64
-#define HOST_FN_ON "-DSIMTLAB_HOST_FN=[[gnu::no_sanitize_thread]]"
-#define HOST_FN_OFF "-DSIMTLAB_HOST_FN="
 #define MAX_FLAGS 64
 
 typedef struct opts {
@@ -299,136 +297,162 @@ static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.
                                              SIMTLAB_RUN_LIB_RUNTIME, SIMTLAB_RUN_LIB_JSON, SIMTLAB_RUN_LIB_SIM};
 
 /* ---- sim mode: build ------------------------------------------------------------------------ */
-static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
+/* Two passes over each rewritten file (rewrite.h, docs/NOTES.md):
+ *   device pass  instrumented (the simulator's hooks), every global symbol
+ *                it defines made weak, linked first: its kernels, device
+ *                functions and template instances are the ones that run;
+ *   host pass    plain g++ -O2, its kernels and external __device__
+ *                functions weak (SIMTLAB_DEV_FN): its host functions (strong)
+ *                win, so host code runs exactly as natively compiled.
+ * Both passes compile the same text, so a symbol has one mangled name in
+ * both. If the two-pass build fails where one pass would not (an unusual
+ * form the marks cannot take), a single instrumented pass with the host
+ * functions marked no_sanitize_thread is the fallback. */
+enum { PASS_DEV, PASS_HOST, PASS_SINGLE };
+static const char *const pass_name[] = {"dev", "host", "single"};
+
+typedef struct unit {
+    char src[4200];    /* the rewritten file */
+    char srcdir[4200]; /* -I<directory of the original> */
+    char obj[3][4200], log[3][4200];
+    const char *argv[3][64 + MAX_FLAGS];
+    pid_t pid[3];
+} unit;
+
+static void compile_argv(const opts *o, unit *u, int pass)
 {
-    snprintf(bin, bn, "%s/prog-sim", dir);
-    if (access(bin, X_OK) == 0)
-        return 0; /* cached */
-    char objs[MAX_FILES][4200];
-    pid_t pids[MAX_FILES];
-    char logs[MAX_FILES][4200];
-    const char *argvs[MAX_FILES][64 + MAX_FLAGS];
-    int marks[MAX_FILES] = {0};
-    int started = 0, failed = 0;
-    for (int i = 0; i < o->n_files; i++) {
-        size_t n;
-        char *src = read_file(o->files[i], &n);
-        if (!src)
-            return bad("cannot read %s: %s", o->files[i], strerror(errno));
-        char abs[4096];
-        if (!realpath(o->files[i], abs))
-            snprintf(abs, sizeof abs, "%s", o->files[i]);
-        rewrite_result r;
-        if (cu_rewrite(src, n, abs, &r)) {
-            free(src);
-            fputs(r.err, stderr);
-            return bad("%s: cannot build it for the simulator (above)", o->files[i]);
-        }
-        free(src);
-        marks[i] = r.host_marks;
-        static char rws[MAX_FILES][4200];
-        char *rw = rws[i];
-        snprintf(rw, 4200, "%s/%d.sim.cc", dir, i);
-        if (write_file(rw, r.text, r.len)) {
-            free(r.text);
-            return bad("cannot write %s: %s", rw, strerror(errno));
-        }
-        free(r.text);
-        snprintf(objs[i], sizeof objs[i], "%s/%d.sim.o", dir, i);
-        snprintf(logs[i], sizeof logs[i], "%s/%d.sim.log", dir, i);
-        /* the directory of the source first, as for "#include "util.h"" */
-        static char srcdirs[MAX_FILES][4200]; /* argvs[i] keeps pointing here for a retry */
-        char *srcdir = srcdirs[i];
-        snprintf(srcdir, 4200, "-I%s", abs);
-        char *slash = strrchr(srcdir, '/');
-        if (slash)
-            *slash = 0;
-        const char **argv = argvs[i];
-        int a = 0;
-        argv[a++] = SIMTLAB_CXX;
-        argv[a++] = HOST_FN_ON; /* host functions: no hooks, vectorized (rewrite.h) */
-        argv[a++] = "-std=c++17";
-        argv[a++] = "-O2";
-        argv[a++] = "-g";
-        argv[a++] = "-gdwarf-4";
+    const char **argv = u->argv[pass];
+    int a = 0;
+    argv[a++] = SIMTLAB_CXX;
+    argv[a++] = "-std=c++17";
+    argv[a++] = "-O2";
+    argv[a++] = "-g";
+    argv[a++] = "-gdwarf-4";
+    if (pass != PASS_HOST) {
         argv[a++] = "-fsanitize=thread";
         argv[a++] = "--param=tsan-instrument-func-entry-exit=0";
         argv[a++] = "--param=tsan-distinguish-volatile=1";
         argv[a++] = "-fno-tree-vectorize";
         argv[a++] = "-fno-tree-loop-distribute-patterns";
         argv[a++] = "-fstack-clash-protection";
-        argv[a++] = "-Wno-unknown-pragmas";
-        argv[a++] = "-Wno-attributes";
-        argv[a++] = srcdir;
-        argv[a++] = "-I" SIMTLAB_RUN_INCLUDE;
-        for (int k = 0; k < o->n_cflags; k++)
-            argv[a++] = o->cflags[k];
-        argv[a++] = "-x";
-        argv[a++] = "c++";
-        argv[a++] = "-c";
-        argv[a++] = rw;
-        argv[a++] = "-o";
-        argv[a++] = objs[i];
-        argv[a] = NULL;
-        if (o->verbose) {
-            fputs("simtlab run:", stderr);
-            for (int k = 0; argv[k]; k++)
-                fprintf(stderr, " %s", argv[k]);
-            fputc('\n', stderr);
-        }
-        posix_spawn_file_actions_t fa;
-        posix_spawn_file_actions_init(&fa);
-        posix_spawn_file_actions_addopen(&fa, 1, logs[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        posix_spawn_file_actions_adddup2(&fa, 1, 2);
-        int rc = posix_spawnp(&pids[i], argv[0], &fa, NULL, (char *const *)argv, environ);
-        posix_spawn_file_actions_destroy(&fa);
-        if (rc)
-            return bad("cannot run %s: %s (install g++: sudo apt-get install g++)", SIMTLAB_CXX, strerror(rc));
-        started++;
     }
-    for (int i = 0; i < started; i++) {
-        int st;
-        while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
-            ;
-        if ((!WIFEXITED(st) || WEXITSTATUS(st)) && marks[i]) {
-            /* the host-function marks are a heuristic: a form they break compiles without them
-             * (its host code then runs instrumented: correct, slower) */
-            argvs[i][1] = HOST_FN_OFF;
-            if (spawn_wait((char *const *)argvs[i], logs[i], o->verbose, NULL) == 0) {
-                fprintf(stderr, "simtlab run: note: %s compiled only with its host code instrumented (slower, not "
-                                "counted); please report the file\n",
-                        o->files[i]);
-                continue;
-            }
-        }
-        if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-            print_log(logs[i]);
-            failed++;
-            bad("%s did not compile for the simulator (g++, errors above)", o->files[i]);
-        }
+    argv[a++] = pass == PASS_HOST ? "-DSIMTLAB_DEV_FN=[[gnu::weak]]" : "-DSIMTLAB_DEV_FN=";
+    argv[a++] = pass == PASS_SINGLE ? "-DSIMTLAB_HOST_FN=[[gnu::no_sanitize_thread]]" : "-DSIMTLAB_HOST_FN=";
+    argv[a++] = "-Wno-unknown-pragmas";
+    argv[a++] = "-Wno-attributes";
+    argv[a++] = u->srcdir;
+    argv[a++] = "-I" SIMTLAB_RUN_INCLUDE;
+    for (int k = 0; k < o->n_cflags; k++)
+        argv[a++] = o->cflags[k];
+    argv[a++] = "-x";
+    argv[a++] = "c++";
+    argv[a++] = "-c";
+    argv[a++] = u->src;
+    argv[a++] = "-o";
+    argv[a++] = u->obj[pass];
+    argv[a] = NULL;
+}
+
+static int start(const opts *o, unit *u, int pass)
+{
+    compile_argv(o, u, pass);
+    if (o->verbose) {
+        fputs("simtlab run:", stderr);
+        for (int k = 0; u->argv[pass][k]; k++)
+            fprintf(stderr, " %s", u->argv[pass][k]);
+        fputc('\n', stderr);
     }
-    if (failed)
-        return 2;
-    /* kernel code and data to the sections the simulator knows (CMakeLists.txt simtlab_kernels) */
-    for (int i = 0; i < o->n_files; i++) {
-        char *argv[] = {SIMTLAB_OBJCOPY, "--rename-section", ".text=simtlab_ktext", "--rename-section", ".data=simtlab_kdata",
-                        "--rename-section", ".bss=simtlab_kbss", "--rename-section", ".data.rel.local=simtlab_kdrel",
-                        "--rename-section", ".data.rel=simtlab_kdrel2", objs[i], NULL};
-        if (spawn_wait(argv, logs[i], o->verbose, NULL)) {
-            print_log(logs[i]);
-            return bad("objcopy failed on %s", objs[i]);
-        }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, u->log[pass], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    int rc = posix_spawnp(&u->pid[pass], SIMTLAB_CXX, &fa, NULL, (char *const *)u->argv[pass], environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc) {
+        u->pid[pass] = -1;
+        bad("cannot run %s: %s (install g++: sudo apt-get install g++)", SIMTLAB_CXX, strerror(rc));
+        return -1;
     }
+    return 0;
+}
+
+static int finish(unit *u, int pass)
+{
+    int st;
+    if (u->pid[pass] < 0)
+        return -1;
+    while (waitpid(u->pid[pass], &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* The sections the simulator knows (CMakeLists.txt simtlab_kernels): data
+ * always (a kernel's __device__ variables count as global memory), text for
+ * instrumented code (the watchdog stops a thread at once there); the device
+ * pass's defined globals made weak (nm lists them). */
+static int post_process(const opts *o, const char *dir, unit *u, int pass)
+{
+    char weak_list[4300] = "", weak_arg[4400] = "";
+    if (pass == PASS_DEV) {
+        char nmout[4300];
+        snprintf(nmout, sizeof nmout, "%s.syms", u->obj[pass]);
+        char *nm_argv[] = {SIMTLAB_NM, "--defined-only", "-g", "--format=posix", u->obj[pass], NULL};
+        if (spawn_wait(nm_argv, nmout, o->verbose, NULL))
+            return -1;
+        size_t n;
+        char *syms = read_file(nmout, &n);
+        if (!syms)
+            return -1;
+        snprintf(weak_list, sizeof weak_list, "%s.weak", u->obj[pass]);
+        FILE *f = fopen(weak_list, "w");
+        if (!f) {
+            free(syms);
+            return -1;
+        }
+        for (char *line = strtok(syms, "\n"); line; line = strtok(NULL, "\n")) {
+            char name[4096], type;
+            if (sscanf(line, "%4095s %c", name, &type) == 2 && strchr("TDBRVWu", type))
+                fprintf(f, "%s\n", name);
+        }
+        free(syms);
+        if (fclose(f))
+            return -1;
+        snprintf(weak_arg, sizeof weak_arg, "--weaken-symbols=%s", weak_list);
+    }
+    (void)dir;
+    char *argv[20];
+    int a = 0;
+    argv[a++] = SIMTLAB_OBJCOPY;
+    if (pass != PASS_HOST) {
+        argv[a++] = "--rename-section";
+        argv[a++] = ".text=simtlab_ktext";
+    }
+    char *renames[] = {".data=simtlab_kdata", ".bss=simtlab_kbss", ".data.rel.local=simtlab_kdrel", ".data.rel=simtlab_kdrel2"};
+    for (int k = 0; k < 4; k++) {
+        argv[a++] = "--rename-section";
+        argv[a++] = renames[k];
+    }
+    if (weak_arg[0])
+        argv[a++] = weak_arg;
+    argv[a++] = u->obj[pass];
+    argv[a] = NULL;
+    return spawn_wait(argv, u->log[pass], o->verbose, NULL) ? -1 : 0;
+}
+
+static int link_prog(const opts *o, const char *dir, unit *units, const int *passes, int npass, const char *bin)
+{
     char tmp[4200], log[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp%d", bin, (int)getpid());
     snprintf(log, sizeof log, "%s/link.log", dir);
-    const char *argv[MAX_FILES + 32];
+    const char *argv[2 * MAX_FILES + 32];
     int a = 0;
     argv[a++] = SIMTLAB_CXX;
     argv[a++] = "-o";
     argv[a++] = tmp;
-    for (int i = 0; i < o->n_files; i++)
-        argv[a++] = objs[i];
+    for (int p = 0; p < npass; p++) /* the device pass first: its weak definitions win */
+        for (int i = 0; i < o->n_files; i++)
+            argv[a++] = units[i].obj[passes[p]];
     argv[a++] = SIMTLAB_RUN_LIB_RUNTIME;
     argv[a++] = SIMTLAB_RUN_LIB_JSON;
     argv[a++] = SIMTLAB_RUN_LIB_SIM;
@@ -441,13 +465,106 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
     argv[a++] = "-lm";
     argv[a++] = "-ldl";
     argv[a] = NULL;
-    if (spawn_wait((char *const *)argv, log, o->verbose, NULL)) {
-        print_log(log);
-        return bad("linking the program failed (above)");
+    if (spawn_wait((char *const *)argv, log, o->verbose, NULL))
+        return -1;
+    if (rename(tmp, bin)) {
+        bad("cannot rename %s: %s", tmp, strerror(errno));
+        return -1;
     }
-    if (rename(tmp, bin))
-        return bad("cannot rename %s: %s", tmp, strerror(errno));
     return 0;
+}
+
+static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
+{
+    snprintf(bin, bn, "%s/prog-sim", dir);
+    if (access(bin, X_OK) == 0)
+        return 0; /* cached */
+    unit *units = calloc((size_t)o->n_files, sizeof *units);
+    if (!units)
+        return bad("out of host memory");
+    int rc = 2;
+    for (int i = 0; i < o->n_files; i++) {
+        unit *u = &units[i];
+        size_t n;
+        char *src = read_file(o->files[i], &n);
+        if (!src) {
+            bad("cannot read %s: %s", o->files[i], strerror(errno));
+            goto out;
+        }
+        char abs[4096];
+        if (!realpath(o->files[i], abs))
+            snprintf(abs, sizeof abs, "%s", o->files[i]);
+        rewrite_result r;
+        if (cu_rewrite(src, n, abs, &r)) {
+            free(src);
+            fputs(r.err, stderr);
+            bad("%s: cannot build it for the simulator (above)", o->files[i]);
+            goto out;
+        }
+        free(src);
+        snprintf(u->src, sizeof u->src, "%s/%d.sim.cc", dir, i);
+        if (write_file(u->src, r.text, r.len)) {
+            free(r.text);
+            bad("cannot write %s: %s", u->src, strerror(errno));
+            goto out;
+        }
+        free(r.text);
+        snprintf(u->srcdir, sizeof u->srcdir, "-I%s", abs); /* "#include "util.h"" next to the source */
+        char *slash = strrchr(u->srcdir, '/');
+        if (slash)
+            *slash = 0;
+        for (int p = 0; p < 3; p++) {
+            snprintf(u->obj[p], sizeof u->obj[p], "%s/%d.%s.o", dir, i, pass_name[p]);
+            snprintf(u->log[p], sizeof u->log[p], "%s/%d.%s.log", dir, i, pass_name[p]);
+        }
+    }
+    /* both passes of every file at once */
+    int started_ok = 1;
+    for (int i = 0; i < o->n_files; i++)
+        for (int p = PASS_DEV; p <= PASS_HOST; p++)
+            if (start(o, &units[i], p))
+                started_ok = 0;
+    int dev_failed = 0, host_failed = 0;
+    for (int i = 0; i < o->n_files; i++) {
+        if (finish(&units[i], PASS_DEV)) {
+            print_log(units[i].log[PASS_DEV]);
+            bad("%s did not compile for the simulator (g++, errors above)", o->files[i]);
+            dev_failed = 1;
+        }
+        host_failed |= finish(&units[i], PASS_HOST) != 0;
+    }
+    if (!started_ok || dev_failed)
+        goto out;
+    int two_pass = !host_failed;
+    for (int i = 0; two_pass && i < o->n_files; i++)
+        two_pass = !post_process(o, dir, &units[i], PASS_DEV) && !post_process(o, dir, &units[i], PASS_HOST);
+    static const int both[] = {PASS_DEV, PASS_HOST}, single[] = {PASS_SINGLE};
+    if (two_pass && !link_prog(o, dir, units, both, 2, bin)) {
+        rc = 0;
+        goto out;
+    }
+    /* the fallback: one instrumented pass, host functions marked */
+    fprintf(stderr, "simtlab run: note: the two-pass build failed (%s); building with host code instrumented "
+                    "(slower, still not counted)\n",
+            host_failed ? "the host pass did not compile" : "the link failed");
+    for (int i = 0; i < o->n_files; i++)
+        if (start(o, &units[i], PASS_SINGLE) || finish(&units[i], PASS_SINGLE) ||
+            post_process(o, dir, &units[i], PASS_SINGLE)) {
+            print_log(units[i].log[PASS_SINGLE]);
+            bad("%s did not compile for the simulator (g++, errors above)", o->files[i]);
+            goto out;
+        }
+    if (link_prog(o, dir, units, single, 1, bin)) {
+        char log[4200];
+        snprintf(log, sizeof log, "%s/link.log", dir);
+        print_log(log);
+        bad("linking the program failed (above)");
+        goto out;
+    }
+    rc = 0;
+out:
+    free(units);
+    return rc;
 }
 
 /* ---- run ---------------------------------------------------------------------------------- */

@@ -38,8 +38,11 @@
 #define SIMTLAB_RUN 1
 
 /* ---- qualifiers ----------------------------------------------------------- */
-#ifndef SIMTLAB_HOST_FN /* simtlab-run defines it (-D): host functions without instrumentation */
+#ifndef SIMTLAB_HOST_FN /* simtlab-run defines these (-D): rewrite.h */
 #define SIMTLAB_HOST_FN
+#endif
+#ifndef SIMTLAB_DEV_FN
+#define SIMTLAB_DEV_FN
 #endif
 #define __global__ __attribute__((noinline, used))
 #define __device__
