@@ -5,8 +5,10 @@
 # Everything goes to $OUT: one .txt (stdout+stderr) and one .json per run,
 # env.txt with the card, driver and tool versions.
 set -uo pipefail
-OUT="${OUT:-/tmp/out}"
-mkdir -p "$OUT"
+FINAL="${OUT:-/tmp/out}"
+OUT=/tmp/run-examples   # many files: they come back as one tarball, $FINAL/run-examples.tar.gz
+rm -rf "$OUT"
+mkdir -p "$OUT" "$FINAL"
 b=/tmp/b-run
 {
   date -u
@@ -20,10 +22,12 @@ cmake -S . -B $b -DSIMTLAB_CUDA=OFF -DSIMTLAB_TESTS=OFF -DCMAKE_BUILD_TYPE=Relea
 export PATH="$PATH:/usr/local/cuda/bin"
 run() { # run <name> <args...>
   local name=$1; shift
-  local t0=$(date +%s.%N)
+  local t0 t1
+  t0=$(date +%s%N)
   "$b/simtlab-run" "$@" >"$OUT/$name.txt" 2>&1
   local rc=$?
-  echo "$name: rc=$rc $(echo "$(date +%s.%N) - $t0" | bc) s" | tee -a "$OUT/summary.txt"
+  t1=$(date +%s%N)
+  echo "$name: rc=$rc $(( (t1 - t0) / 1000000 )) ms" | tee -a "$OUT/summary.txt"
 }
 run vector_add examples/vector_add.cu --mode compare --json "$OUT/vector_add.json"
 run matmul examples/matmul.cu --mode compare --json "$OUT/matmul.json"
@@ -31,7 +35,9 @@ run transpose examples/transpose.cu --mode compare --json "$OUT/transpose.json"
 run reduce examples/reduce.cu --mode compare --json "$OUT/reduce.json"
 run histogram examples/histogram.cu --mode compare --json "$OUT/histogram.json"
 run course tests/run/course.cu --mode compare --json "$OUT/course.json"
+run lines tests/run/lines.cu --mode compare --json "$OUT/lines.json"
 run lines_cuda tests/run/lines.cu --mode cuda --json "$OUT/lines_cuda.json"
 run fault_cuda tests/run/fault.cu --mode cuda --no-counters
 run vector_add_plain examples/vector_add.cu --mode cuda --no-counters
-grep -h "differs\|agrees\|rc=" "$OUT"/*.txt | sort | uniq -c | head -40
+for f in "$OUT"/*.txt; do echo "== $(basename "$f")"; grep -E "launch [0-9]+:|differs|agrees" "$f"; done | head -80
+tar -czf "$FINAL/run-examples.tar.gz" -C /tmp run-examples
