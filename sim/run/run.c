@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "launch.h"
 #include "rewrite.h"
 #include "run_cuda.h"
 
@@ -127,6 +128,8 @@ static int parse(int argc, char **argv, opts *o)
             if (seen_arch++)
                 return bad("--arch given twice");
             VALUE("--arch");
+            if (!sim_device_find(val))
+                return bad("--arch '%s': unknown device; choose sm_80 (A100), sm_89 (RTX 4090), sm_90 (H100) or h200", val);
             o->arch = val;
         } else if (!strncmp(a, "--json", 6) && (a[6] == 0 || a[6] == '=')) {
             if (seen_json++)
