@@ -489,19 +489,70 @@ static void *grow(void *p, uint32_t *cap, size_t elem, uint32_t min)
 }
 
 static uint32_t hash_pc(uintptr_t pc, uint32_t occ) { return (uint32_t)((pc * 0x9E3779B97F4A7C15ull) >> 40) ^ (occ * 0x85EBCA6Bu); }
+static uint32_t hash_key(uint64_t key) { return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32); }
 
-static uint32_t next_occ(sim_warp *wp, uintptr_t pc, unsigned lane)
+/* The index of pc in wp->pcs, or -1: a small hash for the first
+ * SIM_PC_HASH / 2 memory instructions of a stretch, a scan past that. */
+static int pc_find(const sim_warp *wp, uintptr_t pc)
 {
-    for (uint32_t i = 0; i < wp->pcs_n; i++) /* few memory instructions per kernel */
+    if (__builtin_expect(wp->pcs_n <= SIM_PC_HASH / 2, 1)) {
+        for (uint32_t h = hash_pc(pc, 0) & (SIM_PC_HASH - 1); wp->pc_hash[h]; h = (h + 1) & (SIM_PC_HASH - 1))
+            if (wp->pcs[wp->pc_hash[h] - 1].pc == pc)
+                return wp->pc_hash[h] - 1;
+        return -1;
+    }
+    for (uint32_t i = 0; i < wp->pcs_n; i++)
         if (wp->pcs[i].pc == pc)
-            return wp->pcs[i].occ[lane]++;
+            return (int)i;
+    return -1;
+}
+
+/* The lane's occurrence count at pc, then incremented; *k: pc's index. */
+static uint32_t next_occ(sim_warp *wp, uintptr_t pc, unsigned lane, uint32_t *k)
+{
+    int i = pc_find(wp, pc);
+    if (i >= 0) {
+        *k = (uint32_t)i;
+        return wp->pcs[i].occ[lane]++;
+    }
     if (wp->pcs_n == wp->pcs_cap)
         wp->pcs = grow(wp->pcs, &wp->pcs_cap, sizeof *wp->pcs, 16);
+    *k = wp->pcs_n;
     sim_pcocc *e = &wp->pcs[wp->pcs_n++];
     memset(e, 0, sizeof *e);
     e->pc = pc;
     e->occ[lane] = 1;
+    if (wp->pcs_n <= SIM_PC_HASH / 2) {
+        uint32_t h = hash_pc(pc, 0) & (SIM_PC_HASH - 1);
+        while (wp->pc_hash[h])
+            h = (h + 1) & (SIM_PC_HASH - 1);
+        wp->pc_hash[h] = (uint16_t)wp->pcs_n;
+    }
     return 0;
+}
+
+/* Empties the request index in O(1): slots of an older generation are free. */
+static void index_clear(sim_warp *wp)
+{
+    if (++wp->req_gen == 0) { /* wrapped: really clear, once in 2^32 */
+        if (wp->req_index)
+            memset(wp->req_index, 0, (size_t)wp->reqs_cap * 2 * sizeof *wp->req_index);
+        wp->req_gen = 1;
+    }
+}
+
+static void index_put(sim_warp *wp, uint64_t key, uint32_t idx)
+{
+    uint32_t mask = wp->reqs_cap * 2 - 1, h = hash_key(key) & mask;
+    while (wp->req_index[h].gen == wp->req_gen)
+        h = (h + 1) & mask;
+    wp->req_index[h] = (sim_req_slot){key, idx, wp->req_gen};
+}
+
+static uint64_t req_key(const sim_warp *wp, const sim_request *r)
+{
+    int k = pc_find(wp, r->pc);
+    return (uint64_t)(uint32_t)k << 32 | r->occ;
 }
 
 /* Doubles the request table and rebuilds its index; on out-of-memory the
@@ -509,7 +560,7 @@ static uint32_t next_occ(sim_warp *wp, uintptr_t pc, unsigned lane)
 static void grow_requests(sim_warp *wp)
 {
     uint32_t cap = wp->reqs_cap ? wp->reqs_cap * 2 : 64;
-    uint32_t *idx = malloc((size_t)cap * 2 * sizeof(uint32_t));
+    sim_req_slot *idx = calloc((size_t)cap * 2, sizeof *idx);
     sim_request *reqs = idx ? realloc(wp->reqs, (size_t)cap * sizeof *reqs) : NULL;
     if (!reqs) {
         free(idx);
@@ -519,14 +570,9 @@ static void grow_requests(sim_warp *wp)
     wp->reqs = reqs;
     wp->reqs_cap = cap;
     wp->req_index = idx;
-    uint32_t slots = cap * 2;
-    memset(idx, 0xff, slots * sizeof(uint32_t));
-    for (uint32_t i = 0; i < wp->reqs_n; i++) {
-        uint32_t h = hash_pc(wp->reqs[i].pc, wp->reqs[i].occ) & (slots - 1);
-        while (idx[h] != UINT32_MAX)
-            h = (h + 1) & (slots - 1);
-        idx[h] = i;
-    }
+    wp->req_gen = 1;
+    for (uint32_t i = 0; i < wp->reqs_n; i++)
+        index_put(wp, req_key(wp, &wp->reqs[i]), i);
 }
 
 static void count_request(sim_worker *w, const sim_request *r);
@@ -534,7 +580,7 @@ static void count_request(sim_worker *w, const sim_request *r);
 /* Detailed mode's memory bound. Threads run one after another, so a warp's
  * first lane records every request of the stretch to the next barrier
  * before the others join them: without a bound the table grows with the
- * accesses between two barriers (~340 bytes a request). Past SIM_REQ_CAP
+ * accesses between two barriers (~280 bytes a request). Past SIM_REQ_CAP
  * requests, the requests every lane that can still join has passed are
  * counted and dropped (sim_warp_flush_done); if that frees too little, the
  * thread first lets the other threads of its block run (sim_yield), so that
@@ -581,10 +627,8 @@ static void sim_warp_flush_done(sim_worker *w, sim_warp *wp)
     uint32_t keep = 0;
     for (uint32_t i = 0; i < wp->reqs_n; i++) {
         sim_request *r = &wp->reqs[i];
-        uint32_t k = 0;
-        while (k < wp->pcs_n && wp->pcs[k].pc != r->pc)
-            k++;
-        if (k < wp->pcs_n && r->occ < lo[k])
+        int k = pc_find(wp, r->pc);
+        if (k >= 0 && r->occ < lo[k])
             count_request(w, r);
         else if (keep != i)
             wp->reqs[keep++] = *r;
@@ -594,30 +638,26 @@ static void sim_warp_flush_done(sim_worker *w, sim_warp *wp)
     if (keep == wp->reqs_n)
         return;
     wp->reqs_n = keep;
-    uint32_t slots = wp->reqs_cap * 2;
-    memset(wp->req_index, 0xff, slots * sizeof(uint32_t));
-    for (uint32_t i = 0; i < keep; i++) {
-        uint32_t h = hash_pc(wp->reqs[i].pc, wp->reqs[i].occ) & (slots - 1);
-        while (wp->req_index[h] != UINT32_MAX)
-            h = (h + 1) & (slots - 1);
-        wp->req_index[h] = i;
-    }
+    index_clear(wp);
+    for (uint32_t i = 0; i < keep; i++)
+        index_put(wp, req_key(wp, &wp->reqs[i]), i);
 }
 
 /* Whether the lane's next access at pc joins a request already open (a full
  * table needs room only for a new one). */
 static int joins_request(const sim_warp *wp, uintptr_t pc, unsigned lane, int space, int wr)
 {
-    uint32_t occ = 0;
-    for (uint32_t i = 0; i < wp->pcs_n; i++)
-        if (wp->pcs[i].pc == pc) {
-            occ = wp->pcs[i].occ[lane];
-            break;
-        }
-    uint32_t slots = wp->reqs_cap * 2;
-    for (uint32_t h = hash_pc(pc, occ) & (slots - 1); wp->req_index[h] != UINT32_MAX; h = (h + 1) & (slots - 1)) {
-        const sim_request *c = &wp->reqs[wp->req_index[h]];
-        if (c->pc == pc && c->occ == occ && c->space == space && c->wr == wr && c->n < 32)
+    int k = pc_find(wp, pc);
+    if (k < 0)
+        return 0;
+    uint64_t key = (uint64_t)(uint32_t)k << 32 | wp->pcs[k].occ[lane];
+    uint32_t mask = wp->reqs_cap * 2 - 1;
+    for (uint32_t h = hash_key(key) & mask; wp->req_index[h].gen == wp->req_gen; h = (h + 1) & mask) {
+        const sim_req_slot *sl = &wp->req_index[h];
+        if (sl->key != key)
+            continue;
+        const sim_request *c = &wp->reqs[sl->idx];
+        if (c->space == space && c->wr == wr && c->n < 32)
             return 1;
     }
     return 0;
@@ -641,28 +681,29 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
     sim_warp *wp = &w->warps[t->warp];
     if (wp->reqs_n >= SIM_REQ_CAP && wp->reqs_n == wp->reqs_cap && !joins_request(wp, pc, t->lane, space, wr))
         make_room(w, wp);
-    uint32_t occ = next_occ(wp, pc, t->lane);
+    uint32_t k;
+    uint32_t occ = next_occ(wp, pc, t->lane, &k);
     if (!wp->reqs_cap)
         grow_requests(wp);
-    uint32_t slots = wp->reqs_cap * 2;
-    uint32_t h = hash_pc(pc, occ) & (slots - 1);
+    const uint64_t key = (uint64_t)k << 32 | occ;
+    uint32_t mask = wp->reqs_cap * 2 - 1;
+    uint32_t h = hash_key(key) & mask;
     sim_request *r = NULL;
-    while (wp->req_index[h] != UINT32_MAX) {
-        sim_request *c = &wp->reqs[wp->req_index[h]];
-        if (c->pc == pc && c->occ == occ && c->space == space && c->wr == wr && c->n < 32) {
-            r = c;
-            break;
+    while (wp->req_index[h].gen == wp->req_gen) { /* the slot holds the key: no request read to probe */
+        const sim_req_slot *sl = &wp->req_index[h];
+        if (sl->key == key) {
+            sim_request *c = &wp->reqs[sl->idx];
+            if (c->space == space && c->wr == wr && c->n < 32) {
+                r = c;
+                break;
+            }
         }
-        h = (h + 1) & (slots - 1);
+        h = (h + 1) & mask;
     }
-    if (!r && wp->reqs_n == wp->reqs_cap) { /* grown only for a new request; the index is rebuilt */
+    if (!r && wp->reqs_n == wp->reqs_cap) /* grown only for a new request; the index is rebuilt */
         grow_requests(wp);
-        slots = wp->reqs_cap * 2;
-        for (h = hash_pc(pc, occ) & (slots - 1); wp->req_index[h] != UINT32_MAX; h = (h + 1) & (slots - 1))
-            ;
-    }
     if (!r) {
-        wp->req_index[h] = wp->reqs_n;
+        index_put(wp, key, wp->reqs_n);
         r = &wp->reqs[wp->reqs_n++];
         r->pc = pc;
         r->occ = occ;
@@ -670,9 +711,7 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
         r->wr = (uint8_t)wr;
         r->n = 0;
     }
-    r->addr[r->n] = a;
-    r->size[r->n] = (uint8_t)size;
-    r->lane[r->n] = (uint8_t)t->lane;
+    r->item[r->n] = (uint64_t)a << 16 | (uint64_t)t->lane << 8 | size; /* user addresses < 2^47 */
     r->n++;
 }
 
@@ -773,9 +812,9 @@ static uint64_t ideal_sectors_of(const sim_request *r)
     uint64_t a[32];
     unsigned width = 0;
     for (unsigned i = 0; i < r->n; i++) {
-        a[i] = r->addr[i];
-        if (r->size[i] > width)
-            width = r->size[i];
+        a[i] = REQ_ADDR(r, i);
+        if (REQ_SIZE(r, i) > width)
+            width = REQ_SIZE(r, i);
     }
     return ((uint64_t)distinct(a, r->n) * width + 31) / 32;
 }
@@ -788,7 +827,7 @@ static void count_request(sim_worker *w, const sim_request *r)
     if (!(r->space & SIM_SPACE_SHARED)) {
         /* distinct 32-byte sectors the request touches */
         for (unsigned i = 0; i < r->n; i++)
-            for (uint64_t s = r->addr[i] >> 5; s <= (r->addr[i] + r->size[i] - 1) >> 5; s++)
+            for (uint64_t s = REQ_ADDR(r, i) >> 5; s <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 5; s++)
                 items[n++] = s;
         uint64_t sectors = distinct(items, n);
         if (r->space & SIM_SPACE_ATOM) {
@@ -800,7 +839,7 @@ static void count_request(sim_worker *w, const sim_request *r)
              * 32 sectors; scattered bins: exact) */
             n = 0;
             for (unsigned i = 0; i < r->n; i++)
-                items[n++] = r->addr[i];
+                items[n++] = REQ_ADDR(r, i);
             distinct(items, n); /* sorted: equal addresses adjacent, sectors in order */
             sectors = 0;
             uint64_t sec_max = 0, run = 0;
@@ -849,8 +888,8 @@ static void count_request(sim_worker *w, const sim_request *r)
      * follow the same rule unmeasured (a half-warp request is one pass). */
     unsigned width = 0;
     for (unsigned i = 0; i < r->n; i++)
-        if (r->size[i] > width)
-            width = r->size[i];
+        if (REQ_SIZE(r, i) > width)
+            width = REQ_SIZE(r, i);
     unsigned passes = 1;
     if (width >= 8) {
         int narrow = 1; /* every quad asks for <= 2 distinct items */
@@ -858,9 +897,9 @@ static void count_request(sim_worker *w, const sim_request *r)
             uint64_t seen[4];
             unsigned k = 0;
             for (unsigned i = 0; i < r->n; i++) {
-                if (r->lane[i] / 4 != q)
+                if (REQ_LANE(r, i) / 4 != q)
                     continue;
-                uint64_t item = r->addr[i] / width;
+                uint64_t item = REQ_ADDR(r, i) / width;
                 unsigned j = 0;
                 while (j < k && seen[j] != item)
                     j++;
@@ -875,8 +914,8 @@ static void count_request(sim_worker *w, const sim_request *r)
     for (unsigned pass = 0; pass < passes; pass++) {
         n = 0;
         for (unsigned i = 0; i < r->n; i++)
-            if (r->lane[i] * passes / 32 == pass)
-                for (uint64_t x = r->addr[i] >> 2; x <= (r->addr[i] + r->size[i] - 1) >> 2; x++)
+            if (REQ_LANE(r, i) * passes / 32 == pass)
+                for (uint64_t x = REQ_ADDR(r, i) >> 2; x <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2; x++)
                     items[n++] = x;
         if (!n)
             continue;
@@ -922,7 +961,10 @@ void sim_warp_flush(sim_worker *w, sim_warp *wp)
         count_request(w, &wp->reqs[i]);
     if (wp->reqs_n) {
         wp->reqs_n = 0;
-        memset(wp->req_index, 0xff, (size_t)wp->reqs_cap * 2 * sizeof(uint32_t));
+        index_clear(wp);
     }
-    wp->pcs_n = 0;
+    if (wp->pcs_n) {
+        memset(wp->pc_hash, 0, sizeof wp->pc_hash);
+        wp->pcs_n = 0;
+    }
 }

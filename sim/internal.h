@@ -85,9 +85,19 @@ typedef struct sim_request {
     uintptr_t pc;
     uint32_t occ;
     uint8_t space, wr, n;
-    uint8_t size[32], lane[32];
-    uintptr_t addr[32];
+    uint64_t item[32]; /* per access: address << 16 | lane << 8 | size (one word: one cache line per 8) */
 } sim_request;
+#define REQ_ADDR(r, i) ((uintptr_t)((r)->item[i] >> 16))
+#define REQ_LANE(r, i) ((unsigned)((r)->item[i] >> 8) & 0xffu)
+#define REQ_SIZE(r, i) ((unsigned)(r)->item[i] & 0xffu)
+
+/* A slot of a warp's request index: (pc's index in pcs, occurrence) -> request. */
+typedef struct sim_req_slot {
+    uint64_t key;  /* pc index << 32 | occurrence */
+    uint32_t idx;  /* into reqs */
+    uint32_t gen;  /* live when equal to the warp's req_gen */
+} sim_req_slot;
+#define SIM_PC_HASH 256
 
 typedef struct sim_pcocc {
     uintptr_t pc;
@@ -116,9 +126,11 @@ typedef struct sim_warp {
     /* detailed mode tables, cleared at every flush */
     sim_pcocc *pcs;
     uint32_t pcs_cap, pcs_n;
+    uint16_t pc_hash[SIM_PC_HASH]; /* pc -> 1 + its index in pcs (0: empty), for the first SIM_PC_HASH/2 pcs */
     sim_request *reqs;
     uint32_t reqs_cap, reqs_n;
-    uint32_t *req_index; /* open addressing over reqs, reqs_cap * 2 slots */
+    sim_req_slot *req_index; /* open addressing over reqs, reqs_cap * 2 slots; live when gen == req_gen */
+    uint32_t req_gen;        /* bumped to empty the index (a flush) without touching it */
 } sim_warp;
 
 typedef struct sim_shadow { /* race detection, one per 4-byte shared word */
