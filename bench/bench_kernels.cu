@@ -14,16 +14,37 @@ __global__ void bench_barriers(int *out, int iters)
         out[0] = acc; /* never true: keeps the loop */
 }
 
-/* `iters` global loads per thread over a small window (stays in cache), so
- * the time is the instrumentation's, not the memory's. */
-__global__ void bench_loads(float *out, const float *x, int iters, int window)
+/* shared_over_global: the same kernel twice, once over a __shared__ window
+ * and once over a global one (the block's own BENCH_WINDOW floats of x):
+ * each thread fills its part of the window, a barrier, then `iters` loads
+ * of it, and one store of the sum. */
+__global__ void bench_shared_loads(float *out, float *x, int iters)
 {
-    float acc = 0.0f;
+    __shared__ float w[BENCH_WINDOW];
+    (void)x;
     int t = threadIdx.x;
+    for (int k = t; k < BENCH_WINDOW; k += blockDim.x)
+        w[k] = (float)k;
+    __syncthreads();
+    float acc = 0.0f;
     for (int i = 0; i < iters; i++)
-        acc += x[(t + i) & (window - 1)];
+        acc += w[(t + i) & (BENCH_WINDOW - 1)];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+__global__ void bench_global_loads(float *out, float *x, int iters)
+{
+    float *w = x + (size_t)blockIdx.x * BENCH_WINDOW;
+    int t = threadIdx.x;
+    for (int k = t; k < BENCH_WINDOW; k += blockDim.x)
+        w[k] = (float)k;
+    __syncthreads();
+    float acc = 0.0f;
+    for (int i = 0; i < iters; i++)
+        acc += w[(t + i) & (BENCH_WINDOW - 1)];
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
 LAUNCHER(bench_barriers, (int *, out), (int, iters))
-LAUNCHER(bench_loads, (float *, out), (const float *, x), (int, iters), (int, window))
+LAUNCHER(bench_shared_loads, (float *, out), (float *, x), (int, iters))
+LAUNCHER(bench_global_loads, (float *, out), (float *, x), (int, iters))
