@@ -589,6 +589,9 @@ static void count_request(sim_worker *w, const sim_request *r);
  * lane can move (a lane diverged into a long loop while the rest of its warp
  * waits at a warp intrinsic) does the table grow past the bound. */
 #define SIM_REQ_CAP 4096u
+#ifndef SIM_DETAIL_QUANTUM
+#define SIM_DETAIL_QUANTUM 64u
+#endif
 
 /* The lanes of wp that may still join a request: live, and not waiting at
  * a barrier (threads not started yet count, and so do threads of a released
@@ -679,6 +682,16 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
         return;
     sim_thread *t = w->cur;
     sim_warp *wp = &w->warps[t->warp];
+    if (__builtin_expect(++t->quantum >= SIM_DETAIL_QUANTUM, 0)) {
+        /* Round robin: after a quantum of accesses the thread lets the others
+         * of its block run (threads not started yet first), so the lanes of a
+         * warp move together and its open requests stay few and in cache; a
+         * lane running far ahead made every other lane's access a cache miss.
+         * The requests all lanes have passed are counted and dropped. */
+        t->quantum = 0;
+        if (sim_yield(w, 1) && wp->reqs_n >= SIM_DETAIL_QUANTUM * 4)
+            sim_warp_flush_done(w, wp);
+    }
     if (wp->reqs_n >= SIM_REQ_CAP && wp->reqs_n == wp->reqs_cap && !joins_request(wp, pc, t->lane, space, wr))
         make_room(w, wp);
     uint32_t k;
@@ -825,11 +838,26 @@ static void count_request(sim_worker *w, const sim_request *r)
     uint64_t items[32 * 4 + 8];
     unsigned n = 0;
     if (!(r->space & SIM_SPACE_SHARED)) {
-        /* distinct 32-byte sectors the request touches */
-        for (unsigned i = 0; i < r->n; i++)
-            for (uint64_t s = REQ_ADDR(r, i) >> 5; s <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 5; s++)
-                items[n++] = s;
-        uint64_t sectors = distinct(items, n);
+        /* distinct 32-byte sectors the request touches: a bitmask when they
+         * lie within 64 sectors of each other (nearly always), else sorted */
+        uint64_t smin = UINT64_MAX, smax = 0, sectors;
+        for (unsigned i = 0; i < r->n; i++) {
+            uint64_t lo = REQ_ADDR(r, i) >> 5, hi = (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 5;
+            smin = lo < smin ? lo : smin;
+            smax = hi > smax ? hi : smax;
+        }
+        if (r->n && smax - smin < 64) {
+            uint64_t mask = 0;
+            for (unsigned i = 0; i < r->n; i++)
+                for (uint64_t s = REQ_ADDR(r, i) >> 5; s <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 5; s++)
+                    mask |= 1ull << (s - smin);
+            sectors = (uint64_t)__builtin_popcountll(mask);
+        } else {
+            for (unsigned i = 0; i < r->n; i++)
+                for (uint64_t s = REQ_ADDR(r, i) >> 5; s <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 5; s++)
+                    items[n++] = s;
+            sectors = distinct(items, n);
+        }
         if (r->space & SIM_SPACE_ATOM) {
             /* Lanes of one atomic request that hit the same address are
              * served one after another: the request takes as many passes as
@@ -911,6 +939,19 @@ static void count_request(sim_worker *w, const sim_request *r)
         passes = width == 8 ? (narrow ? 1 : 2) : (narrow ? 2 : 4);
     }
     unsigned wf = 0, ideal = 0;
+    if (passes == 1 && width <= 4 && r->n) {
+        /* one pass over words that all lie within 32 consecutive words: each
+         * bank holds at most one of them, so one wavefront (the common case:
+         * consecutive lanes, broadcasts, a row of a tile) */
+        uint64_t wmin = UINT64_MAX, wmax = 0;
+        for (unsigned i = 0; i < r->n; i++) {
+            uint64_t lo = REQ_ADDR(r, i) >> 2, hi = (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2;
+            wmin = lo < wmin ? lo : wmin;
+            wmax = hi > wmax ? hi : wmax;
+        }
+        if (wmax - wmin < 32)
+            wf = ideal = 1, passes = 0; /* the loop below has nothing left to do */
+    }
     for (unsigned pass = 0; pass < passes; pass++) {
         n = 0;
         for (unsigned i = 0; i < r->n; i++)
