@@ -589,9 +589,6 @@ static void count_request(sim_worker *w, const sim_request *r);
  * lane can move (a lane diverged into a long loop while the rest of its warp
  * waits at a warp intrinsic) does the table grow past the bound. */
 #define SIM_REQ_CAP 4096u
-#ifndef SIM_DETAIL_QUANTUM
-#define SIM_DETAIL_QUANTUM 64u
-#endif
 
 /* The lanes of wp that may still join a request: live, and not waiting at
  * a barrier (threads not started yet count, and so do threads of a released
@@ -682,16 +679,6 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
         return;
     sim_thread *t = w->cur;
     sim_warp *wp = &w->warps[t->warp];
-    if (__builtin_expect(++t->quantum >= SIM_DETAIL_QUANTUM, 0)) {
-        /* Round robin: after a quantum of accesses the thread lets the others
-         * of its block run (threads not started yet first), so the lanes of a
-         * warp move together and its open requests stay few and in cache; a
-         * lane running far ahead made every other lane's access a cache miss.
-         * The requests all lanes have passed are counted and dropped. */
-        t->quantum = 0;
-        if (sim_yield(w, 1) && wp->reqs_n >= SIM_DETAIL_QUANTUM * 4)
-            sim_warp_flush_done(w, wp);
-    }
     if (wp->reqs_n >= SIM_REQ_CAP && wp->reqs_n == wp->reqs_cap && !joins_request(wp, pc, t->lane, space, wr))
         make_room(w, wp);
     uint32_t k;

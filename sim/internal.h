@@ -69,7 +69,6 @@ typedef struct sim_thread {
     /* spin detection (volatile reads and atomics only, never the hot path) */
     uintptr_t spin_addr;
     unsigned spin_n;
-    unsigned quantum; /* detailed mode: accesses since this thread last let the others run */
     uintptr_t last_pc; /* where it was last seen: its last spin yield, or where a timeout stopped it */
 } sim_thread;
 
