@@ -926,20 +926,29 @@ static void count_request(sim_worker *w, const sim_request *r)
         passes = width == 8 ? (narrow ? 1 : 2) : (narrow ? 2 : 4);
     }
     unsigned wf = 0, ideal = 0;
-    if (passes == 1 && width <= 4 && r->n) {
-        /* one pass over words that all lie within 32 consecutive words: each
-         * bank holds at most one of them, so one wavefront (the common case:
-         * consecutive lanes, broadcasts, a row of a tile) */
-        uint64_t wmin = UINT64_MAX, wmax = 0;
-        for (unsigned i = 0; i < r->n; i++) {
-            uint64_t lo = REQ_ADDR(r, i) >> 2, hi = (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2;
-            wmin = lo < wmin ? lo : wmin;
-            wmax = hi > wmax ? hi : wmax;
-        }
-        if (wmax - wmin < 32)
-            wf = ideal = 1, passes = 0; /* the loop below has nothing left to do */
-    }
     for (unsigned pass = 0; pass < passes; pass++) {
+        /* the words of this pass within 64 consecutive words (nearly always):
+         * a bank holds at most two of them (word j and j + 32 from the
+         * first), so a 64-bit mask gives the wavefronts without a sort */
+        uint64_t wmin = UINT64_MAX, wmax = 0;
+        for (unsigned i = 0; i < r->n; i++)
+            if (REQ_LANE(r, i) * passes / 32 == pass) {
+                uint64_t lo = REQ_ADDR(r, i) >> 2, hi = (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2;
+                wmin = lo < wmin ? lo : wmin;
+                wmax = hi > wmax ? hi : wmax;
+            }
+        if (wmin == UINT64_MAX)
+            continue;
+        if (wmax - wmin < 64) {
+            uint64_t mask = 0;
+            for (unsigned i = 0; i < r->n; i++)
+                if (REQ_LANE(r, i) * passes / 32 == pass)
+                    for (uint64_t x = REQ_ADDR(r, i) >> 2; x <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2; x++)
+                        mask |= 1ull << (x - wmin);
+            wf += (mask & (mask >> 32) & 0xffffffffu) ? 2 : 1;
+            ideal += ((unsigned)__builtin_popcountll(mask) + 31) / 32;
+            continue;
+        }
         n = 0;
         for (unsigned i = 0; i < r->n; i++)
             if (REQ_LANE(r, i) * passes / 32 == pass)
