@@ -357,6 +357,9 @@ void attn_make_inputs(const attn_params *a, float **q, float **k, float **v, dou
      * or hours: big problems check two heads, very long ones a sample of rows */
     const int step = attn_check_step(a);
     const int nh = attn_spot_check(a) ? (BH > 1 ? 2 : 1) : BH, heads[2] = {0, BH - 1};
+    /* heads are independent (attention_cpu_rows writes only its own rows):
+     * one per core, as the simulator's workers are */
+#pragma omp parallel for schedule(dynamic, 1)
     for (int hi = 0; hi < nh; hi++) {
         size_t off = (size_t)(attn_spot_check(a) ? heads[hi] : hi) * head;
         const size_t h = (size_t)(attn_spot_check(a) ? heads[hi] : hi);
