@@ -161,6 +161,21 @@ static inline void spin_note(uintptr_t a, int wr, uintptr_t pc)
 }
 void sim_spin_note(uintptr_t a, uintptr_t pc) { spin_note(a, 0, pc); }
 
+/* A volatile shared access waits for the live lanes of its warp to reach one
+ * too (an __activemask() rendezvous) before it is made: the warp then moves
+ * through its volatile shared accesses in lockstep, as the legacy
+ * warp-synchronous code assumes (`volatile int *s; s[t] += s[t + 16]; ...`
+ * without __syncwarp: undefined since Volta, correct in practice on a GPU).
+ * Lanes run one after another here, so without this the last warp of such a
+ * reduction sums the wrong values. Lanes waiting at a barrier, at another
+ * intrinsic, or exited, are not waited for. */
+static inline __attribute__((always_inline)) void vol_lockstep(uintptr_t a, unsigned size)
+{
+    sim_worker *w = sim_tls_worker;
+    if (w && w->cur && in_shared(w, a, size))
+        sim_warp_lockstep();
+}
+
 #define HOOKS(n)                                                                           \
     void __tsan_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA(), 0); }               \
     void __tsan_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }              \
@@ -168,11 +183,13 @@ void sim_spin_note(uintptr_t a, uintptr_t pc) { spin_note(a, 0, pc); }
     void __tsan_unaligned_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }    \
     void __tsan_volatile_read##n(void *p)                                                   \
     {                                                                                       \
+        vol_lockstep((uintptr_t)p, n);                                                      \
         access_inline((uintptr_t)p, n, 0, RA(), 1);                                         \
         spin_note((uintptr_t)p, 0, RA());                                                   \
     }                                                                                       \
     void __tsan_volatile_write##n(void *p)                                                  \
     {                                                                                       \
+        vol_lockstep((uintptr_t)p, n);                                                      \
         access_inline((uintptr_t)p, n, 1, RA(), 1);                                         \
         spin_note((uintptr_t)p, 1, RA());                                                   \
     }
@@ -180,11 +197,13 @@ void __tsan_read1(void *p) { access_inline((uintptr_t)p, 1, 0, RA(), 0); }
 void __tsan_write1(void *p) { access_inline((uintptr_t)p, 1, 1, RA(), 0); }
 void __tsan_volatile_read1(void *p)
 {
+    vol_lockstep((uintptr_t)p, 1);
     access_inline((uintptr_t)p, 1, 0, RA(), 1);
     spin_note((uintptr_t)p, 0, RA());
 }
 void __tsan_volatile_write1(void *p)
 {
+    vol_lockstep((uintptr_t)p, 1);
     access_inline((uintptr_t)p, 1, 1, RA(), 1);
     spin_note((uintptr_t)p, 1, RA());
 }

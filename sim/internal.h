@@ -226,6 +226,7 @@ int sim_yield(sim_worker *w, int prefer_new); /* run another thread of the block
 
 /* access.c */
 int sim_in_kernel_text(uintptr_t pc);
+void sim_warp_lockstep(void); /* launch.c: the warp's live lanes meet (volatile shared accesses) */
 void sim_pc_merge(sim_worker *w, sim_pc_stat **all, uint32_t *n, uint32_t *cap); /* under the launch's merge lock */
 
 /* access.c */

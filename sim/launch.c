@@ -1210,6 +1210,11 @@ unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int 
  * run one after another, so it is a rendezvous: it waits until every live
  * lane of the warp has reached it or exited (or waits elsewhere), and
  * returns the lanes that reached it. */
+void sim_warp_lockstep(void)
+{
+    (void)warp_rendezvous(0, SIM_RDV_ACTIVEMASK, 0, 0, 32, "a volatile shared access", 0);
+}
+
 unsigned sim_activemask(void)
 {
     return (unsigned)warp_rendezvous(0, SIM_RDV_ACTIVEMASK, 0, 0, 32, "__activemask", 0);

@@ -164,3 +164,14 @@ Test(rewrite, device_marks_only_where_weak_may_go)
     cr_assert(strstr(r.text, "__device__ float e SIMTLAB_DEV_FN (float x)"), "%s", r.text);
     free(r.text);
 }
+
+Test(rewrite, visual_studio_spacing)
+{
+    /* Visual Studio's formatter writes "<< <" and ">> >"; nvcc takes them */
+    const char *src = "void f() {\n  sum << <GRID, TB >> > (a, b);\n}\n";
+    rewrite_result r = rw(src);
+    cr_assert_eq(r.launches, 1);
+    cr_assert(strstr(r.text, "make_launch(\"sum\", __FILE__, __LINE__, [&](auto... simtlab_a_) { sum(simtlab_a_...); }, GRID, TB ) (a, b);"),
+              "%s", r.text);
+    free(r.text);
+}

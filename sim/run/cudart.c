@@ -26,6 +26,7 @@
 #include "run_report.h"
 
 /* ---- options and state ------------------------------------------------------ */
+#define CUDART_VERSION_SIM 12000 /* cuda_runtime.h's CUDART_VERSION */
 static int inited, opt_detail, opt_lines;
 static const char *opt_json;
 static cudaError_t last_err, sticky_err;
@@ -371,6 +372,115 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream
 {
     (void)p, (void)n, (void)device, (void)s;
     ENTER();
+    return cudaSuccess;
+}
+cudaError_t cudaMemAdvise(const void *p, size_t n, cudaMemoryAdvise advice, int device)
+{
+    (void)p, (void)n, (void)advice, (void)device;
+    ENTER();
+    return cudaSuccess;
+}
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
+{
+    ENTER();
+    if (!pitch)
+        return fail(cudaErrorInvalidValue, "cudaMallocPitch", "pitch is NULL");
+    *pitch = (width + 511) / 512 * 512;
+    if (height && *pitch > (size_t)-1 / height)
+        return fail(cudaErrorMemoryAllocation, "cudaMallocPitch", "width x height overflows");
+    return simtlab_malloc(p, *pitch * height, "cudaMallocPitch", NULL, 0);
+}
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
+{
+    ENTER();
+    cudaDeviceProp p;
+    if (!value)
+        return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "value is NULL");
+    cudaError_t e = cudaGetDeviceProperties(&p, device);
+    if (e)
+        return e;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
+    case cudaDevAttrTotalConstantMemory: *value = (int)p.totalConstMem; break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = p.clockRate; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: *value = 1; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = 1; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    default: {
+        char why[96];
+        snprintf(why, sizeof why, "attribute %d is not one the simulator answers (simtlab_cudart.h)", (int)attr);
+        return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", why);
+    }
+    }
+    return cudaSuccess;
+}
+static size_t limits[3] = {1024, 1 << 20, 8 << 20};
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
+{
+    ENTER();
+    if ((unsigned)limit > 2)
+        return fail(cudaErrorInvalidValue, "cudaDeviceSetLimit", "not a cudaLimit the simulator knows (0-2)");
+    limits[limit] = value;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit)
+{
+    ENTER();
+    if (!value || (unsigned)limit > 2)
+        return fail(cudaErrorInvalidValue, "cudaDeviceGetLimit", value ? "not a cudaLimit (0-2)" : "value is NULL");
+    *value = limits[limit];
+    return cudaSuccess;
+}
+cudaError_t cudaSetDeviceFlags(unsigned flags)
+{
+    (void)flags;
+    ENTER();
+    return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int *v)
+{
+    ENTER();
+    if (v)
+        *v = CUDART_VERSION_SIM;
+    return v ? cudaSuccess : fail(cudaErrorInvalidValue, "cudaDriverGetVersion", "version is NULL");
+}
+cudaError_t cudaRuntimeGetVersion(int *v)
+{
+    ENTER();
+    if (v)
+        *v = CUDART_VERSION_SIM;
+    return v ? cudaSuccess : fail(cudaErrorInvalidValue, "cudaRuntimeGetVersion", "version is NULL");
+}
+cudaError_t simtlab_occupancy(int *blocks, int block_size, size_t dyn_shared)
+{
+    ENTER();
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, 0);
+    if (!blocks || block_size <= 0 || block_size > p.maxThreadsPerBlock)
+        return fail(cudaErrorInvalidValue, "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+                    blocks ? "block size out of 1..maxThreadsPerBlock" : "numBlocks is NULL");
+    int warps = (block_size + 31) / 32, by_threads = p.maxThreadsPerMultiProcessor / (warps * 32);
+    int by_shared = dyn_shared ? (int)(p.sharedMemPerMultiprocessor / (dyn_shared + 1024)) : p.maxBlocksPerMultiProcessor;
+    int b = by_threads < by_shared ? by_threads : by_shared;
+    *blocks = b < p.maxBlocksPerMultiProcessor ? b : p.maxBlocksPerMultiProcessor;
     return cudaSuccess;
 }
 cudaError_t simtlab_memcpy_symbol(void *symbol, size_t symbol_size, const void *buf, size_t n, size_t offset,

@@ -620,7 +620,16 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
         } else if (c == ';' && dev_depth < 0) {
             dev_hdr = 0;
         }
-        if (c == '<' && sc.i + 2 < n && src[sc.i + 1] == '<' && src[sc.i + 2] == '<') {
+        /* <<< (or "<< <", as Visual Studio's formatter writes it; nvcc takes both) */
+        size_t open_len = 0;
+        if (c == '<' && sc.i + 2 < n && src[sc.i + 1] == '<') {
+            size_t q = sc.i + 2;
+            while (q < n && (src[q] == ' ' || src[q] == '\t'))
+                q++;
+            if (q < n && src[q] == '<')
+                open_len = q + 1 - sc.i;
+        }
+        if (open_len) {
             int at = sc.line;
             if (dev_depth >= 0)
                 feature_found(&sc, F_DYNPAR, at, "<<< inside device code");
@@ -628,21 +637,30 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
             if (ks < 0) {
                 problem(&sc, at, "cannot tell which kernel this <<< launches: write `name<<<...>>>(...)` or "
                                  "`name<T><<<...>>>(...)` (a function pointer variable works too)");
-                put(&o, "<<<", 3);
-                sc.i += 3;
+                put(&o, src + sc.i, open_len);
+                sc.i += open_len;
                 continue;
             }
-            /* the configuration, up to >>> outside parentheses */
-            size_t cfg0 = sc.i + 3, e = cfg0;
+            /* the configuration, up to >>> (or ">> >") outside parentheses */
+            size_t cfg0 = sc.i + open_len, e = cfg0, close_len = 0;
             int par = 0;
-            while (e + 2 < n && !(par == 0 && src[e] == '>' && src[e + 1] == '>' && src[e + 2] == '>')) {
+            while (e + 2 < n) {
+                if (par == 0 && src[e] == '>' && src[e + 1] == '>') {
+                    size_t q = e + 2;
+                    while (q < n && (src[q] == ' ' || src[q] == '\t'))
+                        q++;
+                    if (q < n && src[q] == '>') {
+                        close_len = q + 1 - e;
+                        break;
+                    }
+                }
                 if (src[e] == '(' || src[e] == '[' || src[e] == '{')
                     par++;
                 else if (src[e] == ')' || src[e] == ']' || src[e] == '}')
                     par--;
                 e++;
             }
-            if (e + 2 >= n) {
+            if (!close_len) {
                 problem(&sc, at, "<<< without its >>>");
                 break;
             }
@@ -668,7 +686,7 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
             for (int q = 0; q < knl; q++)
                 put(&o, "\n", 1);
             r->launches++;
-            sc.i = e + 3;
+            sc.i = e + close_len;
             continue;
         }
         put(&o, &c, 1);

@@ -316,6 +316,7 @@ static const char *const pass_name[] = {"dev", "host", "single"};
 
 typedef struct unit {
     char src[4200];    /* the rewritten file */
+    int is_cu;         /* a .cu file (nvcc's implicit #include <cuda_runtime.h>) */
     char srcdir[4200]; /* -I<directory of the original> */
     char obj[3][4200], log[3][4200];
     const char *argv[3][64 + MAX_FLAGS];
@@ -347,6 +348,10 @@ static void compile_argv(const opts *o, unit *u, int pass)
     argv[a++] = "-I" SIMTLAB_RUN_INCLUDE;
     for (int k = 0; k < o->n_cflags; k++)
         argv[a++] = o->cflags[k];
+    if (u->is_cu) { /* nvcc includes the runtime in every .cu file; so many programs never do */
+        argv[a++] = "-include";
+        argv[a++] = "cuda_runtime.h";
+    }
     argv[a++] = "-x";
     argv[a++] = "c++";
     argv[a++] = "-c";
@@ -506,6 +511,7 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         }
         free(src);
         snprintf(u->src, sizeof u->src, "%s/%d.sim.cc", dir, i);
+        u->is_cu = has_suffix(o->files[i], ".cu");
         if (write_file(u->src, r.text, r.len)) {
             free(r.text);
             bad("cannot write %s: %s", u->src, strerror(errno));

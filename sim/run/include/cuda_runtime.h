@@ -315,6 +315,21 @@ static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, 
     return cudaMemcpyAsync(dst, src, n, k, (cudaStream_t)0);
 }
 static inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n) { return cudaMemsetAsync(p, v, n, (cudaStream_t)0); }
+static inline cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device)
+{
+    return cudaMemPrefetchAsync(p, n, device, (cudaStream_t)0);
+}
+static inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e) { return cudaStreamWaitEvent(s, e, 0); }
+template <class T>
+static inline cudaError_t cudaMallocPitch(T **p, size_t *pitch, size_t width, size_t height)
+{
+    return cudaMallocPitch((void **)p, pitch, width, height);
+}
+template <class F>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, F *, int block_size, size_t dyn_shared)
+{
+    return simtlab_occupancy(blocks, block_size, dyn_shared);
+}
 
 /* ---- <<<>>> ----------------------------------------------------------------- */
 namespace simtlab {

@@ -111,6 +111,27 @@ typedef struct cudaDeviceProp {
     int pciBusID, pciDeviceID, pciDomainID;
 } cudaDeviceProp;
 
+enum { cudaCpuDeviceId = -1, cudaInvalidDeviceId = -2 };
+typedef enum cudaMemoryAdvise {
+    cudaMemAdviseSetReadMostly = 1, cudaMemAdviseUnsetReadMostly = 2, cudaMemAdviseSetPreferredLocation = 3,
+    cudaMemAdviseUnsetPreferredLocation = 4, cudaMemAdviseSetAccessedBy = 5, cudaMemAdviseUnsetAccessedBy = 6
+} cudaMemoryAdvise;
+typedef enum cudaLimit {
+    cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2
+} cudaLimit;
+/* The attributes cudaDeviceGetAttribute answers (CUDA's numbers); others: cudaErrorInvalidValue. */
+typedef enum cudaDeviceAttr {
+    cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3,
+    cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6, cudaDevAttrMaxGridDimZ = 7,
+    cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
+    cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrMemoryClockRate = 36, cudaDevAttrGlobalMemoryBusWidth = 37, cudaDevAttrL2CacheSize = 38,
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+    cudaDevAttrManagedMemory = 83, cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+    cudaDevAttrMaxBlocksPerMultiprocessor = 106
+} cudaDeviceAttr;
+
 const char *cudaGetErrorString(cudaError_t e);
 const char *cudaGetErrorName(cudaError_t e);
 cudaError_t cudaGetLastError(void);
@@ -133,6 +154,17 @@ cudaError_t cudaMemset(void *p, int v, size_t n);
 cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s);
+cudaError_t cudaMemAdvise(const void *p, size_t n, cudaMemoryAdvise advice, int device); /* accepted, no effect */
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height); /* rows of 512-byte multiples */
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value); /* accepted, no effect */
+cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
+cudaError_t cudaSetDeviceFlags(unsigned flags);
+cudaError_t cudaDriverGetVersion(int *v);
+cudaError_t cudaRuntimeGetVersion(int *v);
+/* the preset's residency for a kernel of block_size threads and dyn_shared bytes (static shared
+ * memory and registers are not known to the simulator: threads, blocks and dynamic shared only) */
+cudaError_t simtlab_occupancy(int *blocks, int block_size, size_t dyn_shared);
 
 cudaError_t cudaStreamCreate(cudaStream_t *s);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
