@@ -1667,8 +1667,14 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             snprintf(where, sizeof where, " (in %s, %s)", fn, loc);
         else if (loc[0])
             snprintf(where, sizeof where, " (%s)", loc);
-        sim_set_error(err.status, "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u)", err.text, kernel,
-                      where, err.block.x, err.block.y, err.block.z, err.thread.x, err.thread.y, err.thread.z);
+        char progress[320] = "";
+        if (err.status == SIM_ERR_LAUNCH_TIMEOUT) /* a long kernel or a hang: how far the grid got says which */
+            snprintf(progress, sizeof progress,
+                     "\n    %llu of the grid's %llu blocks had finished (a long kernel, not a hang, if this count grows "
+                     "with SIMTLAB_TIMEOUT: every thread runs on this CPU, and a smaller problem may be the fix)",
+                     (unsigned long long)blocks_run, (unsigned long long)nblocks);
+        sim_set_error(err.status, "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u)%s", err.text, kernel,
+                      where, err.block.x, err.block.y, err.block.z, err.thread.x, err.thread.y, err.thread.z, progress);
         last_info.status = err.status;
         return err.status;
     }
