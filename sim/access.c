@@ -226,6 +226,45 @@ static void range_access(uintptr_t a, size_t n, int wr, uintptr_t pc)
 }
 void __tsan_read_range(void *p, long n) { range_access((uintptr_t)p, (size_t)n, 0, RA()); }
 void __tsan_write_range(void *p, long n) { range_access((uintptr_t)p, (size_t)n, 1, RA()); }
+/* C++ code in an instrumented unit (the device pass of `simtlab run` compiles
+ * the host code too, and a kernel may construct an object) also calls these:
+ * vtable pointers are not memory traffic, and std::atomic operations are done
+ * as asked (sequentially consistent) and not counted. */
+void __tsan_vptr_update(void **vptr_p, void *new_val) { (void)vptr_p, (void)new_val; }
+void __tsan_vptr_read(void **vptr_p) { (void)vptr_p; }
+#define TSAN_ATOMICS(bits, T)                                                                                    \
+    T __tsan_atomic##bits##_load(const volatile T *a, int mo) { (void)mo; return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
+    void __tsan_atomic##bits##_store(volatile T *a, T v, int mo) { (void)mo; __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
+    T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo) { (void)mo; return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
+    T __tsan_atomic##bits##_fetch_add(volatile T *a, T v, int mo) { (void)mo; return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
+    T __tsan_atomic##bits##_fetch_sub(volatile T *a, T v, int mo) { (void)mo; return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
+    T __tsan_atomic##bits##_fetch_and(volatile T *a, T v, int mo) { (void)mo; return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
+    T __tsan_atomic##bits##_fetch_or(volatile T *a, T v, int mo) { (void)mo; return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); } \
+    T __tsan_atomic##bits##_fetch_xor(volatile T *a, T v, int mo) { (void)mo; return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
+    T __tsan_atomic##bits##_fetch_nand(volatile T *a, T v, int mo) { (void)mo; return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
+    int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fmo)              \
+    {                                                                                                        \
+        (void)mo, (void)fmo;                                                                                 \
+        return __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                  \
+    }                                                                                                        \
+    int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fmo)                \
+    {                                                                                                        \
+        (void)mo, (void)fmo;                                                                                 \
+        return __atomic_compare_exchange_n(a, c, v, 1, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                  \
+    }                                                                                                        \
+    T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo)                    \
+    {                                                                                                        \
+        (void)mo, (void)fmo;                                                                                 \
+        __atomic_compare_exchange_n(a, &c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                        \
+        return c;                                                                                            \
+    }
+TSAN_ATOMICS(8, uint8_t)
+TSAN_ATOMICS(16, uint16_t)
+TSAN_ATOMICS(32, uint32_t)
+TSAN_ATOMICS(64, uint64_t)
+#undef TSAN_ATOMICS
+void __tsan_atomic_thread_fence(int mo) { (void)mo; __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_signal_fence(int mo) { (void)mo; __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 void __tsan_init(void) {}
 void __tsan_func_entry(void *pc) { (void)pc; }
 void __tsan_func_exit(void *pc) { (void)pc; }

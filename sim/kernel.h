@@ -244,7 +244,7 @@ SIMT_SHFL_T(double, d)
 /* Counted as one read and one write of the word; grouped into warp requests
  * like any other access. Real atomics across OpenMP workers. */
 enum { SIM_ATOM_ADD, SIM_ATOM_SUB, SIM_ATOM_MIN, SIM_ATOM_MAX, SIM_ATOM_EXCH, SIM_ATOM_CAS, SIM_ATOM_AND, SIM_ATOM_OR,
-       SIM_ATOM_XOR }; /* the same numbers in sim/run/include/cuda_runtime.h */
+       SIM_ATOM_XOR, SIM_ATOM_INC, SIM_ATOM_DEC }; /* the same numbers in sim/run/include/cuda_runtime.h */
 int sim_atomic_i(int *p, int v, int cmp, int op);
 unsigned sim_atomic_u(unsigned *p, unsigned v, unsigned cmp, int op);
 float sim_atomic_f(float *p, float v, float cmp, int op);

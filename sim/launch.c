@@ -75,6 +75,7 @@ static const char *const status_names[SIM_ERR_COUNT] = {
     [SIM_ERR_LAUNCH_ABORTED] = "simLaunchAborted",
     [SIM_ERR_INTEGER_DIVIDE] = "simIntegerDivideByZero",
     [SIM_ERR_LAUNCH_TIMEOUT] = "cudaErrorLaunchTimeout",
+    [SIM_ERR_ASSERT] = "cudaErrorAssert",
 };
 
 const char *sim_status_name(sim_status s)
@@ -1210,6 +1211,17 @@ unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int 
  * run one after another, so it is a rendezvous: it waits until every live
  * lane of the warp has reached it or exited (or waits elsewhere), and
  * returns the lanes that reached it. */
+int sim_kernel_assert(const char *expr, const char *file, unsigned line, const char *func)
+{
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur)
+        return 0;
+    sim_fail(w, SIM_ERR_ASSERT, (uintptr_t)__builtin_return_address(0),
+             "assertion '%s' failed in %s (%s:%u): on a GPU the launch fails with cudaErrorAssert too", expr,
+             func ? func : "?", basename_of(file), line);
+    sim_block_abort(w);
+}
+
 void sim_warp_lockstep(void)
 {
     (void)warp_rendezvous(0, SIM_RDV_ACTIVEMASK, 0, 0, 32, "a volatile shared access", 0);
@@ -1245,6 +1257,8 @@ unsigned sim_activemask(void)
             __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);   \
             return cmp;                                                                       \
         case SIM_ATOM_AND: return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);                 \
+        case SIM_ATOM_INC: CAS_LOOP(T, p, o >= v ? 0 : o + 1);                                \
+        case SIM_ATOM_DEC: CAS_LOOP(T, p, (o == 0 || o > v) ? v : o - 1);                     \
         case SIM_ATOM_OR: return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);                   \
         case SIM_ATOM_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);                 \
         case SIM_ATOM_MIN: CAS_LOOP(T, p, o < v ? o : v);                                     \
@@ -1602,7 +1616,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                         break;
                     }
                     run_block(w, b, cfg);
-                    my_blocks++;
+                    if (!w->block_failed && !w->timed_out) /* finished: the timeout report counts these */
+                        my_blocks++;
                     if (w->block_failed) {
                         uint64_t cur = atomic_load(&abort_at);
                         while (b < cur && !atomic_compare_exchange_weak(&abort_at, &cur, b))

@@ -31,6 +31,7 @@ typedef enum sim_status {
     SIM_ERR_LAUNCH_ABORTED,        /* an earlier block of this launch failed */
     SIM_ERR_INTEGER_DIVIDE,        /* integer division by zero (a GPU returns garbage; the CPU traps) */
     SIM_ERR_LAUNCH_TIMEOUT,        /* cudaErrorLaunchTimeout: the launch ran past SIMTLAB_TIMEOUT seconds */
+    SIM_ERR_ASSERT,                /* cudaErrorAssert: assert() failed in a kernel (sim_kernel_assert) */
     SIM_ERR_COUNT
 } sim_status;
 
@@ -127,6 +128,11 @@ typedef struct sim_launch_info {
  * Returns SIM_OK, a configuration error (nothing ran), or the first kernel
  * bug found (lowest block index), whose report is sim_last_error(). */
 int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void *args), const void *args);
+
+/* A failed assert() in a kernel: reports it (expression, file, line, the
+ * thread) and ends the block; the launch returns SIM_ERR_ASSERT. Returns 0
+ * without doing anything when no simulated thread is running (host code). */
+int sim_kernel_assert(const char *expr, const char *file, unsigned line, const char *func);
 
 /* Info of the last launch (also a failed one). */
 const sim_launch_info *sim_last_launch(void);

@@ -103,8 +103,21 @@ static cudaError_t of_status(sim_status s)
     case SIM_ERR_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
     case SIM_ERR_MISALIGNED_ADDRESS: return cudaErrorMisalignedAddress;
     case SIM_ERR_LAUNCH_TIMEOUT: return cudaErrorLaunchTimeout;
+    case SIM_ERR_ASSERT: return cudaErrorAssert;
     default: return cudaErrorLaunchFailure; /* divergent barrier, race, warp mask, stack, divide: see the report */
     }
+}
+
+/* assert() in a kernel: glibc's assert calls __assert_fail, which the program
+ * takes from here (the executable's definition comes first): in a simulated
+ * thread it is the simulator's report and cudaErrorAssert, as on a GPU; in
+ * host code glibc's message and abort. */
+void __assert_fail(const char *expr, const char *file, unsigned line, const char *func)
+{
+    sim_kernel_assert(expr, file, line, func);
+    fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, func ? func : "?", expr);
+    fflush(stderr);
+    abort();
 }
 
 /* ---- errors --------------------------------------------------------------------- */
@@ -128,6 +141,7 @@ static const struct {
     {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
     {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
     {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
@@ -413,6 +427,14 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
     case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
     case cudaDevAttrClockRate: *value = p.clockRate; break;
     case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrKernelExecTimeout: *value = 0; break;
+    case cudaDevAttrIntegrated: *value = 0; break;
+    case cudaDevAttrCanMapHostMemory: *value = 1; break;
+    case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; break;
+    case cudaDevAttrConcurrentKernels: *value = 1; break;
+    case cudaDevAttrGpuOverlap: *value = 1; break;
+    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+    case cudaDevAttrUnifiedAddressing: *value = 1; break;
     case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
     case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
     case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
@@ -453,6 +475,35 @@ cudaError_t cudaSetDeviceFlags(unsigned flags)
 {
     (void)flags;
     ENTER();
+    return cudaSuccess;
+}
+cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags)
+{
+    (void)flags;
+    ENTER();
+    return p && n ? cudaSuccess : fail(cudaErrorInvalidValue, "cudaHostRegister", "a NULL pointer or 0 bytes");
+}
+cudaError_t cudaHostUnregister(void *p)
+{
+    ENTER();
+    return p ? cudaSuccess : fail(cudaErrorInvalidValue, "cudaHostUnregister", "the pointer is NULL");
+}
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *user)
+{
+    (void)s;
+    ENTER();
+    if (!fn)
+        return fail(cudaErrorInvalidValue, "cudaLaunchHostFunc", "the function is NULL");
+    fn(user);
+    return cudaSuccess;
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t fn, void *user, unsigned flags)
+{
+    (void)flags;
+    ENTER();
+    if (!fn)
+        return fail(cudaErrorInvalidValue, "cudaStreamAddCallback", "the callback is NULL");
+    fn(s, cudaSuccess, user);
     return cudaSuccess;
 }
 cudaError_t cudaDriverGetVersion(int *v)

@@ -295,6 +295,114 @@ static void print_log(const char *path)
     }
 }
 
+/* ---- the program's own headers ----------------------------------------------------------------- */
+/* Kernels and launches often live in the program's headers (`#include
+ * "kernels.cuh"`). Every header a source includes with quotes, found
+ * relative to the including file (and so on, 8 deep, 256 at most), is
+ * rewritten like the sources into the build directory at the same relative
+ * path: the compiler, looking beside the rewritten file first, takes the
+ * rewritten copy. Headers reached by ".." or -I are used as they are. Their
+ * contents are part of the cache key. */
+typedef int (*header_fn)(void *ctx, const char *abs, const char *rel, const char *text, size_t n);
+
+static int walk_includes(const char *text, size_t n, const char *dir, const char *rel_dir, int depth, int *count,
+                         header_fn fn, void *ctx)
+{
+    if (depth > 8)
+        return 0;
+    for (size_t i = 0; i < n;) {
+        size_t e = i;
+        while (e < n && text[e] != '\n')
+            e++;
+        const char *p = text + i, *end = text + e;
+        i = e + 1;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p >= end || *p != '#')
+            continue;
+        p++;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (end - p < 8 || strncmp(p, "include", 7))
+            continue;
+        p += 7;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p >= end || *p != '"')
+            continue;
+        const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+        if (!q || q == p + 1 || q - p > 1000)
+            continue;
+        char name[1024];
+        snprintf(name, sizeof name, "%.*s", (int)(q - p - 1), p + 1);
+        if (name[0] == '/' || strstr(name, ".."))
+            continue;
+        char abs[8400], rel[8400];
+        snprintf(abs, sizeof abs, "%.4000s/%s", dir, name);
+        snprintf(rel, sizeof rel, "%s%s%s", rel_dir, rel_dir[0] ? "/" : "", name);
+        struct stat st;
+        if (stat(abs, &st) || !S_ISREG(st.st_mode) || ++*count > 256)
+            continue;
+        size_t hn;
+        char *h = read_file(abs, &hn);
+        if (!h)
+            continue;
+        int rc = fn(ctx, abs, rel, h, hn);
+        char subdir[8400], subrel[8400];
+        snprintf(subdir, sizeof subdir, "%s", abs);
+        *strrchr(subdir, '/') = 0;
+        snprintf(subrel, sizeof subrel, "%s", rel);
+        char *sl = strrchr(subrel, '/');
+        if (sl)
+            *sl = 0;
+        else
+            subrel[0] = 0;
+        if (!rc)
+            rc = walk_includes(h, hn, subdir, subrel, depth + 1, count, fn, ctx);
+        free(h);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int hash_header(void *ctx, const char *abs, const char *rel, const char *text, size_t n)
+{
+    uint64_t *h = ctx;
+    (void)rel;
+    *h = fnv(fnv(*h, abs, strlen(abs) + 1), text, n);
+    return 0;
+}
+
+static int shadow_header(void *ctx, const char *abs, const char *rel, const char *text, size_t n)
+{
+    const char *dir = ctx;
+    rewrite_result r;
+    if (cu_rewrite(text, n, abs, &r)) {
+        fputs(r.err, stderr);
+        bad("%s: cannot build it for the simulator (above)", abs);
+        return 2;
+    }
+    char out[8400], parent[8400];
+    snprintf(out, sizeof out, "%s/%s", dir, rel);
+    snprintf(parent, sizeof parent, "%s", out);
+    *strrchr(parent, '/') = 0;
+    int rc = mkdirs(parent) || write_file(out, r.text, r.len) ? bad("cannot write %s: %s", out, strerror(errno)) : 0;
+    free(r.text);
+    return rc;
+}
+
+static void src_dir_of(const char *file, char *dir, size_t n)
+{
+    char abs[4096];
+    if (!realpath(file, abs))
+        snprintf(abs, sizeof abs, "%s", file);
+    snprintf(dir, n, "%s", abs);
+    char *sl = strrchr(dir, '/');
+    if (sl)
+        *sl = 0;
+}
+
 /* The shim's and simtlab's libraries take part in the cache key. */
 static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.h", SIMTLAB_RUN_INCLUDE "/simtlab_cudart.h",
                                              SIMTLAB_RUN_LIB_RUNTIME, SIMTLAB_RUN_LIB_JSON, SIMTLAB_RUN_LIB_SIM};
@@ -509,6 +617,14 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
             bad("%s: cannot build it for the simulator (above)", o->files[i]);
             goto out;
         }
+        char sdir[4096];
+        src_dir_of(o->files[i], sdir, sizeof sdir);
+        int hcount = 0;
+        if (walk_includes(src, n, sdir, "", 0, &hcount, shadow_header, (void *)dir)) {
+            free(src);
+            free(r.text);
+            goto out;
+        }
         free(src);
         snprintf(u->src, sizeof u->src, "%s/%d.sim.cc", dir, i);
         u->is_cu = has_suffix(o->files[i], ".cu");
@@ -647,6 +763,10 @@ int main(int argc, char **argv)
             snprintf(abs, sizeof abs, "%s", o.files[i]);
         h = fnv_str(h, abs);
         h = fnv(h, s, n);
+        char dir0[4096];
+        src_dir_of(o.files[i], dir0, sizeof dir0);
+        int count = 0;
+        walk_includes(s, n, dir0, "", 0, &count, hash_header, &h);
         free(s);
     }
     for (int i = 0; i < o.n_cflags; i++)

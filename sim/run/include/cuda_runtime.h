@@ -181,7 +181,7 @@ static inline __attribute__((always_inline)) void __syncwarp(unsigned m = 0xffff
 
 /* ---- atomics: counted as their own requests (sim/access.c) ------------- */
 enum { SIMTLAB_ATOM_ADD, SIMTLAB_ATOM_SUB, SIMTLAB_ATOM_MIN, SIMTLAB_ATOM_MAX, SIMTLAB_ATOM_EXCH, SIMTLAB_ATOM_CAS,
-       SIMTLAB_ATOM_AND, SIMTLAB_ATOM_OR, SIMTLAB_ATOM_XOR };
+       SIMTLAB_ATOM_AND, SIMTLAB_ATOM_OR, SIMTLAB_ATOM_XOR, SIMTLAB_ATOM_INC, SIMTLAB_ATOM_DEC };
 #define SIMTLAB_ATOMIC(name, op)                                                                                  \
     static inline __attribute__((always_inline)) int name(int *p, int v) { return sim_atomic_i(p, v, 0, op); }   \
     static inline __attribute__((always_inline)) unsigned name(unsigned *p, unsigned v) { return sim_atomic_u(p, v, 0, op); } \
@@ -212,6 +212,39 @@ static inline __attribute__((always_inline)) unsigned long long atomicCAS(unsign
 {
     return sim_atomic_ull(p, v, c, SIMTLAB_ATOM_CAS);
 }
+
+static inline __attribute__((always_inline)) unsigned atomicInc(unsigned *p, unsigned v)
+{
+    return sim_atomic_u(p, v, 0, SIMTLAB_ATOM_INC);
+}
+static inline __attribute__((always_inline)) unsigned atomicDec(unsigned *p, unsigned v)
+{
+    return sim_atomic_u(p, v, 0, SIMTLAB_ATOM_DEC);
+}
+/* _system and _block scopes: one device and one process here, so the plain atomics */
+#define SIMTLAB_SCOPED(op)                                                                                      \
+    template <class P, class... V>                                                                             \
+    static inline __attribute__((always_inline)) auto op##_system(P p, V... v) -> decltype(op(p, v...))        \
+    {                                                                                                          \
+        return op(p, v...);                                                                                    \
+    }                                                                                                          \
+    template <class P, class... V>                                                                             \
+    static inline __attribute__((always_inline)) auto op##_block(P p, V... v) -> decltype(op(p, v...))         \
+    {                                                                                                          \
+        return op(p, v...);                                                                                    \
+    }
+SIMTLAB_SCOPED(atomicAdd)
+SIMTLAB_SCOPED(atomicSub)
+SIMTLAB_SCOPED(atomicMin)
+SIMTLAB_SCOPED(atomicMax)
+SIMTLAB_SCOPED(atomicExch)
+SIMTLAB_SCOPED(atomicCAS)
+SIMTLAB_SCOPED(atomicAnd)
+SIMTLAB_SCOPED(atomicOr)
+SIMTLAB_SCOPED(atomicXor)
+SIMTLAB_SCOPED(atomicInc)
+SIMTLAB_SCOPED(atomicDec)
+#undef SIMTLAB_SCOPED
 
 /* ---- device math ---------------------------------------------------------- */
 /* __expf, __logf, __log2f, __sinf, __cosf, __powf, __exp10f: glibc's math.h
@@ -324,6 +357,28 @@ template <class T>
 static inline cudaError_t cudaMallocPitch(T **p, size_t *pitch, size_t width, size_t height)
 {
     return cudaMallocPitch((void **)p, pitch, width, height);
+}
+/* the block size (a multiple of 32) with the most resident threads per SM, and the grid that
+ * fills the device with it, by the preset's residency rule (simtlab_occupancy) */
+template <class F>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block, F *, size_t dyn_shared = 0,
+                                                             int limit = 0)
+{
+    cudaDeviceProp p;
+    cudaError_t e = cudaGetDeviceProperties(&p, 0);
+    if (e)
+        return e;
+    int best = 0, best_threads = -1, top = limit > 0 && limit < p.maxThreadsPerBlock ? limit : p.maxThreadsPerBlock;
+    for (int b = 32; b <= top; b += 32) {
+        int n = 0;
+        if (simtlab_occupancy(&n, b, dyn_shared) == cudaSuccess && n * b >= best_threads)
+            best = b, best_threads = n * b;
+    }
+    if (block)
+        *block = best;
+    if (min_grid)
+        *min_grid = best ? best_threads / best * p.multiProcessorCount : 0;
+    return cudaSuccess;
 }
 template <class F>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, F *, int block_size, size_t dyn_shared)

@@ -41,6 +41,7 @@ typedef enum cudaError {
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
     cudaErrorLaunchTimeout = 702,
+    cudaErrorAssert = 710,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
     cudaErrorNotSupported = 801,
@@ -62,7 +63,11 @@ typedef struct simtlab_event *cudaEvent_t;
 enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2 };
 enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
 enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2 };
-enum { cudaHostAllocDefault = 0 };
+enum { cudaHostAllocDefault = 0, cudaHostAllocPortable = 1, cudaHostAllocMapped = 2, cudaHostAllocWriteCombined = 4 };
+enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2 };
+enum { cudaDeviceScheduleAuto = 0, cudaDeviceScheduleSpin = 1, cudaDeviceScheduleYield = 2,
+       cudaDeviceScheduleBlockingSync = 4, cudaDeviceBlockingSync = 4, cudaDeviceMapHost = 8 };
+#define CUDART_CB
 
 typedef enum cudaFuncAttribute {
     cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
@@ -112,6 +117,14 @@ typedef struct cudaDeviceProp {
 } cudaDeviceProp;
 
 enum { cudaCpuDeviceId = -1, cudaInvalidDeviceId = -2 };
+typedef enum cudaComputeMode {
+    cudaComputeModeDefault = 0, cudaComputeModeExclusive = 1, cudaComputeModeProhibited = 2,
+    cudaComputeModeExclusiveProcess = 3
+} cudaComputeMode;
+/* the toolkit's driver_types.h guard: helper headers (NVIDIA's samples' helper_cuda.h) test it */
+#ifndef __DRIVER_TYPES_H__
+#define __DRIVER_TYPES_H__
+#endif
 typedef enum cudaMemoryAdvise {
     cudaMemAdviseSetReadMostly = 1, cudaMemAdviseUnsetReadMostly = 2, cudaMemAdviseSetPreferredLocation = 3,
     cudaMemAdviseUnsetPreferredLocation = 4, cudaMemAdviseSetAccessedBy = 5, cudaMemAdviseUnsetAccessedBy = 6
@@ -125,6 +138,9 @@ typedef enum cudaDeviceAttr {
     cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6, cudaDevAttrMaxGridDimZ = 7,
     cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
     cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrKernelExecTimeout = 17, cudaDevAttrIntegrated = 18, cudaDevAttrCanMapHostMemory = 19,
+    cudaDevAttrComputeMode = 20, cudaDevAttrConcurrentKernels = 31, cudaDevAttrUnifiedAddressing = 41,
+    cudaDevAttrGpuOverlap = 15, cudaDevAttrAsyncEngineCount = 40,
     cudaDevAttrMemoryClockRate = 36, cudaDevAttrGlobalMemoryBusWidth = 37, cudaDevAttrL2CacheSize = 38,
     cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrComputeCapabilityMajor = 75,
     cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
@@ -160,6 +176,14 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value); /* accepted, no effect */
 cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
 cudaError_t cudaSetDeviceFlags(unsigned flags);
+/* page-locking is a no-op here; a kernel still may not read host memory (docs/run.md) */
+cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags);
+cudaError_t cudaHostUnregister(void *p);
+/* host callbacks run at once, in order: every launch and copy before them has completed */
+typedef void (*cudaHostFn_t)(void *user);
+typedef void (*cudaStreamCallback_t)(cudaStream_t s, cudaError_t status, void *user);
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *user);
+cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t fn, void *user, unsigned flags);
 cudaError_t cudaDriverGetVersion(int *v);
 cudaError_t cudaRuntimeGetVersion(int *v);
 /* the preset's residency for a kernel of block_size threads and dyn_shared bytes (static shared
