@@ -175,3 +175,15 @@ Test(rewrite, visual_studio_spacing)
               "%s", r.text);
     free(r.text);
 }
+
+Test(rewrite, extern_shared_qualifier_after_the_type)
+{
+    /* `extern float __shared__ smem[];` (NVIDIA's samples write it so) and an __align__ */
+    const char *src = "__global__ void k() {\n  extern float __shared__ smem[];\n"
+                      "  extern __shared__ __align__(16) char raw[];\n  smem[0] = raw[0];\n}\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "float (*const smem) = (float (*))sim_dynamic_shared();"), "%s", r.text);
+    cr_assert(strstr(r.text, "char (*const raw) = (char (*))sim_dynamic_shared();"), "%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}

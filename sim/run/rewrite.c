@@ -81,7 +81,10 @@ typedef struct feature {
     const char *incs[6]; /* include names (prefix) */
 } feature;
 static const feature features[] = {
-    {"cooperative groups", {"cooperative_groups", "this_thread_block", "this_grid", "tiled_partition", "thread_block_tile", "cudaLaunchCooperativeKernel"}, {"cooperative_groups"}},
+    /* the block-level part (this_thread_block, tiled_partition<N>) is in sim/run/include/cooperative_groups.h */
+    {"grid-wide or dynamic cooperative groups (this_grid, grid.sync, coalesced_threads, thread_group, cg::reduce, cooperative launches)",
+     {"this_grid", "grid_group", "this_multi_grid", "multi_grid_group", "coalesced_threads", "coalesced_group", "thread_group", "block_tile_memory", "cudaLaunchCooperativeKernel"},
+     {"cooperative_groups/"}},
     {"textures and surfaces", {"tex1D", "tex1Dfetch", "tex2D", "tex3D", "texture", "cudaCreateTextureObject", "cudaBindTexture", "surf2Dread", "surf2Dwrite", "cudaCreateSurfaceObject"}, {"texture_fetch_functions", "cuda_texture_types", "surface_functions"}},
     {"cuBLAS", {"cublas*"}, {"cublas"}},
     {"cuFFT", {"cufft*"}, {"cufft"}},
@@ -546,19 +549,31 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                 size_t k = e;
                 while (k < n && isspace((unsigned char)src[k]))
                     k++;
-                if (k + 10 <= n && !strncmp(src + k, "__shared__", 10) && !(k + 10 < n && ident_char((unsigned char)src[k + 10]))) {
-                    size_t d0 = k + 10, semi = d0;
-                    while (semi < n && src[semi] != ';' && src[semi] != '{' && src[semi] != '}')
-                        semi++;
+                /* `extern __shared__ T x[];`, or the qualifier later: `extern T __shared__ x[];` */
+                size_t semi = k, sh = 0;
+                while (semi < n && src[semi] != ';' && src[semi] != '{' && src[semi] != '}')
+                    semi++;
+                for (size_t q = k; q + 10 <= semi && !sh; q++)
+                    if (!strncmp(src + q, "__shared__", 10) && !ident_char((unsigned char)src[q - 1]) &&
+                        !(q + 10 < n && ident_char((unsigned char)src[q + 10])))
+                        sh = q;
+                if (sh) {
+                    char decl_buf[1024];
+                    size_t dl = semi - k < sizeof decl_buf - 1 ? semi - k : sizeof decl_buf - 1;
+                    memcpy(decl_buf, src + k, dl);
+                    decl_buf[dl] = 0;
+                    memset(decl_buf + (sh - k), ' ', 10); /* the qualifier out; the rest is the declaration */
+                    const char *decl = decl_buf;
+                    size_t d0 = 0;
                     if (semi >= n || src[semi] != ';') {
                         problem(&sc, sc.line, "extern __shared__ declaration without its ';'");
                         sc.i = e;
                         continue;
                     }
                     int nl = 0;
-                    for (size_t q = d0; q < semi; q++)
+                    for (size_t q = k; q < semi; q++)
                         nl += src[q] == '\n';
-                    extern_shared(&sc, &o, src + d0, semi - d0, depth, pending, sizeof pending);
+                    extern_shared(&sc, &o, decl + d0, dl - d0, depth, pending, sizeof pending);
                     hdr = o.n;
                     sc.line += nl;
                     for (int q = 0; q < nl; q++) /* keep the numbering: the lines the declaration took */

@@ -1,13 +1,15 @@
-// tests/run/unsupported.cu - cooperative groups: `simtlab run` names the
-// feature, the file and the line instead of a wall of compiler errors.
+// tests/run/unsupported.cu - a grid-wide cooperative group (grid.sync() needs a
+// cooperative launch of co-resident blocks): `simtlab run` names the feature,
+// the file and the line instead of a wall of compiler errors.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 namespace cg = cooperative_groups;
 
 __global__ void k(float *x)
 {
-    cg::thread_block b = cg::this_thread_block();
-    x[b.thread_rank()] = 1;
+    cg::grid_group g = cg::this_grid(); // MARK:grid
+    x[g.thread_rank()] = 1;
+    g.sync();
 }
 
 int main()

@@ -81,9 +81,21 @@ SIMTLAB_VEC(float, float2, float3, float4, 16)
 SIMTLAB_VEC(int, int2, int3, int4, 16)
 SIMTLAB_VEC(double, double2, double3, double4, 16)
 #undef SIMTLAB_VEC
+#define SIMTLAB_VEC24(T, N2, N4, A4)                                                      \
+    struct N2 { T x, y; };                                                                \
+    struct __attribute__((aligned(A4))) N4 { T x, y, z, w; };                             \
+    static inline N2 make_##N2(T x, T y) { return N2{x, y}; }                             \
+    static inline N4 make_##N4(T x, T y, T z, T w) { return N4{x, y, z, w}; }
+SIMTLAB_VEC24(unsigned char, uchar2, uchar4, 4)
+SIMTLAB_VEC24(signed char, char2, char4, 4)
+SIMTLAB_VEC24(short, short2, short4, 8)
+SIMTLAB_VEC24(unsigned short, ushort2, ushort4, 8)
+#undef SIMTLAB_VEC24
 struct uint2 { unsigned x, y; };
 struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; };
 static inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
+static inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
+static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{x, y, z, w}; }
 
 /* ---- built-in variables ------------------------------------------------- */
 extern "C" {
@@ -126,12 +138,19 @@ template <class T>
 static inline __attribute__((always_inline, no_sanitize_thread)) T shfl(unsigned m, T v, int kind, int arg, int w,
                                                                         const char *f, int l)
 {
-    static_assert(sizeof(T) <= 8, "__shfl_*_sync: the simulator moves values of at most 8 bytes");
-    uint64_t in = 0, out;
-    std::memcpy(&in, &v, sizeof v);
-    out = sim_warp_shfl(m, in, kind, arg, w, f, l);
+    /* a value wider than 8 bytes moves in 8-byte pieces, one shuffle each (the GPU too
+     * shuffles a struct 32 bits at a time) */
+    unsigned char buf[sizeof(T)];
+    std::memcpy(buf, &v, sizeof v);
+    for (size_t o = 0; o < sizeof(T); o += 8) {
+        uint64_t in = 0, out;
+        size_t k = sizeof(T) - o < 8 ? sizeof(T) - o : 8;
+        std::memcpy(&in, buf + o, k);
+        out = sim_warp_shfl(m, in, kind, arg, w, f, l);
+        std::memcpy(buf + o, &out, k);
+    }
     T r;
-    std::memcpy(&r, &out, sizeof r);
+    std::memcpy(&r, buf, sizeof r);
     return r;
 }
 } // namespace simtlab
@@ -274,6 +293,14 @@ static inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); retur
 static inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
 static inline unsigned __float_as_uint(float f) { unsigned i; std::memcpy(&i, &f, 4); return i; }
 static inline float __uint_as_float(unsigned i) { float f; std::memcpy(&f, &i, 4); return f; }
+static inline int __mul24(int a, int b) { return (int)((long long)((a << 8) >> 8) * ((b << 8) >> 8)); }
+static inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+static inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+static inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+static inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 static inline int min(int a, int b) { return a < b ? a : b; }
 static inline int max(int a, int b) { return a > b ? a : b; }
 static inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
