@@ -1269,47 +1269,31 @@ ATOMIC_INT(i, int)
 ATOMIC_INT(u, unsigned)
 ATOMIC_INT(ull, unsigned long long)
 
-double sim_atomic_d(double *p, double v, double cmp, int op)
-{
-    sim_access_atomic((uintptr_t)p, 8, RA());
-    uint64_t *q = (uint64_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
-    union { double f; uint64_t u; } a, b, c = {.f = cmp}, x = {.f = v};
-    for (;;) {
-        a.u = old;
-        switch (op) {
-        case SIM_ATOM_ADD: b.f = a.f + v; break;
-        case SIM_ATOM_SUB: b.f = a.f - v; break;
-        case SIM_ATOM_MIN: b.f = fmin(a.f, v); break;
-        case SIM_ATOM_MAX: b.f = fmax(a.f, v); break;
-        case SIM_ATOM_EXCH: b.f = v; break;
-        default: b.u = a.u == c.u ? x.u : a.u; break;
-        }
-        nw = b.u;
-        if (__atomic_compare_exchange_n(q, &old, nw, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-            return a.f;
+/* floating point: a compare-and-swap loop on the bits */
+#define ATOMIC_FP(suffix, T, U, FMIN, FMAX)                                                   \
+    T sim_atomic_##suffix(T *p, T v, T cmp, int op)                                           \
+    {                                                                                         \
+        sim_access_atomic((uintptr_t)p, sizeof(T), RA());                                     \
+        U *q = (U *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;                        \
+        union { T f; U u; } a, b, c = {.f = cmp}, x = {.f = v};                               \
+        for (;;) {                                                                            \
+            a.u = old;                                                                        \
+            switch (op) {                                                                     \
+            case SIM_ATOM_ADD: b.f = a.f + v; break;                                          \
+            case SIM_ATOM_SUB: b.f = a.f - v; break;                                          \
+            case SIM_ATOM_MIN: b.f = FMIN(a.f, v); break;                                     \
+            case SIM_ATOM_MAX: b.f = FMAX(a.f, v); break;                                     \
+            case SIM_ATOM_EXCH: b.f = v; break;                                               \
+            default: b.u = a.u == c.u ? x.u : a.u; break;                                     \
+            }                                                                                 \
+            nw = b.u;                                                                         \
+            if (__atomic_compare_exchange_n(q, &old, nw, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) \
+                return a.f;                                                                   \
+        }                                                                                     \
     }
-}
-
-float sim_atomic_f(float *p, float v, float cmp, int op)
-{
-    sim_access_atomic((uintptr_t)p, 4, RA());
-    uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
-    union { float f; uint32_t u; } a, b, c = {.f = cmp}, x = {.f = v};
-    for (;;) {
-        a.u = old;
-        switch (op) {
-        case SIM_ATOM_ADD: b.f = a.f + v; break;
-        case SIM_ATOM_SUB: b.f = a.f - v; break;
-        case SIM_ATOM_MIN: b.f = fminf(a.f, v); break;
-        case SIM_ATOM_MAX: b.f = fmaxf(a.f, v); break;
-        case SIM_ATOM_EXCH: b.f = v; break;
-        default: b.u = a.u == c.u ? x.u : a.u; break;
-        }
-        nw = b.u;
-        if (__atomic_compare_exchange_n(q, &old, nw, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-            return a.f;
-    }
-}
+ATOMIC_FP(f, float, uint32_t, fminf, fmaxf)
+ATOMIC_FP(d, double, uint64_t, fmin, fmax)
+#undef ATOMIC_FP
 
 /* ---- launching -------------------------------------------------------------------------- */
 static sim_launch_info last_info;

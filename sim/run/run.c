@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "launch.h"
+#include "proc.h"
 #include "rewrite.h"
 #include "run_cuda.h"
 
@@ -172,38 +173,6 @@ static int parse(int argc, char **argv, opts *o)
 }
 
 /* ---- processes ------------------------------------------------------------------------- */
-/* Runs argv (argv[0] looked up on PATH), waits; returns the exit status, or
- * 128 + signal, or -1 when it could not start. out: stdout+stderr to that file. */
-static int spawn_wait(char *const argv[], const char *out, int verbose, char *const envp[])
-{
-    if (verbose) {
-        fputs("simtlab run:", stderr);
-        for (int i = 0; argv[i]; i++)
-            fprintf(stderr, " %s", argv[i]);
-        fputc('\n', stderr);
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (out) {
-        posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    }
-    pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp ? envp : environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc) {
-        errno = rc;
-        return -1;
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    if (WIFSIGNALED(st))
-        return 128 + WTERMSIG(st);
-    return WEXITSTATUS(st);
-}
-
 static char *read_file(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
@@ -514,7 +483,7 @@ static int post_process(const opts *o, const char *dir, unit *u, int pass)
         char nmout[4300];
         snprintf(nmout, sizeof nmout, "%s.syms", u->obj[pass]);
         char *nm_argv[] = {SIMTLAB_NM, "--defined-only", "-g", "--format=posix", u->obj[pass], NULL};
-        if (spawn_wait(nm_argv, nmout, o->verbose, NULL))
+        if (proc_run(nm_argv, nmout, o->verbose, NULL))
             return -1;
         size_t n;
         char *syms = read_file(nmout, &n);
@@ -553,7 +522,7 @@ static int post_process(const opts *o, const char *dir, unit *u, int pass)
         argv[a++] = weak_arg;
     argv[a++] = u->obj[pass];
     argv[a] = NULL;
-    return spawn_wait(argv, u->log[pass], o->verbose, NULL) ? -1 : 0;
+    return proc_run(argv, u->log[pass], o->verbose, NULL) ? -1 : 0;
 }
 
 static int link_prog(const opts *o, const char *dir, unit *units, const int *passes, int npass, const char *bin)
@@ -581,7 +550,7 @@ static int link_prog(const opts *o, const char *dir, unit *units, const int *pas
     argv[a++] = "-lm";
     argv[a++] = "-ldl";
     argv[a] = NULL;
-    if (spawn_wait((char *const *)argv, log, o->verbose, NULL))
+    if (proc_run((char *const *)argv, log, o->verbose, NULL))
         return -1;
     if (rename(tmp, bin)) {
         bad("cannot rename %s: %s", tmp, strerror(errno));
@@ -726,7 +695,7 @@ static int run_program(const char *bin, const opts *o, const char *const *env_ad
     argv[0] = (char *)bin;
     for (int i = 0; i < o->n_prog_args; i++)
         argv[i + 1] = o->prog_args[i];
-    int rc = spawn_wait(argv, NULL, o->verbose, envp);
+    int rc = proc_run(argv, NULL, o->verbose, envp);
     free(argv);
     free(envp);
     if (rc < 0)

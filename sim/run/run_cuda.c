@@ -14,6 +14,7 @@
 
 #include "backend.h"
 #include "kernel_json.h"
+#include "proc.h"
 
 extern char **environ;
 
@@ -47,34 +48,6 @@ static int say(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return 2;
-}
-
-static int spawn(char *const argv[], const char *out, int verbose)
-{
-    if (verbose) {
-        fputs("simtlab run:", stderr);
-        for (int i = 0; argv[i]; i++)
-            fprintf(stderr, " %s", argv[i]);
-        fputc('\n', stderr);
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (out) {
-        posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    }
-    pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc) {
-        errno = rc;
-        return -1;
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
 }
 
 static void show(const char *path)
@@ -149,7 +122,7 @@ int run_cuda_build(const char *const *files, int n_files, const char *const *cfl
         for (int i = 0; i < n_files && k < 150; i++)
             argv[k++] = files[i];
         argv[k] = NULL;
-        int rc = spawn((char *const *)argv, log, verbose);
+        int rc = proc_run((char *const *)argv, log, verbose, NULL);
         if (rc < 0)
             return say("cannot run nvcc (%s): %s; --mode cuda needs the CUDA Toolkit (set CUDA_HOME or put nvcc on PATH)",
                        nvcc, strerror(errno));
@@ -371,7 +344,7 @@ int run_cuda_run(run_cuda_ctx *c, char **args, int n_args, int no_counters, cons
     for (int i = 0; i < n_args; i++)
         argv[k++] = args[i];
     argv[k] = NULL;
-    int rc = spawn(argv, NULL, verbose);
+    int rc = proc_run(argv, NULL, verbose, NULL);
     free(argv);
     if (rc < 0)
         return no_counters ? say("cannot run %s: %s", c->bin, strerror(errno))

@@ -1,0 +1,39 @@
+/* sim/run/proc.c - see proc.h. */
+#define _GNU_SOURCE
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+int proc_run(char *const argv[], const char *out, int verbose, char *const envp[])
+{
+    if (verbose) {
+        fputs("simtlab run:", stderr);
+        for (int i = 0; argv[i]; i++)
+            fprintf(stderr, " %s", argv[i]);
+        fputc('\n', stderr);
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (out) {
+        posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    }
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp ? envp : environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc) {
+        errno = rc;
+        return -1;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}

@@ -1,0 +1,10 @@
+/* sim/run/proc.h - running a tool from an argument vector (never a shell), for
+ * `simtlab run`'s driver (run.c, run_cuda.c). */
+#ifndef SIMTLAB_RUN_PROC_H
+#define SIMTLAB_RUN_PROC_H
+/* Runs argv (argv[0] looked up on PATH) and waits; returns its exit status,
+ * 128 + the signal that ended it, or -1 (errno set) when it could not start.
+ * out: its stdout and stderr go to that file (NULL: inherited); verbose: the
+ * command is printed first; envp NULL: this process's environment. */
+int proc_run(char *const argv[], const char *out, int verbose, char *const envp[]);
+#endif
