@@ -1351,69 +1351,16 @@ static int check_cfg(const simt_cfg *cfg, const char *k)
     return 0;
 }
 
-/* Source location of a return address inside a kernel, via addr2line:
+/* Source location of a return address inside a kernel (sim_resolve_pcs):
  * fills fn ("scale_v1") and loc ("scale.cu:35"); empty when unknown. */
 static void resolve_pc(uintptr_t pc, char *fn, size_t fn_n, char *loc, size_t loc_n)
 {
     fn[0] = loc[0] = 0;
-    Dl_info info;
-    if (!pc || !dladdr((void *)pc, &info) || !info.dli_fbase)
+    sim_pc_source src;
+    if (!pc || sim_resolve_pcs(&pc, 1, &src) || !src.file[0])
         return;
-    /* glibc names the main program by argv[0], which need not be a path to
-     * it (a bare name found on PATH, Criterion's "boxfort-worker"): kernels
-     * linked into the executable itself are read from /proc/<our pid>/exe
-     * (not /proc/self/exe, which addr2line would read as itself). */
-    Dl_info self;
-    int in_exe = dladdr((void *)resolve_pc, &self) && self.dli_fbase == info.dli_fbase;
-    char exe[64], addr[32];
-    snprintf(exe, sizeof exe, "/proc/%d/exe", (int)getpid());
-    snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)(pc - 1 - (uintptr_t)info.dli_fbase));
-    const char *file = !in_exe && info.dli_fname && info.dli_fname[0] ? info.dli_fname : exe;
-    /* addr2line runs from an argument vector, never through a shell: the
-     * file name is whatever the program was called */
-    char *argv[] = {"addr2line", "-f", "-C", "-e", (char *)file, addr, NULL};
-    int fd[2];
-    if (pipe2(fd, O_CLOEXEC))
-        return;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    extern char **environ;
-    pid_t child;
-    int rc = posix_spawnp(&child, "addr2line", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fd[1]);
-    if (rc) {
-        close(fd[0]);
-        return;
-    }
-    char out[800];
-    size_t got = 0;
-    for (;;) {
-        ssize_t r = read(fd[0], out + got, sizeof out - 1 - got);
-        if (r > 0 && (got += (size_t)r) < sizeof out - 1)
-            continue;
-        if (r < 0 && errno == EINTR)
-            continue;
-        break;
-    }
-    out[got] = 0;
-    close(fd[0]);
-    while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
-        ;
-    char *a = out, *b = strchr(out, '\n');
-    if (!b)
-        return;
-    *b++ = 0;
-    b[strcspn(b, "\n")] = 0;
-    char *disc = strstr(b, " (discriminator");
-    if (disc)
-        *disc = 0;
-    if (b[0] && b[0] != '?') {
-        snprintf(fn, fn_n, "%s", a);
-        snprintf(loc, loc_n, "%s", basename_of(b));
-    }
+    snprintf(fn, fn_n, "%s", src.fn);
+    snprintf(loc, loc_n, "%s:%d", basename_of(src.file), src.line);
 }
 
 /* Runs addr2line -f -C -e file addr... and parses its two lines per address. */

@@ -73,17 +73,6 @@ static void usage(FILE *f)
             "The program's output is its own; simtlab's reports go to stderr. See docs/run.md.\n");
 }
 
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("simtlab run: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 2;
-}
 
 static int has_suffix(const char *s, const char *suf)
 {
@@ -107,9 +96,9 @@ static int parse(int argc, char **argv, opts *o)
         else if (i + 1 < argc)                                                                           \
             val = argv[++i];                                                                             \
         else                                                                                             \
-            return bad("%s needs a value (see simtlab run --help)", flag);                               \
+            return run_error("%s needs a value (see simtlab run --help)", flag);                               \
         if (!val[0])                                                                                     \
-            return bad("%s: the value is empty", flag);                                                  \
+            return run_error("%s: the value is empty", flag);                                                  \
     } while (0)
         if (!strcmp(a, "--")) {
             o->prog_args = argv + i + 1;
@@ -120,21 +109,21 @@ static int parse(int argc, char **argv, opts *o)
             exit(0);
         } else if (!strncmp(a, "--mode", 6) && (a[6] == 0 || a[6] == '=')) {
             if (seen_mode++)
-                return bad("--mode given twice");
+                return run_error("--mode given twice");
             VALUE("--mode");
             if (strcmp(val, "sim") && strcmp(val, "cuda") && strcmp(val, "compare"))
-                return bad("--mode '%s': choose sim, cuda or compare", val);
+                return run_error("--mode '%s': choose sim, cuda or compare", val);
             o->mode = val;
         } else if (!strncmp(a, "--arch", 6) && (a[6] == 0 || a[6] == '=')) {
             if (seen_arch++)
-                return bad("--arch given twice");
+                return run_error("--arch given twice");
             VALUE("--arch");
             if (!sim_device_find(val))
-                return bad("--arch '%s': unknown device; choose sm_80 (A100), sm_89 (RTX 4090), sm_90 (H100) or h200", val);
+                return run_error("--arch '%s': unknown device; choose sm_80 (A100), sm_89 (RTX 4090), sm_90 (H100) or h200", val);
             o->arch = val;
         } else if (!strncmp(a, "--json", 6) && (a[6] == 0 || a[6] == '=')) {
             if (seen_json++)
-                return bad("--json given twice");
+                return run_error("--json given twice");
             VALUE("--json");
             o->json = val;
         } else if (!strcmp(a, "--detail"))
@@ -147,28 +136,28 @@ static int parse(int argc, char **argv, opts *o)
             o->verbose = 1;
         else if (!strcmp(a, "-I") || !strcmp(a, "-D")) {
             if (i + 1 >= argc || !argv[i + 1][0])
-                return bad("%s needs a value", a);
+                return run_error("%s needs a value", a);
             if (o->n_cflags + 2 > MAX_FLAGS)
-                return bad("more than %d compiler flags", MAX_FLAGS);
+                return run_error("more than %d compiler flags", MAX_FLAGS);
             o->cflags[o->n_cflags++] = a;
             o->cflags[o->n_cflags++] = argv[++i];
         } else if ((!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) || !strncmp(a, "-std=", 5)) && a[2]) {
             if (o->n_cflags + 1 > MAX_FLAGS)
-                return bad("more than %d compiler flags", MAX_FLAGS);
+                return run_error("more than %d compiler flags", MAX_FLAGS);
             o->cflags[o->n_cflags++] = a;
         } else if (a[0] == '-')
-            return bad("unknown option '%s' (program arguments go after --; see simtlab run --help)", a);
+            return run_error("unknown option '%s' (program arguments go after --; see simtlab run --help)", a);
         else {
             if (!has_suffix(a, ".cu") && !has_suffix(a, ".cpp") && !has_suffix(a, ".cc") && !has_suffix(a, ".cxx"))
-                return bad("'%s' is not a .cu (or .cpp, .cc, .cxx) file; program arguments go after --", a);
+                return run_error("'%s' is not a .cu (or .cpp, .cc, .cxx) file; program arguments go after --", a);
             if (o->n_files == MAX_FILES)
-                return bad("more than %d source files", MAX_FILES);
+                return run_error("more than %d source files", MAX_FILES);
             o->files[o->n_files++] = a;
         }
 #undef VALUE
     }
     if (!o->n_files)
-        return bad("no .cu file given (usage: simtlab run FILE.cu [options] [-- program arguments])");
+        return run_error("no .cu file given (usage: simtlab run FILE.cu [options] [-- program arguments])");
     return 0;
 }
 
@@ -349,14 +338,14 @@ static int shadow_header(void *ctx, const char *abs, const char *rel, const char
     rewrite_result r;
     if (cu_rewrite(text, n, abs, &r)) {
         fputs(r.err, stderr);
-        bad("%s: cannot build it for the simulator (above)", abs);
+        run_error("%s: cannot build it for the simulator (above)", abs);
         return 2;
     }
     char out[8400], parent[8400];
     snprintf(out, sizeof out, "%s/%s", dir, rel);
     snprintf(parent, sizeof parent, "%s", out);
     *strrchr(parent, '/') = 0;
-    int rc = mkdirs(parent) || write_file(out, r.text, r.len) ? bad("cannot write %s: %s", out, strerror(errno)) : 0;
+    int rc = mkdirs(parent) || write_file(out, r.text, r.len) ? run_error("cannot write %s: %s", out, strerror(errno)) : 0;
     free(r.text);
     return rc;
 }
@@ -455,7 +444,7 @@ static int start(const opts *o, unit *u, int pass)
     posix_spawn_file_actions_destroy(&fa);
     if (rc) {
         u->pid[pass] = -1;
-        bad("cannot run %s: %s (install g++: sudo apt-get install g++)", SIMTLAB_CXX, strerror(rc));
+        run_error("cannot run %s: %s (install g++: sudo apt-get install g++)", SIMTLAB_CXX, strerror(rc));
         return -1;
     }
     return 0;
@@ -553,7 +542,7 @@ static int link_prog(const opts *o, const char *dir, unit *units, const int *pas
     if (proc_run((char *const *)argv, log, o->verbose, NULL))
         return -1;
     if (rename(tmp, bin)) {
-        bad("cannot rename %s: %s", tmp, strerror(errno));
+        run_error("cannot rename %s: %s", tmp, strerror(errno));
         return -1;
     }
     return 0;
@@ -566,14 +555,14 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         return 0; /* cached */
     unit *units = calloc((size_t)o->n_files, sizeof *units);
     if (!units)
-        return bad("out of host memory");
+        return run_error("out of host memory");
     int rc = 2;
     for (int i = 0; i < o->n_files; i++) {
         unit *u = &units[i];
         size_t n;
         char *src = read_file(o->files[i], &n);
         if (!src) {
-            bad("cannot read %s: %s", o->files[i], strerror(errno));
+            run_error("cannot read %s: %s", o->files[i], strerror(errno));
             goto out;
         }
         char abs[4096];
@@ -583,7 +572,7 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         if (cu_rewrite(src, n, abs, &r)) {
             free(src);
             fputs(r.err, stderr);
-            bad("%s: cannot build it for the simulator (above)", o->files[i]);
+            run_error("%s: cannot build it for the simulator (above)", o->files[i]);
             goto out;
         }
         char sdir[4096];
@@ -599,7 +588,7 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         u->is_cu = has_suffix(o->files[i], ".cu");
         if (write_file(u->src, r.text, r.len)) {
             free(r.text);
-            bad("cannot write %s: %s", u->src, strerror(errno));
+            run_error("cannot write %s: %s", u->src, strerror(errno));
             goto out;
         }
         free(r.text);
@@ -622,7 +611,7 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
     for (int i = 0; i < o->n_files; i++) {
         if (finish(&units[i], PASS_DEV)) {
             print_log(units[i].log[PASS_DEV]);
-            bad("%s did not compile for the simulator (g++, errors above)", o->files[i]);
+            run_error("%s did not compile for the simulator (g++, errors above)", o->files[i]);
             dev_failed = 1;
         }
         host_failed |= finish(&units[i], PASS_HOST) != 0;
@@ -645,14 +634,14 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         if (start(o, &units[i], PASS_SINGLE) || finish(&units[i], PASS_SINGLE) ||
             post_process(o, dir, &units[i], PASS_SINGLE)) {
             print_log(units[i].log[PASS_SINGLE]);
-            bad("%s did not compile for the simulator (g++, errors above)", o->files[i]);
+            run_error("%s did not compile for the simulator (g++, errors above)", o->files[i]);
             goto out;
         }
     if (link_prog(o, dir, units, single, 1, bin)) {
         char log[4200];
         snprintf(log, sizeof log, "%s/link.log", dir);
         print_log(log);
-        bad("linking the program failed (above)");
+        run_error("linking the program failed (above)");
         goto out;
     }
     rc = 0;
@@ -691,7 +680,7 @@ static int run_program(const char *bin, const opts *o, const char *const *env_ad
     char **argv = calloc((size_t)o->n_prog_args + 2, sizeof *argv);
     char **envp = env_with(env_add, n_env);
     if (!argv || !envp)
-        return bad("out of host memory");
+        return run_error("out of host memory");
     argv[0] = (char *)bin;
     for (int i = 0; i < o->n_prog_args; i++)
         argv[i + 1] = o->prog_args[i];
@@ -699,7 +688,7 @@ static int run_program(const char *bin, const opts *o, const char *const *env_ad
     free(argv);
     free(envp);
     if (rc < 0)
-        return bad("cannot run %s: %s", bin, strerror(errno));
+        return run_error("cannot run %s: %s", bin, strerror(errno));
     if (rc > 128)
         fprintf(stderr, "simtlab run: the program was killed by signal %d (%s) in its host code\n", rc - 128,
                 strsignal(rc - 128));
@@ -716,7 +705,7 @@ int main(int argc, char **argv)
         FILE *f = fopen(o.json, "a");
         struct stat st;
         if (!f || (stat(o.json, &st) == 0 && !S_ISREG(st.st_mode)))
-            return bad("--json %s: cannot write there (%s)", o.json, f ? "not a regular file" : strerror(errno));
+            return run_error("--json %s: cannot write there (%s)", o.json, f ? "not a regular file" : strerror(errno));
         fclose(f);
     }
     /* the cache directory: by content of the sources and flags, and simtlab's own inputs */
@@ -726,7 +715,7 @@ int main(int argc, char **argv)
         size_t n;
         char *s = read_file(o.files[i], &n);
         if (!s)
-            return bad("cannot read %s: %s", o.files[i], strerror(errno));
+            return run_error("cannot read %s: %s", o.files[i], strerror(errno));
         char abs[4096];
         if (!realpath(o.files[i], abs))
             snprintf(abs, sizeof abs, "%s", o.files[i]);
@@ -746,7 +735,7 @@ int main(int argc, char **argv)
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%016llx", cache && cache[0] ? cache : SIMTLAB_RUN_CACHE_DEFAULT, (unsigned long long)h);
     if (mkdirs(dir))
-        return bad("cannot create the build cache %s: %s (set SIMTLAB_RUN_CACHE to a writable directory)", dir,
+        return run_error("cannot create the build cache %s: %s (set SIMTLAB_RUN_CACHE to a writable directory)", dir,
                    strerror(errno));
 
     int want_sim = strcmp(o.mode, "cuda") != 0, want_cuda = strcmp(o.mode, "sim") != 0;

@@ -38,16 +38,19 @@ static const char *const metrics[] = {
 };
 #define NM (sizeof metrics / sizeof metrics[0])
 
-static int say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int say(const char *fmt, ...)
+
+/* --json PATH opened with the object's first fields; NULL (said why) when it cannot be. */
+static FILE *json_file(const char *path, json *j, const char *mode)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("simtlab run: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 2;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        run_error("--json %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    json_open(j, f);
+    json_str(j, "tool", "simtlab run");
+    json_str(j, "mode", mode);
+    return f;
 }
 
 static void show(const char *path)
@@ -104,7 +107,7 @@ int run_cuda_build(const char *const *files, int n_files, const char *const *cfl
         else if (!strcmp(arch, "sm_89") || !strcmp(arch, "4090") || !strcmp(arch, "89"))
             a = "sm_89";
         else
-            return say("--arch '%s': choose sm_80, sm_89, sm_90 or h200", arch);
+            return run_error("--arch '%s': choose sm_80, sm_89, sm_90 or h200", arch);
     }
     for (int attempt = 0; attempt < 2; attempt++) {
         snprintf(archflag, sizeof archflag, "-arch=%s", a);
@@ -124,7 +127,7 @@ int run_cuda_build(const char *const *files, int n_files, const char *const *cfl
         argv[k] = NULL;
         int rc = proc_run((char *const *)argv, log, verbose, NULL);
         if (rc < 0)
-            return say("cannot run nvcc (%s): %s; --mode cuda needs the CUDA Toolkit (set CUDA_HOME or put nvcc on PATH)",
+            return run_error("cannot run nvcc (%s): %s; --mode cuda needs the CUDA Toolkit (set CUDA_HOME or put nvcc on PATH)",
                        nvcc, strerror(errno));
         if (rc == 0)
             return 0;
@@ -133,7 +136,7 @@ int run_cuda_build(const char *const *files, int n_files, const char *const *cfl
             continue;
         }
         show(log);
-        return say("nvcc could not build the program (errors above)");
+        return run_error("nvcc could not build the program (errors above)");
     }
     return 2;
 }
@@ -328,7 +331,7 @@ int run_cuda_run(run_cuda_ctx *c, char **args, int n_args, int no_counters, cons
     snprintf(logflag, sizeof logflag, "%s", c->ncu_log);
     char **argv = calloc((size_t)n_args + 16, sizeof *argv);
     if (!argv)
-        return say("out of host memory");
+        return run_error("out of host memory");
     int k = 0;
     if (!no_counters) {
         argv[k++] = ncu;
@@ -347,14 +350,14 @@ int run_cuda_run(run_cuda_ctx *c, char **args, int n_args, int no_counters, cons
     int rc = proc_run(argv, NULL, verbose, NULL);
     free(argv);
     if (rc < 0)
-        return no_counters ? say("cannot run %s: %s", c->bin, strerror(errno))
-                           : say("cannot run Nsight Compute (%s): %s; install it with the CUDA Toolkit, or use "
+        return no_counters ? run_error("cannot run %s: %s", c->bin, strerror(errno))
+                           : run_error("cannot run Nsight Compute (%s): %s; install it with the CUDA Toolkit, or use "
                                  "--no-counters to run without counters",
                                  ncu, strerror(errno));
     if (no_counters)
         return rc;
     if (file_has(c->ncu_log, "ERR_NVGPUCTRPERM")) {
-        say("the GPU's performance counters are not permitted for this user (ERR_NVGPUCTRPERM): run as root, or "
+        run_error("the GPU's performance counters are not permitted for this user (ERR_NVGPUCTRPERM): run as root, or "
             "load the driver with NVreg_RestrictProfilingToAdminUsers=0 "
             "(https://developer.nvidia.com/ERR_NVGPUCTRPERM); --no-counters runs without them");
         return rc ? rc : 2;
@@ -362,31 +365,24 @@ int run_cuda_run(run_cuda_ctx *c, char **args, int n_args, int no_counters, cons
     gpu_launch *g;
     int n = read_ncu(c->ncu_log, &g);
     if (n <= 0 && file_has(c->ncu_log, "No kernels were profiled"))
-        say("Nsight Compute profiled no kernel: no GPU or driver here, or the program failed before its first "
+        run_error("Nsight Compute profiled no kernel: no GPU or driver here, or the program failed before its first "
             "launch (its own messages are above)");
     if (n > 0) {
         c->profiled = 1;
         print_gpu(g, n);
     }
-    if (json_path && n >= 0) {
-        FILE *f = fopen(json_path, "w");
-        if (!f)
-            say("--json %s: %s", json_path, strerror(errno));
-        else {
-            json j;
-            json_open(&j, f);
-            json_str(&j, "tool", "simtlab run");
-            json_str(&j, "mode", "cuda");
-            json_arr(&j, "kernels");
-            for (int i = 0; i < n; i++) {
-                be_kernel kk;
-                to_kernel(&g[i], &kk);
-                lesson_json_kernel(&j, &kk, 1);
-            }
-            json_end_arr(&j);
-            json_close(&j);
-            fclose(f);
+    json j;
+    FILE *f = json_path && n >= 0 ? json_file(json_path, &j, "cuda") : NULL;
+    if (f) {
+        json_arr(&j, "kernels");
+        for (int i = 0; i < n; i++) {
+            be_kernel kk;
+            to_kernel(&g[i], &kk);
+            lesson_json_kernel(&j, &kk, 1);
         }
+        json_end_arr(&j);
+        json_close(&j);
+        fclose(f);
     }
     free(g);
     return rc;
@@ -464,11 +460,11 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
     gpu_launch *g;
     int ns = read_tsv(tsv, &sim), ng = read_ncu(c->ncu_log, &g);
     if (ns < 0)
-        return say("compare: the simulator's run left no record (%s)", tsv);
+        return run_error("compare: the simulator's run left no record (%s)", tsv);
     if (ng <= 0) {
         free(sim);
         free(g);
-        return say("compare: the GPU run has no counters (see above)");
+        return run_error("compare: the GPU run has no counters (see above)");
     }
     int diffs = 0, n = ns < ng ? ns : ng;
     fprintf(stderr, "\nsimtlab run --mode compare: %d launch%s on each side\n", n, n == 1 ? "" : "es");
@@ -497,32 +493,25 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
     }
     fprintf(stderr, "  %s\n", diffs ? "some counters differ (docs/parity-h200.md explains the known cases)"
                                     : "every counter the two sides share agrees");
-    if (json_path) {
-        FILE *f = fopen(json_path, "w");
-        if (!f)
-            say("--json %s: %s", json_path, strerror(errno));
-        else {
-            json j;
-            json_open(&j, f);
-            json_str(&j, "tool", "simtlab run");
-            json_str(&j, "mode", "compare");
-            json_arr(&j, "launches");
-            for (int i = 0; i < n; i++) {
-                be_kernel hk;
-                to_kernel(&g[i], &hk);
-                json_obj(&j, NULL);
-                json_obj(&j, "sim");
-                lesson_json_kernel_fields(&j, &sim[i], 1);
-                json_end(&j);
-                json_obj(&j, "cuda");
-                lesson_json_kernel_fields(&j, &hk, 1);
-                json_end(&j);
-                json_end(&j);
-            }
-            json_end_arr(&j);
-            json_close(&j);
-            fclose(f);
+    json j;
+    FILE *f = json_path ? json_file(json_path, &j, "compare") : NULL;
+    if (f) {
+        json_arr(&j, "launches");
+        for (int i = 0; i < n; i++) {
+            be_kernel hk;
+            to_kernel(&g[i], &hk);
+            json_obj(&j, NULL);
+            json_obj(&j, "sim");
+            lesson_json_kernel_fields(&j, &sim[i], 1);
+            json_end(&j);
+            json_obj(&j, "cuda");
+            lesson_json_kernel_fields(&j, &hk, 1);
+            json_end(&j);
+            json_end(&j);
         }
+        json_end_arr(&j);
+        json_close(&j);
+        fclose(f);
     }
     free(sim);
     free(g);
