@@ -47,6 +47,7 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
         const sim_alloc *al = &sim_allocs[id];
         if (__builtin_expect(a >= al->begin && a + size <= al->live_end && !(a & (size - 1)), 1)) {
             w->alloc_ctr[id][wr] += size;
+            sim_l2_note(w, off, (unsigned)wr);
             if (__builtin_expect(w->detailed, 0))
                 detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
             return;
@@ -361,6 +362,8 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
                 sim_block_abort(w);
             }
             w->alloc_ctr[id][wr] += size; /* atomics come here */
+            if (w->async != SIM_SPACE_SKIP) /* an atomic: one L2 operation (its read half) */
+                sim_l2_note(w, off, w->async == SIM_SPACE_ATOM ? 2u : (unsigned)wr);
             if (w->detailed)
                 detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
             return;

@@ -70,6 +70,7 @@ typedef struct sim_thread {
     uintptr_t spin_addr;
     unsigned spin_n;
     uintptr_t last_pc; /* where it was last seen: its last spin yield, or where a timeout stopped it */
+    uint32_t l2_occ;   /* global accesses made so far (sim/l2.c orders a block's trace by it) */
 } sim_thread;
 
 /* Detailed mode: one warp-level request = the accesses of one instruction
@@ -149,6 +150,9 @@ typedef struct sim_err_rec {
 
 typedef struct sim_worker {
     /* hot: read by every instrumented access */
+    uint64_t *l2_tr;          /* the running block's global sectors, for the L2 model (sim/l2.c) */
+    size_t l2_n, l2_cap;
+    uint64_t l2_last;         /* the entry appended last (a repeat is not appended again) */
     uint64_t (*alloc_ctr)[2]; /* [alloc id][0 read, 1 write] for this launch */
     sim_thread *cur;          /* running CUDA thread; NULL in the scheduler */
     int detailed;
@@ -196,6 +200,12 @@ typedef struct sim_worker {
     sim_pc_stat *pcs;
     uint32_t pcs_cap, pcs_n; /* open addressing, pcs_cap a power of two */
 
+    int l2_lost;        /* this block's trace overflowed (sim_l2_grow) */
+    size_t l2_done;     /* l2_tr[0, l2_done) already sorted and filtered (a compaction) */
+    uint64_t *l1_tags;  /* 2^SIM_L1_SHIFT_MAX: the L1 model of sim/l2.c */
+    uint64_t *l2_tmp;   /* l2_cap entries: the occurrence sort's other buffer */
+    uint64_t l1_gen;
+
     sim_err_rec err; /* first error of this worker in this launch */
     int has_err;
 
@@ -228,6 +238,32 @@ int sim_yield(sim_worker *w, int prefer_new); /* run another thread of the block
 int sim_in_kernel_text(uintptr_t pc);
 void sim_warp_lockstep(void); /* launch.c: the warp's live lanes meet (volatile shared accesses) */
 void sim_pc_merge(sim_worker *w, sim_pc_stat **all, uint32_t *n, uint32_t *cap); /* under the launch's merge lock */
+
+/* l2.c: the L2 model. The hot path appends a global access's sector and kind
+ * (0 read, 1 write, 2 atomic) to the block's trace, skipping a repeat, with
+ * the thread's count of global accesses so far (its occurrence): at the
+ * block's end the trace is put in occurrence order, the order in which warps
+ * that move together would make those accesses (threads run here one after
+ * another between barriers). Entry: occurrence << 35 | sector << 2 | kind. */
+#define SIM_L2_OCC_SHIFT 35
+#define SIM_L1_SHIFT_MAX 13 /* the L1 model: at most 2^13 sectors (256 KB) a block; sim/l2.c sizes it per launch */
+void sim_l2_grow(sim_worker *w);
+static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uintptr_t arena_off, unsigned kind)
+{
+    uint64_t e = (uint64_t)(arena_off >> 5) << 2 | kind;
+    uint64_t occ = w->cur->l2_occ++;
+    if (e != w->l2_last) {
+        w->l2_last = e;
+        if (__builtin_expect(w->l2_n == w->l2_cap, 0))
+            sim_l2_grow(w);
+        w->l2_tr[w->l2_n++] = occ << SIM_L2_OCC_SHIFT | e;
+    }
+}
+unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
+int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks); /* 0 or -1 (out of memory) */
+void sim_l2_block_done(sim_worker *w, uint64_t b);
+void sim_l2_launch_end(sim_counters *c);
+void sim_l2_host_access(uintptr_t arena_off, size_t n, int wr); /* copies and memsets (memory.c) */
 
 /* access.c */
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);

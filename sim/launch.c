@@ -102,10 +102,10 @@ void sim_set_error(sim_status s, const char *fmt, ...)
 
 /* ---- device presets ---------------------------------------------------------- */
 static const sim_device presets[] = {
-    {"sm_80", "A100 SXM 40GB", 8, 0, 108, 48 << 10, 163 << 10, 40u << 20, 1.555e12, 19.5e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}},
-    {"sm_89", "RTX 4090", 8, 9, 128, 48 << 10, 99 << 10, 72u << 20, 1.008e12, 82.6e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}},
-    {"sm_90", "H100 SXM", 9, 0, 132, 48 << 10, 227 << 10, 50u << 20, 3.35e12, 67e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}},
-    {"h200", "H200 SXM", 9, 0, 132, 48 << 10, 227 << 10, 60u << 20, 4.8e12, 67e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}},
+    {"sm_80", "A100 SXM 40GB", 8, 0, 108, 48 << 10, 163 << 10, 40u << 20, 1.555e12, 19.5e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}, 164 << 10, 2048, 32},
+    {"sm_89", "RTX 4090", 8, 9, 128, 48 << 10, 99 << 10, 72u << 20, 1.008e12, 82.6e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}, 100 << 10, 1536, 24},
+    {"sm_90", "H100 SXM", 9, 0, 132, 48 << 10, 227 << 10, 50u << 20, 3.35e12, 67e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}, 228 << 10, 2048, 32},
+    {"h200", "H200 SXM", 9, 0, 132, 48 << 10, 227 << 10, 60u << 20, 4.8e12, 67e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}, 228 << 10, 2048, 32},
 };
 static const sim_device *const preset_list[] = {&presets[0], &presets[1], &presets[2], &presets[3], NULL};
 static const sim_device *cur_device = &presets[2];
@@ -404,7 +404,14 @@ static sim_worker *worker_get(void)
     w->dyn_map = mmap(NULL, dyn_map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     w->altstack = malloc(SIGSTKSZ > 65536 ? SIGSTKSZ : 65536);
     w->shadow_dyn = calloc(SIM_DYN_CAP / 4, sizeof(sim_shadow));
-    if (w->alloc_ctr == MAP_FAILED || w->dyn_map == MAP_FAILED || !w->altstack || !w->shadow_dyn) {
+    w->l2_cap = 4096; /* never 0: sim_l2_grow keeps at least this much */
+    w->l2_tr = malloc(w->l2_cap * sizeof *w->l2_tr);
+    w->l2_tmp = malloc(w->l2_cap * sizeof *w->l2_tmp);
+    w->l2_last = ~0ull;
+    w->l1_tags = calloc((size_t)1 << SIM_L1_SHIFT_MAX, sizeof *w->l1_tags);
+    w->l1_gen = 1; /* never 0: an empty table entry is 0 */
+    if (w->alloc_ctr == MAP_FAILED || w->dyn_map == MAP_FAILED || !w->altstack || !w->shadow_dyn || !w->l2_tr ||
+        !w->l2_tmp || !w->l1_tags) {
         free(w);
         return NULL;
     }
@@ -603,6 +610,7 @@ static void fiber_main(void *arg)
             sim_thread *t = &w->threads[w->next_new++];
             t->stack = mine;
             t->async_pending = 0;
+            t->l2_occ = 0;
             t->state = SIM_T_RUNNING;
             w->cur = t;
             w->thunk(w->args);
@@ -1495,6 +1503,11 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     sim_err_rec err;
     int has_err = 0, setup_failed = 0;
     uint64_t blocks_run = 0;
+    if (sim_l2_launch_begin(cfg, nblocks)) {
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot set up the L2 model for %s (out of host memory)", kernel);
+        last_info.status = last_status;
+        return last_status;
+    }
 
 #ifdef _OPENMP
 #pragma omp parallel
@@ -1523,6 +1536,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             memset(&w->c, 0, sizeof w->c);
             memset(w->alloc_ctr, 0, sizeof(uint64_t[2]) * nalloc);
             w->has_err = 0;
+            w->l2_n = w->l2_done = 0;
+            w->l2_last = ~0ull;
             w->thunk = thunk;
             w->args = args;
             w->n_threads = nthreads;
@@ -1549,6 +1564,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                     run_block(w, b, cfg);
                     if (!w->block_failed && !w->timed_out) /* finished: the timeout report counts these */
                         my_blocks++;
+                    sim_l2_block_done(w, b);
                     if (w->block_failed) {
                         uint64_t cur = atomic_load(&abort_at);
                         while (b < cur && !atomic_compare_exchange_weak(&abort_at, &cur, b))
@@ -1582,6 +1598,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             }
         }
     }
+    sim_l2_launch_end(&total);
     int fired = env_timeout_s > 0 && atomic_load(&wd_fired);
     if (env_timeout_s > 0)
         wd_disarm();

@@ -57,6 +57,8 @@ typedef struct sim_device {
     unsigned max_threads_per_block; /* 1024 */
     unsigned max_block[3];          /* 1024, 1024, 64 */
     unsigned max_grid[3];           /* 2^31-1, 65535, 65535 */
+    size_t shared_per_sm;           /* shared memory of one SM (blocks per SM, the L2 model's waves) */
+    unsigned max_threads_per_sm, max_blocks_per_sm;
 } sim_device;
 
 /* Looks up "sm_80", "sm_89", "sm_90", "h200" (also "80", "a100", "h100",
@@ -112,7 +114,25 @@ typedef struct sim_counters {
     uint64_t shared_atom_conflicts;
     uint64_t barriers;  /* __syncthreads executed, per block */
     uint64_t threads;   /* threads run */
+    /* the L2 model (sim/l2.c), every mode: what reaches L2 and DRAM */
+    uint64_t l2_read_sectors, l2_write_sectors; /* sectors past the block's L1 (atomics: writes) */
+    uint64_t l2_read_hits, l2_write_hits;       /* of those, found valid in L2 */
+    uint64_t dram_read_bytes;  /* predicted: sectors L2 fetched from DRAM during the launch, x 32 */
+    uint64_t dram_write_bytes; /* predicted: dirty sectors L2 wrote back during the launch, x 32 */
+    uint64_t l2_dirty_bytes;   /* dirty in L2 after the launch: DRAM writes still to come */
+    uint64_t l2_incomplete;    /* 1: a block's trace overflowed (sim/l2.c SIM_TRACE_CAP); the L2 figures are low */
 } sim_counters;
+
+/* The L2 model (sim/l2.c, docs/l2-model.md) fills the l2_* and dram_*
+ * counters of every launch, in every mode. One L2 for the process, as on the
+ * chip: what a launch, a copy or a memset leaves in it, the next launch finds;
+ * dirty lines evicted during a launch are that launch's DRAM writes. With
+ * cold starts on, every launch starts on an empty L2 instead (as Nsight
+ * Compute measures one kernel by default), and copies bypass it. */
+void sim_l2_set_cold(int on);
+int sim_l2_get_cold(void);
+/* DRAM bytes that copies and memsets moved through the L2 model so far. */
+void sim_l2_host_totals(uint64_t *dram_read_bytes, uint64_t *dram_write_bytes);
 
 typedef struct sim_launch_info {
     char kernel[64];

@@ -157,6 +157,11 @@ sim_status sim_memcpy(void *dst, const void *src, size_t bytes, sim_copy_kind ki
     if ((kind == SIM_COPY_D2H || kind == SIM_COPY_D2D) && check_range(src, bytes, "source", "sim_memcpy"))
         return SIM_ERR_INVALID_VALUE;
     memmove(dst, src, bytes);
+    /* the copy engines move data through L2, as kernels do */
+    if (kind == SIM_COPY_D2H || kind == SIM_COPY_D2D)
+        sim_l2_host_access((uintptr_t)src - sim_arena.base, bytes, 0);
+    if (kind == SIM_COPY_H2D || kind == SIM_COPY_D2D)
+        sim_l2_host_access((uintptr_t)dst - sim_arena.base, bytes, 1);
     if (kind == SIM_COPY_H2D)
         copies.h2d_bytes += bytes;
     else if (kind == SIM_COPY_D2H)
@@ -173,6 +178,7 @@ sim_status sim_memset(void *ptr, int value, size_t bytes)
     if (check_range(ptr, bytes, "destination", "sim_memset"))
         return SIM_ERR_INVALID_VALUE;
     memset(ptr, value, bytes);
+    sim_l2_host_access((uintptr_t)ptr - sim_arena.base, bytes, 1);
     return SIM_OK;
 }
 

@@ -272,6 +272,7 @@ int attn_run(backend *be, const attn_params *a, const float *q, const float *k, 
             r->time_ms += kr->time_ms;
             r->hbm_read += kr->hw.valid ? kr->hw.dram_read_bytes : kr->sim.hbm_read_bytes;
             r->hbm_write += kr->hw.valid ? kr->hw.dram_write_bytes : kr->sim.hbm_write_bytes;
+            lesson_add_l2(&r->l2, &kr->sim);
         }
         tensor_counts(be, &b, &r->measured);
         if (be_download(be, o, b.o, nd * 4))
@@ -545,6 +546,12 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
     printf("    Theorem 2: standard Theta(N d + N^2), FlashAttention Theta(N^2 d^2 / M); FLOPs = %s per head x %lld "
            "heads = %.3g\n",
            a->causal ? "4 d N(N+1)/2 (causal: the visible pairs)" : "4 N^2 d", (long long)a->B * a->H, flops);
+    if (be->kind == BACKEND_SIM) {
+        lesson_l2_head(stdout, "      ", be->dev);
+        for (int ver = 0; ver < NVER; ver++)
+            if (rs[ver].ran)
+                lesson_l2_row(stdout, "      ", ver_names[ver], &rs[ver].l2);
+    }
     printf("\n%s\n", pass ? "PASS" : "FAIL");
 }
 

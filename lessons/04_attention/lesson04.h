@@ -33,6 +33,7 @@ typedef struct attn_version_result {
     int first_kernel, n_kernels; /* into be->kernels */
     attn_bytes measured;         /* per tensor (simulator only) */
     uint64_t hbm_read, hbm_write;
+    sim_counters l2; /* simulator: the L2 model's figures summed over the version's kernels (sim/l2.c) */
     double time_ms;
 } attn_version_result;
 

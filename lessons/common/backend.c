@@ -47,7 +47,10 @@ int be_open(backend *be, backend_kind kind, const char *arch, int detailed)
         return 0;
     }
 #ifdef SIMTLAB_HAVE_CUDA
-    be->counters = 1;
+    /* SIMTLAB_NO_COUNTERS=1: no CUPTI in this process, e.g. under Nsight
+     * Compute, which holds the profiler itself (scripts/gpu/l2.sh) */
+    const char *nc = getenv("SIMTLAB_NO_COUNTERS");
+    be->counters = !(nc && !strcmp(nc, "1"));
     return cuda_be_open(be);
 #else
     return fail(be, NO_CUDA_MSG);

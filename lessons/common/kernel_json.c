@@ -3,6 +3,12 @@
  * lesson.c so that `simtlab run` links it without the lessons' backends. */
 #include "kernel_json.h"
 
+double lesson_l2_hit_rate(const sim_counters *c)
+{
+    uint64_t n = c->l2_read_sectors + c->l2_write_sectors;
+    return n ? (double)(c->l2_read_hits + c->l2_write_hits) / (double)n : -1;
+}
+
 void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
 {
     json_str(j, "name", k->name);
@@ -27,6 +33,17 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_obj(j, "sram");
         for (size_t i = 0; i < sizeof sram / sizeof sram[0]; i++)
             json_null(j, sram[i]);
+        json_end(j);
+        json_obj(j, "l2");
+        json_null(j, "read_sectors");
+        json_null(j, "write_sectors");
+        json_null(j, "hit_rate");
+        json_end(j);
+        json_obj(j, "dram");
+        json_null(j, "read_bytes");
+        json_null(j, "write_bytes");
+        json_null(j, "dirty_after_bytes");
+        json_null(j, "complete");
         json_end(j);
         json_num(j, "flops", k->flops);
         json_num(j, "time_ms", k->time_ms);
@@ -83,12 +100,35 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_uint(j, "bank_conflicts", be_conflicts(k));
     }
     json_end(j);
-    if (!sim) {
-        json_obj(j, "l2");
+    /* what reaches L2 and DRAM: the GPU's counters, or the simulator's L2 model (sim/l2.c) */
+    json_obj(j, "l2");
+    if (sim) {
+        double h = lesson_l2_hit_rate(&k->sim);
+        json_uint(j, "read_sectors", k->sim.l2_read_sectors);
+        json_uint(j, "write_sectors", k->sim.l2_write_sectors);
+        if (h >= 0)
+            json_num(j, "hit_rate", h);
+        else
+            json_null(j, "hit_rate");
+    } else {
         json_uint(j, "read_sectors", k->hw.l2_read_sectors);
         json_uint(j, "write_sectors", k->hw.l2_write_sectors);
-        json_end(j);
+        json_null(j, "hit_rate"); /* not among the range profiler's metrics here */
     }
+    json_end(j);
+    json_obj(j, "dram");
+    if (sim) {
+        json_uint(j, "read_bytes", k->sim.dram_read_bytes);
+        json_uint(j, "write_bytes", k->sim.dram_write_bytes);
+        json_uint(j, "dirty_after_bytes", k->sim.l2_dirty_bytes);
+        json_bool(j, "complete", !k->sim.l2_incomplete);
+    } else {
+        json_uint(j, "read_bytes", k->hw.dram_read_bytes);
+        json_uint(j, "write_bytes", k->hw.dram_write_bytes);
+        json_null(j, "dirty_after_bytes");
+        json_bool(j, "complete", 1);
+    }
+    json_end(j);
     json_num(j, "flops", k->flops);
     json_num(j, "time_ms", k->time_ms);
     json_int(j, "status", k->status);

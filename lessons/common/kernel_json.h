@@ -5,9 +5,13 @@
 #include "json.h"
 
 /* One object per launch: name, grid, block, shared_bytes, hbm.*, sram.*,
- * (l2.* from a GPU), flops, time_ms, status. detailed: the warp-level fields
- * (sectors, wavefronts, conflicts) were counted; else they are null. */
+ * l2.* (read_sectors, write_sectors, hit_rate), dram.* (read_bytes,
+ * write_bytes, dirty_after_bytes, complete: the GPU's counters, or the
+ * simulator's L2 model), flops, time_ms, status. detailed: the warp-level
+ * fields (sectors, wavefronts, conflicts) were counted; else they are null. */
 void lesson_json_kernel(json *j, const be_kernel *k, int detailed);
 /* The same fields without the enclosing object, for callers adding their own. */
 void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed);
+/* The simulator's L2 sector hit rate of a launch (sim/l2.c); -1 when nothing reached L2. */
+double lesson_l2_hit_rate(const sim_counters *c);
 #endif

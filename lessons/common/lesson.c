@@ -120,6 +120,44 @@ const char *const lesson_dram_note =
     "the L2 is write-back, so a kernel's writes may reach DRAM after it ends and earlier kernels' writes during "
     "it (DRAM bytes can then be higher)";
 
+void lesson_add_l2(sim_counters *sum, const sim_counters *k)
+{
+    sum->hbm_read_bytes += k->hbm_read_bytes;
+    sum->hbm_write_bytes += k->hbm_write_bytes;
+    sum->l2_read_sectors += k->l2_read_sectors;
+    sum->l2_write_sectors += k->l2_write_sectors;
+    sum->l2_read_hits += k->l2_read_hits;
+    sum->l2_write_hits += k->l2_write_hits;
+    sum->dram_read_bytes += k->dram_read_bytes;
+    sum->dram_write_bytes += k->dram_write_bytes;
+    /* dirty bytes left in L2: after the last launch, or (cold starts) each launch's own */
+    sum->l2_dirty_bytes = sim_l2_get_cold() ? sum->l2_dirty_bytes + k->l2_dirty_bytes : k->l2_dirty_bytes;
+    sum->l2_incomplete |= k->l2_incomplete;
+}
+
+void lesson_l2_head(FILE *f, const char *indent, const sim_device *dev)
+{
+    char b[24];
+    fprintf(f, "\n%swhat reaches DRAM, predicted by the simulator's L2 model (%s of %s, 16 ways, 128-byte lines, "
+               "write-back;\n%sdocs/l2-model.md): requested = the HBM bytes the kernels ask for (what L1 sees)\n",
+            indent, human_bytes((double)dev->l2_bytes, b, sizeof b), dev->card, indent);
+    fprintf(f, "%s%-24s %12s %8s %12s %12s %14s\n", indent, "", "requested", "L2 hit", "DRAM read", "DRAM write",
+            "dirty in L2");
+}
+
+void lesson_l2_row(FILE *f, const char *indent, const char *name, const sim_counters *c)
+{
+    char b1[24], b2[24], b3[24], b4[24], hit[16] = "-";
+    double h = lesson_l2_hit_rate(c);
+    if (h >= 0)
+        snprintf(hit, sizeof hit, "%.1f%%", 100 * h);
+    fprintf(f, "%s%-24s %12s %8s %12s %12s %14s%s\n", indent, name,
+            human_bytes((double)(c->hbm_read_bytes + c->hbm_write_bytes), b1, sizeof b1), hit,
+            human_bytes((double)c->dram_read_bytes, b2, sizeof b2), human_bytes((double)c->dram_write_bytes, b3, sizeof b3),
+            human_bytes((double)c->l2_dirty_bytes, b4, sizeof b4),
+            c->l2_incomplete ? "  (a block's trace overflowed: DRAM figures low)" : "");
+}
+
 static const char *mark(uint64_t a, uint64_t b) { return a == b ? "=" : "!"; }
 
 void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const backend *gpu, int gpu_first, int n)

@@ -51,6 +51,14 @@ void lesson_json_check(json *j, const check_result *r);
 void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const backend *gpu, int gpu_first, int n);
 extern const char *const lesson_dram_note;
 
+/* The simulator's L2 model (sim/l2.c): a launch's figures added into a sum,
+ * and a table of them (the hit rate: kernel_json.h):
+ * the bytes kernels request (HBM bytes, what L1 sees), the L2 hit rate, the
+ * DRAM bytes predicted to be read and written, and what stays dirty in L2. */
+void lesson_add_l2(sim_counters *sum, const sim_counters *k);
+void lesson_l2_head(FILE *f, const char *indent, const sim_device *dev);
+void lesson_l2_row(FILE *f, const char *indent, const char *name, const sim_counters *c);
+
 /* --detail, one kernel's warp-level counts on lines of their own, each
  * starting with indent: on the simulator (detailed mode) its 32-byte sectors
  * and warp requests, shared wavefronts and bank conflicts, and cp.async

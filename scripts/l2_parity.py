@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""scripts/l2_parity.py - the simulator's L2 model against the H200's counters.
+
+  scripts/l2_parity.py GPU_DIR SIM_DIR [--markdown OUT.md] [--csv OUT.csv]
+
+GPU_DIR holds what scripts/gpu/l2.sh brought back: lessons-none.csv (Nsight
+Compute's raw page, one row per launch, the first column the run's index) and
+lessons-runs.txt ("none <i> rc=<rc> lesson <args>"). SIM_DIR holds, for run i,
+sim-<i>.json: the same lesson command with --mode sim --arch h200 --json
+(scripts/l2_sim_runs.sh makes them). Kernels are matched in launch order by
+name (a GPU run repeats launches for timing; the first unmatched one of the
+same name is taken).
+
+Prints, per counter (DRAM read bytes, DRAM write bytes, L2 read sectors),
+what Accel-Sim publishes for its counters: launches, Pearson correlation,
+mean absolute error (relative), and how many launches are within 1 % and
+within 10 %; then the launches whose DRAM traffic is at least 1 MB against
+the issue's bound (10 %), the worst first.
+"""
+import csv
+import json
+import math
+import os
+import sys
+
+
+def ncu_rows(path):
+    rows = list(csv.reader(open(path)))
+    hdr, out = None, []
+    for r in rows:
+        if len(r) > 1 and r[1] == "ID":
+            hdr = r
+            continue
+        if hdr is None or len(r) < 2 or not r[1].isdigit():
+            continue
+        d = dict(zip(hdr, r))
+        d["run"] = int(r[0])
+        out.append(d)
+    return out
+
+
+def num(d, k):
+    v = d.get(k, "")
+    try:
+        return float(v.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def sim_kernels(node, out):
+    """Every launch object (a dict with 'name' and 'dram') in document order."""
+    if isinstance(node, dict):
+        if "name" in node and "dram" in node and "hbm" in node:
+            out.append(node)
+            return out
+        for v in node.values():
+            sim_kernels(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            sim_kernels(v, out)
+    return out
+
+
+def stats(pairs):
+    """pairs of (sim, gpu): n, pearson, mean abs rel err, within 1 %, within 10 %"""
+    n = len(pairs)
+    if n == 0:
+        return None
+    xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in pairs)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    r = sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
+
+    def rel(x, y):
+        return abs(x - y) / y if y else (0.0 if x == 0 else 1.0)
+
+    errs = [rel(x, y) for x, y in pairs]
+    return n, r, sum(errs) / n, sum(e <= 0.01 for e in errs), sum(e <= 0.10 for e in errs)
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    gdir, sdir = argv[1], argv[2]
+    md = argv[argv.index("--markdown") + 1] if "--markdown" in argv else None
+    csv_out = argv[argv.index("--csv") + 1] if "--csv" in argv else None
+    runs = {}
+    for line in open(os.path.join(gdir, "lessons-runs.txt")):
+        p = line.split()
+        if p[0] == "none":
+            runs[int(p[1])] = " ".join(p[3:]).replace("--mode cuda", "").replace("--repeats 0", "").replace(
+                "--no-counters", "").split()
+    gpu = {}
+    for d in ncu_rows(os.path.join(gdir, "lessons-none.csv")):
+        gpu.setdefault(d["run"], []).append(d)
+    rows = []
+    for i in sorted(runs):
+        f = os.path.join(sdir, "sim-%d.json" % i)
+        if not os.path.exists(f) or i not in gpu:
+            continue
+        ks = sim_kernels(json.load(open(f)), [])
+        launches, used = gpu[i], set()
+        for k in ks:
+            for j, g in enumerate(launches):
+                if j in used or g["Kernel Name"].split("(")[0].split("<")[0].strip() != k["name"]:
+                    continue
+                used.add(j)
+                rows.append({
+                    "run": " ".join(runs[i]), "kernel": k["name"],
+                    "requested": k["hbm"]["read_bytes"] + k["hbm"]["write_bytes"],
+                    "sim_dram_read": k["dram"]["read_bytes"], "gpu_dram_read": num(g, "dram__bytes_read.sum"),
+                    "sim_dram_write": k["dram"]["write_bytes"], "gpu_dram_write": num(g, "dram__bytes_write.sum"),
+                    "sim_dirty_after": k["dram"]["dirty_after_bytes"],
+                    "sim_l2_read": k["l2"]["read_sectors"],
+                    "gpu_l2_read": num(g, "lts__t_sectors_srcunit_tex_op_read.sum"),
+                    "sim_l2_write": k["l2"]["write_sectors"],
+                    "gpu_l2_write": num(g, "lts__t_sectors_srcunit_tex_op_write.sum"),
+                    "gpu_time_ns": num(g, "gpu__time_duration.sum"),
+                })
+                break
+    out = []
+    out.append("| counter | launches | Pearson r | mean abs error | within 1 % | within 10 % |")
+    out.append("|---|---|---|---|---|---|")
+    for name, s, g in (("DRAM read bytes", "sim_dram_read", "gpu_dram_read"),
+                       ("DRAM write bytes", "sim_dram_write", "gpu_dram_write"),
+                       ("L2 read sectors (from L1)", "sim_l2_read", "gpu_l2_read"),
+                       ("L2 write sectors (from L1)", "sim_l2_write", "gpu_l2_write")):
+        st = stats([(r[s], r[g]) for r in rows if r[g] is not None])
+        if st:
+            n, rr, mae, w1, w10 = st
+            out.append("| %s | %d | %.4f | %.1f %% | %d | %d |" % (name, n, rr, 100 * mae, w1, w10))
+    big = [r for r in rows if (r["gpu_dram_read"] or 0) + (r["gpu_dram_write"] or 0) >= 1e6]
+
+    def err(a, b):
+        return (a - b) / b if b else (0.0 if a == 0 else float("inf"))
+
+    out.append("")
+    out.append("Launches moving at least 1 MB of DRAM traffic on the H200 (%d), total DRAM bytes (read + write), "
+               "worst first; the issue's bound is 10 %%:" % len(big))
+    out.append("")
+    out.append("| run | kernel | requested | sim DRAM r / w | H200 DRAM r / w | error (r+w) |")
+    out.append("|---|---|---|---|---|---|")
+    big.sort(key=lambda r: -abs(err(r["sim_dram_read"] + r["sim_dram_write"], r["gpu_dram_read"] + r["gpu_dram_write"])))
+    mb = lambda x: "%.2f" % (x / 1e6)
+    within = 0
+    for r in big:
+        e = err(r["sim_dram_read"] + r["sim_dram_write"], r["gpu_dram_read"] + r["gpu_dram_write"])
+        within += abs(e) <= 0.10
+        out.append("| %s | %s | %s MB | %s / %s MB | %s / %s MB | %+.1f %% |" % (
+            r["run"], r["kernel"], mb(r["requested"]), mb(r["sim_dram_read"]), mb(r["sim_dram_write"]),
+            mb(r["gpu_dram_read"]), mb(r["gpu_dram_write"]), 100 * e))
+    out.append("")
+    out.append("%d of %d such launches within 10 %%." % (within, len(big)))
+    text = "\n".join(out)
+    print(text)
+    if md:
+        open(md, "w").write(text + "\n")
+    if csv_out and rows:
+        with open(csv_out, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            w.writerows(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,496 @@
+/* sim/l2.c - the L2 cache between the simulated SMs and HBM (issue 15).
+ *
+ * The simulator's "HBM bytes" are what kernels request (L1 sectors x 32). What
+ * reaches DRAM is what the L2 misses and the dirty lines it writes back. This
+ * file predicts that:
+ *
+ *  1. Recording (hot path, sim/access.c): every global access appends its
+ *     32-byte sector and kind (read, write, atomic) to the worker's trace of
+ *     the running block, unless it repeats the entry just appended.
+ *  2. L1 (block end, on the worker, no lock): the block's trace, in the order
+ *     of each thread's accesses (see SIM_L2_OCC_SHIFT), goes through a filter
+ *     standing for the block's share of its SM's L1 (hashed, direct-mapped,
+ *     empty at the block's start; sized per launch): a read of a sector the block
+ *     already read or wrote is an L1 hit and never reaches L2; a write of a
+ *     sector the block already wrote is merged with it (a warp writes a
+ *     sector as one request; rewriting a dirty sector sends nothing new to
+ *     DRAM). Atomics always reach L2, where the chip makes them.
+ *  3. Waves (under a lock, in block order): blocks run on the chip in waves
+ *     of SMs x blocks-per-SM. When every block of the oldest wave is done,
+ *     their traces are fed to the L2 interleaved, SIM_L2_RR entries of each
+ *     block in turn, as if the wave's blocks ran side by side. Blocks are
+ *     handed out in increasing order, so waves complete nearly in order and
+ *     only a few waves' traces wait at a time. The result does not depend on
+ *     the number of workers or on timing: only on the grid and the traces.
+ *  4. The L2: the preset's size, 128-byte lines of four 32-byte sectors, 16
+ *     ways, LRU, sets chosen by a hash of the line address. Sectors carry
+ *     valid and dirty bits: a read miss fetches the sector from DRAM, a write
+ *     allocates without fetching (the chip keeps byte masks) and marks it
+ *     dirty, an atomic fetches if needed and marks it dirty. A dirty line is
+ *     written back when evicted (dirty sectors only).
+ *
+ * The L2 lives for the whole process, as on the chip: what one kernel leaves
+ * in it (and what host copies put there) is what the next one finds; dirty
+ * lines evicted during a kernel count as that kernel's DRAM writes.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SIM_L2_WAYS 16
+#define SIM_L2_LINE_SHIFT 7 /* 128-byte lines */
+#define SIM_L2_RR 16        /* entries each block of a wave feeds per turn */
+#define SIM_TRACE_CAP ((size_t)1 << 21) /* trace entries a worker (16 MB, and as much for sorting) */
+
+/* The model's constants, fitted to the H200 (docs/l2-model.md): */
+#define SIM_L2_SHARE 2     /* the L2 is two partitions, each caching what its SMs read: 1/2 the size for one copy */
+#define SIM_L2_FETCH 2     /* a read miss fetches 2 sectors (64 bytes, the aligned pair) from DRAM */
+#define SIM_L2_DIRTY_WAYS 16 /* dirty lines a set may hold; one more cleans the least recently used */
+
+static struct {
+    size_t bytes; /* the preset's L2 */
+    uint32_t nsets;
+    /* per line (nsets x SIM_L2_WAYS, set-major), in separate arrays so that a
+     * lookup reads only the 128 bytes of its set's tags */
+    uint64_t *tag; /* line address + 1; 0: empty */
+    uint64_t *lru; /* last use (L2.clock) */
+    uint8_t *valid, *dirty; /* per sector of the line */
+    uint8_t *live;  /* per set: touched in this launch (listed in touched) */
+    uint32_t *touched;
+    size_t n_touched;
+    uint64_t clock;
+    uint64_t last_line, last_way; /* the last lookup (only a lookup of another line evicts) */
+    uint64_t dirty_sectors;
+    /* this launch's tallies */
+    uint64_t rd_sectors, wr_sectors, rd_hits, wr_hits, fetched, written_back;
+    int overflow;
+    /* blocks done but not yet fed: slot[b % cap] for b in [base, base + cap) */
+    pthread_mutex_t lock;
+    int feeding;
+    uint64_t base, nblocks, wave;
+    size_t cap;
+    struct block_trace { uint64_t *e; size_t n, pos; int done; } *slot, *wbuf; /* wbuf: the wave being fed */
+    uint64_t base_done; /* blocks of [base, base + wave) done */
+    unsigned l1_shift;  /* this launch's L1 model: 2^l1_shift sectors a block */
+    int cold;           /* every launch starts on an empty L2 (sim_l2_set_cold) */
+    uint64_t host_fetched, host_written_back; /* outside launches: copies, memsets */
+} L2 = {.lock = PTHREAD_MUTEX_INITIALIZER, .last_line = UINT64_MAX};
+
+/* Consecutive lines go to consecutive sets (the tag arrays are then read in
+ * order, which the CPU prefetches); the set counts of the presets are not
+ * powers of two, so power-of-two strides still spread over the sets. */
+static inline size_t set_of(uint64_t line) { return (size_t)(line % L2.nsets) * SIM_L2_WAYS; }
+
+static inline void write_back(size_t i)
+{
+    unsigned n = (unsigned)__builtin_popcount(L2.dirty[i]);
+    L2.written_back += n * 32u;
+    L2.dirty_sectors -= n;
+    L2.dirty[i] = 0;
+}
+
+/* One sector through the L2. kind: 0 read, 1 write, 2 atomic. */
+static void l2_sector(uint64_t sector, unsigned kind)
+{
+    const uint64_t line = sector >> 2, want = line + 1;
+    const unsigned sub = (unsigned)(sector & 3);
+    const uint8_t bit = (uint8_t)(1u << sub);
+    size_t i = SIZE_MAX, set;
+    if (line == L2.last_line) { /* the line of the last lookup: still in its way */
+        i = L2.last_way;
+        set = i - i % SIM_L2_WAYS;
+    } else {
+        set = set_of(line);
+        const uint64_t *tags = &L2.tag[set];
+        for (unsigned k = 0; k < SIM_L2_WAYS; k++)
+            if (tags[k] == want) {
+                i = set + k;
+                break;
+            }
+    }
+    if (i == SIZE_MAX) { /* a miss: the least recently used way goes */
+        size_t s = set / SIM_L2_WAYS;
+        if (!L2.live[s]) { /* first touch of the set in this launch: it is empty */
+            L2.live[s] = 1;
+            L2.touched[L2.n_touched++] = (uint32_t)s;
+        }
+        i = set;
+        for (size_t k = set + 1; k < set + SIM_L2_WAYS; k++)
+            if (L2.lru[k] < L2.lru[i])
+                i = k;
+        if (L2.dirty[i])
+            write_back(i);
+        L2.tag[i] = want;
+        L2.valid[i] = 0;
+    }
+    L2.lru[i] = ++L2.clock;
+    L2.last_line = line;
+    L2.last_way = i;
+    int present = (L2.valid[i] & bit) != 0;
+    if (kind == 0) {
+        L2.rd_sectors++;
+        L2.rd_hits += present;
+    } else {
+        L2.wr_sectors++;
+        L2.wr_hits += present;
+    }
+    if (!present && kind != 1) { /* DRAM is read in aligned pairs of sectors */
+        uint8_t fetch = (uint8_t)(SIM_L2_FETCH == 2 ? 3u << (sub & 2) : bit) & (uint8_t)~L2.valid[i];
+        L2.fetched += 32u * (unsigned)__builtin_popcount(fetch);
+        L2.valid[i] |= fetch;
+    }
+    L2.valid[i] |= bit;
+    if (kind != 0 && !(L2.dirty[i] & bit)) {
+        if (!L2.dirty[i] && SIM_L2_DIRTY_WAYS < SIM_L2_WAYS) { /* a line turns dirty: the set's cap */
+            unsigned nd = 0;
+            size_t old = SIZE_MAX;
+            for (size_t k = set; k < set + SIM_L2_WAYS; k++)
+                if (L2.dirty[k]) {
+                    nd++;
+                    if (old == SIZE_MAX || L2.lru[k] < L2.lru[old])
+                        old = k;
+                }
+            if (nd >= SIM_L2_DIRTY_WAYS)
+                write_back(old);
+        }
+        L2.dirty[i] |= bit;
+        L2.dirty_sectors++;
+    }
+}
+
+/* The L2 of the current preset, allocated once (and again if the preset's
+ * size changes); 0 or -1 (out of memory). */
+static int l2_ready(void)
+{
+    const sim_device *dev = sim_get_device();
+    size_t bytes = dev->l2_bytes;
+    if (L2.tag && L2.bytes == bytes)
+        return 0;
+    uint32_t nsets = (uint32_t)((bytes / SIM_L2_SHARE) >> SIM_L2_LINE_SHIFT) / SIM_L2_WAYS;
+    size_t n = (size_t)nsets * SIM_L2_WAYS;
+    uint64_t *tag = calloc(n, sizeof *tag), *lru = calloc(n, sizeof *lru);
+    uint8_t *valid = calloc(n, 1), *dirty = calloc(n, 1), *live = calloc(nsets, 1);
+    uint32_t *touched = calloc(nsets, sizeof *touched);
+    if (!tag || !lru || !valid || !dirty || !live || !touched) {
+        free(tag), free(lru), free(valid), free(dirty), free(live), free(touched);
+        return -1;
+    }
+    free(L2.tag), free(L2.lru), free(L2.valid), free(L2.dirty), free(L2.live), free(L2.touched);
+    L2.tag = tag, L2.lru = lru, L2.valid = valid, L2.dirty = dirty, L2.live = live, L2.touched = touched;
+    L2.nsets = nsets;
+    L2.n_touched = 0;
+    L2.bytes = bytes;
+    L2.clock = 0;
+    L2.dirty_sectors = 0;
+    L2.last_line = UINT64_MAX;
+    return 0;
+}
+
+/* Empties the L2 (what the last launch touched, set by set): a cold start,
+ * as Nsight Compute measures a kernel (--cache-control all). */
+static void l2_clear(void)
+{
+    for (size_t k = 0; k < L2.n_touched; k++) {
+        size_t s = L2.touched[k], i = s * SIM_L2_WAYS;
+        memset(&L2.tag[i], 0, SIM_L2_WAYS * sizeof *L2.tag);
+        memset(&L2.lru[i], 0, SIM_L2_WAYS * sizeof *L2.lru); /* empty ways are the least recently used */
+        memset(&L2.valid[i], 0, SIM_L2_WAYS);
+        memset(&L2.dirty[i], 0, SIM_L2_WAYS);
+        L2.live[s] = 0;
+    }
+    L2.n_touched = 0;
+    L2.dirty_sectors = 0;
+    L2.clock = 0;
+    L2.last_line = UINT64_MAX;
+}
+
+/* ---- the hot path's slow side ----------------------------------------- */
+static void occurrence_sort(uint64_t *e, uint64_t *tmp, size_t n);
+static size_t l1_filter(sim_worker *w, uint64_t *e, size_t n);
+
+/* The trace is full: grow it, up to SIM_TRACE_CAP entries; past that, the
+ * entries since the last compaction are sorted and filtered by the L1 model
+ * now (what sim_l2_block_done would do at the block's end) and kept; if
+ * that frees too little, they are dropped and the launch's figures marked
+ * incomplete (a lower bound). Memory stays bounded: 2 x SIM_TRACE_CAP
+ * entries a worker. */
+void sim_l2_grow(sim_worker *w)
+{
+    if (w->l2_cap < SIM_TRACE_CAP) {
+        size_t cap = w->l2_cap * 2;
+        uint64_t *e = realloc(w->l2_tr, cap * sizeof *e);
+        if (e)
+            w->l2_tr = e;
+        uint64_t *t = e ? realloc(w->l2_tmp, cap * sizeof *t) : NULL;
+        if (t)
+            w->l2_tmp = t;
+        if (e && t) {
+            w->l2_cap = cap;
+            return;
+        }
+    }
+    size_t tail = w->l2_n - w->l2_done;
+    occurrence_sort(w->l2_tr + w->l2_done, w->l2_tmp, tail);
+    w->l2_n = w->l2_done + l1_filter(w, w->l2_tr + w->l2_done, tail);
+    w->l2_done = w->l2_n;
+    if (w->l2_n > w->l2_cap / 4 * 3) {
+        w->l2_lost = 1;
+        w->l2_n = w->l2_done = w->l2_cap / 2;
+    }
+}
+
+/* ---- launches ------------------------------------------------------------ */
+/* Blocks of one SM at a time: the preset's limits on threads, blocks and
+ * shared memory (registers are not modelled; static __shared__ is not known). */
+unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg)
+{
+    unsigned threads = cfg->block.x * cfg->block.y * cfg->block.z;
+    unsigned warps = (threads + 31) / 32;
+    unsigned n = dev->max_blocks_per_sm;
+    unsigned by_threads = dev->max_threads_per_sm / (warps * 32);
+    if (by_threads < n)
+        n = by_threads;
+    if (cfg->shared_bytes) {
+        size_t per = cfg->shared_bytes + 1024; /* the 1 KB the chip reserves a block */
+        unsigned by_shared = (unsigned)(dev->shared_per_sm / per);
+        if (by_shared < n)
+            n = by_shared;
+    }
+    return n ? n : 1;
+}
+
+int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
+{
+    if (l2_ready())
+        return -1;
+    if (L2.cold)
+        l2_clear();
+    L2.rd_sectors = L2.wr_sectors = L2.rd_hits = L2.wr_hits = L2.fetched = L2.written_back = 0;
+    L2.overflow = 0;
+    L2.base = 0;
+    L2.nblocks = nblocks;
+    const sim_device *dev = sim_get_device();
+    unsigned per_sm = sim_blocks_per_sm(dev, cfg);
+    L2.wave = (uint64_t)dev->sm_count * per_sm;
+    /* L1 and shared memory are one array of shared_per_sm + 28 KB an SM (256 KB
+     * on sm_90); what the resident blocks' shared memory leaves is L1, split
+     * between them (static __shared__ is not known: counted as none) */
+    size_t l1 = dev->shared_per_sm + (28 << 10), used = (size_t)per_sm * (cfg->shared_bytes + (cfg->shared_bytes ? 1024 : 0));
+    size_t sectors = (used < l1 ? l1 - used : 0) / per_sm / 32;
+    L2.l1_shift = 5; /* at least 32 sectors */
+    while (L2.l1_shift < SIM_L1_SHIFT_MAX && ((size_t)2 << L2.l1_shift) <= sectors)
+        L2.l1_shift++;
+    L2.feeding = 0;
+    size_t want = (size_t)L2.wave * 4;
+    if (L2.cap < want) {
+        struct block_trace *s = realloc(L2.slot, want * sizeof *s);
+        if (!s)
+            return -1;
+        L2.slot = s;
+        L2.cap = want;
+    }
+    memset(L2.slot, 0, L2.cap * sizeof *L2.slot);
+    struct block_trace *wb = realloc(L2.wbuf, L2.wave * sizeof *wb);
+    if (!wb)
+        return -1;
+    L2.wbuf = wb;
+    L2.base_done = 0;
+    return 0;
+}
+
+/* The block's accesses through its SM's L1; what is left reaches L2. In
+ * place. A read of a sector the block read or wrote since it entered the L1
+ * table is an L1 hit; a write of a sector the block already wrote there is
+ * merged with it (on the chip, a warp's lanes write a sector as one request,
+ * and rewriting a dirty sector changes nothing L2 sends to DRAM). */
+static size_t l1_filter(sim_worker *w, uint64_t *e, size_t n)
+{
+    uint64_t *tags = w->l1_tags; /* sector << 25 | gen << 1 | written; gen: the block's */
+    size_t k = 0;
+    const uint64_t gen = (w->l1_gen & 0xffffff) << 1;
+    for (size_t i = 0; i < n; i++) {
+        e[i] &= ((uint64_t)1 << SIM_L2_OCC_SHIFT) - 1; /* the occurrence has done its work */
+        uint64_t s = e[i] >> 2, t = s << 25 | gen;
+        uint64_t *slot = &tags[(s * 0x9E3779B97F4A7C15ull) >> (64 - L2.l1_shift)]; /* hashed: strides spread */
+        unsigned kind = (unsigned)(e[i] & 3);
+        if (kind == 0) {
+            if ((*slot | 1) == (t | 1))
+                continue; /* an L1 hit */
+            *slot = t;
+        } else if (kind == 1) {
+            if (*slot == (t | 1))
+                continue; /* merged with the block's earlier write */
+            *slot = t | 1;
+        } else {
+            *slot = 0; /* an atomic is made at L2: L1's copy is stale */
+        }
+        e[k++] = e[i];
+    }
+    return k;
+}
+
+/* Feeds one wave's traces (n blocks) interleaved, and frees them. */
+static void feed_wave(struct block_trace *tr, uint64_t n)
+{
+    for (int more = 1; more;) {
+        more = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            size_t j = tr[i].pos, end = j + SIM_L2_RR < tr[i].n ? j + SIM_L2_RR : tr[i].n;
+            for (; j < end; j++)
+                l2_sector(tr[i].e[j] >> 2, (unsigned)(tr[i].e[j] & 3));
+            tr[i].pos = j;
+            more |= j < tr[i].n;
+        }
+    }
+    for (uint64_t i = 0; i < n; i++)
+        free(tr[i].e);
+}
+
+static uint64_t wave_end(void) { return L2.base + L2.wave < L2.nblocks ? L2.base + L2.wave : L2.nblocks; }
+
+/* Under the lock: the oldest wave, moved into L2.wbuf if all its blocks are
+ * done (or final); returns its size (0: none). */
+static uint64_t take_wave(int final)
+{
+    uint64_t b0 = L2.base, b1 = wave_end();
+    if (b0 >= b1 || (!final && L2.base_done < b1 - b0))
+        return 0;
+    for (uint64_t b = b0; b < b1; b++) {
+        L2.wbuf[b - b0] = L2.slot[b % L2.cap];
+        memset(&L2.slot[b % L2.cap], 0, sizeof *L2.slot);
+    }
+    L2.base = b1;
+    L2.base_done = 0;
+    for (uint64_t b = b1, e = wave_end(); b < e; b++)
+        L2.base_done += L2.slot[b % L2.cap].done;
+    return b1 - b0;
+}
+
+/* Feeds every complete wave, oldest first; one feeder at a time (the others
+ * only store their blocks and go on). */
+static void feed_ready(int final)
+{
+    pthread_mutex_lock(&L2.lock);
+    if (L2.feeding) {
+        pthread_mutex_unlock(&L2.lock);
+        return;
+    }
+    L2.feeding = 1;
+    for (uint64_t n; (n = take_wave(final));) {
+        pthread_mutex_unlock(&L2.lock);
+        feed_wave(L2.wbuf, n);
+        pthread_mutex_lock(&L2.lock);
+    }
+    L2.feeding = 0;
+    pthread_mutex_unlock(&L2.lock);
+}
+
+/* Entries in occurrence order (stable: threads in the order they ran), by
+ * an LSD radix sort over the occurrence bits in use; tmp holds n entries. */
+static void occurrence_sort(uint64_t *e, uint64_t *tmp, size_t n)
+{
+    uint64_t max = 0;
+    for (size_t i = 0; i < n; i++)
+        max |= e[i];
+    max >>= SIM_L2_OCC_SHIFT;
+    uint64_t *src = e, *dst = tmp;
+    for (unsigned shift = 0; max >> shift; shift += 11) {
+        size_t count[2049] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((src[i] >> SIM_L2_OCC_SHIFT >> shift) & 2047) + 1]++;
+        for (unsigned d = 0; d < 2048; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            dst[count[(src[i] >> SIM_L2_OCC_SHIFT >> shift) & 2047]++] = src[i];
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != e) /* an odd number of passes */
+        memcpy(e, src, n * sizeof *e);
+}
+
+void sim_l2_block_done(sim_worker *w, uint64_t b)
+{
+    size_t tail = w->l2_n - w->l2_done;
+    occurrence_sort(w->l2_tr + w->l2_done, w->l2_tmp, tail);
+    size_t n = w->l2_done + l1_filter(w, w->l2_tr + w->l2_done, tail);
+    w->l1_gen++; /* the next block's L1 starts empty */
+    uint64_t *copy = n ? malloc(n * sizeof *copy) : NULL;
+    if (n && copy)
+        memcpy(copy, w->l2_tr, n * sizeof *copy);
+    int lost = w->l2_lost || (n && !copy);
+    w->l2_n = w->l2_done = 0;
+    w->l2_last = ~0ull;
+    w->l2_lost = 0;
+    pthread_mutex_lock(&L2.lock);
+    if (lost)
+        L2.overflow = 1;
+    while (b - L2.base >= L2.cap) { /* a worker far ahead of another: more slots */
+        size_t cap = L2.cap * 2;
+        struct block_trace *s = calloc(cap, sizeof *s);
+        if (!s) {
+            L2.overflow = 1;
+            pthread_mutex_unlock(&L2.lock);
+            free(copy);
+            return;
+        }
+        for (uint64_t x = L2.base; x < L2.base + L2.cap; x++)
+            s[x % cap] = L2.slot[x % L2.cap];
+        free(L2.slot);
+        L2.slot = s;
+        L2.cap = cap;
+    }
+    L2.slot[b % L2.cap] = (struct block_trace){copy, copy ? n : 0, 0, 1};
+    int ready = 0;
+    if (b < wave_end())
+        ready = ++L2.base_done == wave_end() - L2.base;
+    pthread_mutex_unlock(&L2.lock);
+    if (ready)
+        feed_ready(0);
+}
+
+void sim_l2_launch_end(sim_counters *c)
+{
+    feed_ready(1); /* blocks that never ran (a failed launch) count as empty */
+    c->l2_read_sectors = L2.rd_sectors;
+    c->l2_write_sectors = L2.wr_sectors;
+    c->l2_read_hits = L2.rd_hits;
+    c->l2_write_hits = L2.wr_hits;
+    c->dram_read_bytes = L2.fetched;
+    c->dram_write_bytes = L2.written_back;
+    c->l2_dirty_bytes = L2.dirty_sectors * 32;
+    c->l2_incomplete = (uint64_t)L2.overflow;
+}
+
+/* ---- outside launches ------------------------------------------------------ */
+void sim_l2_set_cold(int on) { L2.cold = on != 0; }
+int sim_l2_get_cold(void) { return L2.cold; }
+
+/* A copy or memset moves n bytes at arena offset a through the L2 (the copy
+ * engines write and read device memory through it, as kernels do): what it
+ * leaves there is what the next launch finds. Not in cold mode. */
+void sim_l2_host_access(uintptr_t a, size_t n, int wr)
+{
+    if (!n || L2.cold || l2_ready())
+        return;
+    pthread_mutex_lock(&L2.lock);
+    uint64_t f = L2.fetched, wb = L2.written_back, rs = L2.rd_sectors, ws = L2.wr_sectors, rh = L2.rd_hits,
+             wh = L2.wr_hits;
+    for (uint64_t s = a >> 5; s <= (a + n - 1) >> 5; s++)
+        l2_sector(s, wr ? 1u : 0u);
+    L2.host_fetched += L2.fetched - f;
+    L2.host_written_back += L2.written_back - wb;
+    L2.fetched = f, L2.written_back = wb, L2.rd_sectors = rs, L2.wr_sectors = ws, L2.rd_hits = rh, L2.wr_hits = wh;
+    pthread_mutex_unlock(&L2.lock);
+}
+
+void sim_l2_host_totals(uint64_t *dram_read_bytes, uint64_t *dram_write_bytes)
+{
+    *dram_read_bytes = L2.host_fetched;
+    *dram_write_bytes = L2.host_written_back;
+}

@@ -1,0 +1,67 @@
+/* tests/kernels/l2_kernels.cu - kernels for tests/test_l2.c (the L2 model, sim/l2.c).
+ *
+ * Each kernel's traffic has a closed form at the sector level: grid-stride
+ * loops over n floats, so every 32-byte sector of the range is touched by a
+ * warp's consecutive lanes (8 floats a sector), in whatever order the blocks
+ * run. The reads never write: the sum is stored only if it equals a value no
+ * input here produces (the inputs are small non-negative numbers).
+ */
+#include "kernel.h"
+#include "l2_kernels.h"
+
+/* reads x[0..n) `passes` times, spread over the grid; one float of every
+ * `stride` */
+__global__ void l2_read(float *sink, const float *x, long long n, int passes, int stride)
+{
+    float acc = 0;
+    for (int p = 0; p < passes; p++)
+        for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n / stride;
+             i += (long long)gridDim.x * blockDim.x)
+            acc += x[i * stride];
+    if (acc == -12345.0f)
+        sink[0] = acc;
+}
+
+/* writes y[0..n) once, spread over the grid */
+__global__ void l2_write(float *y, long long n, float v)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        y[i] = v;
+}
+
+/* every block reads all of x[0..n): the reuse of K and V tiles by every row tile */
+__global__ void l2_read_all_blocks(float *sink, const float *x, int n)
+{
+    float acc = 0;
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        acc += x[i];
+    if (acc == -12345.0f)
+        sink[blockIdx.x] = acc;
+}
+
+/* block b reads chunk b % chunks of x (about n / chunks floats, contiguous; the
+ * last takes the rest): a grid
+ * of k x chunks blocks sweeps x k times, one sweep after another when each
+ * sweep is a wave */
+__global__ void l2_read_chunks(float *sink, const float *x, long long n, int chunks)
+{
+    float acc = 0;
+    long long len = (n / chunks) & ~15LL, c = blockIdx.x % chunks; /* chunks start 64-byte pairs */
+    long long end = c == chunks - 1 ? n : (c + 1) * len;
+    for (long long i = c * len + threadIdx.x; i < end; i += blockDim.x)
+        acc += x[i];
+    if (acc == -12345.0f)
+        sink[0] = acc;
+}
+
+/* every thread adds 1 to one counter */
+__global__ void l2_atomic_one(int *counter)
+{
+    atomicAdd(counter, 1);
+}
+
+LAUNCHER(l2_read, (float *, sink), (const float *, x), (long long, n), (int, passes), (int, stride))
+LAUNCHER(l2_write, (float *, y), (long long, n), (float, v))
+LAUNCHER(l2_read_all_blocks, (float *, sink), (const float *, x), (int, n))
+LAUNCHER(l2_atomic_one, (int *, counter))
+LAUNCHER(l2_read_chunks, (float *, sink), (const float *, x), (long long, n), (int, chunks))

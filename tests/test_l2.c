@@ -1,0 +1,223 @@
+/* tests/test_l2.c - the L2 model (sim/l2.c) against closed forms.
+ *
+ * Preset sm_80 (A100, a 40 MiB L2). The model caches one copy of the data in
+ * half of it (two partitions, docs/l2-model.md): C = 20 MiB of 128-byte lines
+ * in 16 ways, 10240 sets. Allocations start on 64 KiB boundaries, so a buffer
+ * starts a line, and consecutive lines go to consecutive sets: a buffer of
+ * k x C puts exactly 16 k lines in every set. Every launch starts on an empty
+ * L2. The kernels (tests/kernels/l2_kernels.cu) read or write each float of a
+ * range once per pass; 8 floats make a 32-byte sector.
+ * Closed forms:
+ *  - a read of B bytes: DRAM reads B, L2 read sectors B / 32, of which half
+ *    hit (the other sector of a pair, fetched with the first); a second
+ *    launch starts empty again; a second pass in the same launch reads
+ *    nothing more from DRAM while B fits (B <= C);
+ *  - a sweep of 2 C by one wave of blocks (108 SMs x 8 blocks of 256 threads),
+ *    then again by the next wave: LRU keeps the last 16 lines of each set,
+ *    so the second sweep misses everywhere (DRAM reads 4 C);
+ *  - DRAM is read in aligned 64-byte pairs of sectors: one float of every 64
+ *    bytes reads the whole range, one of every 128 bytes half of it;
+ *  - writes of B bytes: no DRAM reads (no fetch for a full sector), no DRAM
+ *    writes while B fits, B dirty bytes left; 2 C written: C written back
+ *    during the launch, C left dirty;
+ *  - 264 blocks each reading the same 64 KiB: DRAM reads 64 KiB, the other
+ *    263 blocks hit;
+ *  - atomics on one word: its sector pair is fetched once, the sector left dirty;
+ *  - the figures do not depend on the number of OpenMP workers.
+ */
+#include <criterion/criterion.h>
+#include <omp.h>
+
+#include "l2_kernels.h"
+#include "test_util.h"
+
+#define U(x) ((unsigned long long)(x))
+#define MIB (1ull << 20)
+#define C (20 * MIB)
+
+static float *sink;
+
+static void setup(void)
+{
+    sim_set_device(sim_device_find("sm_80"));
+    sim_l2_set_cold(1);
+    SIM_CHECK(sim_malloc((void **)&sink, 4096, "sink"));
+}
+TestSuite(l2, .init = setup);
+
+static const sim_counters *last(void) { return &sim_last_launch()->c; }
+
+static float *dev_buffer(size_t bytes, const char *name)
+{
+    float *d;
+    SIM_CHECK(sim_malloc((void **)&d, bytes, name));
+    SIM_CHECK(sim_memset(d, 0, bytes));
+    return d;
+}
+
+static void read_all(const float *x, size_t bytes, int passes, int stride)
+{
+    simt_cfg cfg = cfg1(256, 256, 0);
+    SIM_CHECK(l2_read_launch_sim(&cfg, sink, x, (long long)(bytes / 4), passes, stride));
+}
+
+#define EXPECT(field, want, what)                                                                         \
+    cr_assert_eq(last()->field, (uint64_t)(want), "%s: " #field " = %llu, want %llu", what, U(last()->field), \
+                 U(want))
+
+Test(l2, every_launch_starts_empty)
+{
+    const size_t B = 1 * MIB;
+    float *x = dev_buffer(B, "x");
+    for (int k = 0; k < 2; k++) {
+        read_all(x, B, 1, 1);
+        EXPECT(dram_read_bytes, B, "a read");
+        EXPECT(dram_write_bytes, 0, "a read");
+        EXPECT(l2_read_sectors, B / 32, "a read");
+        EXPECT(l2_read_hits, B / 64, "a read: the second sector of each pair");
+        EXPECT(l2_dirty_bytes, 0, "a read");
+    }
+    read_all(x, B, 2, 1);
+    EXPECT(dram_read_bytes, B, "two passes in one launch: the second reads nothing more");
+    SIM_CHECK(sim_free(x));
+}
+
+Test(l2, sweep_twice_the_capacity_misses_twice)
+{
+    const size_t B = 2 * C;
+    const int wave = 108 * 8;
+    float *x = dev_buffer(B, "x");
+    simt_cfg cfg = cfg1(2 * wave, 256, 0);
+    SIM_CHECK(l2_read_chunks_launch_sim(&cfg, sink, x, (long long)(B / 4), wave));
+    EXPECT(dram_read_bytes, 2 * B, "two sweeps over 2 C (LRU: each line is gone before it is needed again)");
+    EXPECT(l2_read_hits, B / 32, "two sweeps over 2 C: only the pairs' second sectors hit");
+    SIM_CHECK(sim_free(x));
+}
+
+Test(l2, dram_is_read_in_64_byte_pairs)
+{
+    const size_t B = 4 * MIB;
+    float *x = dev_buffer(B, "x");
+    read_all(x, B, 1, 8);
+    EXPECT(dram_read_bytes, B, "one float of every 32 bytes");
+    EXPECT(l2_read_sectors, B / 32, "one float of every 32 bytes");
+    read_all(x, B, 1, 16);
+    EXPECT(dram_read_bytes, B, "one float of every 64 bytes: its pair comes along");
+    EXPECT(l2_read_sectors, B / 64, "one float of every 64 bytes");
+    read_all(x, B, 1, 32);
+    EXPECT(dram_read_bytes, B / 2, "one float of every 128 bytes");
+    SIM_CHECK(sim_free(x));
+}
+
+Test(l2, writes_stay_dirty_while_they_fit)
+{
+    float *y = dev_buffer(2 * C, "y");
+    simt_cfg cfg = cfg1(256, 256, 0);
+    SIM_CHECK(l2_write_launch_sim(&cfg, y, (long long)(MIB / 4), 1.0f));
+    EXPECT(dram_read_bytes, 0, "1 MiB written");
+    EXPECT(dram_write_bytes, 0, "1 MiB written");
+    EXPECT(l2_write_sectors, MIB / 32, "1 MiB written");
+    EXPECT(l2_dirty_bytes, MIB, "1 MiB written");
+    SIM_CHECK(l2_write_launch_sim(&cfg, y, (long long)(2 * C / 4), 2.0f));
+    EXPECT(dram_write_bytes, C, "2 C written: half written back during the launch");
+    EXPECT(l2_dirty_bytes, C, "2 C written: the other half left dirty");
+    EXPECT(dram_read_bytes, 0, "2 C written");
+    SIM_CHECK(sim_free(y));
+}
+
+Test(l2, blocks_reading_one_buffer_share_it)
+{
+    const size_t B = 64 << 10;
+    float *x = dev_buffer(B, "kv");
+    simt_cfg cfg = cfg1(264, 256, 0);
+    SIM_CHECK(l2_read_all_blocks_launch_sim(&cfg, sink, x, (int)(B / 4)));
+    EXPECT(dram_read_bytes, B, "264 blocks");
+    EXPECT(l2_read_sectors, 264 * (B / 32), "264 blocks (each block's L1 passes each sector once)");
+    EXPECT(l2_read_hits, 263 * (B / 32) + B / 64, "264 blocks (and the first block's second sectors)");
+    SIM_CHECK(sim_free(x));
+}
+
+Test(l2, atomics_fetch_once_and_dirty)
+{
+    int *c;
+    SIM_CHECK(sim_malloc((void **)&c, 4, "counter"));
+    SIM_CHECK(sim_memset(c, 0, 4));
+    simt_cfg cfg = cfg1(4, 256, 0);
+    SIM_CHECK(l2_atomic_one_launch_sim(&cfg, c));
+    EXPECT(dram_read_bytes, 64, "atomics on one word: its pair of sectors");
+    EXPECT(l2_dirty_bytes, 32, "atomics on one word");
+    int h = 0;
+    SIM_CHECK(sim_memcpy(&h, c, 4, SIM_COPY_D2H));
+    cr_assert_eq(h, 1024);
+    SIM_CHECK(sim_free(c));
+}
+
+/* several waves (108 SMs x 16 blocks of 128 threads) sweeping 24 MiB 4 times:
+ * some of each sweep is still in L2 when the next comes */
+Test(l2, figures_do_not_depend_on_workers)
+{
+    const size_t B = 24 * MIB;
+    float *x = dev_buffer(B, "x");
+    sim_counters ref = {0};
+    int max = omp_get_max_threads();
+    for (int workers = 1; workers <= 3; workers++) {
+        omp_set_num_threads(workers);
+        simt_cfg cfg = cfg1(4000, 128, 0);
+        SIM_CHECK(l2_read_chunks_launch_sim(&cfg, sink, x, (long long)(B / 4), 1000));
+        sim_counters c = *last();
+        if (workers == 1) {
+            ref = c;
+            cr_assert(c.dram_read_bytes > B && c.l2_read_hits > c.l2_read_sectors / 2,
+                      "the case needs misses and hits beyond the pairs' (DRAM read %llu, hits %llu of %llu)",
+                      U(c.dram_read_bytes), U(c.l2_read_hits), U(c.l2_read_sectors));
+            continue;
+        }
+        cr_assert(c.dram_read_bytes == ref.dram_read_bytes && c.dram_write_bytes == ref.dram_write_bytes &&
+                      c.l2_read_hits == ref.l2_read_hits && c.l2_read_sectors == ref.l2_read_sectors &&
+                      c.l2_dirty_bytes == ref.l2_dirty_bytes,
+                  "%d workers: DRAM read %llu write %llu, hits %llu of %llu, dirty %llu; 1 worker: %llu %llu %llu %llu "
+                  "%llu",
+                  workers, U(c.dram_read_bytes), U(c.dram_write_bytes), U(c.l2_read_hits), U(c.l2_read_sectors),
+                  U(c.l2_dirty_bytes), U(ref.dram_read_bytes), U(ref.dram_write_bytes), U(ref.l2_read_hits),
+                  U(ref.l2_read_sectors), U(ref.l2_dirty_bytes));
+    }
+    omp_set_num_threads(max);
+    SIM_CHECK(sim_free(x));
+}
+
+/* Without cold starts the L2 lives through the program, as on the chip: a
+ * launch finds what the last launch and the copies left there. */
+Test(l2, persistent_l2_carries_over)
+{
+    sim_l2_set_cold(0);
+    const size_t B = 1 * MIB;
+    float *x, *h = calloc(B / 4, 4);
+    cr_assert(h);
+    SIM_CHECK(sim_malloc((void **)&x, B, "x"));
+    uint64_t r0, w0, r1, w1;
+    sim_l2_host_totals(&r0, &w0);
+    SIM_CHECK(sim_memcpy(x, h, B, SIM_COPY_H2D));
+    sim_l2_host_totals(&r1, &w1);
+    cr_assert_eq(r1 - r0, 0, "a host-to-device copy of whole sectors fetches nothing");
+    read_all(x, B, 1, 1);
+    EXPECT(dram_read_bytes, 0, "a read of what a copy just put in L2");
+    EXPECT(l2_read_hits, B / 32, "a read of what a copy just put in L2");
+    simt_cfg cfg = cfg1(256, 256, 0);
+    SIM_CHECK(l2_write_launch_sim(&cfg, x, (long long)(B / 4), 5.0f));
+    read_all(x, B, 1, 1);
+    EXPECT(dram_read_bytes, 0, "a read of what the last launch wrote");
+    EXPECT(l2_dirty_bytes, B, "still dirty: nothing has evicted it");
+    /* 2 C of another buffer pushes it out: its dirty sectors are written back then */
+    float *y = dev_buffer(2 * C, "y");
+    sim_l2_host_totals(&r1, &w1);
+    cr_assert_eq(w1 - w0, B + C,
+                 "the memset of 2 C evicted the dirty MiB and the first half of its own writes: %llu bytes written "
+                 "back outside launches, want %llu",
+                 U(w1 - w0), U(B + C));
+    read_all(x, B, 1, 1);
+    EXPECT(dram_read_bytes, B, "x was evicted");
+    free(h);
+    SIM_CHECK(sim_free(x));
+    SIM_CHECK(sim_free(y));
+    sim_l2_set_cold(1);
+}
