@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """scripts/l2_parity.py - the simulator's L2 model against the H200's counters.
 
-  scripts/l2_parity.py GPU_DIR SIM_DIR [--markdown OUT.md] [--csv OUT.csv]
+  scripts/l2_parity.py GPU_DIR SIM_DIR [--cache none|all] [--markdown OUT.md] [--csv OUT.csv]
 
-GPU_DIR holds what scripts/gpu/l2.sh brought back: lessons-none.csv (Nsight
-Compute's raw page, one row per launch, the first column the run's index) and
-lessons-runs.txt ("none <i> rc=<rc> lesson <args>"). SIM_DIR holds, for run i,
+GPU_DIR holds what scripts/gpu/l2.sh brought back: lessons-<cache>.csv (Nsight
+Compute's raw page, one row per launch, the first column the run's index;
+--cache none: the program as it runs, all: each kernel on a flushed L2) and
+lessons-runs.txt ("<cache> <i> rc=<rc> lesson <args>"). SIM_DIR holds, for run i,
 sim-<i>.json: the same lesson command with --mode sim --arch h200 --json
 (scripts/l2_sim_runs.sh makes them). Kernels are matched in launch order by
 name (a GPU run repeats launches for timing; the first unmatched one of the
@@ -85,23 +86,28 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     gdir, sdir = argv[1], argv[2]
+    cc = argv[argv.index("--cache") + 1] if "--cache" in argv else "none"
     md = argv[argv.index("--markdown") + 1] if "--markdown" in argv else None
     csv_out = argv[argv.index("--csv") + 1] if "--csv" in argv else None
     runs = {}
     for line in open(os.path.join(gdir, "lessons-runs.txt")):
         p = line.split()
-        if p[0] == "none":
+        if p[0] == cc:
             runs[int(p[1])] = " ".join(p[3:]).replace("--mode cuda", "").replace("--repeats 0", "").replace(
                 "--no-counters", "").split()
     gpu = {}
-    for d in ncu_rows(os.path.join(gdir, "lessons-none.csv")):
+    for d in ncu_rows(os.path.join(gdir, "lessons-%s.csv" % cc)):
         gpu.setdefault(d["run"], []).append(d)
     rows = []
     for i in sorted(runs):
         f = os.path.join(sdir, "sim-%d.json" % i)
         if not os.path.exists(f) or i not in gpu:
             continue
-        ks = sim_kernels(json.load(open(f)), [])
+        try:
+            ks = sim_kernels(json.load(open(f)), [])
+        except ValueError:
+            print("%s: not JSON (an unfinished run?), skipped" % f, file=sys.stderr)
+            continue
         launches, used = gpu[i], set()
         for k in ks:
             for j, g in enumerate(launches):

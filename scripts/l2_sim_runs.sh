@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# scripts/l2_sim_runs.sh GPU_DIR SIM_DIR [max-run-index] - the simulator's side of
-# scripts/l2_parity.py: every lesson command of GPU_DIR/lessons-runs.txt (the
-# "none" runs of scripts/gpu/l2.sh) again with --mode sim --arch h200 --json,
-# into SIM_DIR/sim-<i>.json. Runs whose index is above max-run-index are skipped.
+# scripts/l2_sim_runs.sh GPU_DIR SIM_DIR [max-run-index] [none|all] - the
+# simulator's side of scripts/l2_parity.py: every lesson command of
+# GPU_DIR/lessons-runs.txt (the "none" runs of scripts/gpu/l2.sh, or "all")
+# again with --mode sim --arch h200 --json, into SIM_DIR/sim-<i>.json. Runs
+# whose index is above max-run-index are skipped. SIMTLAB_L2_COLD=1 in the
+# environment gives the lesson cold starts (as --cache-control all).
 set -u
-gdir=$1 sdir=$2 max=${3:-999}
+gdir=$1 sdir=$2 max=${3:-999} want=${4:-none}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 L=${SIMTLAB_LESSON:-$here/build/lesson}
 mkdir -p "$sdir"
 while read -r cc i rc _ args; do
-  [ "$cc" = none ] || continue
+  [ "$cc" = "$want" ] || continue
   [ "$i" -le "$max" ] || continue
   # shellcheck disable=SC2086
   set -- $(printf '%s' "$args" | sed 's/--mode cuda//; s/--repeats 0//; s/--no-counters//')

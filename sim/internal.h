@@ -151,7 +151,7 @@ typedef struct sim_err_rec {
 typedef struct sim_worker {
     /* hot: read by every instrumented access */
     uint64_t *l2_tr;          /* the running block's global sectors, for the L2 model (sim/l2.c) */
-    size_t l2_n, l2_cap;
+    size_t l2_n, l2_lim;      /* entries, and where sim_l2_grow is called next */
     uint64_t l2_last;         /* the entry appended last (a repeat is not appended again) */
     uint64_t (*alloc_ctr)[2]; /* [alloc id][0 read, 1 write] for this launch */
     sim_thread *cur;          /* running CUDA thread; NULL in the scheduler */
@@ -203,7 +203,9 @@ typedef struct sim_worker {
     int l2_lost;        /* this block's trace overflowed (sim_l2_grow) */
     size_t l2_done;     /* l2_tr[0, l2_done) already sorted and filtered (a compaction) */
     uint64_t *l1_tags;  /* 2^SIM_L1_SHIFT_MAX: the L1 model of sim/l2.c */
-    uint64_t *l2_tmp;   /* l2_cap entries: the occurrence sort's other buffer */
+    size_t l2_alloc;    /* entries l2_tr has room for */
+    uint64_t *l2_tmp;   /* l2_tmp_n entries: the occurrence sort's other buffer */
+    size_t l2_tmp_n;
     uint64_t l1_gen;
 
     sim_err_rec err; /* first error of this worker in this launch */
@@ -246,6 +248,8 @@ void sim_pc_merge(sim_worker *w, sim_pc_stat **all, uint32_t *n, uint32_t *cap);
  * that move together would make those accesses (threads run here one after
  * another between barriers). Entry: occurrence << 35 | sector << 2 | kind. */
 #define SIM_L2_OCC_SHIFT 35
+#define SIM_TRACE_MIN 4096               /* entries a worker's trace always has room for */
+#define SIM_TRACE_CHUNK ((size_t)1 << 20) /* sorted and filtered this many at a time (sim_l2_grow) */
 #define SIM_L1_SHIFT_MAX 13 /* the L1 model: at most 2^13 sectors (256 KB) a block; sim/l2.c sizes it per launch */
 void sim_l2_grow(sim_worker *w);
 static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uintptr_t arena_off, unsigned kind)
@@ -254,7 +258,7 @@ static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uin
     uint64_t occ = w->cur->l2_occ++;
     if (e != w->l2_last) {
         w->l2_last = e;
-        if (__builtin_expect(w->l2_n == w->l2_cap, 0))
+        if (__builtin_expect(w->l2_n == w->l2_lim, 0))
             sim_l2_grow(w);
         w->l2_tr[w->l2_n++] = occ << SIM_L2_OCC_SHIFT | e;
     }
@@ -263,7 +267,7 @@ unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
 int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks); /* 0 or -1 (out of memory) */
 void sim_l2_block_done(sim_worker *w, uint64_t b);
 void sim_l2_launch_end(sim_counters *c);
-void sim_l2_host_access(uintptr_t arena_off, size_t n, int wr); /* copies and memsets (memory.c) */
+void sim_l2_host_access(uintptr_t arena_off, size_t n, int wr); /* memsets (1), copies to the device (2) (memory.c) */
 
 /* access.c */
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);

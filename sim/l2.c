@@ -44,12 +44,14 @@
 #define SIM_L2_WAYS 16
 #define SIM_L2_LINE_SHIFT 7 /* 128-byte lines */
 #define SIM_L2_RR 16        /* entries each block of a wave feeds per turn */
-#define SIM_TRACE_CAP ((size_t)1 << 21) /* trace entries a worker (16 MB, and as much for sorting) */
+#define SIM_TRACE_CAP ((size_t)1 << 25) /* trace entries a block may keep (256 MB) */
 
 /* The model's constants, fitted to the H200 (docs/l2-model.md): */
-#define SIM_L2_SHARE 2     /* the L2 is two partitions, each caching what its SMs read: 1/2 the size for one copy */
+#ifndef SIM_L2_KEEP
+#define SIM_L2_KEEP 70      /* percent of the L2 that holds data a kernel re-reads (two partitions keep some lines twice) */
+#endif
 #define SIM_L2_FETCH 2     /* a read miss fetches 2 sectors (64 bytes, the aligned pair) from DRAM */
-#define SIM_L2_DIRTY_WAYS 16 /* dirty lines a set may hold; one more cleans the least recently used */
+#define SIM_L2_DIRTY_WAYS 10 /* dirty lines a set may hold; one more cleans the least recently used */
 
 static struct {
     size_t bytes; /* the preset's L2 */
@@ -78,7 +80,7 @@ static struct {
     unsigned l1_shift;  /* this launch's L1 model: 2^l1_shift sectors a block */
     int cold;           /* every launch starts on an empty L2 (sim_l2_set_cold) */
     uint64_t host_fetched, host_written_back; /* outside launches: copies, memsets */
-} L2 = {.lock = PTHREAD_MUTEX_INITIALIZER, .last_line = UINT64_MAX};
+} L2 = {.lock = PTHREAD_MUTEX_INITIALIZER, .last_line = UINT64_MAX, .cold = 1};
 
 /* Consecutive lines go to consecutive sets (the tag arrays are then read in
  * order, which the CPU prefetches); the set counts of the presets are not
@@ -170,7 +172,7 @@ static int l2_ready(void)
     size_t bytes = dev->l2_bytes;
     if (L2.tag && L2.bytes == bytes)
         return 0;
-    uint32_t nsets = (uint32_t)((bytes / SIM_L2_SHARE) >> SIM_L2_LINE_SHIFT) / SIM_L2_WAYS;
+    uint32_t nsets = (uint32_t)((bytes * SIM_L2_KEEP / 100) >> SIM_L2_LINE_SHIFT) / SIM_L2_WAYS;
     size_t n = (size_t)nsets * SIM_L2_WAYS;
     uint64_t *tag = calloc(n, sizeof *tag), *lru = calloc(n, sizeof *lru);
     uint8_t *valid = calloc(n, 1), *dirty = calloc(n, 1), *live = calloc(nsets, 1);
@@ -212,35 +214,46 @@ static void l2_clear(void)
 static void occurrence_sort(uint64_t *e, uint64_t *tmp, size_t n);
 static size_t l1_filter(sim_worker *w, uint64_t *e, size_t n);
 
-/* The trace is full: grow it, up to SIM_TRACE_CAP entries; past that, the
- * entries since the last compaction are sorted and filtered by the L1 model
- * now (what sim_l2_block_done would do at the block's end) and kept; if
- * that frees too little, they are dropped and the launch's figures marked
- * incomplete (a lower bound). Memory stays bounded: 2 x SIM_TRACE_CAP
- * entries a worker. */
-void sim_l2_grow(sim_worker *w)
+/* The entries since the last compaction, sorted and filtered now. */
+static int compact(sim_worker *w)
 {
-    if (w->l2_cap < SIM_TRACE_CAP) {
-        size_t cap = w->l2_cap * 2;
-        uint64_t *e = realloc(w->l2_tr, cap * sizeof *e);
-        if (e)
-            w->l2_tr = e;
-        uint64_t *t = e ? realloc(w->l2_tmp, cap * sizeof *t) : NULL;
-        if (t)
-            w->l2_tmp = t;
-        if (e && t) {
-            w->l2_cap = cap;
-            return;
-        }
-    }
     size_t tail = w->l2_n - w->l2_done;
+    if (w->l2_tmp_n < tail) {
+        uint64_t *t = realloc(w->l2_tmp, tail * sizeof *t);
+        if (!t)
+            return -1;
+        w->l2_tmp = t;
+        w->l2_tmp_n = tail;
+    }
     occurrence_sort(w->l2_tr + w->l2_done, w->l2_tmp, tail);
     w->l2_n = w->l2_done + l1_filter(w, w->l2_tr + w->l2_done, tail);
     w->l2_done = w->l2_n;
-    if (w->l2_n > w->l2_cap / 4 * 3) {
-        w->l2_lost = 1;
-        w->l2_n = w->l2_done = w->l2_cap / 2;
+    return 0;
+}
+
+/* The hot path reached l2_lim. Every SIM_TRACE_CHUNK entries the new ones
+ * are sorted and filtered by the L1 model (what sim_l2_block_done does at
+ * the block's end), which keeps a long block's trace to its L1 misses; the
+ * buffer doubles as needed up to SIM_TRACE_CAP entries. Past that (or out
+ * of memory) the newest entries are dropped and the launch's L2 figures are
+ * marked incomplete (a lower bound). Memory per worker: SIM_TRACE_CAP + one
+ * chunk of entries at most. */
+void sim_l2_grow(sim_worker *w)
+{
+    if (w->l2_n - w->l2_done >= SIM_TRACE_CHUNK && compact(w))
+        w->l2_lost = 1, w->l2_n = w->l2_done; /* no room to sort: the chunk is lost */
+    if (w->l2_n == w->l2_alloc) {
+        size_t cap = w->l2_alloc * 2;
+        uint64_t *e = cap <= SIM_TRACE_CAP ? realloc(w->l2_tr, cap * sizeof *e) : NULL;
+        if (e) {
+            w->l2_tr = e;
+            w->l2_alloc = cap;
+        } else { /* full: keep the first half */
+            w->l2_lost = 1;
+            w->l2_n = w->l2_done = w->l2_alloc / 2;
+        }
     }
+    w->l2_lim = w->l2_done + SIM_TRACE_CHUNK < w->l2_alloc ? w->l2_done + SIM_TRACE_CHUNK : w->l2_alloc;
 }
 
 /* ---- launches ------------------------------------------------------------ */
@@ -416,15 +429,30 @@ static void occurrence_sort(uint64_t *e, uint64_t *tmp, size_t n)
 
 void sim_l2_block_done(sim_worker *w, uint64_t b)
 {
-    size_t tail = w->l2_n - w->l2_done;
-    occurrence_sort(w->l2_tr + w->l2_done, w->l2_tmp, tail);
-    size_t n = w->l2_done + l1_filter(w, w->l2_tr + w->l2_done, tail);
+    int lost = w->l2_lost;
+    if (compact(w)) { /* no memory to sort the last entries: dropped */
+        lost = 1;
+        w->l2_n = w->l2_done;
+    }
     w->l1_gen++; /* the next block's L1 starts empty */
-    uint64_t *copy = n ? malloc(n * sizeof *copy) : NULL;
-    if (n && copy)
-        memcpy(copy, w->l2_tr, n * sizeof *copy);
-    int lost = w->l2_lost || (n && !copy);
+    size_t n = w->l2_n;
+    uint64_t *keep = NULL; /* the block's trace: a copy, or (a long one) the buffer itself */
+    if (n && n <= SIM_TRACE_MIN) {
+        keep = malloc(n * sizeof *keep);
+        if (keep)
+            memcpy(keep, w->l2_tr, n * sizeof *keep);
+    } else if (n) {
+        uint64_t *fresh = malloc(SIM_TRACE_MIN * sizeof *fresh);
+        if (fresh) {
+            keep = realloc(w->l2_tr, n * sizeof *keep); /* shrinks: never fails in practice */
+            keep = keep ? keep : w->l2_tr;
+            w->l2_tr = fresh;
+            w->l2_alloc = SIM_TRACE_MIN;
+        }
+    }
+    lost |= n && !keep;
     w->l2_n = w->l2_done = 0;
+    w->l2_lim = w->l2_alloc < SIM_TRACE_CHUNK ? w->l2_alloc : SIM_TRACE_CHUNK;
     w->l2_last = ~0ull;
     w->l2_lost = 0;
     pthread_mutex_lock(&L2.lock);
@@ -436,7 +464,7 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
         if (!s) {
             L2.overflow = 1;
             pthread_mutex_unlock(&L2.lock);
-            free(copy);
+            free(keep);
             return;
         }
         for (uint64_t x = L2.base; x < L2.base + L2.cap; x++)
@@ -445,7 +473,7 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
         L2.slot = s;
         L2.cap = cap;
     }
-    L2.slot[b % L2.cap] = (struct block_trace){copy, copy ? n : 0, 0, 1};
+    L2.slot[b % L2.cap] = (struct block_trace){keep, keep ? n : 0, 0, 1};
     int ready = 0;
     if (b < wave_end())
         ready = ++L2.base_done == wave_end() - L2.base;
@@ -471,18 +499,33 @@ void sim_l2_launch_end(sim_counters *c)
 void sim_l2_set_cold(int on) { L2.cold = on != 0; }
 int sim_l2_get_cold(void) { return L2.cold; }
 
-/* A copy or memset moves n bytes at arena offset a through the L2 (the copy
- * engines write and read device memory through it, as kernels do): what it
- * leaves there is what the next launch finds. Not in cold mode. */
+/* A copy or memset of n bytes at arena offset a, as the H200 treats them
+ * (docs/gpu/l2-run2, l2_probe): a memset is a kernel that writes through L2
+ * (its lines stay there, dirty); a host-to-device copy is not found in L2 by
+ * the next kernel (modelled: written to DRAM, the range dropped from L2); a
+ * device-to-host copy changes nothing the model keeps. wr: 1 memset, 2 copy
+ * to the device, 0 copy from it. Not in cold mode. */
 void sim_l2_host_access(uintptr_t a, size_t n, int wr)
 {
-    if (!n || L2.cold || l2_ready())
+    if (!n || L2.cold || !wr || l2_ready())
         return;
     pthread_mutex_lock(&L2.lock);
     uint64_t f = L2.fetched, wb = L2.written_back, rs = L2.rd_sectors, ws = L2.wr_sectors, rh = L2.rd_hits,
              wh = L2.wr_hits;
-    for (uint64_t s = a >> 5; s <= (a + n - 1) >> 5; s++)
-        l2_sector(s, wr ? 1u : 0u);
+    if (wr == 1) {
+        for (uint64_t s = a >> 5; s <= (a + n - 1) >> 5; s++)
+            l2_sector(s, 1);
+    } else {
+        for (uint64_t line = a >> SIM_L2_LINE_SHIFT; line <= (a + n - 1) >> SIM_L2_LINE_SHIFT; line++) {
+            size_t set = set_of(line);
+            for (size_t k = set; k < set + SIM_L2_WAYS; k++)
+                if (L2.tag[k] == line + 1) {
+                    L2.dirty_sectors -= (unsigned)__builtin_popcount(L2.dirty[k]);
+                    L2.tag[k] = 0, L2.valid[k] = L2.dirty[k] = 0, L2.lru[k] = 0;
+                }
+        }
+        L2.last_line = UINT64_MAX;
+    }
     L2.host_fetched += L2.fetched - f;
     L2.host_written_back += L2.written_back - wb;
     L2.fetched = f, L2.written_back = wb, L2.rd_sectors = rs, L2.wr_sectors = ws, L2.rd_hits = rh, L2.wr_hits = wh;

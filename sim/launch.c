@@ -186,10 +186,18 @@ static int env_long(const char *name, long lo, long hi, long dflt, const char *w
 
 static int env_settings(void)
 {
-    return env_long("SIMTLAB_STACK_KB", 8, 65536, 64, "KiB of stack per CUDA thread, read when a worker starts",
-                    &env_stack_kb) ||
-           env_long("SIMTLAB_TIMEOUT", 0, 86400 * 7, 120, "seconds a launch may run; 0 turns the watchdog off",
-                    &env_timeout_s);
+    long cold = 1;
+    const char *cv = getenv("SIMTLAB_L2_COLD"); /* applied only when set: sim_l2_set_cold stays in force else */
+    int bad = env_long("SIMTLAB_STACK_KB", 8, 65536, 64, "KiB of stack per CUDA thread, read when a worker starts",
+                       &env_stack_kb) ||
+              env_long("SIMTLAB_TIMEOUT", 0, 86400 * 7, 120, "seconds a launch may run; 0 turns the watchdog off",
+                       &env_timeout_s) ||
+              env_long("SIMTLAB_L2_COLD", 0, 1, 1,
+                       "1: every launch starts on an empty L2, as Nsight Compute measures one kernel; 0: the L2 "
+                       "lives through the program", &cold);
+    if (!bad && cv && *cv)
+        sim_l2_set_cold((int)cold);
+    return bad;
 }
 
 /* ---- the watchdog ----------------------------------------------------------------
@@ -404,14 +412,13 @@ static sim_worker *worker_get(void)
     w->dyn_map = mmap(NULL, dyn_map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     w->altstack = malloc(SIGSTKSZ > 65536 ? SIGSTKSZ : 65536);
     w->shadow_dyn = calloc(SIM_DYN_CAP / 4, sizeof(sim_shadow));
-    w->l2_cap = 4096; /* never 0: sim_l2_grow keeps at least this much */
-    w->l2_tr = malloc(w->l2_cap * sizeof *w->l2_tr);
-    w->l2_tmp = malloc(w->l2_cap * sizeof *w->l2_tmp);
+    w->l2_alloc = w->l2_lim = SIM_TRACE_MIN; /* never less: sim/l2.c */
+    w->l2_tr = malloc(w->l2_alloc * sizeof *w->l2_tr);
     w->l2_last = ~0ull;
     w->l1_tags = calloc((size_t)1 << SIM_L1_SHIFT_MAX, sizeof *w->l1_tags);
     w->l1_gen = 1; /* never 0: an empty table entry is 0 */
     if (w->alloc_ctr == MAP_FAILED || w->dyn_map == MAP_FAILED || !w->altstack || !w->shadow_dyn || !w->l2_tr ||
-        !w->l2_tmp || !w->l1_tags) {
+        !w->l1_tags) {
         free(w);
         return NULL;
     }
@@ -1537,6 +1544,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             memset(w->alloc_ctr, 0, sizeof(uint64_t[2]) * nalloc);
             w->has_err = 0;
             w->l2_n = w->l2_done = 0;
+            w->l2_lim = w->l2_alloc < SIM_TRACE_CHUNK ? w->l2_alloc : SIM_TRACE_CHUNK;
             w->l2_last = ~0ull;
             w->thunk = thunk;
             w->args = args;
