@@ -44,6 +44,17 @@ const char *sim_last_error(void);
 sim_status sim_get_last_status(void);
 
 /* ---- device presets --------------------------------------------------- */
+/* What a kernel can move or compute per second at best (the time model's
+ * ceilings, sim/timemodel.c); measured on the chip when `measured`. */
+typedef struct sim_ceilings {
+    double dram_bytes_per_s;  /* a large copy: bytes read + written */
+    double l2_bytes_per_s;    /* reads of a buffer that stays in L2 */
+    double smem_bytes_per_s;  /* shared-memory loads + stores, no conflicts */
+    double fp32_flops_per_s;  /* FMAs (2 FLOPs) */
+    double launch_s;          /* an empty kernel */
+    int measured;
+} sim_ceilings;
+
 typedef struct sim_device {
     const char *name;  /* "sm_90" */
     const char *card;  /* "H100 SXM" */
@@ -59,6 +70,7 @@ typedef struct sim_device {
     unsigned max_grid[3];           /* 2^31-1, 65535, 65535 */
     size_t shared_per_sm;           /* shared memory of one SM (blocks per SM, the L2 model's waves) */
     unsigned max_threads_per_sm, max_blocks_per_sm;
+    sim_ceilings ceil;              /* the time model's */
 } sim_device;
 
 /* Looks up "sm_80", "sm_89", "sm_90", "h200" (also "80", "a100", "h100",
@@ -131,6 +143,18 @@ typedef struct sim_counters {
  * Compute measures one kernel by default), and copies bypass it. */
 void sim_l2_set_cold(int on);
 int sim_l2_get_cold(void);
+/* A kernel's time predicted by a roofline over the preset's ceilings
+ * (sim/timemodel.c): launch + the largest of its DRAM, L2, shared-memory and
+ * FP32 times (plus a quarter of the others), over the fraction of the SMs its
+ * grid can use and the occupancy of those SMs. */
+typedef struct sim_time_pred {
+    double seconds;
+    double t_dram, t_l2, t_smem, t_fp32; /* each over the SMs the grid uses */
+    double occupancy; /* resident warps of an SM / 64, at most 1: the time is divided by it */
+    const char *bound; /* "DRAM", "L2", "shared memory", "FP32" or "launch" */
+} sim_time_pred;
+sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c, double flops);
+
 /* DRAM bytes that copies and memsets moved through the L2 model so far. */
 void sim_l2_host_totals(uint64_t *dram_read_bytes, uint64_t *dram_write_bytes);
 

@@ -267,8 +267,13 @@ int attn_run(backend *be, const attn_params *a, const float *q, const float *k, 
         r->n_kernels = be->n_kernels - r->first_kernel;
         for (int i = r->first_kernel; i < be->n_kernels; i++) {
             be_kernel *kr = &be->kernels[i];
-            /* the FLOPs go to the kernel that does them: v2's first, the others' last */
-            kr->flops = i == (ver == VER_V2 ? r->first_kernel : be->n_kernels - 1) ? attn_flops(&sh) : 0;
+            /* the FLOPs go to the kernels that do them: v2's first, v1's last; standard's two
+             * matrix products (scores, pv) half each (the time model, sim/timemodel.c, needs them
+             * where they are spent) */
+            if (ver == VER_STD)
+                kr->flops = i == r->first_kernel || i == be->n_kernels - 1 ? attn_flops(&sh) / 2 : 0;
+            else
+                kr->flops = i == (ver == VER_V2 ? r->first_kernel : be->n_kernels - 1) ? attn_flops(&sh) : 0;
             r->time_ms += kr->time_ms;
             r->hbm_read += kr->hw.valid ? kr->hw.dram_read_bytes : kr->sim.hbm_read_bytes;
             r->hbm_write += kr->hw.valid ? kr->hw.dram_write_bytes : kr->sim.hbm_write_bytes;

@@ -129,6 +129,17 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_bool(j, "complete", 1);
     }
     json_end(j);
+    /* the time model (sim/timemodel.c): the simulator's counters over the preset's ceilings */
+    json_obj(j, "time_model");
+    if (sim) {
+        sim_time_pred p = sim_time_model(sim_get_device(), &k->cfg, &k->sim, k->flops);
+        json_num(j, "predicted_ms", p.seconds * 1e3);
+        json_str(j, "bound", p.bound);
+    } else {
+        json_null(j, "predicted_ms");
+        json_null(j, "bound");
+    }
+    json_end(j);
     json_num(j, "flops", k->flops);
     json_num(j, "time_ms", k->time_ms);
     json_int(j, "status", k->status);

@@ -34,6 +34,9 @@ M=${METRICS:-dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum}
 } >"$D/env.txt" 2>&1
 cat "$D/env.txt"
 
+# SKIP_PROBE=1: lessons only; CCS="all": only the flushed-L2 pass, over every run
+CCS=${CCS:-none all}
+if [ "${SKIP_PROBE:-0}" != 1 ]; then
 nvcc -arch=sm_90 -O2 -o /tmp/l2_probe scripts/gpu/l2_probe.cu >"$D/probe-build.txt" 2>&1 || { cat "$D/probe-build.txt"; exit 1; }
 /tmp/l2_probe >"$D/l2-probe-plain.txt" 2>&1
 timeout 300 ncu --cache-control none --clock-control none --metrics $M -o /tmp/probe -f /tmp/l2_probe \
@@ -41,6 +44,7 @@ timeout 300 ncu --cache-control none --clock-control none --metrics $M -o /tmp/p
 echo "probe rc=$?"
 ncu --import /tmp/probe.ncu-rep --csv --page raw --print-units base >"$D/l2-probe.csv" 2>>"$D/l2-probe-ncu.txt"
 grep -c . "$D/l2-probe.csv"
+fi
 
 echo "== build" >"$D/build.txt"
 cmake -S "$root" -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >>"$D/build.txt" 2>&1
@@ -56,10 +60,10 @@ done
 runs+=("2" "2 --n 16777216" "3" "3 --rows 4096 --cols 4096" "6" "6 --n 16777216 --rows 4096 --cols 1024")
 # --cache-control all (each kernel on a flushed L2) for a subset
 sub=("4 --n 1024 --d 64" "4 --n 4096 --d 64" "4 --n 8192 --d 64" "4 --n 8192 --d 128 --causal" "2 --n 16777216" "3 --rows 4096 --cols 4096")
-for cc in none all; do
+for cc in $CCS; do
   : >"$D/lessons-$cc.csv"
   i=0
-  if [ $cc = all ]; then set -- "${sub[@]}"; else set -- "${runs[@]}"; fi
+  if [ $cc = all ] && [ "$CCS" != all ]; then set -- "${sub[@]}"; else set -- "${runs[@]}"; fi
   for r in "$@"; do
     extra=""
     case "$r" in 4*) extra="--repeats 0 --no-counters" ;; esac
