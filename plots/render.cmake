@@ -10,6 +10,8 @@
 #   tensors      (3) per-tensor bytes, stacked, N = 1024, d = 64    attn_tensors.csv
 #   sim_vs_gpu   (4) sim sectors vs GPU L1 sectors and DRAM bytes   GPU_CSV, else attn_detail.csv
 #   softmax      (5) softmax accesses per element vs C              softmax.csv
+#   model_vs_h200 (6) predicted DRAM bytes and times vs the H200's,  docs/gpu/l2-parity-{all,none}.csv
+#                 one point per lesson kernel (committed GPU results; no sweep)
 # Without gnuplot it writes the CSVs, says how to install gnuplot, and succeeds.
 #
 # Variables: LESSON, OUT (required); SRC (this folder; default: the script's);
@@ -90,13 +92,15 @@ if(NOT GNUPLOT)
   return()
 endif()
 
-set(plots hbm_vs_n hbm_vs_sram tensors sim_vs_gpu softmax)
+set(csv_model_vs_h200 "${SRC}/../docs/gpu/l2-parity-none.csv")
+set(csv2_model_vs_h200 "${SRC}/../docs/gpu/l2-parity-all.csv")
+set(plots hbm_vs_n hbm_vs_sram tensors sim_vs_gpu softmax model_vs_h200)
 set(made)
 foreach(p ${plots})
   foreach(fmt ${FORMATS})
     set(file "${OUT}/${p}.${fmt}")
     file(REMOVE "${file}")
-    execute_process(COMMAND "${GNUPLOT}" -e "dir='${SRC}'; csv='${csv_${p}}'; out='${OUT}/${p}'; fmt='${fmt}'"
+    execute_process(COMMAND "${GNUPLOT}" -e "dir='${SRC}'; csv='${csv_${p}}'; csv2='${csv2_${p}}'; out='${OUT}/${p}'; fmt='${fmt}'"
                             "${SRC}/${p}.gp"
                     RESULT_VARIABLE rc ERROR_VARIABLE err)
     if(EXISTS "${file}")

@@ -33,6 +33,14 @@ static inline int in_shared(const sim_worker *w, uintptr_t a, unsigned size)
 static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space);
 static inline void spin_note(uintptr_t a, int wr, uintptr_t pc);
 
+/* A global access in detailed mode: its request, then the L2 trace. */
+static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a, uintptr_t off, unsigned size, int wr,
+                                                      uintptr_t pc)
+{
+    detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
+    sim_l2_note(w, off, (unsigned)wr, 1);
+}
+
 /* vol: a volatile access (a flag threads communicate through): checked and
  * counted, but, like an atomic, never a race (sim_access_slow's last argument) */
 static inline __attribute__((always_inline)) void access_inline(uintptr_t a, unsigned size, int wr, uintptr_t pc,
@@ -47,9 +55,11 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
         const sim_alloc *al = &sim_allocs[id];
         if (__builtin_expect(a >= al->begin && a + size <= al->live_end && !(a & (size - 1)), 1)) {
             w->alloc_ctr[id][wr] += size;
-            sim_l2_note(w, off, (unsigned)wr);
-            if (__builtin_expect(w->detailed, 0))
-                detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
+            if (__builtin_expect(w->detailed, 0)) {
+                global_detailed(w, a, off, size, wr, pc);
+                return;
+            }
+            sim_l2_note(w, off, (unsigned)wr, 1); /* its calls are tail calls: the hook saves no registers */
             return;
         }
     }
@@ -363,7 +373,7 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
             }
             w->alloc_ctr[id][wr] += size; /* atomics come here */
             if (w->async != SIM_SPACE_SKIP) /* an atomic: one L2 operation (its read half) */
-                sim_l2_note(w, off, w->async == SIM_SPACE_ATOM ? 2u : (unsigned)wr);
+                sim_l2_note(w, off, w->async == SIM_SPACE_ATOM ? 2u : (unsigned)wr, 0);
             if (w->detailed)
                 detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
             return;

@@ -152,7 +152,7 @@ typedef struct sim_worker {
     /* hot: read by every instrumented access */
     uint64_t *l2_tr;          /* the running block's global sectors, for the L2 model (sim/l2.c) */
     size_t l2_n, l2_lim;      /* entries, and where sim_l2_grow is called next */
-    uint64_t l2_last;         /* the entry appended last (a repeat is not appended again) */
+    uint64_t l2_last, l2_last2; /* the entries appended last (a repeat of either is not appended again) */
     uint64_t (*alloc_ctr)[2]; /* [alloc id][0 read, 1 write] for this launch */
     sim_thread *cur;          /* running CUDA thread; NULL in the scheduler */
     int detailed;
@@ -242,26 +242,42 @@ void sim_warp_lockstep(void); /* launch.c: the warp's live lanes meet (volatile 
 void sim_pc_merge(sim_worker *w, sim_pc_stat **all, uint32_t *n, uint32_t *cap); /* under the launch's merge lock */
 
 /* l2.c: the L2 model. The hot path appends a global access's sector and kind
- * (0 read, 1 write, 2 atomic) to the block's trace, skipping a repeat, with
+ * (0 read, 1 write, 2 atomic) to the block's trace, skipping a repeat of
+ * either of the last two entries, with
  * the thread's count of global accesses so far (its occurrence): at the
  * block's end the trace is put in occurrence order, the order in which warps
  * that move together would make those accesses (threads run here one after
  * another between barriers). Entry: occurrence << 35 | sector << 2 | kind. */
 #define SIM_L2_OCC_SHIFT 35
 #define SIM_TRACE_MIN 4096               /* entries a worker's trace always has room for */
-#define SIM_TRACE_CHUNK ((size_t)1 << 20) /* sorted and filtered this many at a time (sim_l2_grow) */
+#define SIM_TRACE_CHUNK ((size_t)1 << 18) /* sorted and filtered this many at a time (sim_l2_grow) */
 #define SIM_L1_SHIFT_MAX 13 /* the L1 model: at most 2^13 sectors (256 KB) a block; sim/l2.c sizes it per launch */
-void sim_l2_grow(sim_worker *w);
-static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uintptr_t arena_off, unsigned kind)
+/* Every SIM_L2_TURN global accesses a thread lets the others of its block run
+ * (new ones first): threads then move through long loops in step, so a
+ * block's trace sorted a chunk at a time is in warp order and its streams
+ * are runs (sim/l2.c); CUDA promises no order between barriers. Only at
+ * plain accesses (turn = 1), never inside an atomic or a copy. */
+#define SIM_L2_TURN 1024
+void sim_l2_full(sim_worker *w, uint64_t entry, int turn); /* the trace is at l2_lim: make room, append */
+void sim_l2_turn(sim_worker *w);
+static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uintptr_t arena_off, unsigned kind,
+                                                              int turn)
 {
+    /* the calls out are the last thing done (tail calls): nothing stays live
+     * across them, so the hooks need no callee-saved registers for this */
     uint64_t e = (uint64_t)(arena_off >> 5) << 2 | kind;
     uint64_t occ = w->cur->l2_occ++;
-    if (e != w->l2_last) {
+    if (e != w->l2_last && e != w->l2_last2) { /* two: a thread's load and store, then the next thread's */
+        if (__builtin_expect(w->l2_n == w->l2_lim, 0)) {
+            sim_l2_full(w, occ << SIM_L2_OCC_SHIFT | e, turn);
+            return;
+        }
+        w->l2_last2 = w->l2_last;
         w->l2_last = e;
-        if (__builtin_expect(w->l2_n == w->l2_lim, 0))
-            sim_l2_grow(w);
         w->l2_tr[w->l2_n++] = occ << SIM_L2_OCC_SHIFT | e;
     }
+    if (turn && __builtin_expect(!((occ + 1) & (SIM_L2_TURN - 1)), 0))
+        sim_l2_turn(w);
 }
 unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
 int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks); /* 0 or -1 (out of memory) */

@@ -45,6 +45,8 @@
 #define SIM_L2_LINE_SHIFT 7 /* 128-byte lines */
 #define SIM_L2_RR 16        /* entries each block of a wave feeds per turn */
 #define SIM_TRACE_CAP ((size_t)1 << 25) /* trace entries a block may keep (256 MB) */
+#define SECTOR_MASK (((uint64_t)1 << (SIM_L2_OCC_SHIFT - 2)) - 1)
+#define RUN_MAX ((uint64_t)1 << (64 - SIM_L2_OCC_SHIFT)) /* sectors one entry's run may hold */
 
 /* The model's constants, fitted to the H200 (docs/l2-model.md): */
 #ifndef SIM_L2_KEEP
@@ -75,7 +77,7 @@ static struct {
     int feeding;
     uint64_t base, nblocks, wave;
     size_t cap;
-    struct block_trace { uint64_t *e; size_t n, pos; int done; } *slot, *wbuf; /* wbuf: the wave being fed */
+    struct block_trace { uint64_t *e; size_t n, pos; uint64_t sub; int done; } *slot, *wbuf; /* wbuf: the wave being fed; sub: the sector of e[pos]'s run */
     uint64_t base_done; /* blocks of [base, base + wave) done */
     unsigned l1_shift;  /* this launch's L1 model: 2^l1_shift sectors a block */
     int cold;           /* every launch starts on an empty L2 (sim_l2_set_cold) */
@@ -231,19 +233,20 @@ static int compact(sim_worker *w)
     return 0;
 }
 
-/* The hot path reached l2_lim. Every SIM_TRACE_CHUNK entries the new ones
+/* The hot path reached l2_lim (sim_l2_full). Every SIM_TRACE_CHUNK entries the new ones
  * are sorted and filtered by the L1 model (what sim_l2_block_done does at
  * the block's end), which keeps a long block's trace to its L1 misses; the
  * buffer doubles as needed up to SIM_TRACE_CAP entries. Past that (or out
  * of memory) the newest entries are dropped and the launch's L2 figures are
  * marked incomplete (a lower bound). Memory per worker: SIM_TRACE_CAP + one
  * chunk of entries at most. */
-void sim_l2_grow(sim_worker *w)
+static void sim_l2_grow(sim_worker *w)
 {
     if (w->l2_n - w->l2_done >= SIM_TRACE_CHUNK && compact(w))
         w->l2_lost = 1, w->l2_n = w->l2_done; /* no room to sort: the chunk is lost */
     if (w->l2_n == w->l2_alloc) {
-        size_t cap = w->l2_alloc * 2;
+        /* straight to a chunk (one allocation, not a cascade of copies), then doubling */
+        size_t cap = w->l2_alloc < SIM_TRACE_CHUNK ? SIM_TRACE_CHUNK : w->l2_alloc * 2;
         uint64_t *e = cap <= SIM_TRACE_CAP ? realloc(w->l2_tr, cap * sizeof *e) : NULL;
         if (e) {
             w->l2_tr = e;
@@ -254,6 +257,18 @@ void sim_l2_grow(sim_worker *w)
         }
     }
     w->l2_lim = w->l2_done + SIM_TRACE_CHUNK < w->l2_alloc ? w->l2_done + SIM_TRACE_CHUNK : w->l2_alloc;
+}
+
+void sim_l2_turn(sim_worker *w) { sim_yield(w, 1); }
+
+void sim_l2_full(sim_worker *w, uint64_t entry, int turn)
+{
+    sim_l2_grow(w);
+    w->l2_last2 = w->l2_last;
+    w->l2_last = entry & (((uint64_t)1 << SIM_L2_OCC_SHIFT) - 1);
+    w->l2_tr[w->l2_n++] = entry;
+    if (turn && !(((entry >> SIM_L2_OCC_SHIFT) + 1) & (SIM_L2_TURN - 1)))
+        sim_l2_turn(w);
 }
 
 /* ---- launches ------------------------------------------------------------ */
@@ -341,6 +356,15 @@ static size_t l1_filter(sim_worker *w, uint64_t *e, size_t n)
         } else {
             *slot = 0; /* an atomic is made at L2: L1's copy is stale */
         }
+        /* runs of consecutive sectors of one kind are one entry: the run's
+         * length - 1 in the bits the occurrence had (a stream is a few entries) */
+        if (k) {
+            uint64_t prev = e[k - 1], len = prev >> SIM_L2_OCC_SHIFT;
+            if ((prev & 3) == (e[i] & 3) && (prev >> 2 & SECTOR_MASK) + len + 1 == s && len + 1 < RUN_MAX) {
+                e[k - 1] += (uint64_t)1 << SIM_L2_OCC_SHIFT;
+                continue;
+            }
+        }
         e[k++] = e[i];
     }
     return k;
@@ -352,11 +376,14 @@ static void feed_wave(struct block_trace *tr, uint64_t n)
     for (int more = 1; more;) {
         more = 0;
         for (uint64_t i = 0; i < n; i++) {
-            size_t j = tr[i].pos, end = j + SIM_L2_RR < tr[i].n ? j + SIM_L2_RR : tr[i].n;
-            for (; j < end; j++)
-                l2_sector(tr[i].e[j] >> 2, (unsigned)(tr[i].e[j] & 3));
-            tr[i].pos = j;
-            more |= j < tr[i].n;
+            struct block_trace *t = &tr[i];
+            for (unsigned budget = SIM_L2_RR; budget && t->pos < t->n; budget--) {
+                uint64_t e = t->e[t->pos], len = (e >> SIM_L2_OCC_SHIFT) + 1;
+                l2_sector((e >> 2 & SECTOR_MASK) + t->sub, (unsigned)(e & 3));
+                if (++t->sub == len)
+                    t->sub = 0, t->pos++;
+            }
+            more |= t->pos < t->n;
         }
     }
     for (uint64_t i = 0; i < n; i++)
@@ -406,16 +433,26 @@ static void feed_ready(int final)
  * an LSD radix sort over the occurrence bits in use; tmp holds n entries. */
 static void occurrence_sort(uint64_t *e, uint64_t *tmp, size_t n)
 {
-    uint64_t max = 0;
-    for (size_t i = 0; i < n; i++)
-        max |= e[i];
-    max >>= SIM_L2_OCC_SHIFT;
+    uint64_t max = 0, prev = 0;
+    int sorted = 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t o = e[i] >> SIM_L2_OCC_SHIFT;
+        sorted &= o >= prev;
+        prev = o;
+        max |= o;
+    }
+    if (sorted)
+        return;
     uint64_t *src = e, *dst = tmp;
+    size_t count[2049];
     for (unsigned shift = 0; max >> shift; shift += 11) {
-        size_t count[2049] = {0};
+        /* counters only for the digits in use: a block whose threads make a few
+         * accesses each sorts over a few counters, not 2048 */
+        size_t digits = (max >> shift) < 2047 ? (size_t)(max >> shift) + 1 : 2048;
+        memset(count, 0, (digits + 1) * sizeof *count);
         for (size_t i = 0; i < n; i++)
             count[((src[i] >> SIM_L2_OCC_SHIFT >> shift) & 2047) + 1]++;
-        for (unsigned d = 0; d < 2048; d++)
+        for (size_t d = 0; d < digits; d++)
             count[d + 1] += count[d];
         for (size_t i = 0; i < n; i++)
             dst[count[(src[i] >> SIM_L2_OCC_SHIFT >> shift) & 2047]++] = src[i];
@@ -453,7 +490,7 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
     lost |= n && !keep;
     w->l2_n = w->l2_done = 0;
     w->l2_lim = w->l2_alloc < SIM_TRACE_CHUNK ? w->l2_alloc : SIM_TRACE_CHUNK;
-    w->l2_last = ~0ull;
+    w->l2_last = w->l2_last2 = ~0ull;
     w->l2_lost = 0;
     pthread_mutex_lock(&L2.lock);
     if (lost)
@@ -473,7 +510,7 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
         L2.slot = s;
         L2.cap = cap;
     }
-    L2.slot[b % L2.cap] = (struct block_trace){keep, keep ? n : 0, 0, 1};
+    L2.slot[b % L2.cap] = (struct block_trace){keep, keep ? n : 0, 0, 0, 1};
     int ready = 0;
     if (b < wave_end())
         ready = ++L2.base_done == wave_end() - L2.base;

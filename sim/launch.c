@@ -425,7 +425,7 @@ static sim_worker *worker_get(void)
     w->shadow_dyn = calloc(SIM_DYN_CAP / 4, sizeof(sim_shadow));
     w->l2_alloc = w->l2_lim = SIM_TRACE_MIN; /* never less: sim/l2.c */
     w->l2_tr = malloc(w->l2_alloc * sizeof *w->l2_tr);
-    w->l2_last = ~0ull;
+    w->l2_last = w->l2_last2 = ~0ull;
     w->l1_tags = calloc((size_t)1 << SIM_L1_SHIFT_MAX, sizeof *w->l1_tags);
     w->l1_gen = 1; /* never 0: an empty table entry is 0 */
     if (w->alloc_ctr == MAP_FAILED || w->dyn_map == MAP_FAILED || !w->altstack || !w->shadow_dyn || !w->l2_tr ||
@@ -1556,7 +1556,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->has_err = 0;
             w->l2_n = w->l2_done = 0;
             w->l2_lim = w->l2_alloc < SIM_TRACE_CHUNK ? w->l2_alloc : SIM_TRACE_CHUNK;
-            w->l2_last = ~0ull;
+            w->l2_last = w->l2_last2 = ~0ull;
             w->thunk = thunk;
             w->args = args;
             w->n_threads = nthreads;

@@ -115,10 +115,11 @@ void lesson_json_check(json *j, const check_result *r)
 }
 
 const char *const lesson_dram_note =
-    "sim HBM bytes are what the kernel requests, so they match L1 sectors x 32; DRAM sees only L2 misses and "
-    "write-backs: data re-read by many blocks (K, V, Q tiles) hits the 60 MB L2, so DRAM reads are lower, and "
-    "the L2 is write-back, so a kernel's writes may reach DRAM after it ends and earlier kernels' writes during "
-    "it (DRAM bytes can then be higher)";
+    "HBM (sim) is what the kernel requests, so it matches L1 sectors x 32; DRAM sees only L2 misses and "
+    "write-backs: data re-read by many blocks (K, V, Q tiles) hits the L2. DRAM model: the simulator's L2 model, "
+    "the kernel on an empty L2 (docs/l2-model.md); hw: the GPU's counters, read by kernel replay, which restores "
+    "the buffers a kernel writes into L2 first (so they can differ: docs/parity-h200.md). model ms: the time "
+    "model's prediction from the simulator's counters (sim/timemodel.c)";
 
 void lesson_add_l2(sim_counters *sum, const sim_counters *k)
 {
@@ -138,8 +139,9 @@ void lesson_add_l2(sim_counters *sum, const sim_counters *k)
 void lesson_l2_head(FILE *f, const char *indent, const sim_device *dev)
 {
     char b[24];
-    fprintf(f, "\n%swhat reaches DRAM, predicted by the simulator's L2 model (%s of %s, 16 ways, 128-byte lines, "
-               "write-back;\n%sdocs/l2-model.md): requested = the HBM bytes the kernels ask for (what L1 sees)\n",
+    fprintf(f, "\n%swhat reaches DRAM, predicted by the simulator's L2 model (the %s L2 of %s, each kernel starting "
+               "on an empty L2;\n%sdocs/l2-model.md): requested = the HBM bytes the kernels ask for (what L1 sees); "
+               "dirty in L2 = written, not yet in DRAM\n",
             indent, human_bytes((double)dev->l2_bytes, b, sizeof b), dev->card, indent);
     fprintf(f, "%s%-24s %12s %8s %12s %12s %14s\n", indent, "", "requested", "L2 hit", "DRAM read", "DRAM write",
             "dirty in L2");
@@ -163,11 +165,12 @@ static const char *mark(uint64_t a, uint64_t b) { return a == b ? "=" : "!"; }
 void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const backend *gpu, int gpu_first, int n)
 {
     fprintf(f, "\n  compare: simulator (detailed) vs %s hardware counters\n", be_device_name(gpu));
-    fprintf(f, "    %-20s %25s %25s %23s %23s %23s %9s %9s\n", "kernel", "global ld sectors sim/hw",
-            "global st sectors sim/hw", "shared wavefronts", "bank conflicts", "HBM bytes / DRAM", "sim ms", "gpu ms");
+    fprintf(f, "    %-20s %25s %25s %23s %23s %12s %23s %9s %9s %9s\n", "kernel", "global ld sectors sim/hw",
+            "global st sectors sim/hw", "shared wavefronts", "bank conflicts", "HBM (sim)", "DRAM model / hw",
+            "sim ms", "model ms", "gpu ms");
     for (int i = 0; i < n; i++) {
         const be_kernel *a = &sim->kernels[sim_first + i], *b = &gpu->kernels[gpu_first + i];
-        char c1[48], c2[48], c3[48], c4[48], c5[64], x[24], y[24];
+        char c1[48], c2[48], c3[48], c4[48], c5[64], x[24], y[24], z[24];
         uint64_t swf = be_wavefronts(a), hwf = be_wavefronts(b), sbc = be_conflicts(a), hbc = be_conflicts(b);
         uint64_t sld = be_ld_sectors(a), hld = be_ld_sectors(b);
         if (!b->hw.valid) {
@@ -179,11 +182,12 @@ void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const back
                  mark(be_st_sectors(a), be_st_sectors(b)), (unsigned long long)be_st_sectors(b));
         snprintf(c3, sizeof c3, "%llu %s %llu", (unsigned long long)swf, mark(swf, hwf), (unsigned long long)hwf);
         snprintf(c4, sizeof c4, "%llu %s %llu", (unsigned long long)sbc, mark(sbc, hbc), (unsigned long long)hbc);
-        snprintf(c5, sizeof c5, "%s / %s",
-                 human_bytes((double)(a->sim.hbm_read_bytes + a->sim.hbm_write_bytes), x, sizeof x),
+        human_bytes((double)(a->sim.hbm_read_bytes + a->sim.hbm_write_bytes), z, sizeof z);
+        snprintf(c5, sizeof c5, "%s / %s", human_bytes((double)(a->sim.dram_read_bytes + a->sim.dram_write_bytes), x, sizeof x),
                  human_bytes((double)(b->hw.dram_read_bytes + b->hw.dram_write_bytes), y, sizeof y));
-        fprintf(f, "    %-20s %25s %25s %23s %23s %23s %9.2f %9.4f\n", a->name, c1, c2, c3, c4, c5, a->time_ms,
-                b->time_ms);
+        sim_time_pred tp = sim_time_model(sim->dev, &a->cfg, &a->sim, a->flops);
+        fprintf(f, "    %-20s %25s %25s %23s %23s %12s %23s %9.2f %9.4f %9.4f\n", a->name, c1, c2, c3, c4, z, c5,
+                a->time_ms, tp.seconds * 1e3, b->time_ms);
         if (a->sim.async_requests)
             fprintf(f,
                     "    %-20s   of which cp.async (LDGSTS): ld sectors %llu %s %llu, bank conflicts %llu %s %llu; shared "

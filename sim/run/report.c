@@ -220,11 +220,12 @@ static void bytes_str(char *o, size_t n, double b)
 static void row(FILE *f, const char *label, const char *name, const char *grid, const char *block, const char *status,
                 const sim_counters *c, unsigned long long launches, int detailed)
 {
-    char rd[32], wr[32], sr[32];
+    char rd[32], wr[32], sr[32], dr[32];
     bytes_str(rd, sizeof rd, (double)c->hbm_read_bytes);
     bytes_str(wr, sizeof wr, (double)c->hbm_write_bytes);
     bytes_str(sr, sizeof sr, (double)(c->sram_read_bytes + c->sram_write_bytes));
-    fprintf(f, "  %-5s %-24.24s %-14s %-12s %-7s %11s %11s %11s", label, name, grid, block, status, rd, wr, sr);
+    bytes_str(dr, sizeof dr, (double)(c->dram_read_bytes + c->dram_write_bytes));
+    fprintf(f, "  %-5s %-24.24s %-14s %-12s %-7s %11s %11s %11s %11s", label, name, grid, block, status, rd, wr, sr, dr);
     if (detailed)
         fprintf(f, " %10llu %10llu %8llu %10llu %9llu",
                 (unsigned long long)(c->global_ld_sectors + c->async_ld_sectors),
@@ -243,8 +244,8 @@ void run_summary(FILE *f, const launch_rec *recs, size_t n, int detailed)
             d->name, detailed ? "detailed" : "counting", n ? "" : "");
     if (!n)
         return;
-    fprintf(f, "  %-5s %-24s %-14s %-12s %-7s %11s %11s %11s", "#", "kernel", "grid", "block", "status", "HBM read",
-            "HBM write", "shared");
+    fprintf(f, "  %-5s %-24s %-14s %-12s %-7s %11s %11s %11s %11s", "#", "kernel", "grid", "block", "status", "HBM read",
+            "HBM write", "shared", "DRAM (L2)");
     if (detailed)
         fprintf(f, " %10s %10s %8s %10s %9s", "ld sect", "st sect", "atom sct", "shared wf", "conflicts");
     fputc('\n', f);
@@ -281,6 +282,7 @@ void run_summary(FILE *f, const launch_rec *recs, size_t n, int detailed)
         }
     }
     if (!detailed)
-        fprintf(f, "  (bytes kernels requested from global memory; --detail adds sectors, wavefronts and bank conflicts,\n"
-                   "   --lines the same per source line)\n");
+        fprintf(f, "  (bytes kernels requested from global memory; DRAM (L2): what the L2 model predicts reaches DRAM,\n"
+                   "   read + written, each launch on an empty L2 (docs/l2-model.md); --detail adds sectors, wavefronts\n"
+                   "   and bank conflicts, --lines the same per source line)\n");
 }
