@@ -169,6 +169,8 @@ def main(argv):
                     "sim_l2_write": k["l2"]["write_sectors"],
                     "gpu_l2_write": num(g, "lts__t_sectors_srcunit_tex_op_write.sum"),
                     "gpu_time_ns": num(g, "gpu__time_duration.sum"),
+                    "sim_l2_hit_pct": None if k["l2"].get("hit_rate") is None else 100.0 * k["l2"]["hit_rate"],
+                    "gpu_l2_hit_pct": num(g, "lts__t_sector_hit_rate.pct"),
                     "sim_time_ns": 1e9 * model_seconds(k, kernel_flops(ks, ki)),
                 })
                 break
@@ -179,8 +181,9 @@ def main(argv):
                        ("DRAM write bytes", "sim_dram_write", "gpu_dram_write"),
                        ("L2 read sectors (from L1)", "sim_l2_read", "gpu_l2_read"),
                        ("L2 write sectors (from L1)", "sim_l2_write", "gpu_l2_write"),
+                       ("L2 sector hit rate (%)", "sim_l2_hit_pct", "gpu_l2_hit_pct"),
                        ("time (ns), all launches", "sim_time_ns", "gpu_time_ns")):
-        st = stats([(r[s], r[g]) for r in rows if r.get(g) is not None])
+        st = stats([(r[s], r[g]) for r in rows if r.get(g) is not None and r.get(s) is not None])
         if st:
             n, rr, mae, w1, w10 = st
             out.append("| %s | %d | %.4f | %.1f %% | %d | %d |" % (name, n, rr, 100 * mae, w1, w10))

@@ -52,6 +52,7 @@ typedef struct sim_ceilings {
     double smem_bytes_per_s;  /* shared-memory loads + stores, no conflicts */
     double fp32_flops_per_s;  /* FMAs (2 FLOPs) */
     double launch_s;          /* an empty kernel */
+    double l2_clean_bytes_per_s; /* dirty lines the L2 writes back while a kernel runs (sim/l2.c) */
     int measured;
 } sim_ceilings;
 
