@@ -23,10 +23,12 @@
  *    launch and leave D dirty;
  *  - 264 blocks each reading the same 64 KiB: DRAM reads 64 KiB, the other
  *    263 blocks hit;
- *  - atomics on one word: its sector pair is fetched once, the sector left dirty;
+ *  - atomics on one word: its sector pair is fetched once, the sector left dirty,
+ *    and written back once by background cleaning (18.7 MB/s x the predicted 2 us);
  *  - the figures do not depend on the number of OpenMP workers;
  *  - without cold starts (sim_l2_set_cold(0)), what one launch or memset
- *    leaves in L2 the next finds, and write-backs outside launches count.
+ *    leaves in L2 the next finds, and write-backs outside launches count;
+ *  - the time model's roofline on hand-made counters.
  */
 #include <criterion/criterion.h>
 #include <omp.h>
@@ -150,6 +152,9 @@ Test(l2, atomics_fetch_once_and_dirty)
     SIM_CHECK(l2_atomic_one_launch_sim(&cfg, c));
     EXPECT(dram_read_bytes, 64, "atomics on one word: its pair of sectors");
     EXPECT(l2_dirty_bytes, 32, "atomics on one word");
+    /* background cleaning: 18.7 MB/s x the predicted 2 us (the launch) = 37 bytes, whole sectors:
+     * one write-back of the rewritten sector */
+    EXPECT(dram_write_bytes, 32, "atomics on one word: cleaned once while the kernel ran");
     int h = 0;
     SIM_CHECK(sim_memcpy(&h, c, 4, SIM_COPY_D2H));
     cr_assert_eq(h, 1024);
@@ -225,4 +230,36 @@ Test(l2, persistent_l2_carries_over)
     SIM_CHECK(sim_free(x));
     SIM_CHECK(sim_free(y));
     sim_l2_set_cold(1);
+}
+
+/* The time model (sim/timemodel.c) on counters made by hand, preset h200:
+ *   t = launch + (max + (sum - max) / 4) / busy / occupancy,
+ * 264 blocks of 256 threads: busy 1, 2 blocks (16 warps) an SM: occupancy 1/4;
+ * 3.951 GB of DRAM traffic is 1 ms at the measured 3.951 TB/s. */
+Test(l2, time_model_roofline)
+{
+    const sim_device *h = sim_device_find("h200");
+    sim_counters c = {0};
+    c.dram_read_bytes = 3951000000ull;
+    simt_cfg cfg = cfg1(264, 256, 0);
+    sim_time_pred p = sim_time_model(h, &cfg, &c, 0);
+    cr_assert_float_eq(p.seconds, 2e-6 + 1e-3 / 0.25, 1e-9, "DRAM-bound: %.9g s", p.seconds);
+    cr_assert_str_eq(p.bound, "DRAM");
+    /* add shared traffic worth 2 ms: it bounds, and a quarter of the DRAM time adds */
+    c.sram_read_bytes = (uint64_t)(2e-3 * h->ceil.smem_bytes_per_s);
+    p = sim_time_model(h, &cfg, &c, 0);
+    cr_assert_float_eq(p.seconds, 2e-6 + (2e-3 + 0.25 * 1e-3) / 0.25, 1e-8, "shared-bound: %.9g s", p.seconds);
+    cr_assert_str_eq(p.bound, "shared memory");
+    /* 2 blocks use 2 of the 132 SMs, one block (8 warps) each */
+    memset(&c, 0, sizeof c);
+    double flops = 1e-3 * h->ceil.fp32_flops_per_s;
+    cfg = cfg1(2, 256, 0);
+    p = sim_time_model(h, &cfg, &c, flops);
+    cr_assert_float_eq(p.seconds, 2e-6 + 1e-3 / (2.0 / 132) / (8.0 / 64), 1e-6, "2 blocks: %.9g s", p.seconds);
+    cr_assert_str_eq(p.bound, "FP32");
+    /* nothing to do: the launch */
+    memset(&c, 0, sizeof c);
+    p = sim_time_model(h, &cfg, &c, 0);
+    cr_assert_float_eq(p.seconds, 2e-6, 1e-12);
+    cr_assert_str_eq(p.bound, "launch");
 }
