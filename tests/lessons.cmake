@@ -5,6 +5,7 @@
 #   lesson_2_mode_cuda    --mode cuda runs on a GPU or says why not
 #   lesson_readme_table   README.md's lesson table = `lesson list --markdown`
 #   lesson_4_omp_counters counters identical with 1 and 2 OpenMP workers
+#   dram_parity_h200      the L2 model's DRAM bytes against the H200's committed ones
 set(SIMTLAB_LESSON_SCRIPTS ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 
 # lesson_smoke(<name> RC <code> ARGS <lesson arguments> [ORDERED] [MATCH <regex>...] [NOMATCH <regex>...])
@@ -81,3 +82,8 @@ lesson_smoke(lesson_5_sim RC 0 ARGS "5 --mode sim" MATCH "\nPASS\n$")
 include(${CMAKE_CURRENT_LIST_DIR}/hardening_cli.cmake OPTIONAL)
 # output that says what it measured (issue 12): tests/output.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/output.cmake OPTIONAL)
+
+# the L2 model against the H200's DRAM bytes (docs/gpu/l2-parity-all.csv; scripts/dram_parity.cmake)
+add_test(NAME dram_parity_h200
+         COMMAND ${CMAKE_COMMAND} -DLESSON=$<TARGET_FILE:lesson> -P ${SIMTLAB_LESSON_SCRIPTS}/dram_parity.cmake)
+set_tests_properties(dram_parity_h200 PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive" LABELS lesson)
