@@ -489,7 +489,13 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
                 "global bytes requested / L2", (unsigned long long)(sk->sim.hbm_read_bytes + sk->sim.hbm_write_bytes),
                 (unsigned long long)((hk.hw.l2_read_sectors + hk.hw.l2_write_sectors) * 32),
                 (unsigned long long)hk.hw.dram_read_bytes, (unsigned long long)hk.hw.dram_write_bytes);
-        fprintf(stderr, "    %-30s %14s %14.2f\n", "time (us)", "-", hk.hw.gpu_time_ns / 1e3);
+        fprintf(stderr, "    %-30s %14llu %14llu   (the simulator's L2 model, the kernel on an empty L2; the GPU's "
+                        "counters read by replay: docs/l2-model.md)\n",
+                "DRAM bytes (read + written)", (unsigned long long)(sk->sim.dram_read_bytes + sk->sim.dram_write_bytes),
+                (unsigned long long)(hk.hw.dram_read_bytes + hk.hw.dram_write_bytes));
+        sim_time_pred tp = sim_time_model(sim_get_device(), &sk->cfg, &sk->sim, 0);
+        fprintf(stderr, "    %-30s %14.2f %14.2f   (the simulator's: its time model, %s-bound)\n", "time (us)",
+                tp.seconds * 1e6, hk.hw.gpu_time_ns / 1e3, tp.bound);
     }
     fprintf(stderr, "  %s\n", diffs ? "some counters differ (docs/parity-h200.md explains the known cases)"
                                     : "every counter the two sides share agrees");
