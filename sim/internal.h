@@ -206,6 +206,7 @@ typedef struct sim_worker {
     size_t l2_alloc;    /* entries l2_tr has room for */
     uint64_t *l2_tmp;   /* l2_tmp_n entries: the occurrence sort's other buffer */
     size_t l2_tmp_n;
+    size_t l2_count[2049]; /* the occurrence sort's counters (sim/l2.c) */
     uint64_t l1_gen;
 
     sim_err_rec err; /* first error of this worker in this launch */
@@ -243,7 +244,7 @@ void sim_pc_merge(sim_worker *w, sim_pc_stat **all, uint32_t *n, uint32_t *cap);
 
 /* l2.c: the L2 model. The hot path appends a global access's sector and kind
  * (0 read, 1 write, 2 atomic) to the block's trace, skipping a repeat of
- * either of the last two entries, with
+ * either of the last two entries (atomics excepted), with
  * the thread's count of global accesses so far (its occurrence): at the
  * block's end the trace is put in occurrence order, the order in which warps
  * that move together would make those accesses (threads run here one after
@@ -267,7 +268,9 @@ static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uin
      * across them, so the hooks need no callee-saved registers for this */
     uint64_t e = (uint64_t)(arena_off >> 5) << 2 | kind;
     uint64_t occ = w->cur->l2_occ++;
-    if (e != w->l2_last && e != w->l2_last2) { /* two: a thread's load and store, then the next thread's */
+    /* a repeat of either of the last two entries is dropped (a thread's load and store, then the
+     * next thread's), but never an atomic: each one is made at L2 */
+    if (kind == 2 || (e != w->l2_last && e != w->l2_last2)) {
         if (__builtin_expect(w->l2_n == w->l2_lim, 0)) {
             sim_l2_full(w, occ << SIM_L2_OCC_SHIFT | e, turn);
             return;

@@ -22,16 +22,19 @@
  *     handed out in increasing order, so waves complete nearly in order and
  *     only a few waves' traces wait at a time. The result does not depend on
  *     the number of workers or on timing: only on the grid and the traces.
- *  4. The L2: the preset's size, 128-byte lines of four 32-byte sectors, 16
- *     ways, LRU, sets chosen by a hash of the line address. Sectors carry
- *     valid and dirty bits: a read miss fetches the sector from DRAM, a write
- *     allocates without fetching (the chip keeps byte masks) and marks it
- *     dirty, an atomic fetches if needed and marks it dirty. A dirty line is
- *     written back when evicted (dirty sectors only).
+ *  4. The L2: SIM_L2_KEEP % of the preset's size, 128-byte lines of four
+ *     32-byte sectors, 16 ways, LRU, line address modulo the set count.
+ *     Sectors carry valid and dirty bits: a read miss fetches the aligned
+ *     pair of sectors from DRAM, a write allocates without fetching (the
+ *     chip keeps byte masks) and marks it dirty, an atomic fetches if needed
+ *     and marks it dirty. A dirty line is written back when evicted (dirty
+ *     sectors only), and a set holds at most SIM_L2_DIRTY_WAYS dirty lines.
  *
- * The L2 lives for the whole process, as on the chip: what one kernel leaves
- * in it (and what host copies put there) is what the next one finds; dirty
- * lines evicted during a kernel count as that kernel's DRAM writes.
+ * By default every launch starts on an empty L2, as Nsight Compute measures
+ * a kernel; sim_l2_set_cold(0) (SIMTLAB_L2_COLD=0) keeps it through the
+ * program instead: what one kernel or memset leaves in it the next finds, and
+ * dirty lines evicted during a kernel count as that kernel's DRAM writes.
+ * docs/l2-model.md has the constants and the H200 measurements behind them.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -80,6 +83,7 @@ static struct {
     size_t cap;
     struct block_trace { uint64_t *e; size_t n, pos; uint64_t sub; int done; } *slot, *wbuf; /* wbuf: the wave being fed; sub: the sector of e[pos]'s run */
     uint64_t base_done; /* blocks of [base, base + wave) done */
+    uint64_t stored_end; /* 1 + the highest block stored this launch (a failed launch's final feed stops there) */
     unsigned l1_shift;  /* this launch's L1 model: 2^l1_shift sectors a block */
     simt_cfg cfg;       /* this launch's */
     int cold;           /* every launch starts on an empty L2 (sim_l2_set_cold) */
@@ -216,7 +220,7 @@ static void l2_clear(void)
 }
 
 /* ---- the hot path's slow side ----------------------------------------- */
-static void occurrence_sort(uint64_t *e, uint64_t *tmp, size_t n);
+static void occurrence_sort(sim_worker *w, uint64_t *e, uint64_t *tmp, size_t n);
 static size_t l1_filter(sim_worker *w, uint64_t *e, size_t n);
 
 /* The entries since the last compaction, sorted and filtered now. */
@@ -230,7 +234,7 @@ static int compact(sim_worker *w)
         w->l2_tmp = t;
         w->l2_tmp_n = tail;
     }
-    occurrence_sort(w->l2_tr + w->l2_done, w->l2_tmp, tail);
+    occurrence_sort(w, w->l2_tr + w->l2_done, w->l2_tmp, tail);
     w->l2_n = w->l2_done + l1_filter(w, w->l2_tr + w->l2_done, tail);
     w->l2_done = w->l2_n;
     return 0;
@@ -254,9 +258,9 @@ static void sim_l2_grow(sim_worker *w)
         if (e) {
             w->l2_tr = e;
             w->l2_alloc = cap;
-        } else { /* full: keep the first half */
+        } else { /* full: drop the entries not yet sorted, and half the rest if that is not room */
             w->l2_lost = 1;
-            w->l2_n = w->l2_done = w->l2_alloc / 2;
+            w->l2_n = w->l2_done = w->l2_done < w->l2_alloc / 2 ? w->l2_done : w->l2_alloc / 2;
         }
     }
     w->l2_lim = w->l2_done + SIM_TRACE_CHUNK < w->l2_alloc ? w->l2_done + SIM_TRACE_CHUNK : w->l2_alloc;
@@ -331,6 +335,7 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
         return -1;
     L2.wbuf = wb;
     L2.base_done = 0;
+    L2.stored_end = 0;
     return 0;
 }
 
@@ -341,12 +346,12 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
  * and rewriting a dirty sector changes nothing L2 sends to DRAM). */
 static size_t l1_filter(sim_worker *w, uint64_t *e, size_t n)
 {
-    uint64_t *tags = w->l1_tags; /* sector << 25 | gen << 1 | written; gen: the block's */
+    uint64_t *tags = w->l1_tags; /* sector << 31 | gen << 1 | written; gen: the block's (30 bits, never 0) */
     size_t k = 0;
-    const uint64_t gen = (w->l1_gen & 0xffffff) << 1;
+    const uint64_t gen = w->l1_gen << 1;
     for (size_t i = 0; i < n; i++) {
         e[i] &= ((uint64_t)1 << SIM_L2_OCC_SHIFT) - 1; /* the occurrence has done its work */
-        uint64_t s = e[i] >> 2, t = s << 25 | gen;
+        uint64_t s = e[i] >> 2, t = s << 31 | gen;
         uint64_t *slot = &tags[(s * 0x9E3779B97F4A7C15ull) >> (64 - L2.l1_shift)]; /* hashed: strides spread */
         unsigned kind = (unsigned)(e[i] & 3);
         if (kind == 0) {
@@ -401,8 +406,8 @@ static uint64_t wave_end(void) { return L2.base + L2.wave < L2.nblocks ? L2.base
 static uint64_t take_wave(int final)
 {
     uint64_t b0 = L2.base, b1 = wave_end();
-    if (b0 >= b1 || (!final && L2.base_done < b1 - b0))
-        return 0;
+    if (b0 >= b1 || (!final && L2.base_done < b1 - b0) || (final && b0 >= L2.stored_end))
+        return 0; /* final: blocks past the last one that ran (a failed launch) are not walked */
     for (uint64_t b = b0; b < b1; b++) {
         L2.wbuf[b - b0] = L2.slot[b % L2.cap];
         memset(&L2.slot[b % L2.cap], 0, sizeof *L2.slot);
@@ -435,7 +440,7 @@ static void feed_ready(int final)
 
 /* Entries in occurrence order (stable: threads in the order they ran), by
  * an LSD radix sort over the occurrence bits in use; tmp holds n entries. */
-static void occurrence_sort(uint64_t *e, uint64_t *tmp, size_t n)
+static void occurrence_sort(sim_worker *w, uint64_t *e, uint64_t *tmp, size_t n)
 {
     uint64_t max = 0, prev = 0;
     int sorted = 1;
@@ -448,7 +453,7 @@ static void occurrence_sort(uint64_t *e, uint64_t *tmp, size_t n)
     if (sorted)
         return;
     uint64_t *src = e, *dst = tmp;
-    size_t count[2049];
+    size_t *count = w->l2_count; /* not on the stack: compact runs on a CUDA thread's small one */
     for (unsigned shift = 0; max >> shift; shift += 11) {
         /* counters only for the digits in use: a block whose threads make a few
          * accesses each sorts over a few counters, not 2048 */
@@ -475,7 +480,10 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
         lost = 1;
         w->l2_n = w->l2_done;
     }
-    w->l1_gen++; /* the next block's L1 starts empty */
+    if (++w->l1_gen == (uint64_t)1 << 30) { /* the next block's L1 starts empty; at the wrap, really */
+        memset(w->l1_tags, 0, sizeof(uint64_t) << SIM_L1_SHIFT_MAX);
+        w->l1_gen = 1;
+    }
     size_t n = w->l2_n;
     uint64_t *keep = NULL; /* the block's trace: a copy, or (a long one) the buffer itself */
     if (n && n <= SIM_TRACE_MIN) {
@@ -515,6 +523,8 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
         L2.cap = cap;
     }
     L2.slot[b % L2.cap] = (struct block_trace){keep, keep ? n : 0, 0, 0, 1};
+    if (b + 1 > L2.stored_end)
+        L2.stored_end = b + 1;
     int ready = 0;
     if (b < wave_end())
         ready = ++L2.base_done == wave_end() - L2.base;

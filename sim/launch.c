@@ -432,6 +432,8 @@ static sim_worker *worker_get(void)
     w->l1_gen = 1; /* never 0: an empty table entry is 0 */
     if (w->alloc_ctr == MAP_FAILED || w->dyn_map == MAP_FAILED || !w->altstack || !w->shadow_dyn || !w->l2_tr ||
         !w->l1_tags) {
+        free(w->l2_tr);
+        free(w->l1_tags);
         free(w);
         return NULL;
     }
@@ -1506,6 +1508,11 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         dl_iterate_phdr(find_tls, NULL);
     sim_access_init_segments();
     install_fault_handler();
+    if (sim_l2_launch_begin(cfg, (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z)) {
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot set up the L2 model for %s (out of host memory)", kernel);
+        last_info.status = last_status;
+        return last_status;
+    }
     if (env_timeout_s > 0 && wd_arm(env_timeout_s)) {
         last_info.status = last_status;
         return last_status;
@@ -1523,11 +1530,6 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     sim_err_rec err;
     int has_err = 0, setup_failed = 0;
     uint64_t blocks_run = 0;
-    if (sim_l2_launch_begin(cfg, nblocks)) {
-        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot set up the L2 model for %s (out of host memory)", kernel);
-        last_info.status = last_status;
-        return last_status;
-    }
 
 #ifdef _OPENMP
 #pragma omp parallel
