@@ -48,6 +48,7 @@
 #define SIM_L2_LINE_SHIFT 7 /* 128-byte lines */
 #define SIM_L2_RR 16        /* entries each block of a wave feeds per turn */
 #define SIM_TRACE_CAP ((size_t)1 << 25) /* trace entries a block may keep (256 MB) */
+#define SIM_PENDING_MAX ((uint64_t)1 << 25) /* entries of finished blocks waiting for their wave (256 MB) */
 #define SECTOR_MASK (((uint64_t)1 << (SIM_L2_OCC_SHIFT - 2)) - 1)
 #define RUN_MAX ((uint64_t)1 << (64 - SIM_L2_OCC_SHIFT)) /* sectors one entry's run may hold */
 
@@ -84,6 +85,7 @@ static struct {
     struct block_trace { uint64_t *e; size_t n, pos; uint64_t sub; int done; } *slot, *wbuf; /* wbuf: the wave being fed; sub: the sector of e[pos]'s run */
     uint64_t base_done; /* blocks of [base, base + wave) done */
     uint64_t stored_end; /* 1 + the highest block stored this launch (a failed launch's final feed stops there) */
+    uint64_t pending;    /* entries stored and not fed yet (at most SIM_PENDING_MAX) */
     unsigned l1_shift;  /* this launch's L1 model: 2^l1_shift sectors a block */
     simt_cfg cfg;       /* this launch's */
     int cold;           /* every launch starts on an empty L2 (sim_l2_set_cold) */
@@ -336,6 +338,7 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
     L2.wbuf = wb;
     L2.base_done = 0;
     L2.stored_end = 0;
+    L2.pending = 0;
     return 0;
 }
 
@@ -410,6 +413,7 @@ static uint64_t take_wave(int final)
         return 0; /* final: blocks past the last one that ran (a failed launch) are not walked */
     for (uint64_t b = b0; b < b1; b++) {
         L2.wbuf[b - b0] = L2.slot[b % L2.cap];
+        L2.pending -= L2.slot[b % L2.cap].n;
         memset(&L2.slot[b % L2.cap], 0, sizeof *L2.slot);
     }
     L2.base = b1;
@@ -522,6 +526,14 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
         L2.slot = s;
         L2.cap = cap;
     }
+    if (keep && L2.pending + n > SIM_PENDING_MAX) {
+        /* blocks behind a slow one wait for its wave: past this, their traces are dropped and the
+         * launch's figures marked incomplete (a lower bound) rather than memory growing with the grid */
+        free(keep);
+        keep = NULL;
+        L2.overflow = 1;
+    }
+    L2.pending += keep ? n : 0;
     L2.slot[b % L2.cap] = (struct block_trace){keep, keep ? n : 0, 0, 0, 1};
     if (b + 1 > L2.stored_end)
         L2.stored_end = b + 1;
