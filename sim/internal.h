@@ -207,6 +207,8 @@ typedef struct sim_worker {
     uint64_t *l2_tmp;   /* l2_tmp_n entries: the occurrence sort's other buffer */
     size_t l2_tmp_n;
     size_t l2_count[2049]; /* the occurrence sort's counters (sim/l2.c) */
+    struct sim_l2_done { uint64_t b; uint64_t *e; size_t n; int lost; } l2_batch[32]; /* finished, not handed over */
+    unsigned l2_nbatch;
     uint64_t l1_gen;
 
     sim_err_rec err; /* first error of this worker in this launch */
@@ -285,6 +287,8 @@ static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uin
 unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
 int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks); /* 0 or -1 (out of memory) */
 void sim_l2_block_done(sim_worker *w, uint64_t b);
+#define SIM_L2_BATCH 32 /* finished blocks a worker hands over at once (sim_l2_worker_flush) */
+void sim_l2_worker_flush(sim_worker *w); /* hands over what sim_l2_block_done kept: before a worker leaves a launch */
 void sim_l2_launch_end(sim_counters *c);
 void sim_l2_host_access(uintptr_t arena_off, size_t n, int wr); /* memsets (1), copies to the device (2) (memory.c) */
 

@@ -508,17 +508,24 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
     w->l2_lim = w->l2_alloc < SIM_TRACE_CHUNK ? w->l2_alloc : SIM_TRACE_CHUNK;
     w->l2_last = w->l2_last2 = ~0ull;
     w->l2_lost = 0;
-    pthread_mutex_lock(&L2.lock);
+    /* handed over in batches: one lock for SIM_L2_BATCH blocks, not one each */
+    w->l2_batch[w->l2_nbatch++] = (struct sim_l2_done){b, keep, n, lost};
+    if (w->l2_nbatch == SIM_L2_BATCH)
+        sim_l2_worker_flush(w);
+}
+
+/* Under the lock: stores one finished block's trace; 1 if the oldest wave is now complete. */
+static int store_locked(uint64_t b, uint64_t *keep, size_t n, int lost)
+{
     if (lost)
         L2.overflow = 1;
     while (b - L2.base >= L2.cap) { /* a worker far ahead of another: more slots */
         size_t cap = L2.cap * 2;
         struct block_trace *s = calloc(cap, sizeof *s);
-        if (!s) {
+        if (!s) { /* out of memory: the block's wave completes only at the launch's end */
             L2.overflow = 1;
-            pthread_mutex_unlock(&L2.lock);
             free(keep);
-            return;
+            return 0;
         }
         for (uint64_t x = L2.base; x < L2.base + L2.cap; x++)
             s[x % cap] = L2.slot[x % L2.cap];
@@ -537,10 +544,19 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
     L2.slot[b % L2.cap] = (struct block_trace){keep, keep ? n : 0, 0, 0, 1};
     if (b + 1 > L2.stored_end)
         L2.stored_end = b + 1;
+    return b < wave_end() && ++L2.base_done == wave_end() - L2.base;
+}
+
+void sim_l2_worker_flush(sim_worker *w)
+{
+    if (!w->l2_nbatch)
+        return;
     int ready = 0;
-    if (b < wave_end())
-        ready = ++L2.base_done == wave_end() - L2.base;
+    pthread_mutex_lock(&L2.lock);
+    for (unsigned i = 0; i < w->l2_nbatch; i++)
+        ready |= store_locked(w->l2_batch[i].b, w->l2_batch[i].e, w->l2_batch[i].n, w->l2_batch[i].lost);
     pthread_mutex_unlock(&L2.lock);
+    w->l2_nbatch = 0;
     if (ready)
         feed_ready(0);
 }

@@ -1559,6 +1559,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             memset(w->alloc_ctr, 0, sizeof(uint64_t[2]) * nalloc);
             w->has_err = 0;
             w->l2_n = w->l2_done = 0;
+            w->l2_nbatch = 0;
             w->l2_lim = w->l2_alloc < SIM_TRACE_CHUNK ? w->l2_alloc : SIM_TRACE_CHUNK;
             w->l2_last = w->l2_last2 = ~0ull;
             w->thunk = thunk;
@@ -1595,6 +1596,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                     }
                 }
             }
+            sim_l2_worker_flush(w); /* the blocks it finished last */
             w->in_launch = 0;
             w->detailed &= ~SIM_DETAILED_TIMEOUT;
             sim_tls_worker = NULL;
