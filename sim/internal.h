@@ -290,7 +290,7 @@ void sim_l2_block_done(sim_worker *w, uint64_t b);
 #define SIM_L2_BATCH 32 /* finished blocks a worker hands over at once (sim_l2_worker_flush) */
 void sim_l2_worker_flush(sim_worker *w); /* hands over what sim_l2_block_done kept: before a worker leaves a launch */
 void sim_l2_launch_end(sim_counters *c);
-void sim_l2_host_access(uintptr_t arena_off, size_t n, int wr); /* memsets (1), copies to the device (2) (memory.c) */
+void sim_l2_host_access(uintptr_t arena_off, size_t n, int wr); /* memsets and copies to the device (memory.c) */
 
 /* access.c */
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);

@@ -589,13 +589,31 @@ void sim_l2_set_cold(int on) { L2.cold = on != 0; }
 int sim_l2_get_cold(void) { return L2.cold; }
 
 /* A copy or memset of n bytes at arena offset a, as the H200 treats them
- * (docs/gpu/l2-run2, l2_probe): a memset is a kernel that writes through L2
- * (its lines stay there, dirty); a host-to-device copy is not found in L2 by
- * the next kernel (modelled: written to DRAM, the range dropped from L2); a
- * device-to-host copy changes nothing the model keeps. wr: 1 memset, 2 copy
- * to the device, 0 copy from it. Not in cold mode. */
+ * (docs/gpu/l2-run2): a memset is a kernel that writes through L2 (its lines
+ * stay there, dirty); so is a copy to the device from pageable host memory
+ * (the lessons' first kernels found Q, K and V in L2 on the H200: DRAM reads
+ * of 0.01-0.24 MB for 1-4 MB of inputs); a copy from pinned memory was not
+ * found there by the probe, which the simulator cannot tell apart (memory.c
+ * passes every copy as pageable). wr: 1 written through L2, 2 the range
+ * dropped from L2 (written to DRAM directly), 0 nothing the model keeps
+ * (device to host). Not in cold mode. */
+/* SIMTLAB_L2_COLD as sim_launch reads it (launch.c env_settings), read here
+ * too: copies before a program's first launch must see it. A bad value is
+ * left for the launch to report. */
+static void cold_from_env(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    const char *v = getenv("SIMTLAB_L2_COLD");
+    if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
+        L2.cold = v[0] == '1';
+}
+
 void sim_l2_host_access(uintptr_t a, size_t n, int wr)
 {
+    cold_from_env();
     if (!n || L2.cold || !wr || l2_ready())
         return;
     pthread_mutex_lock(&L2.lock);

@@ -157,10 +157,10 @@ sim_status sim_memcpy(void *dst, const void *src, size_t bytes, sim_copy_kind ki
     if ((kind == SIM_COPY_D2H || kind == SIM_COPY_D2D) && check_range(src, bytes, "source", "sim_memcpy"))
         return SIM_ERR_INVALID_VALUE;
     memmove(dst, src, bytes);
-    /* what the L2 model keeps of it (sim/l2.c): a device-to-device copy as a
-     * kernel's writes, a host-to-device copy drops the range from L2 */
+    /* what the L2 model keeps of it (sim/l2.c): copies to the device are written
+     * through L2, as from pageable host memory */
     if (kind == SIM_COPY_H2D || kind == SIM_COPY_D2D)
-        sim_l2_host_access((uintptr_t)dst - sim_arena.base, bytes, kind == SIM_COPY_H2D ? 2 : 1);
+        sim_l2_host_access((uintptr_t)dst - sim_arena.base, bytes, 1);
     if (kind == SIM_COPY_H2D)
         copies.h2d_bytes += bytes;
     else if (kind == SIM_COPY_D2H)
