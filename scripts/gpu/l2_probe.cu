@@ -17,14 +17,8 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        cudaError_t e_ = (x);                                                                  \
-        if (e_ != cudaSuccess) {                                                               \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
+#include "ck.h"
+
 
 // count words read, one every `stride` floats; the sum is written only if it
 // equals a value no input produces, so the kernel writes nothing
