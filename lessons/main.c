@@ -13,6 +13,7 @@ int lesson03_main(int argc, char **argv);
 int lesson04_main(int argc, char **argv);
 int lesson05_main(int argc, char **argv);
 int lesson06_main(int argc, char **argv);
+int lesson07_main(int argc, char **argv);
 
 const lesson_entry lesson_registry[] = {
     {1, "compile", "the nvcc chain: .cu -> PTX -> SASS for sm_80/89/90, the fatbinary, JIT from PTX", lesson01_main},
@@ -21,6 +22,7 @@ const lesson_entry lesson_registry[] = {
     {4, "attention", "standard attention (S, P in HBM) vs FlashAttention v1 and v2: results and HBM bytes", lesson04_main},
     {5, "torch", "the PyTorch CUDA stack: copies and kernels on streams; the caching allocator, allocated vs reserved", lesson05_main},
     {6, "blocks", "Triton-style block programs: program_id, arange, masked load/store; add and fused softmax", lesson06_main},
+    {7, "backward", "attention backward: standard (P, dP, dS in HBM) vs FlashAttention's recomputation, v1 and v2", lesson07_main},
     {0, NULL, NULL, NULL},
 };
 

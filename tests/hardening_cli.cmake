@@ -39,9 +39,9 @@ set(SIMTLAB_HARDENING_SMOKE
 # the usage-error path of lesson 2 frees x and ref (LeakSanitizer fails this test in the ASan build)
 lesson_smoke(lesson_2_usage_no_leak RC 2 ARGS "2 --n 1000 --block 2000" MATCH "InvalidConfiguration|1024")
 # accepted nonsense is refused, naming the value and the accepted form
-lesson_smoke(lesson_number_space RC 2 ARGS "\" 4\"" MATCH "' 4'.*1 to 6")
+lesson_smoke(lesson_number_space RC 2 ARGS "\" 4\"" MATCH "' 4'.*1 to 7")
 lesson_smoke(lesson_number_plus RC 2 ARGS "+4" MATCH "'\\+4'.*digits only")
-lesson_smoke(lesson_number_huge RC 2 ARGS "99999999999999999999" MATCH "no lesson 99999999999999999999; lessons are 1 to 6")
+lesson_smoke(lesson_number_huge RC 2 ARGS "99999999999999999999" MATCH "no lesson 99999999999999999999; lessons are 1 to 7")
 lesson_smoke(lesson_2_n_space RC 2 ARGS "2 --n \" 5\"" MATCH "--n ' 5' is not a whole number")
 lesson_smoke(lesson_2_n_plus RC 2 ARGS "2 --n +5" MATCH "--n '\\+5' is not a whole number")
 lesson_smoke(lesson_2_n_2pow63 RC 2 ARGS "2 --n 9223372036854775808" MATCH "--n '9223372036854775808' is out of range")

@@ -50,6 +50,17 @@ lesson_smoke(lesson_4_bad_n RC 2 ARGS "4 --n 0" MATCH "--n 0")
 lesson_smoke(lesson_4_bad_d RC 2 ARGS "4 --d abc" MATCH "abc")
 lesson_smoke(lesson_4_d48_v2 RC 2 ARGS "4 --d 48 --version v2" MATCH "16, 32, 64 and 128" "48")
 lesson_smoke(lesson_9_missing RC 2 ARGS "9" MATCH "no lesson 9")
+# lesson 7: every version exact against its closed form, the gradients passing, the
+# memory the forward saved; bad input refused with the limit and the fix
+lesson_smoke(lesson_7_sim RC 0 ARGS "7 --mode sim" ORDERED
+             MATCH "standard P = 2.10 MB" "l, m = 8.19 KB" "standard  dQ " "v1        dQ "
+                   "v2        dQ " "standard +30.15 MB +30.15 MB +exact" "v1 +15.82 MB +15.82 MB +exact"
+                   "v2 +10.04 MB +10.04 MB +exact" "\nPASS\n$" NOMATCH "DIFFERS" "-> FAIL")
+lesson_smoke(lesson_7_causal_pass RC 0 ARGS "7 --causal --n 333 --d 32 --dq pass --json" ORDERED
+             MATCH "\"dq\": \"pass\"" "attn_bwd_v2_dq_d32" "\"pass\": true")
+lesson_smoke(lesson_7_d48_v2 RC 2 ARGS "7 --d 48 --version v2" MATCH "16, 32, 64 and 128" "--d 48")
+lesson_smoke(lesson_7_v1_tile_too_big RC 2 ARGS "7 --version v1 --br 200 --bc 200" MATCH "Br = 200" "allows" "--br [0-9]+ --bc [0-9]+")
+lesson_smoke(lesson_7_bad_dq RC 2 ARGS "7 --dq sometimes" MATCH "sometimes" "atomic")
 # bug: lesson 4 puts B*H on grid z (standard) and grid y (flash v2), which CUDA
 # limits to 65535; more heads fail at the first launch (exit 1,
 # cudaErrorInvalidConfiguration) instead of being refused up front with the limit
