@@ -12,6 +12,8 @@
 #   softmax      (5) softmax accesses per element vs C              softmax.csv
 #   model_vs_h200 (6) predicted DRAM bytes and times vs the H200's,  docs/gpu/l2-parity-{all,none}.csv
 #                 one point per lesson kernel (committed GPU results; no sweep)
+#   backward_vs_n    (7) lesson 7: backward HBM bytes vs N               bwd_n.csv
+#   backward_vs_sram (8) lesson 7: backward HBM bytes vs M, N = 1024     bwd_sram.csv
 # Without gnuplot it writes the CSVs, says how to install gnuplot, and succeeds.
 #
 # Variables: LESSON, OUT (required); SRC (this folder; default: the script's);
@@ -41,18 +43,23 @@ if(QUICK)
   set(sweep_attn_tensors 4 --heads 1 --n 64 --d 16 --version all)
   set(sweep_attn_detail 4 --heads 1 --d 16 --detail --version all --sweep n=32:64:x2)
   set(sweep_softmax 3 --rows 4 --sweep cols=64:256:x2)
+  set(sweep_bwd_n 7 --heads 1 --d 16 --version all --sweep n=32:128:x2)
+  set(sweep_bwd_sram 7 --heads 1 --n 128 --d 16 --version all --sweep sram=4k,8k,16k)
 else()
   set(sweep_attn_n 4 --heads 1 --d 64 --sram 48k --version all --sweep n=128:2048:x2)
   set(sweep_attn_sram 4 --heads 1 --n 1024 --d 64 --version all --sweep sram=16k,24k,32k,48k,64k,96k,128k,192k)
   set(sweep_attn_tensors 4 --heads 1 --n 1024 --d 64 --sram 48k --version all)
   set(sweep_attn_detail 4 --heads 1 --d 64 --detail --version all --sweep n=128:1024:x2)
   set(sweep_softmax 3 --rows 64 --sweep cols=256:16384:x2)
+  set(sweep_bwd_n 7 --heads 1 --d 64 --sram 48k --version all --sweep n=128:2048:x2)
+  # 96k is the largest M whose Algorithm 4 tiles fit the 227 KB opt-in at d = 64
+  set(sweep_bwd_sram 7 --heads 1 --n 1024 --d 64 --version all --sweep sram=16k,24k,32k,48k,64k,96k)
 endif()
 set(gpu_csv_used OFF)
 if(GPU_CSV AND EXISTS "${GPU_CSV}")
   set(gpu_csv_used ON)
 endif()
-set(sweeps attn_n attn_sram attn_tensors softmax)
+set(sweeps attn_n attn_sram attn_tensors softmax bwd_n bwd_sram)
 if(NOT gpu_csv_used)
   list(APPEND sweeps attn_detail)
 endif()
@@ -71,6 +78,8 @@ set(csv_hbm_vs_n "${OUT}/attn_n.csv")
 set(csv_hbm_vs_sram "${OUT}/attn_sram.csv")
 set(csv_tensors "${OUT}/attn_tensors.csv")
 set(csv_softmax "${OUT}/softmax.csv")
+set(csv_backward_vs_n "${OUT}/bwd_n.csv")
+set(csv_backward_vs_sram "${OUT}/bwd_sram.csv")
 if(gpu_csv_used)
   set(csv_sim_vs_gpu "${GPU_CSV}")
   message(STATUS "plots: plot 4 (sim_vs_gpu) from the GPU CSV ${GPU_CSV}")
@@ -94,7 +103,7 @@ endif()
 
 set(csv_model_vs_h200 "${SRC}/../docs/gpu/l2-parity-none.csv")
 set(csv2_model_vs_h200 "${SRC}/../docs/gpu/l2-parity-all.csv")
-set(plots hbm_vs_n hbm_vs_sram tensors sim_vs_gpu softmax model_vs_h200)
+set(plots hbm_vs_n hbm_vs_sram tensors sim_vs_gpu softmax model_vs_h200 backward_vs_n backward_vs_sram)
 set(made)
 foreach(p ${plots})
   foreach(fmt ${FORMATS})

@@ -538,7 +538,7 @@ elseif(PART STREQUAL "render")
     message(STATUS "SKIP: gnuplot not found (apt-get install gnuplot-nox); the plots are not checked")
     return()
   endif()
-  set(plots hbm_vs_n hbm_vs_sram tensors sim_vs_gpu softmax)
+  set(plots hbm_vs_n hbm_vs_sram tensors sim_vs_gpu softmax backward_vs_n backward_vs_sram)
   # check_plots(<dir>): every plot, PNG and SVG, present, non-empty and valid
   function(check_plots dir)
     foreach(p ${plots})
