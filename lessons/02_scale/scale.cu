@@ -27,6 +27,16 @@ __global__ void scale_v1(float *y, const float *x, int n)
         y[idx] = 2.0f * x[idx];
 }
 
+/* v1 in double: the same body, for the PyTorch op's float64 path
+ * (lessons/05_torch_stack/simtlab_torch: AT_DISPATCH_FLOATING_TYPES picks the
+ * kernel by dtype, and torch.autograd.gradcheck needs float64). */
+__global__ void scale_v1_f64(double *y, const double *x, int n)
+{
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx < n)
+        y[idx] = 2.0 * x[idx];
+}
+
 /* unguarded: the same kernel without `if (idx < n)`. It is wrong whenever n
  * is not a multiple of the block size; on a GPU it silently reads and writes
  * past the arrays (or faults), here it is reported. Only --no-guard runs it. */
@@ -39,3 +49,4 @@ __global__ void scale_unguarded(float *y, const float *x, int n)
 
 LAUNCHER(scale_v1, (float *, y), (const float *, x), (int, n))
 LAUNCHER(scale_unguarded, (float *, y), (const float *, x), (int, n))
+LAUNCHER(scale_v1_f64, (double *, y), (const double *, x), (int, n))

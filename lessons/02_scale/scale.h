@@ -12,4 +12,5 @@ void scale_cpu(double *y, const float *x, int n);
 #endif
 DECLARE_LAUNCHER(scale_v1, (float *, y), (const float *, x), (int, n));
 DECLARE_LAUNCHER(scale_unguarded, (float *, y), (const float *, x), (int, n));
+DECLARE_LAUNCHER(scale_v1_f64, (double *, y), (const double *, x), (int, n));
 #endif

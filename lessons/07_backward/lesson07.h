@@ -32,7 +32,8 @@ typedef struct bwd_params {
 typedef struct bwd_inputs {
     float *q, *k, *v, *dout;      /* (BH, N, d) */
     float *o, *l, *m, *p;         /* the forward's outputs, from the double reference: O, l, m, P (BH, N, N) */
-    double *dq, *dk, *dv;         /* the reference gradients */
+    double *dq, *dk, *dv;         /* the reference gradients (of the checked heads) */
+    int spot;                     /* only heads 0 and B*H-1 have reference gradients (bwd_spot_check) */
 } bwd_inputs;
 
 typedef struct bwd_result {
@@ -47,6 +48,12 @@ typedef struct bwd_result {
 } bwd_result;
 
 int bwd_params_check(bwd_params *a, char *err, size_t n);
+/* Big problems (B*H*N*N*d > 4e9, more than 2 heads) check the gradients of
+ * heads 0 and B*H-1 only: the reference of every head would take minutes.
+ * The forward's outputs (inputs of the kernels) are computed for every head. */
+int bwd_spot_check(const bwd_params *a);
+/* "standard", "v1", "v2", "all" or a comma list ("standard,v2") -> bit mask; 0 if not one */
+int bwd_parse_versions(const char *v);
 bwd_shape bwd_shape_of(const bwd_params *a);
 /* Seeded inputs in [-1, 1), the forward's outputs and the reference
  * gradients. 0, or -1 when out of host memory (bwd_free_inputs frees either way). */
