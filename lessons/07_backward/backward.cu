@@ -335,46 +335,49 @@ __global__ void attn_bwd_v2_pre(float *L, float *D, const float *O, const float 
     }
 }
 
-/* The shared tiles of both v2 kernels (bwd_v2_shared_bytes): rows of d + 1
- * floats (a warp's 16 keys or rows at one column then fall in 16 banks). */
-#define KS(c, x) Ks[(c) * (D + 1) + (x)]
-#define VS(c, x) Vs[(c) * (D + 1) + (x)]
-#define QS(r, x) Qs[(r) * (D + 1) + (x)]
-#define DOS(r, x) dOs[(r) * (D + 1) + (x)]
-#define PS(r, c) Ps[(r) * (BWD_V2_BC + 1) + (c)]
-#define DSS(r, c) dSs[(r) * (BWD_V2_BC + 1) + (c)]
+/* The shared tiles of both v2 kernels (bwd_v2_shared_bytes): rows of
+ * BWD_V2_LD(d) = d + 4 floats, so that a row starts 16-byte aligned (every
+ * read is a float4: one 16-byte LDS moves 4 floats where a float moves 1)
+ * and rows r and r + 1 start 4 banks apart: a warp's float4s from 8
+ * consecutive rows, or from 16 consecutive columns, fill 32 banks once. */
+#define LD(D) BWD_V2_LD(D)
+#define KS(c, x) Ks[(c) * LD(D) + (x)]
+#define VS(c, x) Vs[(c) * LD(D) + (x)]
+#define QS(r, x) Qs[(r) * LD(D) + (x)]
+#define DOS(r, x) dOs[(r) * LD(D) + (x)]
+#define PS(r, c) Ps[(r) * BWD_V2_LDP + (c)]
+#define DSS(r, c) dSs[(r) * BWD_V2_LDP + (c)]
 
-/* Rows i0.. (br of them) of Q and dO, and their L, D, to shared memory. */
+/* 64 rows of A (rows a0.., n of them, D floats each) to shared memory, float4
+ * by float4 (d is a multiple of 16, rows are 16-byte aligned); rows past n
+ * are zeros, so the products below need no bounds. */
+__device__ __forceinline__ void bwd_v2_load(float *S, const float *A, int a0, int n, const int D)
+{
+    for (int e = 4 * threadIdx.x; e < 64 * D; e += 4 * BWD_V2_THREADS) {
+        const int r = e / D, x = e % D;
+        store_float4(S + r * LD(D) + x, r < n ? load_float4(A + (size_t)(a0 + r) * D + x)
+                                              : make_float4(0.0f, 0.0f, 0.0f, 0.0f));
+    }
+}
+
+/* Rows i0.. (br of them) of Q and dO, and their L and D, to shared memory. */
 __device__ __forceinline__ void bwd_v2_load_rows(float *Qs, float *dOs, float *Ls, float *Ds, const float *q,
                                                  const float *dout, const float *L, const float *Dg, int i0, int br,
                                                  const int D)
 {
-    for (int e = threadIdx.x; e < BWD_V2_BR * D; e += BWD_V2_THREADS) {
-        const int r = e / D, x = e % D;
-        QS(r, x) = r < br ? q[(size_t)(i0 + r) * D + x] : 0.0f;
-        DOS(r, x) = r < br ? dout[(size_t)(i0 + r) * D + x] : 0.0f;
-    }
+    bwd_v2_load(Qs, q, i0, br, D);
+    bwd_v2_load(dOs, dout, i0, br, D);
     if (threadIdx.x < BWD_V2_BR) {
         Ls[threadIdx.x] = (int)threadIdx.x < br ? L[i0 + threadIdx.x] : 0.0f;
         Ds[threadIdx.x] = (int)threadIdx.x < br ? Dg[i0 + threadIdx.x] : 0.0f;
     }
 }
 
-/* Keys j0.. (bc of them) of K and V to shared memory. */
-__device__ __forceinline__ void bwd_v2_load_keys(float *Ks, float *Vs, const float *k, const float *v, int j0, int bc,
-                                                 const int D)
-{
-    for (int e = threadIdx.x; e < BWD_V2_BC * D; e += BWD_V2_THREADS) {
-        const int c = e / D, x = e % D;
-        KS(c, x) = c < bc ? k[(size_t)(j0 + c) * D + x] : 0.0f;
-        VS(c, x) = c < bc ? v[(size_t)(j0 + c) * D + x] : 0.0f;
-    }
-}
-
 /* The 64 x 64 tile of (rows i0.., keys j0..): this thread's 4 x 4 of it (rows
  * ty + 16 r, keys tx + 16 c) recomputes P = exp(scale Q K^T - L) and
- * dP = dO V^T from the shared tiles and writes P (when Ps is not NULL) and
- * dS = P * (dP - D) to shared memory. Masked and out-of-range entries are 0. */
+ * dP = dO V^T from the shared tiles, 4 columns of d at a time, and writes P
+ * (when Ps is not NULL) and dS = P * (dP - D) to shared memory. Masked and
+ * out-of-range entries are 0. 16 float4 reads feed 128 FMAs. */
 __device__ __forceinline__ void bwd_v2_scores(float *Ps, float *dSs, const float *Qs, const float *dOs,
                                               const float *Ks, const float *Vs, const float *Ls, const float *Ds,
                                               int i0, int br, int j0, int bc, float scale, int causal, const int D)
@@ -386,24 +389,24 @@ __device__ __forceinline__ void bwd_v2_scores(float *Ps, float *dSs, const float
         UNROLL
         for (int c = 0; c < 4; c++)
             s[r][c] = dp[r][c] = 0.0f;
-    for (int x = 0; x < D; x++) {
-        float qa[4], oa[4], kb[4], vb[4];
+    for (int x = 0; x < D; x += 4) {
+        float4 qa[4], oa[4], kb[4], vb[4];
         UNROLL
         for (int r = 0; r < 4; r++) {
-            qa[r] = QS(ty + 16 * r, x);
-            oa[r] = DOS(ty + 16 * r, x);
+            qa[r] = load_float4(&QS(ty + 16 * r, x));
+            oa[r] = load_float4(&DOS(ty + 16 * r, x));
         }
         UNROLL
         for (int c = 0; c < 4; c++) {
-            kb[c] = KS(tx + 16 * c, x);
-            vb[c] = VS(tx + 16 * c, x);
+            kb[c] = load_float4(&KS(tx + 16 * c, x));
+            vb[c] = load_float4(&VS(tx + 16 * c, x));
         }
         UNROLL
         for (int r = 0; r < 4; r++)
             UNROLL
             for (int c = 0; c < 4; c++) {
-                s[r][c] += qa[r] * kb[c];
-                dp[r][c] += oa[r] * vb[c];
+                s[r][c] += qa[r].x * kb[c].x + qa[r].y * kb[c].y + qa[r].z * kb[c].z + qa[r].w * kb[c].w;
+                dp[r][c] += oa[r].x * vb[c].x + oa[r].y * vb[c].y + oa[r].z * vb[c].z + oa[r].w * vb[c].w;
             }
     }
     UNROLL
@@ -419,30 +422,62 @@ __device__ __forceinline__ void bwd_v2_scores(float *Ps, float *dSs, const float
         }
 }
 
+/* acc (rows ty + 16 r, columns 4 tx + 64 g ..+3) += dS K_j over the tile's
+ * keys, 4 keys at a time: 4 float4s of dS and 4 G of K feed 64 G FMAs. Keys
+ * past bc have dS = 0 and K = 0 (zero-filled), so a partial tile runs whole. */
+__device__ __forceinline__ void bwd_v2_dq_acc(float acc[4][8], const float *dSs, const float *Ks, int bc,
+                                              const int D)
+{
+    const int ty = threadIdx.x / 16, tx = threadIdx.x % 16, G = (D + 63) / 64;
+    if (4 * tx >= D) /* d = 16, 32: the columns run out before the threads do */
+        return;
+    for (int key = 0; key < bc; key += 4) {
+        float4 sa[4];
+        UNROLL
+        for (int r = 0; r < 4; r++)
+            sa[r] = load_float4(&DSS(ty + 16 * r, key));
+        UNROLL
+        for (int g = 0; g < G; g++) {
+            const float4 k0 = load_float4(&KS(key, 4 * tx + 64 * g)), k1 = load_float4(&KS(key + 1, 4 * tx + 64 * g));
+            const float4 k2 = load_float4(&KS(key + 2, 4 * tx + 64 * g)), k3 = load_float4(&KS(key + 3, 4 * tx + 64 * g));
+            UNROLL
+            for (int r = 0; r < 4; r++) {
+                acc[r][4 * g + 0] += sa[r].x * k0.x + sa[r].y * k1.x + sa[r].z * k2.x + sa[r].w * k3.x;
+                acc[r][4 * g + 1] += sa[r].x * k0.y + sa[r].y * k1.y + sa[r].z * k2.y + sa[r].w * k3.y;
+                acc[r][4 * g + 2] += sa[r].x * k0.z + sa[r].y * k1.z + sa[r].z * k2.z + sa[r].w * k3.z;
+                acc[r][4 * g + 3] += sa[r].x * k0.w + sa[r].y * k1.w + sa[r].z * k2.w + sa[r].w * k3.w;
+            }
+        }
+    }
+}
+
 /* The main kernel: block (K_j tile, head), 256 threads. dK_j and dV_j (64 keys
- * x D) stay in registers: this thread's keys ty + 16 r, columns tx + 16 c. */
+ * x D) stay in registers: this thread's keys 4 ty .. 4 ty + 3, columns
+ * 4 tx + 64 g .. + 3 (g < ceil(D / 64); at d = 16, 32 only the first D / 4
+ * threads of each row of 16 have columns). */
 __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, const float *Q, const float *K,
                                             const float *V, const float *dO, const float *L, const float *Dg, int N,
                                             float scale, int causal, int dq_atomic, const int D)
 {
     EXTERN_SHARED(float, smem);
-    float *Ks = smem, *Vs = Ks + BWD_V2_BC * (D + 1), *Qs = Vs + BWD_V2_BC * (D + 1), *dOs = Qs + BWD_V2_BR * (D + 1);
-    float *Ps = dOs + BWD_V2_BR * (D + 1), *dSs = Ps + BWD_V2_BR * (BWD_V2_BC + 1), *Ls = dSs + BWD_V2_BR * (BWD_V2_BC + 1);
+    float *Ks = smem, *Vs = Ks + BWD_V2_BC * LD(D), *Qs = Vs + BWD_V2_BC * LD(D), *dOs = Qs + BWD_V2_BR * LD(D);
+    float *Ps = dOs + BWD_V2_BR * LD(D), *dSs = Ps + BWD_V2_BR * BWD_V2_LDP, *Ls = dSs + BWD_V2_BR * BWD_V2_LDP;
     float *Ds = Ls + BWD_V2_BR;
-    const int NC = D / 16; /* columns of d per thread (arrays sized for d = 128) */
+    const int G = (D + 63) / 64; /* float4 column groups per thread */
     const size_t bh = blockIdx.y;
     const float *q = Q + bh * N * D, *k = K + bh * N * D, *v = V + bh * N * D, *dout = dO + bh * N * D;
     const float *Lh = L + bh * N, *Dh = Dg + bh * N;
     float *dq = dQ + bh * N * D;
     const int j0 = blockIdx.x * BWD_V2_BC, bc = min(BWD_V2_BC, N - j0);
-    const int ty = threadIdx.x / 16, tx = threadIdx.x % 16;
+    const int ty = threadIdx.x / 16, tx = threadIdx.x % 16, has_cols = 4 * tx < D;
     float dk[4][8], dv[4][8];
     UNROLL
     for (int r = 0; r < 4; r++)
         UNROLL
-        for (int c = 0; c < NC; c++)
+        for (int c = 0; c < 8; c++)
             dk[r][c] = dv[r][c] = 0.0f;
-    bwd_v2_load_keys(Ks, Vs, k, v, j0, bc, D);
+    bwd_v2_load(Ks, k, j0, bc, D);
+    bwd_v2_load(Vs, v, j0, bc, D);
     /* with causal, the first query tile that sees key j0 is the one holding row j0 */
     for (int i0 = causal ? j0 / BWD_V2_BR * BWD_V2_BR : 0; i0 < N; i0 += BWD_V2_BR) {
         const int br = min(BWD_V2_BR, N - i0);
@@ -451,26 +486,25 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
         __syncthreads();
         bwd_v2_scores(Ps, dSs, Qs, dOs, Ks, Vs, Ls, Ds, i0, br, j0, bc, scale, causal, D);
         __syncthreads();
-        /* dV_j += P^T dO_i, dK_j += dS^T Q_i (scaled at the end) */
-        for (int row = 0; row < br; row++) {
-            float pa[4], sa[4], ob[8], qb[8];
+        /* dV_j += P^T dO_i, dK_j += dS^T Q_i (scaled at the end), row by row */
+        for (int row = 0; has_cols && row < br; row++) {
+            const float4 pa = load_float4(&PS(row, 4 * ty)), sa = load_float4(&DSS(row, 4 * ty));
+            const float pr[4] = {pa.x, pa.y, pa.z, pa.w}, sr[4] = {sa.x, sa.y, sa.z, sa.w};
             UNROLL
-            for (int r = 0; r < 4; r++) {
-                pa[r] = PS(row, ty + 16 * r);
-                sa[r] = DSS(row, ty + 16 * r);
-            }
-            UNROLL
-            for (int c = 0; c < NC; c++) {
-                ob[c] = DOS(row, tx + 16 * c);
-                qb[c] = QS(row, tx + 16 * c);
-            }
-            UNROLL
-            for (int r = 0; r < 4; r++)
+            for (int g = 0; g < G; g++) {
+                const float4 o4 = load_float4(&DOS(row, 4 * tx + 64 * g)), q4 = load_float4(&QS(row, 4 * tx + 64 * g));
                 UNROLL
-                for (int c = 0; c < NC; c++) {
-                    dv[r][c] += pa[r] * ob[c];
-                    dk[r][c] += sa[r] * qb[c];
+                for (int r = 0; r < 4; r++) {
+                    dv[r][4 * g + 0] += pr[r] * o4.x;
+                    dv[r][4 * g + 1] += pr[r] * o4.y;
+                    dv[r][4 * g + 2] += pr[r] * o4.z;
+                    dv[r][4 * g + 3] += pr[r] * o4.w;
+                    dk[r][4 * g + 0] += sr[r] * q4.x;
+                    dk[r][4 * g + 1] += sr[r] * q4.y;
+                    dk[r][4 * g + 2] += sr[r] * q4.z;
+                    dk[r][4 * g + 3] += sr[r] * q4.w;
                 }
+            }
         }
         if (!dq_atomic)
             continue;
@@ -481,37 +515,28 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
         UNROLL
         for (int r = 0; r < 4; r++)
             UNROLL
-            for (int c = 0; c < NC; c++)
+            for (int c = 0; c < 8; c++)
                 acc[r][c] = 0.0f;
-        for (int key = 0; key < bc; key++) {
-            float sa[4], kb[8];
-            UNROLL
-            for (int r = 0; r < 4; r++)
-                sa[r] = DSS(ty + 16 * r, key);
-            UNROLL
-            for (int c = 0; c < NC; c++)
-                kb[c] = KS(key, tx + 16 * c);
-            UNROLL
-            for (int r = 0; r < 4; r++)
-                UNROLL
-                for (int c = 0; c < NC; c++)
-                    acc[r][c] += sa[r] * kb[c];
-        }
+        bwd_v2_dq_acc(acc, dSs, Ks, bc, D);
         UNROLL
         for (int r = 0; r < 4; r++)
             UNROLL
-            for (int c = 0; c < NC; c++)
-                if (ty + 16 * r < br)
-                    atomicAdd(&dq[(size_t)(i0 + ty + 16 * r) * D + tx + 16 * c], scale * acc[r][c]);
+            for (int g = 0; g < G; g++)
+                UNROLL
+                for (int e = 0; e < 4; e++)
+                    if (has_cols && ty + 16 * r < br)
+                        atomicAdd(&dq[(size_t)(i0 + ty + 16 * r) * D + 4 * tx + 64 * g + e], scale * acc[r][4 * g + e]);
     }
     float *dkh = dK + bh * N * D, *dvh = dV + bh * N * D;
     UNROLL
     for (int r = 0; r < 4; r++)
         UNROLL
-        for (int c = 0; c < NC; c++)
-            if (ty + 16 * r < bc) {
-                dkh[(size_t)(j0 + ty + 16 * r) * D + tx + 16 * c] = scale * dk[r][c];
-                dvh[(size_t)(j0 + ty + 16 * r) * D + tx + 16 * c] = dv[r][c];
+        for (int g = 0; g < G; g++)
+            if (has_cols && 4 * ty + r < bc) {
+                const size_t at = (size_t)(j0 + 4 * ty + r) * D + 4 * tx + 64 * g;
+                store_float4(dkh + at, make_float4(scale * dk[r][4 * g], scale * dk[r][4 * g + 1],
+                                                   scale * dk[r][4 * g + 2], scale * dk[r][4 * g + 3]));
+                store_float4(dvh + at, make_float4(dv[r][4 * g], dv[r][4 * g + 1], dv[r][4 * g + 2], dv[r][4 * g + 3]));
             }
 }
 
@@ -522,10 +547,10 @@ __device__ __forceinline__ void bwd_v2_dq(float *dQ, const float *Q, const float
                                           const float *L, const float *Dg, int N, float scale, int causal, const int D)
 {
     EXTERN_SHARED(float, smem);
-    float *Ks = smem, *Vs = Ks + BWD_V2_BC * (D + 1), *Qs = Vs + BWD_V2_BC * (D + 1), *dOs = Qs + BWD_V2_BR * (D + 1);
-    float *dSs = dOs + BWD_V2_BR * (D + 1) + BWD_V2_BR * (BWD_V2_BC + 1);
-    float *Ls = dSs + BWD_V2_BR * (BWD_V2_BC + 1), *Ds = Ls + BWD_V2_BR;
-    const int NC = D / 16;
+    float *Ks = smem, *Vs = Ks + BWD_V2_BC * LD(D), *Qs = Vs + BWD_V2_BC * LD(D), *dOs = Qs + BWD_V2_BR * LD(D);
+    float *dSs = dOs + BWD_V2_BR * LD(D) + BWD_V2_BR * BWD_V2_LDP;
+    float *Ls = dSs + BWD_V2_BR * BWD_V2_LDP, *Ds = Ls + BWD_V2_BR;
+    const int G = (D + 63) / 64;
     const size_t bh = blockIdx.y;
     const float *q = Q + bh * N * D, *k = K + bh * N * D, *v = V + bh * N * D, *dout = dO + bh * N * D;
     const int i0 = blockIdx.x * BWD_V2_BR, br = min(BWD_V2_BR, N - i0);
@@ -535,39 +560,30 @@ __device__ __forceinline__ void bwd_v2_dq(float *dQ, const float *Q, const float
     UNROLL
     for (int r = 0; r < 4; r++)
         UNROLL
-        for (int c = 0; c < NC; c++)
+        for (int c = 0; c < 8; c++)
             acc[r][c] = 0.0f;
     bwd_v2_load_rows(Qs, dOs, Ls, Ds, q, dout, L + bh * N, Dg + bh * N, i0, br, D);
     for (int j0 = 0; j0 < jend; j0 += BWD_V2_BC) {
         const int bc = min(BWD_V2_BC, N - j0);
         __syncthreads(); /* the previous step's readers of Ks, Vs, dSs are done */
-        bwd_v2_load_keys(Ks, Vs, k, v, j0, bc, D);
+        bwd_v2_load(Ks, k, j0, bc, D);
+        bwd_v2_load(Vs, v, j0, bc, D);
         __syncthreads();
         bwd_v2_scores(NULL, dSs, Qs, dOs, Ks, Vs, Ls, Ds, i0, br, j0, bc, scale, causal, D);
         __syncthreads();
-        for (int key = 0; key < bc; key++) {
-            float sa[4], kb[8];
-            UNROLL
-            for (int r = 0; r < 4; r++)
-                sa[r] = DSS(ty + 16 * r, key);
-            UNROLL
-            for (int c = 0; c < NC; c++)
-                kb[c] = KS(key, tx + 16 * c);
-            UNROLL
-            for (int r = 0; r < 4; r++)
-                UNROLL
-                for (int c = 0; c < NC; c++)
-                    acc[r][c] += sa[r] * kb[c];
-        }
+        bwd_v2_dq_acc(acc, dSs, Ks, bc, D);
     }
     float *dq = dQ + bh * N * D;
     UNROLL
     for (int r = 0; r < 4; r++)
         UNROLL
-        for (int c = 0; c < NC; c++)
-            if (ty + 16 * r < br)
-                dq[(size_t)(i0 + ty + 16 * r) * D + tx + 16 * c] = scale * acc[r][c];
+        for (int g = 0; g < G; g++)
+            if (4 * tx < D && ty + 16 * r < br)
+                store_float4(dq + (size_t)(i0 + ty + 16 * r) * D + 4 * tx + 64 * g,
+                             make_float4(scale * acc[r][4 * g], scale * acc[r][4 * g + 1], scale * acc[r][4 * g + 2],
+                                         scale * acc[r][4 * g + 3]));
 }
+#undef LD
 #undef KS
 #undef VS
 #undef QS

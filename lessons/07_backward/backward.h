@@ -72,11 +72,14 @@ double bwd_pairs(const bwd_shape *s);
 #define BWD_V2_BR 64
 #define BWD_V2_BC 64
 #define BWD_V2_THREADS 256
-/* v2's dynamic shared memory (both kernels): K_j, V_j, Q_i, dO_i rows padded
- * to d + 1 floats, the P and dS tiles [Br][Bc + 1], and L_i, D_i. */
+/* v2's shared tiles: K_j, V_j, Q_i, dO_i with rows of BWD_V2_LD(d) = d + 4
+ * floats (16-byte aligned, 4 banks apart), the P and dS tiles [Br][BWD_V2_LDP],
+ * L_i and D_i: its dynamic shared memory (both kernels). */
+#define BWD_V2_LD(d) ((d) + 4)
+#define BWD_V2_LDP (BWD_V2_BC + 4)
 static inline uint64_t bwd_v2_shared_bytes(int d)
 {
-    return 4ull * ((uint64_t)(BWD_V2_BC + BWD_V2_BR) * 2 * (d + 1) + 2ull * BWD_V2_BR * (BWD_V2_BC + 1) + 2 * BWD_V2_BR);
+    return 4ull * ((uint64_t)(BWD_V2_BC + BWD_V2_BR) * 2 * BWD_V2_LD(d) + 2ull * BWD_V2_BR * BWD_V2_LDP + 2 * BWD_V2_BR);
 }
 /* Algorithm 4's tiles (Bc = ceil(M / 4d), Br = min(Bc, d): lesson 4's
  * attn_v1_tiles) and its shared memory: K_j, V_j, dK_j, dV_j [Bc][d];
