@@ -451,6 +451,18 @@ __device__ __forceinline__ void bwd_v2_dq_acc(float acc[4][8], const float *dSs,
     }
 }
 
+/* A 16-byte store to global memory. nvcc splits store_float4 of the main
+ * kernel's dK, dV registers into four 4-byte stores (4x the L1 sectors: the
+ * H200 counted them); the PTX instruction keeps it one. */
+#ifdef __CUDACC__
+__device__ __forceinline__ void st_global_v4(float *p, float a, float b, float c, float d)
+{
+    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(a), "f"(b), "f"(c), "f"(d) : "memory");
+}
+#else
+#define st_global_v4(p, a, b, c, d) store_float4((p), make_float4((a), (b), (c), (d)))
+#endif
+
 /* The main kernel: block (K_j tile, head), 256 threads. dK_j and dV_j (64 keys
  * x D) stay in registers: this thread's keys 4 ty .. 4 ty + 3, columns
  * 4 tx + 64 g .. + 3 (g < ceil(D / 64); at d = 16, 32 only the first D / 4
@@ -527,17 +539,21 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
                     if (has_cols && ty + 16 * r < br)
                         atomicAdd(&dq[(size_t)(i0 + ty + 16 * r) * D + 4 * tx + 64 * g + e], scale * acc[r][4 * g + e]);
     }
-    float *dkh = dK + bh * N * D, *dvh = dV + bh * N * D;
+    float *dkh = dK + bh * N * D + (size_t)j0 * D, *dvh = dV + bh * N * D + (size_t)j0 * D;
     UNROLL
     for (int r = 0; r < 4; r++)
         UNROLL
         for (int g = 0; g < G; g++)
-            if (has_cols && 4 * ty + r < bc) {
-                const size_t at = (size_t)(j0 + 4 * ty + r) * D + 4 * tx + 64 * g;
-                store_float4(dkh + at, make_float4(scale * dk[r][4 * g], scale * dk[r][4 * g + 1],
-                                                   scale * dk[r][4 * g + 2], scale * dk[r][4 * g + 3]));
-                store_float4(dvh + at, make_float4(dv[r][4 * g], dv[r][4 * g + 1], dv[r][4 * g + 2], dv[r][4 * g + 3]));
-            }
+            if (has_cols && 4 * ty + r < bc)
+                st_global_v4(dkh + (4 * ty + r) * D + 4 * tx + 64 * g, scale * dk[r][4 * g], scale * dk[r][4 * g + 1],
+                             scale * dk[r][4 * g + 2], scale * dk[r][4 * g + 3]);
+    UNROLL
+    for (int r = 0; r < 4; r++)
+        UNROLL
+        for (int g = 0; g < G; g++)
+            if (has_cols && 4 * ty + r < bc)
+                st_global_v4(dvh + (4 * ty + r) * D + 4 * tx + 64 * g, dv[r][4 * g], dv[r][4 * g + 1], dv[r][4 * g + 2],
+                             dv[r][4 * g + 3]);
 }
 
 /* The separate dQ pass: block (query tile, head) walks the K_j, V_j tiles
