@@ -14,7 +14,7 @@ mkdir -p "$OUT"
 root=$(pwd)
 [ -f "$root/lessons/05_torch_stack/simtlab_torch/__init__.py" ] || { echo "run from the repository root"; exit 2; }
 export PYTHONPATH=$root/lessons/05_torch_stack${PYTHONPATH:+:$PYTHONPATH}
-export PYTHONUNBUFFERED=1
+export PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
 # by default a fresh build directory each run (no stale lock file or objects);
 # a SIMTLAB_TORCH_BUILD of your own is kept, and ninja rebuilds what changed
 if [ -z "${SIMTLAB_TORCH_BUILD:-}" ]; then

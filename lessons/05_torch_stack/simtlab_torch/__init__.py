@@ -160,20 +160,63 @@ class AttentionFunction(torch.autograd.Function):
         return dq, dk, dv, None  # None: causal is not a tensor
 
 
+def _check_inputs(op, named):
+    """The C++ op checks these too; checking them here first gives the same
+    messages as Python exceptions. (On the H200 build of 2026-12-03 a failed
+    TORCH_CHECK inside the attention ops' C++ helpers crashed the process
+    instead of raising: docs/NOTES.md. Until that is understood, bad input is
+    refused here, before it reaches C++.)"""
+    q = named[0][1]
+    for name, t in named:
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{op}: {name} is a {type(t).__name__}, not a torch.Tensor")
+        if not t.is_cuda:
+            raise ValueError(f"{op}: {name} is on {t.device}; the kernels run on a CUDA device: pass {name}.cuda()")
+        if t.device != q.device:
+            raise ValueError(f"{op}: {name} is on {t.device} but q is on {q.device}: move all tensors to one device")
+        if t.dtype != torch.float32:
+            kind = {torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16"}.get(t.dtype, str(t.dtype))
+            raise ValueError(f"{op}: {name} is {kind}; lessons 4 and 7's kernels are fp32 only: pass {name}.float()")
+        want = q.shape if t.dim() == 4 else q.shape[:3]
+        if t.dim() not in (3, 4) or t.shape != want:
+            raise ValueError(f"{op}: {name} has shape {tuple(t.shape)} but q has {tuple(q.shape)}: q, k, v (and o, do) "
+                             "must have the same shape (B, H, N, d), l and m (B, H, N)")
+        if not t.is_contiguous():
+            raise ValueError(f"{op}: {name} is not contiguous (strides {t.stride()}); the kernels index it row-major, "
+                             f"head after head: pass {name}.contiguous()")
+        if t.data_ptr() % 16:
+            raise ValueError(f"{op}: {name}'s data is not 16-byte aligned (storage offset {t.storage_offset()} "
+                             f"elements); the kernels load float4s: pass {name}.clone()")
+    if q.dim() != 4:
+        raise ValueError(f"{op}: q has shape {tuple(q.shape)}; expected (B, H, N, d)")
+    B, H, N, d = q.shape
+    if d not in (16, 32, 64, 128):
+        raise ValueError(f"{op}: head dimension d = {d}; the kernels are compiled for d in {{16, 32, 64, 128}} (one "
+                         "entry point each): pad q, k, v with zeros to the next of these and multiply q by "
+                         "sqrt(d_padded / d) to keep the scale 1/sqrt(d)")
+    if B * H > 65535:
+        raise ValueError(f"{op}: B*H = {B * H} heads; a grid has one block row per head and CUDA allows 65535 "
+                         "(gridDim.y): split the batch into calls of at most 65535 heads")
+
+
 def attention(q, k, v, causal=False):
     """Lesson 4's FlashAttention-2 forward, lesson 7's flash backward v2 under
     autograd. q, k, v: contiguous fp32 CUDA tensors (B, H, N, d), d in
     {16, 32, 64, 128}; scale 1/sqrt(d); causal: query i sees keys j <= i."""
+    _check_inputs("simtlab_torch.attention (forward)", [("q", q), ("k", k), ("v", v)])
     return AttentionFunction.apply(q, k, v, bool(causal))
 
 
 def attention_forward(q, k, v, causal=False):
     """(o, l, m) without autograd: l, m (B, H, N) are each row's softmax sum and maximum."""
+    _check_inputs("simtlab_torch.attention (forward)", [("q", q), ("k", k), ("v", v)])
     return extension().attention_forward(q, k, v, bool(causal))
 
 
 def attention_backward(q, k, v, o, l, m, do, causal=False, dq_atomic=True):
     """(dq, dk, dv) without autograd, from what attention_forward returned."""
+    _check_inputs("simtlab_torch.attention (backward)",
+                  [("q", q), ("k", k), ("v", v), ("o", o), ("l", l), ("m", m), ("do", do)])
     return extension().attention_backward(q, k, v, o, l, m, do, bool(causal), bool(dq_atomic))
 
 
