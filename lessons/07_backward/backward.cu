@@ -373,85 +373,7 @@ __device__ __forceinline__ void bwd_v2_load_rows(float *Qs, float *dOs, float *L
     }
 }
 
-/* The 64 x 64 tile of (rows i0.., keys j0..): this thread's 4 x 4 of it (rows
- * ty + 16 r, keys tx + 16 c) recomputes P = exp(scale Q K^T - L) and
- * dP = dO V^T from the shared tiles, 4 columns of d at a time, and writes P
- * (when Ps is not NULL) and dS = P * (dP - D) to shared memory. Masked and
- * out-of-range entries are 0. 16 float4 reads feed 128 FMAs. */
-__device__ __forceinline__ void bwd_v2_scores(float *Ps, float *dSs, const float *Qs, const float *dOs,
-                                              const float *Ks, const float *Vs, const float *Ls, const float *Ds,
-                                              int i0, int br, int j0, int bc, float scale, int causal, const int D)
-{
-    const int ty = threadIdx.x / 16, tx = threadIdx.x % 16;
-    float s[4][4], dp[4][4];
-    UNROLL
-    for (int r = 0; r < 4; r++)
-        UNROLL
-        for (int c = 0; c < 4; c++)
-            s[r][c] = dp[r][c] = 0.0f;
-    for (int x = 0; x < D; x += 4) {
-        float4 qa[4], oa[4], kb[4], vb[4];
-        UNROLL
-        for (int r = 0; r < 4; r++) {
-            qa[r] = load_float4(&QS(ty + 16 * r, x));
-            oa[r] = load_float4(&DOS(ty + 16 * r, x));
-        }
-        UNROLL
-        for (int c = 0; c < 4; c++) {
-            kb[c] = load_float4(&KS(tx + 16 * c, x));
-            vb[c] = load_float4(&VS(tx + 16 * c, x));
-        }
-        UNROLL
-        for (int r = 0; r < 4; r++)
-            UNROLL
-            for (int c = 0; c < 4; c++) {
-                s[r][c] += qa[r].x * kb[c].x + qa[r].y * kb[c].y + qa[r].z * kb[c].z + qa[r].w * kb[c].w;
-                dp[r][c] += oa[r].x * vb[c].x + oa[r].y * vb[c].y + oa[r].z * vb[c].z + oa[r].w * vb[c].w;
-            }
-    }
-    UNROLL
-    for (int r = 0; r < 4; r++)
-        UNROLL
-        for (int c = 0; c < 4; c++) {
-            const int row = ty + 16 * r, key = tx + 16 * c;
-            const int live = row < br && key < bc && !(causal && j0 + key > i0 + row);
-            const float p = live ? expf(scale * s[r][c] - Ls[row]) : 0.0f;
-            if (Ps)
-                PS(row, key) = p;
-            DSS(row, key) = p * (dp[r][c] - Ds[row]);
-        }
-}
-
-/* acc (rows ty + 16 r, columns 4 tx + 64 g ..+3) += dS K_j over the tile's
- * keys, 4 keys at a time: 4 float4s of dS and 4 G of K feed 64 G FMAs. Keys
- * past bc have dS = 0 and K = 0 (zero-filled), so a partial tile runs whole. */
-__device__ __forceinline__ void bwd_v2_dq_acc(float acc[4][8], const float *dSs, const float *Ks, int bc,
-                                              const int D)
-{
-    const int ty = threadIdx.x / 16, tx = threadIdx.x % 16, G = (D + 63) / 64;
-    if (4 * tx >= D) /* d = 16, 32: the columns run out before the threads do */
-        return;
-    for (int key = 0; key < bc; key += 4) {
-        float4 sa[4];
-        UNROLL
-        for (int r = 0; r < 4; r++)
-            sa[r] = load_float4(&DSS(ty + 16 * r, key));
-        UNROLL
-        for (int g = 0; g < G; g++) {
-            const float4 k0 = load_float4(&KS(key, 4 * tx + 64 * g)), k1 = load_float4(&KS(key + 1, 4 * tx + 64 * g));
-            const float4 k2 = load_float4(&KS(key + 2, 4 * tx + 64 * g)), k3 = load_float4(&KS(key + 3, 4 * tx + 64 * g));
-            UNROLL
-            for (int r = 0; r < 4; r++) {
-                acc[r][4 * g + 0] += sa[r].x * k0.x + sa[r].y * k1.x + sa[r].z * k2.x + sa[r].w * k3.x;
-                acc[r][4 * g + 1] += sa[r].x * k0.y + sa[r].y * k1.y + sa[r].z * k2.y + sa[r].w * k3.y;
-                acc[r][4 * g + 2] += sa[r].x * k0.z + sa[r].y * k1.z + sa[r].z * k2.z + sa[r].w * k3.z;
-                acc[r][4 * g + 3] += sa[r].x * k0.w + sa[r].y * k1.w + sa[r].z * k2.w + sa[r].w * k3.w;
-            }
-        }
-    }
-}
-
-/* A 16-byte store to global memory. nvcc splits store_float4 of the main
+/* A 16-byte store to global memory. nvcc split store_float4 of the main
  * kernel's dK, dV registers into four 4-byte stores (4x the L1 sectors: the
  * H200 counted them); the PTX instruction keeps it one. */
 #ifdef __CUDACC__
@@ -463,10 +385,104 @@ __device__ __forceinline__ void st_global_v4(float *p, float a, float b, float c
 #define st_global_v4(p, a, b, c, d) store_float4((p), make_float4((a), (b), (c), (d)))
 #endif
 
+/* LESSON: the tiles below are shaped for shared memory's wavefronts. A warp's
+ * 16-byte reads (LDS.128) go in two passes of 16 lanes when every quad of
+ * lanes (0-3, 4-7, ...) asks for at most 2 distinct 16-byte chunks, else in
+ * four passes of 8; a pass costs one wavefront (128 bytes, one cycle) when
+ * its chunks fall in different banks (docs/NOTES.md, the measured rule). So
+ * the lanes of a quad are a 2 x 2 square of the tile: rows (or keys) a, and
+ * columns (or keys) b, with
+ *   a = 2 (quad % 2) + lane % 2        (0..3)
+ *   b = 2 (quad / 2) + (lane / 2) % 2  (0..7),   quad = lane / 4,
+ * and every operand read costs 2 wavefronts for 16 lanes' worth of data:
+ * 128 FMAs a wavefront, what the FP32 units need (the 4 x 4 tiles of the
+ * first version, quads of 4 keys, cost 1.5x as many wavefronts). */
+#define QUAD_A(l) (2 * ((l) / 4 % 2) + (l) % 2)
+#define QUAD_B(l) (2 * ((l) / 8) + (l) / 2 % 2)
+
+/* The 64 x 64 tile of (rows i0.., keys j0..): warp w computes rows
+ * 16 (w % 4) + a + 4 i and keys 32 (w / 4) + b + 8 j (i, j < 4). It
+ * recomputes P = exp(scale Q K^T - L) and dP = dO V^T from the shared tiles,
+ * 4 columns of d at a time, and writes P (when Ps is not NULL) and
+ * dS = P * (dP - D) to shared memory. Masked and out-of-range entries are 0. */
+__device__ __forceinline__ void bwd_v2_scores(float *Ps, float *dSs, const float *Qs, const float *dOs,
+                                              const float *Ks, const float *Vs, const float *Ls, const float *Ds,
+                                              int i0, int br, int j0, int bc, float scale, int causal, const int D)
+{
+    const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int r0 = 16 * (w % 4) + QUAD_A(lane), k0 = 32 * (w / 4) + QUAD_B(lane);
+    float s[4][4], dp[4][4];
+    UNROLL
+    for (int i = 0; i < 4; i++)
+        UNROLL
+        for (int j = 0; j < 4; j++)
+            s[i][j] = dp[i][j] = 0.0f;
+    for (int x = 0; x < D; x += 4) {
+        float4 qa[4], oa[4], kb[4], vb[4];
+        UNROLL
+        for (int i = 0; i < 4; i++) {
+            qa[i] = load_float4(&QS(r0 + 4 * i, x));
+            oa[i] = load_float4(&DOS(r0 + 4 * i, x));
+        }
+        UNROLL
+        for (int j = 0; j < 4; j++) {
+            kb[j] = load_float4(&KS(k0 + 8 * j, x));
+            vb[j] = load_float4(&VS(k0 + 8 * j, x));
+        }
+        UNROLL
+        for (int i = 0; i < 4; i++)
+            UNROLL
+            for (int j = 0; j < 4; j++) {
+                s[i][j] += qa[i].x * kb[j].x + qa[i].y * kb[j].y + qa[i].z * kb[j].z + qa[i].w * kb[j].w;
+                dp[i][j] += oa[i].x * vb[j].x + oa[i].y * vb[j].y + oa[i].z * vb[j].z + oa[i].w * vb[j].w;
+            }
+    }
+    UNROLL
+    for (int i = 0; i < 4; i++)
+        UNROLL
+        for (int j = 0; j < 4; j++) {
+            const int row = r0 + 4 * i, key = k0 + 8 * j;
+            const int live = row < br && key < bc && !(causal && j0 + key > i0 + row);
+            const float p = live ? expf(scale * s[i][j] - Ls[row]) : 0.0f;
+            if (Ps)
+                PS(row, key) = p;
+            DSS(row, key) = p * (dp[i][j] - Ds[row]);
+        }
+}
+
+/* acc (rows 16 (w % 4) + a + 4 i, columns 32 (w / 4) + 4 b + 64 g ..+3) +=
+ * dS K_j over the tile's keys, 4 at a time. Keys past bc have dS = 0 and
+ * K = 0 (zero-filled). Returns at once for a thread without columns (d < 64). */
+__device__ __forceinline__ void bwd_v2_dq_acc(float acc[4][8], const float *dSs, const float *Ks, int bc,
+                                              const int D)
+{
+    const int w = threadIdx.x / 32, lane = threadIdx.x % 32, G = (D + 63) / 64;
+    const int r0 = 16 * (w % 4) + QUAD_A(lane), c0 = 32 * (w / 4) + 4 * QUAD_B(lane);
+    if (c0 >= D)
+        return;
+    for (int key = 0; key < bc; key += 4) {
+        float4 sa[4];
+        UNROLL
+        for (int i = 0; i < 4; i++)
+            sa[i] = load_float4(&DSS(r0 + 4 * i, key));
+        UNROLL
+        for (int g = 0; g < G; g++) {
+            const float4 k0 = load_float4(&KS(key, c0 + 64 * g)), k1 = load_float4(&KS(key + 1, c0 + 64 * g));
+            const float4 k2 = load_float4(&KS(key + 2, c0 + 64 * g)), k3 = load_float4(&KS(key + 3, c0 + 64 * g));
+            UNROLL
+            for (int i = 0; i < 4; i++) {
+                acc[i][4 * g + 0] += sa[i].x * k0.x + sa[i].y * k1.x + sa[i].z * k2.x + sa[i].w * k3.x;
+                acc[i][4 * g + 1] += sa[i].x * k0.y + sa[i].y * k1.y + sa[i].z * k2.y + sa[i].w * k3.y;
+                acc[i][4 * g + 2] += sa[i].x * k0.z + sa[i].y * k1.z + sa[i].z * k2.z + sa[i].w * k3.z;
+                acc[i][4 * g + 3] += sa[i].x * k0.w + sa[i].y * k1.w + sa[i].z * k2.w + sa[i].w * k3.w;
+            }
+        }
+    }
+}
+
 /* The main kernel: block (K_j tile, head), 256 threads. dK_j and dV_j (64 keys
- * x D) stay in registers: this thread's keys 4 ty .. 4 ty + 3, columns
- * 4 tx + 64 g .. + 3 (g < ceil(D / 64); at d = 16, 32 only the first D / 4
- * threads of each row of 16 have columns). */
+ * x D) stay in registers: warp w holds keys 16 (w % 4) + 4 a .. +3 and
+ * columns 32 (w / 4) + 4 b + 64 g .. +3 (at d = 16, 32 some threads have none). */
 __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, const float *Q, const float *K,
                                             const float *V, const float *dO, const float *L, const float *Dg, int N,
                                             float scale, int causal, int dq_atomic, const int D)
@@ -481,7 +497,8 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
     const float *Lh = L + bh * N, *Dh = Dg + bh * N;
     float *dq = dQ + bh * N * D;
     const int j0 = blockIdx.x * BWD_V2_BC, bc = min(BWD_V2_BC, N - j0);
-    const int ty = threadIdx.x / 16, tx = threadIdx.x % 16, has_cols = 4 * tx < D;
+    const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int kq = 16 * (w % 4) + 4 * QUAD_A(lane), c0 = 32 * (w / 4) + 4 * QUAD_B(lane), has_cols = c0 < D;
     float dk[4][8], dv[4][8];
     UNROLL
     for (int r = 0; r < 4; r++)
@@ -500,11 +517,11 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
         __syncthreads();
         /* dV_j += P^T dO_i, dK_j += dS^T Q_i (scaled at the end), row by row */
         for (int row = 0; has_cols && row < br; row++) {
-            const float4 pa = load_float4(&PS(row, 4 * ty)), sa = load_float4(&DSS(row, 4 * ty));
+            const float4 pa = load_float4(&PS(row, kq)), sa = load_float4(&DSS(row, kq));
             const float pr[4] = {pa.x, pa.y, pa.z, pa.w}, sr[4] = {sa.x, sa.y, sa.z, sa.w};
             UNROLL
             for (int g = 0; g < G; g++) {
-                const float4 o4 = load_float4(&DOS(row, 4 * tx + 64 * g)), q4 = load_float4(&QS(row, 4 * tx + 64 * g));
+                const float4 o4 = load_float4(&DOS(row, c0 + 64 * g)), q4 = load_float4(&QS(row, c0 + 64 * g));
                 UNROLL
                 for (int r = 0; r < 4; r++) {
                     dv[r][4 * g + 0] += pr[r] * o4.x;
@@ -530,29 +547,30 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
             for (int c = 0; c < 8; c++)
                 acc[r][c] = 0.0f;
         bwd_v2_dq_acc(acc, dSs, Ks, bc, D);
+        const int r0 = 16 * (w % 4) + QUAD_A(lane);
         UNROLL
-        for (int r = 0; r < 4; r++)
+        for (int i = 0; i < 4; i++)
             UNROLL
             for (int g = 0; g < G; g++)
                 UNROLL
                 for (int e = 0; e < 4; e++)
-                    if (has_cols && ty + 16 * r < br)
-                        atomicAdd(&dq[(size_t)(i0 + ty + 16 * r) * D + 4 * tx + 64 * g + e], scale * acc[r][4 * g + e]);
+                    if (has_cols && r0 + 4 * i < br)
+                        atomicAdd(&dq[(size_t)(i0 + r0 + 4 * i) * D + c0 + 64 * g + e], scale * acc[i][4 * g + e]);
     }
     float *dkh = dK + bh * N * D + (size_t)j0 * D, *dvh = dV + bh * N * D + (size_t)j0 * D;
     UNROLL
     for (int r = 0; r < 4; r++)
         UNROLL
         for (int g = 0; g < G; g++)
-            if (has_cols && 4 * ty + r < bc)
-                st_global_v4(dkh + (4 * ty + r) * D + 4 * tx + 64 * g, scale * dk[r][4 * g], scale * dk[r][4 * g + 1],
+            if (has_cols && kq + r < bc)
+                st_global_v4(dkh + (kq + r) * D + c0 + 64 * g, scale * dk[r][4 * g], scale * dk[r][4 * g + 1],
                              scale * dk[r][4 * g + 2], scale * dk[r][4 * g + 3]);
     UNROLL
     for (int r = 0; r < 4; r++)
         UNROLL
         for (int g = 0; g < G; g++)
-            if (has_cols && 4 * ty + r < bc)
-                st_global_v4(dvh + (4 * ty + r) * D + 4 * tx + 64 * g, dv[r][4 * g], dv[r][4 * g + 1], dv[r][4 * g + 2],
+            if (has_cols && kq + r < bc)
+                st_global_v4(dvh + (kq + r) * D + c0 + 64 * g, dv[r][4 * g], dv[r][4 * g + 1], dv[r][4 * g + 2],
                              dv[r][4 * g + 3]);
 }
 
@@ -571,7 +589,8 @@ __device__ __forceinline__ void bwd_v2_dq(float *dQ, const float *Q, const float
     const float *q = Q + bh * N * D, *k = K + bh * N * D, *v = V + bh * N * D, *dout = dO + bh * N * D;
     const int i0 = blockIdx.x * BWD_V2_BR, br = min(BWD_V2_BR, N - i0);
     const int jend = causal ? min(N, i0 + BWD_V2_BR) : N;
-    const int ty = threadIdx.x / 16, tx = threadIdx.x % 16;
+    const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int r0 = 16 * (w % 4) + QUAD_A(lane), c0 = 32 * (w / 4) + 4 * QUAD_B(lane);
     float acc[4][8];
     UNROLL
     for (int r = 0; r < 4; r++)
@@ -591,14 +610,16 @@ __device__ __forceinline__ void bwd_v2_dq(float *dQ, const float *Q, const float
     }
     float *dq = dQ + bh * N * D;
     UNROLL
-    for (int r = 0; r < 4; r++)
+    for (int i = 0; i < 4; i++)
         UNROLL
         for (int g = 0; g < G; g++)
-            if (4 * tx < D && ty + 16 * r < br)
-                store_float4(dq + (size_t)(i0 + ty + 16 * r) * D + 4 * tx + 64 * g,
-                             make_float4(scale * acc[r][4 * g], scale * acc[r][4 * g + 1], scale * acc[r][4 * g + 2],
-                                         scale * acc[r][4 * g + 3]));
+            if (c0 < D && r0 + 4 * i < br)
+                store_float4(dq + (size_t)(i0 + r0 + 4 * i) * D + c0 + 64 * g,
+                             make_float4(scale * acc[i][4 * g], scale * acc[i][4 * g + 1], scale * acc[i][4 * g + 2],
+                                         scale * acc[i][4 * g + 3]));
 }
+#undef QUAD_A
+#undef QUAD_B
 #undef LD
 #undef KS
 #undef VS

@@ -73,10 +73,11 @@ double bwd_pairs(const bwd_shape *s);
 #define BWD_V2_BC 64
 #define BWD_V2_THREADS 256
 /* v2's shared tiles: K_j, V_j, Q_i, dO_i with rows of BWD_V2_LD(d) = d + 4
- * floats (16-byte aligned, 4 banks apart), the P and dS tiles [Br][BWD_V2_LDP],
+ * floats (16-byte aligned, 4 banks apart), the P and dS tiles [Br][BWD_V2_LDP]
+ * (rows 8 banks apart: a quad's 2 x 2 squares of them fill 32 banks),
  * L_i and D_i: its dynamic shared memory (both kernels). */
 #define BWD_V2_LD(d) ((d) + 4)
-#define BWD_V2_LDP (BWD_V2_BC + 4)
+#define BWD_V2_LDP (BWD_V2_BC + 8)
 static inline uint64_t bwd_v2_shared_bytes(int d)
 {
     return 4ull * ((uint64_t)(BWD_V2_BC + BWD_V2_BR) * 2 * BWD_V2_LD(d) + 2ull * BWD_V2_BR * BWD_V2_LDP + 2 * BWD_V2_BR);
