@@ -75,7 +75,12 @@ add_test(NAME lesson_readme_table
 add_test(NAME lesson_4_omp_counters
          COMMAND ${CMAKE_COMMAND} -DLESSON=$<TARGET_FILE:lesson> "-DARGS=4 --json --n 130 --d 32 --causal"
                  -DTHREADS=1,2 -P ${SIMTLAB_LESSON_SCRIPTS}/omp_counters.cmake)
-set_tests_properties(lesson_2_mode_cuda lesson_readme_table lesson_4_omp_counters
+# lesson 7's kernels through the CUDA backend: on a GPU the gradients pass; without one, the reason
+add_test(NAME lesson_7_mode_cuda
+         COMMAND ${CMAKE_COMMAND} -DLESSON=$<TARGET_FILE:lesson> -DHAVE_CUDA=${SIMTLAB_HAVE_CUDA} "-DARGS=7 --n 130 --causal"
+                 -P ${SIMTLAB_LESSON_SCRIPTS}/lesson_cuda_mode.cmake)
+set_tests_properties(lesson_7_mode_cuda PROPERTIES SKIP_REGULAR_EXPRESSION "SKIP \\(not run\\): ")
+set_tests_properties(lesson_2_mode_cuda lesson_7_mode_cuda lesson_readme_table lesson_4_omp_counters
                      PROPERTIES TIMEOUT 120 LABELS lesson)
 # lesson 1 needs only nvcc: where CMake found one, it must compile every product and pass
 if(CMAKE_CUDA_COMPILER OR EXISTS /usr/local/cuda/bin/nvcc)
