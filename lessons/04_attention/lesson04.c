@@ -18,15 +18,6 @@ enum { VER_STD, VER_V1, VER_V2, NVER };
 static const char *const ver_names[NVER] = {"standard", "v1", "v2"};
 static const char *const version_choices[] = {"standard", "v1", "v2", "all", NULL};
 
-/* Seeded xorshift: the same inputs every run. */
-static float rnd(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return (float)((double)(*s >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-}
-
 typedef struct dev_bufs {
     float *q, *k, *v, *s, *p, *o, *l, *m, *part;
 } dev_bufs;
@@ -355,9 +346,9 @@ void attn_make_inputs(const attn_params *a, float **q, float **k, float **v, dou
         return;
     uint64_t s = 0x9E3779B97F4A7C15ull;
     for (size_t i = 0; i < nd; i++) {
-        (*q)[i] = rnd(&s);
-        (*k)[i] = rnd(&s);
-        (*v)[i] = rnd(&s);
+        (*q)[i] = lesson_rnd(&s);
+        (*k)[i] = lesson_rnd(&s);
+        (*v)[i] = lesson_rnd(&s);
     }
     /* the double-precision reference of every head, every row, would take minutes
      * or hours: big problems check two heads, very long ones a sample of rows */
@@ -398,30 +389,14 @@ static const char *hb(double x, char *buf) { return human_bytes(x, buf, 24); }
 
 /* A launch's HBM bytes were measured: always on the simulator; on a GPU only
  * with its counters (--no-counters, or counters not permitted: not measured) */
-static int bytes_measured(const backend *be, const be_kernel *k) { return be->kind == BACKEND_SIM || k->hw.valid; }
 static int version_measured(const backend *be, const attn_version_result *r)
 {
-    for (int i = r->first_kernel; i < r->first_kernel + r->n_kernels; i++)
-        if (!bytes_measured(be, &be->kernels[i]))
-            return 0;
-    return 1;
-}
-static const char *no_counters_why(const backend *be)
-{
-    const char *n = be_counters_note(be);
-    return !be->counters ? "--no-counters" : n && n[0] ? n : "the counters were not read";
-}
-/* the time columns: the simulator's is the wall time of the simulation on this CPU */
-static const char *time_head(const backend *be) { return be->kind == BACKEND_SIM ? "CPU ms" : "GPU ms"; }
-static const char *time_note(const backend *be)
-{
-    return be->kind == BACKEND_SIM ? "CPU ms: the simulator's wall time on this CPU, not a GPU time"
-                                   : "GPU ms: CUDA events (--repeats: median, L2 flushed between runs)";
+    return lesson_kernels_measured(be, r->first_kernel, r->n_kernels);
 }
 
 static void print_text(const attn_params *a, backend *bes, int nb, attn_version_result res[][3], int pass)
 {
-    char b1[24], b2[24], b3[24], b4[24];
+    char b2[24], b3[24];
     const sim_device *dev = bes[0].dev;
     printf("lesson 4: attention, standard vs FlashAttention\n");
     printf("  B = %d, H = %d, N = %d, d = %d, fp32, scale = 1/sqrt(%d), causal %s; device %s\n", a->B, a->H, a->N,
@@ -450,25 +425,14 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
         backend *be = &bes[bi];
         printf("\n  [%s] per kernel%s; %s\n", be_name(be),
                be->kind == BACKEND_CUDA ? " (DRAM bytes from the hardware counters; - = not measured)" : "",
-               time_note(be));
+               lesson_time_note(be));
         printf("    %-9s %-20s %12s %12s %12s %12s %10s\n", "version", "kernel", "HBM read", "HBM write", "SRAM read",
-               "SRAM write", time_head(be));
+               "SRAM write", lesson_time_head(be));
         for (int ver = 0; ver < NVER; ver++) {
             const attn_version_result *r = &res[bi][ver];
             if (!r->ran)
                 continue;
-            for (int i = r->first_kernel; i < r->first_kernel + r->n_kernels; i++) {
-                const be_kernel *k = &be->kernels[i];
-                int hw = k->hw.valid, sim = be->kind == BACKEND_SIM, got = bytes_measured(be, k);
-                printf("    %-9s %-20s %12s %12s %12s %12s %10.3f\n", ver_names[ver], k->name,
-                       !got ? "-" : hb(hw ? (double)k->hw.dram_read_bytes : (double)k->sim.hbm_read_bytes, b1),
-                       !got ? "-" : hb(hw ? (double)k->hw.dram_write_bytes : (double)k->sim.hbm_write_bytes, b2),
-                       !sim ? "-" : hb((double)k->sim.sram_read_bytes, b3), !sim ? "-" : hb((double)k->sim.sram_write_bytes, b4),
-                       k->time_ms);
-                lesson_print_detail(stdout, "      ", be, k);
-            }
-            if (be->kind == BACKEND_CUDA && !version_measured(be, r))
-                printf("    %-9s (no hardware counters: %s)\n", "", no_counters_why(be));
+            lesson_kernel_rows(stdout, be, ver_names[ver], r->first_kernel, r->n_kernels);
         }
         if (be->kind == BACKEND_SIM) {
             printf("\n    HBM bytes per tensor, read / written (closed form in brackets when it differs)\n");
@@ -482,18 +446,7 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
                     continue;
                 attn_bytes e = attn_expected(a, ver);
                 printf("    %-9s", ver_names[ver]);
-                for (int t = 0; t < ATT_NTENSORS; t++) {
-                    char cell[48];
-                    if (!r->measured.rd[t] && !r->measured.wr[t])
-                        snprintf(cell, sizeof cell, "-");
-                    else
-                        snprintf(cell, sizeof cell, "%s/%s", hb((double)r->measured.rd[t], b1),
-                                 hb((double)r->measured.wr[t], b2));
-                    printf(" %19s", cell);
-                    if (r->measured.rd[t] != e.rd[t] || r->measured.wr[t] != e.wr[t])
-                        printf("[%s/%s]", hb((double)e.rd[t], b3), hb((double)e.wr[t], b4));
-                }
-                printf("\n");
+                lesson_tensor_cells(stdout, ATT_NTENSORS, 19, r->measured.rd, r->measured.wr, e.rd, e.wr);
             }
         }
         printf("\n    check vs CPU reference (double), pass when |err| <= %g + %g |ref|%s:\n", ATTN_ATOL, ATTN_RTOL,
@@ -518,9 +471,9 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
     attn_shape sh = shape_of(a);
     double flops = attn_flops(&sh);
     printf("\n  summary [%s]: HBM bytes (read + written) against the closed form and Theorem 2; %s\n", be_name(be),
-           time_note(be));
+           lesson_time_note(be));
     printf("    %-9s %12s %12s %8s %16s %10s %10s %10s %11s\n", "version", "HBM bytes", "closed form", "", "Theorem 2",
-           "count/Thm2", "FLOP/byte", time_head(be), "vs standard");
+           "count/Thm2", "FLOP/byte", lesson_time_head(be), "vs standard");
     double std_bytes = rs[VER_STD].ran && version_measured(be, &rs[VER_STD])
                            ? (double)(rs[VER_STD].hbm_read + rs[VER_STD].hbm_write) : 0;
     int unmeasured = 0;
@@ -547,7 +500,7 @@ static void print_text(const attn_params *a, backend *bes, int nb, attn_version_
                hb(t2, b3), c_t2, c_fb, r->time_ms, ratio);
     }
     if (unmeasured)
-        printf("    - = not measured (no hardware counters: %s)\n", no_counters_why(be));
+        printf("    - = not measured (no hardware counters: %s)\n", lesson_no_counters_why(be));
     printf("    Theorem 2: standard Theta(N d + N^2), FlashAttention Theta(N^2 d^2 / M); FLOPs = %s per head x %lld "
            "heads = %.3g\n",
            a->causal ? "4 d N(N+1)/2 (causal: the visible pairs)" : "4 N^2 d", (long long)a->B * a->H, flops);
@@ -564,10 +517,7 @@ static void json_version(json *j, const attn_params *a, backend *be, const attn_
 {
     json_obj(j, NULL);
     json_str(j, "name", ver_names[ver]);
-    json_arr(j, "kernels");
-    for (int i = r->first_kernel; i < r->first_kernel + r->n_kernels; i++)
-        lesson_json_kernel(j, &be->kernels[i], be->detailed || be->kind == BACKEND_CUDA);
-    json_end_arr(j);
+    lesson_json_kernels(j, be, r->first_kernel, r->n_kernels);
     attn_bytes e = attn_expected(a, ver);
     json_obj(j, "hbm");
     json_uint(j, "read_bytes", r->hbm_read);
@@ -577,16 +527,7 @@ static void json_version(json *j, const attn_params *a, backend *be, const attn_
     json_num(j, "theorem2_bytes", attn_theorem2_bytes(a, ver));
     json_end(j);
     if (be->kind == BACKEND_SIM) {
-        json_obj(j, "tensors");
-        for (int t = 0; t < ATT_NTENSORS; t++) {
-            json_obj(j, attn_tensor_names[t]);
-            json_uint(j, "read_bytes", r->measured.rd[t]);
-            json_uint(j, "write_bytes", r->measured.wr[t]);
-            json_uint(j, "expected_read_bytes", e.rd[t]);
-            json_uint(j, "expected_write_bytes", e.wr[t]);
-            json_end(j);
-        }
-        json_end(j);
+        lesson_json_tensors(j, ATT_NTENSORS, attn_tensor_names, r->measured.rd, r->measured.wr, e.rd, e.wr);
     }
     attn_shape sh = shape_of(a);
     double flops = attn_flops(&sh);

@@ -22,15 +22,6 @@
 static const char *const ver_names[BWD_NVER] = {"standard", "v1", "v2"};
 static const char *const dq_choices[] = {"atomic", "pass", NULL};
 
-/* Seeded xorshift: the same inputs every run (lesson 4's generator). */
-static float rnd(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return (float)((double)(*s >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-}
-
 bwd_shape bwd_shape_of(const bwd_params *a)
 {
     bwd_shape s = {.B = a->B, .H = a->H, .N = a->N, .d = a->d, .causal = a->causal, .v1_br = a->v1_br,
@@ -122,10 +113,10 @@ int bwd_make_inputs(const bwd_params *a, bwd_inputs *in)
         return -1;
     uint64_t s = 0x9E3779B97F4A7C15ull;
     for (size_t i = 0; i < nd; i++) {
-        in->q[i] = rnd(&s);
-        in->k[i] = rnd(&s);
-        in->v[i] = rnd(&s);
-        in->dout[i] = rnd(&s);
+        in->q[i] = lesson_rnd(&s);
+        in->k[i] = lesson_rnd(&s);
+        in->v[i] = lesson_rnd(&s);
+        in->dout[i] = lesson_rnd(&s);
     }
     int failed = 0;
     /* heads are independent: one per core */
@@ -399,24 +390,9 @@ done:
 
 /* ---- report --------------------------------------------------------------------- */
 static const char *hb(double x, char *buf) { return human_bytes(x, buf, 24); }
-static int bytes_measured(const backend *be, const be_kernel *k) { return be->kind == BACKEND_SIM || k->hw.valid; }
 static int version_measured(const backend *be, const bwd_result *r)
 {
-    for (int i = r->first_kernel; i < r->first_kernel + r->n_kernels; i++)
-        if (!bytes_measured(be, &be->kernels[i]))
-            return 0;
-    return 1;
-}
-static const char *no_counters_why(const backend *be)
-{
-    const char *n = be_counters_note(be);
-    return !be->counters ? "--no-counters" : n && n[0] ? n : "the counters were not read";
-}
-static const char *time_head(const backend *be) { return be->kind == BACKEND_SIM ? "CPU ms" : "GPU ms"; }
-static const char *time_note(const backend *be)
-{
-    return be->kind == BACKEND_SIM ? "CPU ms: the simulator's wall time on this CPU, not a GPU time"
-                                   : "GPU ms: CUDA events (--repeats: median, L2 flushed between runs)";
+    return lesson_kernels_measured(be, r->first_kernel, r->n_kernels);
 }
 static const char *grad_line(const bwd_result *r, char *buf, size_t n)
 {
@@ -431,7 +407,7 @@ static double saved_lm_bytes(const bwd_params *a) { return 2 * 4.0 * a->B * a->H
 
 static void print_text(const bwd_params *a, backend *bes, int nb, bwd_result res[][BWD_NVER], int pass)
 {
-    char b1[24], b2[24], b3[24], b4[24], line[160];
+    char b1[24], b2[24], b3[24], line[160];
     printf("lesson 7: attention backward, standard vs FlashAttention (recomputation)\n");
     printf("  B = %d, H = %d, N = %d, d = %d, fp32, scale = 1/sqrt(%d), causal %s; device %s\n", a->B, a->H, a->N,
            a->d, a->d, a->causal ? "on" : "off", be_device_name(&bes[0]));
@@ -454,25 +430,14 @@ static void print_text(const bwd_params *a, backend *bes, int nb, bwd_result res
         backend *be = &bes[bi];
         printf("\n  [%s] per kernel%s; %s\n", be_name(be),
                be->kind == BACKEND_CUDA ? " (DRAM bytes from the hardware counters; - = not measured)" : "",
-               time_note(be));
+               lesson_time_note(be));
         printf("    %-9s %-20s %12s %12s %12s %12s %10s\n", "version", "kernel", "HBM read", "HBM write", "SRAM read",
-               "SRAM write", time_head(be));
+               "SRAM write", lesson_time_head(be));
         for (int ver = 0; ver < BWD_NVER; ver++) {
             const bwd_result *r = &res[bi][ver];
             if (!r->ran)
                 continue;
-            for (int i = r->first_kernel; i < r->first_kernel + r->n_kernels; i++) {
-                const be_kernel *k = &be->kernels[i];
-                int hw = k->hw.valid, sim = be->kind == BACKEND_SIM, got = bytes_measured(be, k);
-                printf("    %-9s %-20s %12s %12s %12s %12s %10.3f\n", ver_names[ver], k->name,
-                       !got ? "-" : hb(hw ? (double)k->hw.dram_read_bytes : (double)k->sim.hbm_read_bytes, b1),
-                       !got ? "-" : hb(hw ? (double)k->hw.dram_write_bytes : (double)k->sim.hbm_write_bytes, b2),
-                       !sim ? "-" : hb((double)k->sim.sram_read_bytes, b3),
-                       !sim ? "-" : hb((double)k->sim.sram_write_bytes, b4), k->time_ms);
-                lesson_print_detail(stdout, "      ", be, k);
-            }
-            if (be->kind == BACKEND_CUDA && !version_measured(be, r))
-                printf("    %-9s (no hardware counters: %s)\n", "", no_counters_why(be));
+            lesson_kernel_rows(stdout, be, ver_names[ver], r->first_kernel, r->n_kernels);
         }
         if (be->kind == BACKEND_SIM) {
             printf("\n    HBM bytes per tensor, read / written (closed form in brackets when it differs; "
@@ -486,18 +451,7 @@ static void print_text(const bwd_params *a, backend *bes, int nb, bwd_result res
                     continue;
                 bwd_bytes e = bwd_expected(a, ver);
                 printf("    %-9s", ver_names[ver]);
-                for (int t = 0; t < BWD_NTENSORS; t++) {
-                    char cell[48];
-                    if (!r->measured.rd[t] && !r->measured.wr[t])
-                        snprintf(cell, sizeof cell, "-");
-                    else
-                        snprintf(cell, sizeof cell, "%s/%s", hb((double)r->measured.rd[t], b1),
-                                 hb((double)r->measured.wr[t], b2));
-                    printf(" %17s", cell);
-                    if (r->measured.rd[t] != e.rd[t] || r->measured.wr[t] != e.wr[t])
-                        printf("[%s/%s]", hb((double)e.rd[t], b3), hb((double)e.wr[t], b4));
-                }
-                printf("\n");
+                lesson_tensor_cells(stdout, BWD_NTENSORS, 17, r->measured.rd, r->measured.wr, e.rd, e.wr);
             }
         }
         printf("\n    gradients vs CPU reference (double), pass when |err| <= %g max|ref| + %g |ref|, each of dQ, dK, dV%s:\n",
@@ -518,9 +472,9 @@ static void print_text(const bwd_params *a, backend *bes, int nb, bwd_result res
     backend *be = &bes[0];
     const bwd_result *rs = res[0];
     printf("\n  summary [%s]: HBM bytes (read + written) against the closed form and Theorem 5; %s\n", be_name(be),
-           time_note(be));
+           lesson_time_note(be));
     printf("    %-9s %12s %12s %8s %12s %10s %10s %10s %10s %11s\n", "version", "HBM bytes", "closed form", "",
-           "Theorem 5", "count/Thm5", "GFLOP", "FLOP/byte", time_head(be), "vs standard");
+           "Theorem 5", "count/Thm5", "GFLOP", "FLOP/byte", lesson_time_head(be), "vs standard");
     double std_bytes = rs[BWD_VER_STD].ran && version_measured(be, &rs[BWD_VER_STD])
                            ? (double)(rs[BWD_VER_STD].hbm_read + rs[BWD_VER_STD].hbm_write)
                            : 0;
@@ -548,7 +502,7 @@ static void print_text(const bwd_params *a, backend *bes, int nb, bwd_result res
                c_t5, flops / 1e9, c_fb, r->time_ms, ratio);
     }
     if (unmeasured)
-        printf("    - = not measured (no hardware counters: %s)\n", no_counters_why(be));
+        printf("    - = not measured (no hardware counters: %s)\n", lesson_no_counters_why(be));
     printf("    Theorem 5: standard Theta(N d + N^2), FlashAttention Theta(N^2 d^2 / M), M = %lld floats.\n"
            "    Recomputation: flash spends 5 products per (query, key) pair where standard spends 4 (S = Q K^T "
            "again: +25 %% FLOPs%s) and saves %s of P in HBM.\n",
@@ -578,10 +532,7 @@ static void json_version(json *j, const bwd_params *a, backend *be, const bwd_re
 {
     json_obj(j, NULL);
     json_str(j, "name", ver_names[ver]);
-    json_arr(j, "kernels");
-    for (int i = r->first_kernel; i < r->first_kernel + r->n_kernels; i++)
-        lesson_json_kernel(j, &be->kernels[i], be->detailed || be->kind == BACKEND_CUDA);
-    json_end_arr(j);
+    lesson_json_kernels(j, be, r->first_kernel, r->n_kernels);
     bwd_bytes e = bwd_expected(a, ver);
     json_obj(j, "hbm");
     json_uint(j, "read_bytes", r->hbm_read);
@@ -591,16 +542,7 @@ static void json_version(json *j, const bwd_params *a, backend *be, const bwd_re
     json_num(j, "theorem5_bytes", bwd_theorem5_bytes(a, ver));
     json_end(j);
     if (be->kind == BACKEND_SIM) {
-        json_obj(j, "tensors");
-        for (int t = 0; t < BWD_NTENSORS; t++) {
-            json_obj(j, bwd_tensor_names[t]);
-            json_uint(j, "read_bytes", r->measured.rd[t]);
-            json_uint(j, "write_bytes", r->measured.wr[t]);
-            json_uint(j, "expected_read_bytes", e.rd[t]);
-            json_uint(j, "expected_write_bytes", e.wr[t]);
-            json_end(j);
-        }
-        json_end(j);
+        lesson_json_tensors(j, BWD_NTENSORS, bwd_tensor_names, r->measured.rd, r->measured.wr, e.rd, e.wr);
     }
     json_num(j, "saved_bytes", ver == BWD_VER_STD ? saved_p_bytes(a) : saved_lm_bytes(a));
     json_num(j, "flops", bwd_flops(a, ver));

@@ -265,3 +265,92 @@ const char *human_bytes(double b, char *buf, size_t n)
     snprintf(buf, n, i ? "%.2f %s" : "%.0f %s", b, u[i]);
     return buf;
 }
+
+float lesson_rnd(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return (float)((double)(*s >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+}
+
+int lesson_bytes_measured(const backend *be, const be_kernel *k) { return be->kind == BACKEND_SIM || k->hw.valid; }
+
+int lesson_kernels_measured(const backend *be, int first, int n)
+{
+    for (int i = first; i < first + n; i++)
+        if (!lesson_bytes_measured(be, &be->kernels[i]))
+            return 0;
+    return 1;
+}
+
+const char *lesson_no_counters_why(const backend *be)
+{
+    const char *n = be_counters_note(be);
+    return !be->counters ? "--no-counters" : n && n[0] ? n : "the counters were not read";
+}
+
+const char *lesson_time_head(const backend *be) { return be->kind == BACKEND_SIM ? "CPU ms" : "GPU ms"; }
+
+const char *lesson_time_note(const backend *be)
+{
+    return be->kind == BACKEND_SIM ? "CPU ms: the simulator's wall time on this CPU, not a GPU time"
+                                   : "GPU ms: CUDA events (--repeats: median, L2 flushed between runs)";
+}
+
+void lesson_kernel_rows(FILE *f, const backend *be, const char *version, int first, int n)
+{
+    char b1[24], b2[24], b3[24], b4[24];
+    const int sim = be->kind == BACKEND_SIM;
+    for (int i = first; i < first + n; i++) {
+        const be_kernel *k = &be->kernels[i];
+        const int hw = k->hw.valid, got = lesson_bytes_measured(be, k);
+        fprintf(f, "    %-9s %-20s %12s %12s %12s %12s %10.3f\n", version, k->name,
+                !got ? "-" : human_bytes(hw ? (double)k->hw.dram_read_bytes : (double)k->sim.hbm_read_bytes, b1, 24),
+                !got ? "-" : human_bytes(hw ? (double)k->hw.dram_write_bytes : (double)k->sim.hbm_write_bytes, b2, 24),
+                !sim ? "-" : human_bytes((double)k->sim.sram_read_bytes, b3, 24),
+                !sim ? "-" : human_bytes((double)k->sim.sram_write_bytes, b4, 24), k->time_ms);
+        lesson_print_detail(f, "      ", be, k);
+    }
+    if (be->kind == BACKEND_CUDA && !lesson_kernels_measured(be, first, n))
+        fprintf(f, "    %-9s (no hardware counters: %s)\n", "", lesson_no_counters_why(be));
+}
+
+void lesson_tensor_cells(FILE *f, int nt, int width, const uint64_t *rd, const uint64_t *wr, const uint64_t *erd,
+                         const uint64_t *ewr)
+{
+    char b1[24], b2[24], cell[56];
+    for (int t = 0; t < nt; t++) {
+        if (!rd[t] && !wr[t])
+            snprintf(cell, sizeof cell, "-");
+        else
+            snprintf(cell, sizeof cell, "%s/%s", human_bytes((double)rd[t], b1, 24), human_bytes((double)wr[t], b2, 24));
+        fprintf(f, " %*s", width, cell);
+        if (rd[t] != erd[t] || wr[t] != ewr[t])
+            fprintf(f, "[%s/%s]", human_bytes((double)erd[t], b1, 24), human_bytes((double)ewr[t], b2, 24));
+    }
+    fprintf(f, "\n");
+}
+
+void lesson_json_kernels(json *j, const backend *be, int first, int n)
+{
+    json_arr(j, "kernels");
+    for (int i = first; i < first + n; i++)
+        lesson_json_kernel(j, &be->kernels[i], be->detailed || be->kind == BACKEND_CUDA);
+    json_end_arr(j);
+}
+
+void lesson_json_tensors(json *j, int nt, const char *const *names, const uint64_t *rd, const uint64_t *wr,
+                         const uint64_t *erd, const uint64_t *ewr)
+{
+    json_obj(j, "tensors");
+    for (int t = 0; t < nt; t++) {
+        json_obj(j, names[t]);
+        json_uint(j, "read_bytes", rd[t]);
+        json_uint(j, "write_bytes", wr[t]);
+        json_uint(j, "expected_read_bytes", erd[t]);
+        json_uint(j, "expected_write_bytes", ewr[t]);
+        json_end(j);
+    }
+    json_end(j);
+}

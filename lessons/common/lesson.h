@@ -3,6 +3,7 @@
 #ifndef LESSON_LESSON_H
 #define LESSON_LESSON_H
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "backend.h"
@@ -67,6 +68,33 @@ void lesson_l2_row(FILE *f, const char *indent, const char *name, const sim_coun
  * that counted neither (simulator not detailed, GPU without counters).
  * Returns the number of lines printed. */
 int lesson_print_detail(FILE *f, const char *indent, const backend *be, const be_kernel *k);
+
+/* Seeded xorshift in [-1, 1): the lessons' inputs, the same every run. */
+float lesson_rnd(uint64_t *state);
+/* A launch's HBM bytes were measured: always on the simulator; on a GPU only
+ * with its counters. lesson_kernels_measured: every one of be->kernels[first,
+ * first + n). lesson_no_counters_why: why a GPU's were not ("--no-counters",
+ * the CUPTI note, ...). */
+int lesson_bytes_measured(const backend *be, const be_kernel *k);
+int lesson_kernels_measured(const backend *be, int first, int n);
+const char *lesson_no_counters_why(const backend *be);
+/* The time column's head ("CPU ms" on the simulator, "GPU ms") and the note that says what it is. */
+const char *lesson_time_head(const backend *be);
+const char *lesson_time_note(const backend *be);
+
+/* The report pieces lessons 4 and 7 share (one row or object per version):
+ * lesson_kernel_rows prints one row per launch be->kernels[first, first + n)
+ * (HBM read/write, SRAM read/write, time) and its --detail lines;
+ * lesson_tensor_cells prints one row of "read/written" cells, the closed
+ * form in brackets where it differs (width: a cell's width);
+ * lesson_json_kernels writes the "kernels" array of those launches;
+ * lesson_json_tensors writes a "tensors" object of nt named tensors. */
+void lesson_kernel_rows(FILE *f, const backend *be, const char *version, int first, int n);
+void lesson_tensor_cells(FILE *f, int nt, int width, const uint64_t *rd, const uint64_t *wr, const uint64_t *erd,
+                         const uint64_t *ewr);
+void lesson_json_kernels(json *j, const backend *be, int first, int n);
+void lesson_json_tensors(json *j, int nt, const char *const *names, const uint64_t *rd, const uint64_t *wr,
+                         const uint64_t *erd, const uint64_t *ewr);
 
 /* "4.00 MB" style */
 const char *human_bytes(double b, char *buf, size_t n);
