@@ -548,14 +548,32 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
                 acc[r][c] = 0.0f;
         bwd_v2_dq_acc(acc, dSs, Ks, bc, D);
         const int r0 = 16 * (w % 4) + QUAD_A(lane);
+        if (dq_atomic == 2) { /* each thread its own 4 x 4: a warp's request spans 4 rows, 16 sectors */
+            UNROLL
+            for (int i = 0; i < 4; i++)
+                UNROLL
+                for (int g = 0; g < G; g++)
+                    UNROLL
+                    for (int e = 0; e < 4; e++)
+                        if (has_cols && r0 + 4 * i < br)
+                            atomicAdd(&dq[(size_t)(i0 + r0 + 4 * i) * D + c0 + 64 * g + e], scale * acc[i][4 * g + e]);
+            continue;
+        }
+        /* the share goes through shared memory (the P and dS tiles, read by now) so that a
+         * warp's atomicAdd covers 32 consecutive floats of one row: 4 sectors a request */
+        float *T = Ps; /* 64 rows of LD(D) floats: fits in Ps and dSs (2 x 64 x BWD_V2_LDP) */
+        __syncthreads(); /* every warp is done reading Ps and dSs */
         UNROLL
         for (int i = 0; i < 4; i++)
             UNROLL
             for (int g = 0; g < G; g++)
-                UNROLL
-                for (int e = 0; e < 4; e++)
-                    if (has_cols && r0 + 4 * i < br)
-                        atomicAdd(&dq[(size_t)(i0 + r0 + 4 * i) * D + c0 + 64 * g + e], scale * acc[i][4 * g + e]);
+                if (has_cols)
+                    store_float4(T + (r0 + 4 * i) * LD(D) + c0 + 64 * g,
+                                 make_float4(scale * acc[i][4 * g], scale * acc[i][4 * g + 1],
+                                             scale * acc[i][4 * g + 2], scale * acc[i][4 * g + 3]));
+        __syncthreads();
+        for (int e = threadIdx.x; e < br * D; e += BWD_V2_THREADS)
+            atomicAdd(&dq[(size_t)i0 * D + e], T[e / D * LD(D) + e % D]);
     }
     float *dkh = dK + bh * N * D + (size_t)j0 * D, *dvh = dV + bh * N * D + (size_t)j0 * D;
     UNROLL
