@@ -379,7 +379,9 @@ __device__ __forceinline__ void bwd_v2_load_rows(float *Qs, float *dOs, float *L
 #ifdef __CUDACC__
 __device__ __forceinline__ void st_global_v4(float *p, float a, float b, float c, float d)
 {
-    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(a), "f"(b), "f"(c), "f"(d) : "memory");
+    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(__cvta_generic_to_global(p)), "f"(a), "f"(b),
+                 "f"(c), "f"(d)
+                 : "memory");
 }
 #else
 #define st_global_v4(p, a, b, c, d) store_float4((p), make_float4((a), (b), (c), (d)))

@@ -53,7 +53,7 @@ bwd_bytes bwd_std_ds_bytes(const bwd_shape *s);  /* dS = P * (dP - rowsum(P * dP
 bwd_bytes bwd_std_dq_bytes(const bwd_shape *s);  /* dQ = scale dS K */
 bwd_bytes bwd_std_dk_bytes(const bwd_shape *s);  /* dK = scale dS^T Q */
 bwd_bytes bwd_v1_init_bytes(const bwd_shape *s); /* dQ = 0 */
-bwd_bytes bwd_v1_bytes(const bwd_shape *s);      /* Algorithm 4 */
+bwd_bytes bwd_v1_bytes(const bwd_shape *s);      /* Algorithm 4 (zero if its tiles are not set) */
 bwd_bytes bwd_v2_pre_bytes(const bwd_shape *s);  /* L = m + ln l, D = rowsum(dO * O) */
 bwd_bytes bwd_v2_bytes(const bwd_shape *s, int dq_atomic); /* the main kernel (dQ by atomics or not at all) */
 bwd_bytes bwd_v2_dq_bytes(const bwd_shape *s);   /* the separate dQ pass */

@@ -48,8 +48,12 @@ int bwd_params_check(bwd_params *a, char *err, size_t n)
         return -1;
     }
     if ((a->versions & 4) && bwd_v2_shared_bytes(a->d) > dev->shared_per_block_optin) {
-        snprintf(err, n, "flash backward v2 at d = %d needs %llu bytes of shared memory per block; %s allows %zu",
-                 a->d, (unsigned long long)bwd_v2_shared_bytes(a->d), dev->name, dev->shared_per_block_optin);
+        snprintf(err, n,
+                 "flash backward v2 at d = %d needs %llu bytes of shared memory per block (K_j, V_j, Q_i, dO_i, P, dS "
+                 "tiles of 64); %s allows %zu. Use a smaller --d, --version standard,v1, or an --arch with more "
+                 "(sm_90: %zu)",
+                 a->d, (unsigned long long)bwd_v2_shared_bytes(a->d), dev->name, dev->shared_per_block_optin,
+                 sim_device_find("sm_90")->shared_per_block_optin);
         return -1;
     }
     if ((a->versions & 1) && BH > dev->max_grid[2]) {

@@ -97,6 +97,8 @@ bwd_bytes bwd_v1_init_bytes(const bwd_shape *s)
 bwd_bytes bwd_v1_bytes(const bwd_shape *s)
 {
     bwd_bytes b = zero();
+    if (s->v1_br <= 0 || s->v1_bc <= 0) /* tiles not chosen (bwd_params_check): nothing to count */
+        return b;
     const uint64_t N = (uint64_t)s->N, d = (uint64_t)s->d;
     b.rd[BWD_K] = b.rd[BWD_V] = N * d; /* K_j, V_j once each */
     b.wr[BWD_DK] = b.wr[BWD_DV] = N * d;

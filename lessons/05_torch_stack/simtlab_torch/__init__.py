@@ -155,7 +155,12 @@ class AttentionFunction(torch.autograd.Function):
     @once_differentiable  # the kernels' backward is not itself differentiable
     def backward(ctx, do):
         q, k, v, o, l, m = ctx.saved_tensors
-        dq, dk, dv = extension().attention_backward(q, k, v, o, l, m, do.contiguous(), ctx.causal,
+        # autograd may hand over a contiguous view at an offset (the backward of cat narrows
+        # it): the kernels load float4s, so give them a 16-byte aligned copy then
+        do = do.contiguous()
+        if do.data_ptr() % 16:
+            do = do.clone()
+        dq, dk, dv = extension().attention_backward(q, k, v, o, l, m, do, ctx.causal,
                                                     dq_strategy() == "atomic")
         return dq, dk, dv, None  # None: causal is not a tensor
 
@@ -168,6 +173,7 @@ def _check_inputs(op, named):
     refused here, before it reaches C++.)"""
     q = named[0][1]
     for name, t in named:
+        dims = 3 if name in ("l", "m") else 4
         if not isinstance(t, torch.Tensor):
             raise TypeError(f"{op}: {name} is a {type(t).__name__}, not a torch.Tensor")
         if not t.is_cuda:
@@ -177,8 +183,8 @@ def _check_inputs(op, named):
         if t.dtype != torch.float32:
             kind = {torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16"}.get(t.dtype, str(t.dtype))
             raise ValueError(f"{op}: {name} is {kind}; lessons 4 and 7's kernels are fp32 only: pass {name}.float()")
-        want = q.shape if t.dim() == 4 else q.shape[:3]
-        if t.dim() not in (3, 4) or t.shape != want:
+        want = q.shape if dims == 4 else q.shape[:3]
+        if t.dim() != dims or (q.dim() == 4 and t.shape != want):
             raise ValueError(f"{op}: {name} has shape {tuple(t.shape)} but q has {tuple(q.shape)}: q, k, v (and o, do) "
                              "must have the same shape (B, H, N, d), l and m (B, H, N)")
         if not t.is_contiguous():
