@@ -249,15 +249,11 @@ static int launch_version(backend *be, int ver, const bwd_params *a, const dev_b
         BE_LAUNCH(be, attn_bwd_v2_pre, &cp, b->lse, b->D, b->o, b->dout, b->l, b->m, rows, d) ||
         (a->dq_atomic && be_memset(be, b->dq, 0, (size_t)rows * d * 4)))
         return -1;
-    /* dq_atomic 2: each thread adds its own 4 x 4 of dQ directly (the first version; kept to be
-     * timed against the staged one: SIMTLAB_BWD_DIRECT_ATOMICS=1) */
-    const char *direct = getenv("SIMTLAB_BWD_DIRECT_ATOMICS");
-    const int dqa = a->dq_atomic ? (direct && !strcmp(direct, "1") ? 2 : 1) : 0;
     int rc;
 #define V2_CASE(dd)                                                                                              \
     case dd:                                                                                                     \
         rc = BE_LAUNCH(be, attn_bwd_v2_d##dd, &cm, b->dq, b->dk, b->dv, b->q, b->k, b->v, b->dout, b->lse, b->D, \
-                       N, scale, a->causal, dqa) ||                                                              \
+                       N, scale, a->causal, a->dq_atomic) ||                                                     \
              (!a->dq_atomic && BE_LAUNCH(be, attn_bwd_v2_dq_d##dd, &cq, b->dq, b->q, b->k, b->v, b->dout,        \
                                          b->lse, b->D, N, scale, a->causal));                                     \
         break
