@@ -53,18 +53,16 @@ static void close_both(void)
  * Anything else (a deficit, a surplus not booked as conflicts, more than the
  * bound) fails. */
 static unsigned surplus_permille = 5; /* the bound in 0.1 % units; a case may raise it */
-/* Lesson 7's causal shapes and d = 128, d = 16 showed the H200 counting shared wavefronts
- * that differ from the simulator's in a way not booked as conflicts, mostly fewer: up to
- * 1.2 % of attn_bwd_v2_d16's stores (6460 against 6540), +16 of 1.1 million loads of
- * attn_bwd_v1 (2026-12-03, docs/parity-h200.md; cause unknown). A case marked so accepts a
- * difference either way within deficit_permille; every other case fails on it. */
-static unsigned deficit_permille = 0;
+/* A difference of shared wavefronts that the H200 does not book as conflicts: none
+ * allowed, but for a case that sets it (lesson 7's attn_bwd_v1 at N = 257, d = 16,
+ * causal: +16 of 1114031 loads, 2026-12-03, cause unknown). */
+static unsigned unbooked_permille = 0;
 
 static void expect_shared(const char *what, const char *kernel, const char *op, unsigned long long sw,
                           unsigned long long sc, unsigned long long hw, unsigned long long hc)
 {
     cr_expect(hw == sw || (hw > sw && hc >= sc && hw - sw == hc - sc && 1000 * (hw - sw) <= surplus_permille * sw) ||
-                  (1000 * (hw > sw ? hw - sw : sw - hw) <= deficit_permille * sw),
+                  (1000 * (hw > sw ? hw - sw : sw - hw) <= unbooked_permille * sw),
               "%s, %s: shared %s wavefronts sim %llu (conflicts %llu), hw %llu (conflicts %llu): neither equal nor "
               "the documented surplus booked as conflicts (<= %.1f %%)",
               what, kernel, op, sw, sc, hw, hc, surplus_permille / 10.0);
@@ -300,17 +298,17 @@ ParameterizedTest(at_case *c, parity, attention, .init = open_both, .fini = clos
 }
 
 /* ---- lesson 7 ---------------------------------------------------------------- */
-/* deficit: the shape showed the unexplained differences of shared wavefronts (above);
- * the non-causal d = 64 shapes are held to the strict rule */
-typedef struct { int B, H, N, d, causal, dq_atomic, deficit; } bw_case;
-/* Not here, because they fail today (docs/parity-h200.md, "Lesson 7"): (2, 1, 200, 128, not causal),
- * where the H200 counts 4.5 % fewer shared store wavefronts for the transposed products
- * (13312 against 13936) and 1.8 % more for v2 (booked as conflicts); and (1, 2, 300, 32,
- * causal), where v2's stores are 1.7 % fewer (12920 against 13144). Global sectors agree there. */
+/* surplus: the bound (0.1 % units) for the surplus booked as conflicts (attn_bwd_v2_d128 at
+ * N = 200 stored 29321 wavefronts against 28800, +521 booked as conflicts: 1.8 %);
+ * unbooked: see above. The N = 200 and N = 300 shapes failed on stores until the kernel
+ * units were built with -fno-thread-jumps (docs/NOTES.md); with it the simulator gives the
+ * H200's store counts of bwd-run4 exactly (13312, 12920), checked against that run's
+ * counters of the kernel of then. The kernel since (dQ staged through shared memory) has
+ * not run these two shapes on the GPU. */
+typedef struct { int B, H, N, d, causal, dq_atomic, surplus, unbooked; } bw_case;
 static bw_case bw_cases[] = {
-    {1, 2, 256, 64, 0, 1, 0},
-    {1, 2, 256, 64, 0, 0, 0},
-    {1, 1, 257, 16, 1, 0, 1},
+    {1, 2, 256, 64, 0, 1, 5, 0},  {1, 2, 256, 64, 0, 0, 5, 0}, {1, 1, 257, 16, 1, 0, 5, 1},
+    {2, 1, 200, 128, 0, 1, 20, 0}, {1, 2, 300, 32, 1, 1, 5, 0},
 };
 
 ParameterizedTestParameters(parity, backward)
@@ -335,9 +333,11 @@ ParameterizedTest(bw_case *c, parity, backward, .init = open_both, .fini = close
     char what[96];
     snprintf(what, sizeof what, "backward B%d H%d N%d d%d causal %d dq %s", c->B, c->H, c->N, c->d, c->causal,
              c->dq_atomic ? "atomic" : "pass");
-    deficit_permille = c->deficit ? 15 : 0;
+    surplus_permille = (unsigned)c->surplus;
+    unbooked_permille = (unsigned)c->unbooked;
     expect_counts(what, sim.n_kernels);
-    deficit_permille = 0;
+    surplus_permille = 5;
+    unbooked_permille = 0;
     bwd_free_inputs(&in);
 }
 

@@ -404,6 +404,7 @@ static void compile_argv(const opts *o, unit *u, int pass)
         argv[a++] = "--param=tsan-distinguish-volatile=1";
         argv[a++] = "-fno-tree-vectorize";
         argv[a++] = "-fno-tree-loop-distribute-patterns";
+        argv[a++] = "-fno-thread-jumps"; /* one store site a source store: CMakeLists.txt, simtlab_kernels */
         argv[a++] = "-fstack-clash-protection";
     }
     argv[a++] = pass == PASS_HOST ? "-DSIMTLAB_DEV_FN=[[gnu::weak]]" : "-DSIMTLAB_DEV_FN=";
