@@ -638,22 +638,10 @@ static const char *const sweep_names[] = {"n", "d", "batch", "heads", "sram", "b
 static attn_params sweep_point(const attn_params *base, const sweep_spec *sp, int i)
 {
     attn_params a = *base;
-    const char *name = sp->opt->name;
-    long long v = sp->v[i];
-    if (!strcmp(name, "n"))
-        a.N = (int)v;
-    else if (!strcmp(name, "d"))
-        a.d = (int)v;
-    else if (!strcmp(name, "batch"))
-        a.B = (int)v;
-    else if (!strcmp(name, "heads"))
-        a.H = (int)v;
-    else if (!strcmp(name, "sram"))
-        a.sram = v;
-    else if (!strcmp(name, "br"))
-        a.br_override = v;
-    else
-        a.bc_override = v;
+    const sweep_field fields[] = {{"n", &a.N, NULL},         {"d", &a.d, NULL},          {"batch", &a.B, NULL},
+                                  {"heads", &a.H, NULL},     {"sram", NULL, &a.sram},    {"br", NULL, &a.br_override},
+                                  {"bc", NULL, &a.bc_override}, {NULL, NULL, NULL}};
+    sweep_apply(sp, i, fields);
     return a;
 }
 

@@ -521,17 +521,6 @@ static void print_text(const bwd_params *a, backend *bes, int nb, bwd_result res
     printf("\n%s\n", pass ? "PASS" : "FAIL");
 }
 
-static void json_check(json *j, const char *name, const check_result *c)
-{
-    json_obj(j, name);
-    json_num(j, "max_abs_err", c->max_abs_err);
-    json_num(j, "max_rel_err", c->max_rel_err);
-    json_num(j, "atol", c->atol);
-    json_num(j, "rtol", c->rtol);
-    json_bool(j, "pass", c->pass);
-    json_end(j);
-}
-
 static void json_version(json *j, const bwd_params *a, backend *be, const bwd_result *r, int ver)
 {
     json_obj(j, NULL);
@@ -553,9 +542,9 @@ static void json_version(json *j, const bwd_params *a, backend *be, const bwd_re
     json_num(j, "intensity", bwd_flops(a, ver) / (double)(r->hbm_read + r->hbm_write));
     json_num(j, "time_ms", r->time_ms);
     json_obj(j, "check");
-    json_check(j, "dq", &r->dq);
-    json_check(j, "dk", &r->dk);
-    json_check(j, "dv", &r->dv);
+    lesson_json_check_named(j, "dq", &r->dq);
+    lesson_json_check_named(j, "dk", &r->dk);
+    lesson_json_check_named(j, "dv", &r->dv);
     json_bool(j, "pass", r->ok && r->pass);
     json_end(j);
     json_end(j);
@@ -670,22 +659,10 @@ static const char *const sweep_names[] = {"n", "d", "batch", "heads", "sram", "b
 static bwd_params sweep_point(const bwd_params *base, const sweep_spec *sp, int i)
 {
     bwd_params a = *base;
-    const char *name = sp->opt->name;
-    long long v = sp->v[i];
-    if (!strcmp(name, "n"))
-        a.N = (int)v;
-    else if (!strcmp(name, "d"))
-        a.d = (int)v;
-    else if (!strcmp(name, "batch"))
-        a.B = (int)v;
-    else if (!strcmp(name, "heads"))
-        a.H = (int)v;
-    else if (!strcmp(name, "sram"))
-        a.sram = v;
-    else if (!strcmp(name, "br"))
-        a.br_override = v;
-    else
-        a.bc_override = v;
+    const sweep_field fields[] = {{"n", &a.N, NULL},         {"d", &a.d, NULL},          {"batch", &a.B, NULL},
+                                  {"heads", &a.H, NULL},     {"sram", NULL, &a.sram},    {"br", NULL, &a.br_override},
+                                  {"bc", NULL, &a.bc_override}, {NULL, NULL, NULL}};
+    sweep_apply(sp, i, fields);
     return a;
 }
 

@@ -103,9 +103,11 @@ void lesson_json_buffers(json *j, backend *be)
     json_end_arr(j);
 }
 
-void lesson_json_check(json *j, const check_result *r)
+void lesson_json_check(json *j, const check_result *r) { lesson_json_check_named(j, "check", r); }
+
+void lesson_json_check_named(json *j, const char *name, const check_result *r)
 {
-    json_obj(j, "check");
+    json_obj(j, name);
     json_num(j, "max_abs_err", r->max_abs_err);
     json_num(j, "max_rel_err", r->max_rel_err);
     json_num(j, "rtol", r->rtol);

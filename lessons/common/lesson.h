@@ -45,6 +45,7 @@ int lesson_start(const char *prog, int argc, char **argv, const lesson_opt *opts
 /* JSON pieces in the schema of DESIGN.md (one launch: kernel_json.h). */
 void lesson_json_buffers(json *j, backend *be);
 void lesson_json_check(json *j, const check_result *r);
+void lesson_json_check_named(json *j, const char *name, const check_result *r); /* the same object, keyed name */
 
 /* --mode compare: the simulator's counters and the GPU's, kernel by kernel
  * (sim->kernels[i] beside gpu->kernels[i], n of them from the given firsts),

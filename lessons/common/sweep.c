@@ -437,3 +437,15 @@ int sweep_csv_check_dest(const char *flag, const char *path, char *err, size_t n
 }
 
 int sweep_csv_writable(const char *path, char *err, size_t n) { return sweep_csv_check_dest("--csv", path, err, n); }
+
+void sweep_apply(const sweep_spec *sp, int i, const sweep_field *fields)
+{
+    for (const sweep_field *f = fields; f->name; f++)
+        if (!strcmp(f->name, sp->opt->name)) {
+            if (f->i)
+                *f->i = (int)sp->v[i];
+            else
+                *f->ll = sp->v[i];
+            return;
+        }
+}

@@ -42,6 +42,15 @@ typedef struct sweep_spec {
  * (the value given, the forms accepted, the option's bounds). Never exits. */
 int sweep_parse(sweep_spec *sp, const char *arg, const lesson_opt *opts, const char *const *names, char *err,
                 size_t errn);
+/* A lesson's sweepable fields: the option's name and where its value goes
+ * (an int field, or a long long one). sweep_apply stores point i's value in
+ * the field named like the swept option (fields end with {NULL}). */
+typedef struct sweep_field {
+    const char *name;
+    int *i;
+    long long *ll;
+} sweep_field;
+void sweep_apply(const sweep_spec *sp, int i, const sweep_field *fields);
 /* "n=1024", "sram=48k": the point as the user would write it. */
 const char *sweep_point_str(const sweep_spec *sp, int i, char *buf, size_t n);
 /* One progress line on stderr: "lesson 4 sweep [2/5] n=512: <fmt ...>". */
