@@ -335,6 +335,27 @@ __global__ void attn_bwd_v2_pre(float *L, float *D, const float *O, const float 
     }
 }
 
+/* Tuning knobs of v2's loops, for nvcc only (the simulator's counts do not
+ * depend on them): unroll factors of the score loop over d (0: nvcc's own
+ * choice), of the dV/dK loop over the tile's rows and of the dQ loop over
+ * keys. Their values are the ones measured fastest on the H200
+ * (scripts/gpu/bwd_tune.sh, docs/parity-h200.md "Lesson 7"). */
+#ifndef BWD_V2_X_UNROLL
+#define BWD_V2_X_UNROLL 0
+#endif
+#ifndef BWD_V2_ROW_UNROLL
+#define BWD_V2_ROW_UNROLL 1
+#endif
+#ifndef BWD_V2_KEY_UNROLL
+#define BWD_V2_KEY_UNROLL 1
+#endif
+#ifdef __CUDACC__
+#define BWD_PRAGMA_(x) _Pragma(#x)
+#define BWD_UNROLL_N(n) BWD_PRAGMA_(unroll n)
+#else
+#define BWD_UNROLL_N(n)
+#endif
+
 /* The shared tiles of both v2 kernels (bwd_v2_shared_bytes): rows of
  * BWD_V2_LD(d) = d + 4 floats, so that a row starts 16-byte aligned (every
  * read is a float4: one 16-byte LDS moves 4 floats where a float moves 1)
@@ -419,6 +440,9 @@ __device__ __forceinline__ void bwd_v2_scores(float *Ps, float *dSs, const float
         UNROLL
         for (int j = 0; j < 4; j++)
             s[i][j] = dp[i][j] = 0.0f;
+#if BWD_V2_X_UNROLL
+    BWD_UNROLL_N(BWD_V2_X_UNROLL)
+#endif
     for (int x = 0; x < D; x += 4) {
         float4 qa[4], oa[4], kb[4], vb[4];
         UNROLL
@@ -435,8 +459,18 @@ __device__ __forceinline__ void bwd_v2_scores(float *Ps, float *dSs, const float
         for (int i = 0; i < 4; i++)
             UNROLL
             for (int j = 0; j < 4; j++) {
-                s[i][j] += qa[i].x * kb[j].x + qa[i].y * kb[j].y + qa[i].z * kb[j].z + qa[i].w * kb[j].w;
-                dp[i][j] += oa[i].x * vb[j].x + oa[i].y * vb[j].y + oa[i].z * vb[j].z + oa[i].w * vb[j].w;
+                /* one accumulation a product: nvcc makes each an FFMA. Written as
+                 * s += a.x b.x + a.y b.y + ..., it made FMUL, 3 FFMA and FADD of every
+                 * 4 products, 10 % more instructions in a kernel whose issue slots
+                 * were 74 % busy (the H200's profile, docs/gpu/bwd-run6) */
+                s[i][j] += qa[i].x * kb[j].x;
+                s[i][j] += qa[i].y * kb[j].y;
+                s[i][j] += qa[i].z * kb[j].z;
+                s[i][j] += qa[i].w * kb[j].w;
+                dp[i][j] += oa[i].x * vb[j].x;
+                dp[i][j] += oa[i].y * vb[j].y;
+                dp[i][j] += oa[i].z * vb[j].z;
+                dp[i][j] += oa[i].w * vb[j].w;
             }
     }
     UNROLL
@@ -462,6 +496,7 @@ __device__ __forceinline__ void bwd_v2_dq_acc(float acc[4][8], const float *dSs,
     const int r0 = 16 * (w % 4) + QUAD_A(lane), c0 = 32 * (w / 4) + 4 * QUAD_B(lane);
     if (c0 >= D)
         return;
+    BWD_UNROLL_N(BWD_V2_KEY_UNROLL)
     for (int key = 0; key < bc; key += 4) {
         float4 sa[4];
         UNROLL
@@ -472,11 +507,23 @@ __device__ __forceinline__ void bwd_v2_dq_acc(float acc[4][8], const float *dSs,
             const float4 k0 = load_float4(&KS(key, c0 + 64 * g)), k1 = load_float4(&KS(key + 1, c0 + 64 * g));
             const float4 k2 = load_float4(&KS(key + 2, c0 + 64 * g)), k3 = load_float4(&KS(key + 3, c0 + 64 * g));
             UNROLL
-            for (int i = 0; i < 4; i++) {
-                acc[i][4 * g + 0] += sa[i].x * k0.x + sa[i].y * k1.x + sa[i].z * k2.x + sa[i].w * k3.x;
-                acc[i][4 * g + 1] += sa[i].x * k0.y + sa[i].y * k1.y + sa[i].z * k2.y + sa[i].w * k3.y;
-                acc[i][4 * g + 2] += sa[i].x * k0.z + sa[i].y * k1.z + sa[i].z * k2.z + sa[i].w * k3.z;
-                acc[i][4 * g + 3] += sa[i].x * k0.w + sa[i].y * k1.w + sa[i].z * k2.w + sa[i].w * k3.w;
+            for (int i = 0; i < 4; i++) { /* one FFMA a product, as in bwd_v2_scores */
+                acc[i][4 * g + 0] += sa[i].x * k0.x;
+                acc[i][4 * g + 1] += sa[i].x * k0.y;
+                acc[i][4 * g + 2] += sa[i].x * k0.z;
+                acc[i][4 * g + 3] += sa[i].x * k0.w;
+                acc[i][4 * g + 0] += sa[i].y * k1.x;
+                acc[i][4 * g + 1] += sa[i].y * k1.y;
+                acc[i][4 * g + 2] += sa[i].y * k1.z;
+                acc[i][4 * g + 3] += sa[i].y * k1.w;
+                acc[i][4 * g + 0] += sa[i].z * k2.x;
+                acc[i][4 * g + 1] += sa[i].z * k2.y;
+                acc[i][4 * g + 2] += sa[i].z * k2.z;
+                acc[i][4 * g + 3] += sa[i].z * k2.w;
+                acc[i][4 * g + 0] += sa[i].w * k3.x;
+                acc[i][4 * g + 1] += sa[i].w * k3.y;
+                acc[i][4 * g + 2] += sa[i].w * k3.z;
+                acc[i][4 * g + 3] += sa[i].w * k3.w;
             }
         }
     }
@@ -518,6 +565,7 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
         bwd_v2_scores(Ps, dSs, Qs, dOs, Ks, Vs, Ls, Ds, i0, br, j0, bc, scale, causal, D);
         __syncthreads();
         /* dV_j += P^T dO_i, dK_j += dS^T Q_i (scaled at the end), row by row */
+        BWD_UNROLL_N(BWD_V2_ROW_UNROLL)
         for (int row = 0; has_cols && row < br; row++) {
             const float4 pa = load_float4(&PS(row, kq)), sa = load_float4(&DSS(row, kq));
             const float pr[4] = {pa.x, pa.y, pa.z, pa.w}, sr[4] = {sa.x, sa.y, sa.z, sa.w};
