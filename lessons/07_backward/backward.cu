@@ -349,6 +349,32 @@ __global__ void attn_bwd_v2_pre(float *L, float *D, const float *O, const float 
 #ifndef BWD_V2_KEY_UNROLL
 #define BWD_V2_KEY_UNROLL 1
 #endif
+/* BWD_V2_FAST_EXP: P by __expf (ex2.approx) instead of expf. BWD_V2_DQ_VEC:
+ * each thread adds its 4 x 4 share of dQ_i by four float4 atomicAdds
+ * (sm_90's vector atomics; nvcc only) instead of staging it through shared
+ * memory for scalar atomics. */
+/* BWD_V2_MIN_BLOCKS: __launch_bounds__' blocks an SM at d <= 64 (2 caps registers
+ * at 128; at d = 128 one block fills the shared memory); 0: not given (ptxas
+ * then chose 128 registers at d = 64, and 168 with an explicit 1). */
+#ifndef BWD_V2_MIN_BLOCKS
+#define BWD_V2_MIN_BLOCKS 0
+#endif
+#if BWD_V2_MIN_BLOCKS
+#define BWD_V2_BOUNDS(dd) __launch_bounds__(BWD_V2_THREADS, (dd) <= 64 ? BWD_V2_MIN_BLOCKS : 1)
+#else
+#define BWD_V2_BOUNDS(dd) __launch_bounds__(BWD_V2_THREADS)
+#endif
+#ifndef BWD_V2_FAST_EXP
+#define BWD_V2_FAST_EXP 0
+#endif
+#ifndef BWD_V2_DQ_VEC
+#define BWD_V2_DQ_VEC 0
+#endif
+#if BWD_V2_FAST_EXP
+#define BWD_V2_EXP __expf
+#else
+#define BWD_V2_EXP expf
+#endif
 #ifdef __CUDACC__
 #define BWD_PRAGMA_(x) _Pragma(#x)
 #define BWD_UNROLL_N(n) BWD_PRAGMA_(unroll n)
@@ -479,7 +505,7 @@ __device__ __forceinline__ void bwd_v2_scores(float *Ps, float *dSs, const float
         for (int j = 0; j < 4; j++) {
             const int row = r0 + 4 * i, key = k0 + 8 * j;
             const int live = row < br && key < bc && !(causal && j0 + key > i0 + row);
-            const float p = live ? expf(scale * s[i][j] - Ls[row]) : 0.0f;
+            const float p = live ? BWD_V2_EXP(scale * s[i][j] - Ls[row]) : 0.0f;
             if (Ps)
                 PS(row, key) = p;
             DSS(row, key) = p * (dp[i][j] - Ds[row]);
@@ -598,6 +624,17 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
                 acc[r][c] = 0.0f;
         bwd_v2_dq_acc(acc, dSs, Ks, bc, D);
         const int r0 = 16 * (w % 4) + QUAD_A(lane);
+#if defined(__CUDACC__) && BWD_V2_DQ_VEC
+        UNROLL
+        for (int i = 0; i < 4; i++)
+            UNROLL
+            for (int g = 0; g < G; g++)
+                if (has_cols && r0 + 4 * i < br)
+                    atomicAdd((float4 *)(dq + (size_t)(i0 + r0 + 4 * i) * D + c0 + 64 * g),
+                              make_float4(scale * acc[i][4 * g], scale * acc[i][4 * g + 1], scale * acc[i][4 * g + 2],
+                                          scale * acc[i][4 * g + 3]));
+        continue;
+#endif
         /* the share goes through shared memory (the P and dS tiles, read by now) so that a
          * warp's atomicAdd covers 32 consecutive floats of one row: 4 sectors a request. Each
          * thread adding its own 4 x 4 directly (16 sectors a request) took 23.66 ms against
@@ -689,14 +726,14 @@ __device__ __forceinline__ void bwd_v2_dq(float *dQ, const float *Q, const float
 
 /* d is a compile-time constant of the register tiles: one kernel per d. */
 #define BWD_V2_ENTRY(dd)                                                                                          \
-    __global__ void __launch_bounds__(BWD_V2_THREADS)                                                             \
+    __global__ void BWD_V2_BOUNDS(dd)                                                                             \
         attn_bwd_v2_d##dd(float *dQ, float *dK, float *dV, const float *Q, const float *K, const float *V,        \
                           const float *dO, const float *L, const float *D, int N, float scale, int causal,        \
                           int dq_atomic)                                                                          \
     {                                                                                                             \
         bwd_v2_main(dQ, dK, dV, Q, K, V, dO, L, D, N, scale, causal, dq_atomic, dd);                              \
     }                                                                                                             \
-    __global__ void __launch_bounds__(BWD_V2_THREADS)                                                             \
+    __global__ void BWD_V2_BOUNDS(dd)                                                                             \
         attn_bwd_v2_dq_d##dd(float *dQ, const float *Q, const float *K, const float *V, const float *dO,          \
                              const float *L, const float *D, int N, float scale, int causal)                      \
     {                                                                                                             \

@@ -12,7 +12,8 @@
 # simtlab_torch.bench measures it), timed before and after the rounds.
 # Run from the repository root on the device machine:
 #   OUT=/dir [ROUNDS=5] [REPS=5] scripts/gpu/bwd_tune.sh 'name:-DKNOB=v ...' ...
-# Results: $OUT/tune.txt (and the samples, ncu lines, build logs).
+# Results in $OUT (few files: the device tool brings back a limited number):
+# tune.txt, rounds.txt, ncu.txt, registers.txt, env.txt, builds.tgz (nvcc logs).
 set -u
 OUT=${OUT:-/tmp/simtlab-tune}
 ROUNDS=${ROUNDS:-5}
@@ -36,13 +37,14 @@ for spec in "$@"; do
   names+=("$name")
   # shellcheck disable=SC2086
   (nvcc -arch=sm_90 -O3 -std=c++17 -lineinfo -I"$root/sim" -I"$root/lessons/07_backward" -I"$root/lessons/common" \
-     $flags -Xptxas -v "$root/scripts/gpu/bwd_tune.cu" "$file" -o "$W/bt-$name" >"$OUT/build-$name.txt" 2>&1 ||
-     echo "build of $name failed" >>"$OUT/build-$name.txt") &
+     $flags -Xptxas -v "$root/scripts/gpu/bwd_tune.cu" "$file" -o "$W/bt-$name" >"$W/build-$name.txt" 2>&1 ||
+     echo "build of $name failed" >>"$W/build-$name.txt") &
 done
 wait
 for n in "${names[@]}"; do
-  printf '%-10s %s\n' "$n" "$(grep -A3 "Compiling entry function '_Z15attn_bwd_v2_d64" "$OUT/build-$n.txt" | grep -oE '[0-9]+ bytes spill stores|Used [0-9]+ registers' | tr '\n' ' ')"
+  printf '%-10s %s\n' "$n" "$(grep -A3 "Compiling entry function '_Z15attn_bwd_v2_d64" "$W/build-$n.txt" | grep -oE '[0-9]+ bytes spill stores|Used [0-9]+ registers' | tr '\n' ' ')"
 done | tee "$OUT/registers.txt"
+tar czf "$OUT/builds.tgz" -C $W $(cd $W && ls build-*.txt)
 
 torch_bwd() { # PyTorch's fp32 EFFICIENT backward at the same shape: fwd+bwd - fwd
   timeout 300 python3 - <<'PY'
