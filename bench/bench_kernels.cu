@@ -45,6 +45,18 @@ __global__ void bench_global_loads(float *out, float *x, int iters)
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
+/* `iters` full-warp shuffles per thread, nothing else: the cost of a warp
+ * rendezvous (every lane's value is needed before any lane goes on). */
+__global__ void bench_shuffles(float *out, int iters)
+{
+    float v = (float)threadIdx.x;
+    for (int i = 0; i < iters; i++)
+        v += __shfl_xor_sync(0xffffffffu, v, 1 + (i & 15));
+    if (v == -1.0f)
+        out[0] = v; /* never true: keeps the loop */
+}
+
 LAUNCHER(bench_barriers, (int *, out), (int, iters))
+LAUNCHER(bench_shuffles, (float *, out), (int, iters))
 LAUNCHER(bench_shared_loads, (float *, out), (float *, x), (int, iters))
 LAUNCHER(bench_global_loads, (float *, out), (float *, x), (int, iters))

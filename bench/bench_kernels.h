@@ -6,6 +6,7 @@
  * bench_global_loads reads x[blockIdx.x * BENCH_WINDOW ...] */
 #define BENCH_WINDOW 1024
 DECLARE_LAUNCHER(bench_barriers, (int *, out), (int, iters));
+DECLARE_LAUNCHER(bench_shuffles, (float *, out), (int, iters));
 DECLARE_LAUNCHER(bench_shared_loads, (float *, out), (float *, x), (int, iters));
 DECLARE_LAUNCHER(bench_global_loads, (float *, out), (float *, x), (int, iters));
 #endif

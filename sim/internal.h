@@ -132,6 +132,8 @@ typedef struct sim_warp {
     uint32_t reqs_cap, reqs_n;
     sim_req_slot *req_index; /* open addressing over reqs, reqs_cap * 2 slots; live when gen == req_gen */
     uint32_t req_gen;        /* bumped to empty the index (a flush) without touching it */
+    uint32_t next_req[32];   /* per lane: where its next request is likely to be (lanes run the
+                              * same code: lane l's n-th access joins the n-th request) */
 } sim_warp;
 
 typedef struct sim_shadow { /* race detection, one per 4-byte shared word */

@@ -565,12 +565,6 @@ dim3 sim_grid_dim(void) { return sim_tls_worker->grid_dim; }
 void *sim_dynamic_shared(void) { return (void *)sim_tls_worker->dyn_lo; }
 
 /* ---- the block scheduler ----------------------------------------------------- */
-static void make_ready(sim_worker *w, sim_thread *t)
-{
-    t->state = SIM_T_READY;
-    w->ready[w->ready_tail++ % SIM_MAX_THREADS] = t->linear;
-}
-
 static void activemask_settle(sim_worker *w, sim_warp *wp, int force);
 
 static void thread_finished(sim_worker *w, sim_thread *t)
@@ -591,16 +585,38 @@ static void fiber_main(void *arg);
  * else a fresh fiber for the next new thread, else the scheduler (which
  * releases a barrier or reports why the block is stuck). Switching straight
  * from thread to thread halves the switches a barrier costs. */
+/* Before resuming a thread, the prefetch of the one after it: its saved
+ * registers and the frames above them (the lines a resume touches first),
+ * and the thread record after that one. A block's threads touch more stack
+ * lines than L1 holds (256 threads x 3 lines), so without it every switch
+ * waited for L2 (docs/NOTES.md, "Simulator speed"). */
+static inline __attribute__((always_inline)) void prefetch_thread(const sim_thread *t, const sim_thread *after)
+{
+    const char *sp = t->sp;
+    __builtin_prefetch(sp);
+    __builtin_prefetch(sp + 64);
+    __builtin_prefetch(sp + 128);
+    __builtin_prefetch(after);
+}
+
 static inline __attribute__((always_inline)) void *next_context(sim_worker *w)
 {
     if (w->rel_next < w->rel_end) {
         sim_thread *t = &w->threads[w->rel_next++];
+        if (w->rel_next + 1 < w->rel_end)
+            prefetch_thread(t + 2, t + 3);
         t->state = SIM_T_RUNNING;
         w->cur = t;
         return t->sp;
     }
     if (w->ready_head != w->ready_tail) {
         sim_thread *t = &w->threads[w->ready[w->ready_head++ % SIM_MAX_THREADS]];
+        if (w->ready_head != w->ready_tail) {
+            const sim_thread *n = &w->threads[w->ready[w->ready_head % SIM_MAX_THREADS]];
+            prefetch_thread(n, w->ready_head + 1 != w->ready_tail
+                                   ? &w->threads[w->ready[(w->ready_head + 1) % SIM_MAX_THREADS]]
+                                   : n);
+        }
         t->state = SIM_T_RUNNING;
         w->cur = t;
         return t->sp;
@@ -1070,10 +1086,11 @@ static unsigned shfl_src(int kind, unsigned l, unsigned arg, unsigned width)
 }
 
 /* Fills result[] for the lanes of rendezvous r; -1 (with the report) when a
- * lane reads a lane outside the mask. */
+ * lane reads a lane outside the mask. Results go straight to result[] (val[]
+ * is not written here), one loop per kind. */
 static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
 {
-    unsigned mask = r->mask;
+    const unsigned mask = r->mask;
     if (r->kind == SIM_RDV_ACTIVEMASK) {
         for (unsigned l = 0; l < 32; l++)
             wp->result[l] = r->arrived;
@@ -1082,8 +1099,8 @@ static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
     if (r->kind >= 16) {
         unsigned ballot = 0;
         for (unsigned l = 0; l < 32; l++)
-            if ((mask >> l & 1) && wp->val[l])
-                ballot |= 1u << l;
+            ballot |= (unsigned)(wp->val[l] != 0) << l;
+        ballot &= mask;
         uint64_t res = r->kind == 16 + SIM_VOTE_BALLOT ? ballot
                        : r->kind == 16 + SIM_VOTE_ANY  ? ballot != 0
                        : r->kind == 16 + SIM_VOTE_ALL  ? ballot == mask
@@ -1093,25 +1110,35 @@ static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
                 wp->result[l] = res;
         return 0;
     }
-    unsigned width = (unsigned)r->width;
-    uint64_t out[32];
+    const unsigned width = (unsigned)r->width;
+    unsigned outside = 0; /* lanes whose source is not in the mask */
+    if (mask == 0xffffffffu && width == 32 && r->kind == SIM_SHFL_XOR) { /* the common butterfly */
+        for (unsigned l = 0; l < 32; l++) {
+            const unsigned src = l ^ (unsigned)wp->arg[l];
+            wp->result[l] = wp->val[src < 32 ? src : l];
+        }
+        return 0;
+    }
     for (unsigned l = 0; l < 32; l++) {
         if (!(mask >> l & 1))
             continue;
-        unsigned src = shfl_src(r->kind, l, (unsigned)wp->arg[l], width);
+        const unsigned src = shfl_src(r->kind, l, (unsigned)wp->arg[l], width);
         if (!(mask >> src & 1)) {
-            w->cur = &w->threads[(unsigned)(wp - w->warps) * 32 + l];
-            sim_fail(w, SIM_ERR_WARP_SYNC, 0,
-                     "%s (%s:%d): lane %u reads lane %u, which is not in the mask 0x%08x; CUDA leaves that value "
-                     "undefined",
-                     rendezvous_name(r->kind), basename_of(r->file), r->line, l, src, mask);
-            return -1;
+            outside |= 1u << l;
+            continue;
         }
-        out[l] = wp->val[src];
+        wp->result[l] = wp->val[src];
     }
-    for (unsigned l = 0; l < 32; l++)
-        if (mask >> l & 1)
-            wp->result[l] = out[l];
+    if (outside) {
+        const unsigned l = (unsigned)__builtin_ctz(outside);
+        w->cur = &w->threads[(unsigned)(wp - w->warps) * 32 + l];
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                 "%s (%s:%d): lane %u reads lane %u, which is not in the mask 0x%08x; CUDA leaves that value "
+                 "undefined",
+                 rendezvous_name(r->kind), basename_of(r->file), r->line, l,
+                 shfl_src(r->kind, l, (unsigned)wp->arg[l], width), mask);
+        return -1;
+    }
     return 0;
 }
 
@@ -1125,12 +1152,29 @@ static int rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
         return -1;
     wp->rdv[i] = wp->rdv[--wp->n_rdv];
     wp->sync_epoch++;
-    unsigned wi = (unsigned)(wp - w->warps);
-    for (unsigned l = 0; l < 32; l++)
-        if ((r.arrived >> l & 1) && l != self) {
-            make_ready(w, &w->threads[wi * 32 + l]);
-            w->n_warp_wait--;
-        }
+    sim_thread *lanes = &w->threads[(unsigned)(wp - w->warps) * 32];
+    unsigned wake = r.arrived & ~(self < 32 ? 1u << self : 0u);
+    if (!wake)
+        goto done;
+    const unsigned first = (unsigned)__builtin_ctz(wake), n = 32 - (unsigned)__builtin_clz(wake) - first;
+    w->n_warp_wait -= n; /* below: n lanes when wake is one run of lanes, else counted */
+    if (w->ready_head == w->ready_tail && w->rel_next == w->rel_end && (wake >> first) == (n == 32 ? ~0u : (1u << n) - 1)) {
+        /* one run of lanes and nothing else ready: resume them as a barrier's
+         * release does, in the same order the ready queue would (no per-lane work) */
+        w->rel_next = lanes[first].linear;
+        w->rel_end = w->rel_next + n;
+        goto done;
+    }
+    w->n_warp_wait += n;
+    unsigned tail = w->ready_tail;
+    for (; wake; wake &= wake - 1) {
+        sim_thread *t = &lanes[__builtin_ctz(wake)];
+        t->state = SIM_T_READY;
+        w->ready[tail++ % SIM_MAX_THREADS] = t->linear;
+        w->n_warp_wait--;
+    }
+    w->ready_tail = tail;
+done:
     if (w->detailed && r.arrived == (wp->exists & ~wp->done))
         sim_warp_flush(w, wp);
     return 0;
@@ -1148,38 +1192,47 @@ static void activemask_settle(sim_worker *w, sim_warp *wp, int force)
         }
 }
 
-static uint64_t warp_rendezvous(unsigned mask, int kind, uint64_t v, int arg, int width, const char *file, int line)
+/* A warp intrinsic called wrongly (warp_rendezvous' one test found it):
+ * the report, in the order the tests were always made, and the block ends. */
+static __attribute__((noinline, cold, noreturn)) void rdv_misuse(sim_worker *w, sim_thread *t, sim_warp *wp,
+                                                                 unsigned mask, int kind, int width, const char *file,
+                                                                 int line)
+{
+    const char *what = rendezvous_name(kind);
+    const unsigned lane = t->lane;
+    if (!(mask >> lane & 1))
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x does not name the calling lane %u", what,
+                 basename_of(file), line, mask, lane);
+    else if (mask & ~wp->exists)
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                 "%s (%s:%d): mask 0x%08x names lanes that do not exist (this warp has lanes 0x%08x; the block "
+                 "has %u threads)",
+                 what, basename_of(file), line, mask, wp->exists, w->n_threads);
+    else if (mask & wp->done)
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x names lanes 0x%08x, which have exited", what,
+                 basename_of(file), line, mask, mask & wp->done);
+    else
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): width %d must be a power of two from 1 to 32", what,
+                 basename_of(file), line, width);
+    sim_block_abort(w);
+}
+
+static __attribute__((noinline)) uint64_t warp_rendezvous(unsigned mask, int kind, uint64_t v, int arg, int width,
+                                                          const char *file, int line)
 {
     sim_worker *w = sim_tls_worker;
     sim_thread *t = w->cur;
     sim_warp *wp = &w->warps[t->warp];
-    unsigned lane = t->lane;
-    const char *what = rendezvous_name(kind);
+    const unsigned lane = t->lane;
     if (kind == SIM_RDV_ACTIVEMASK) {
         mask = wp->exists & ~wp->done;
     } else {
-        if (!(mask >> lane & 1)) {
-            sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x does not name the calling lane %u", what,
-                     basename_of(file), line, mask, lane);
-            sim_block_abort(w);
-        }
-        if (mask & ~wp->exists) {
-            sim_fail(w, SIM_ERR_WARP_SYNC, 0,
-                     "%s (%s:%d): mask 0x%08x names lanes that do not exist (this warp has lanes 0x%08x; the block "
-                     "has %u threads)",
-                     what, basename_of(file), line, mask, wp->exists, w->n_threads);
-            sim_block_abort(w);
-        }
-        if (mask & wp->done) {
-            sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x names lanes 0x%08x, which have exited", what,
-                     basename_of(file), line, mask, mask & wp->done);
-            sim_block_abort(w);
-        }
-        if (kind < 16 && (width < 1 || width > 32 || (width & (width - 1)))) {
-            sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): width %d must be a power of two from 1 to 32", what,
-                     basename_of(file), line, width);
-            sim_block_abort(w);
-        }
+        /* one test for every misuse: the calling lane in the mask, no lane that does not
+         * exist or has exited, a shuffle's width a power of two from 1 to 32 */
+        const unsigned uw = (unsigned)width;
+        const int bad_width = kind < 16 && (uw - 1 >= 32u || (uw & (uw - 1)));
+        if (__builtin_expect(!(mask >> lane & 1) | ((mask & (~wp->exists | wp->done)) != 0) | bad_width, 0))
+            rdv_misuse(w, t, wp, mask, kind, width, file, line);
     }
     /* the pending rendezvous this lane joins: the one with the same mask (or
      * any pending __activemask). Overlapping masks are legal (lanes 8-15 may
@@ -1195,7 +1248,7 @@ static uint64_t warp_rendezvous(unsigned mask, int kind, uint64_t v, int arg, in
     if (i == wp->n_rdv) {
         if (wp->n_rdv == SIM_MAX_RDV) {
             sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): more than %d warp intrinsics pending in warp %u at once",
-                     what, basename_of(file), line, SIM_MAX_RDV, t->warp);
+                     rendezvous_name(kind), basename_of(file), line, SIM_MAX_RDV, t->warp);
             sim_block_abort(w);
         }
         wp->rdv[wp->n_rdv++] = (sim_rdv){mask, 0, kind, width, file, line};
@@ -1205,8 +1258,8 @@ static uint64_t warp_rendezvous(unsigned mask, int kind, uint64_t v, int arg, in
         sim_fail(w, SIM_ERR_WARP_SYNC, 0,
                  "lanes of warp %u disagree: lane %u calls %s (%s:%d) with mask 0x%08x while lanes 0x%08x wait at "
                  "%s (%s:%d) with mask 0x%08x",
-                 t->warp, lane, what, basename_of(file), line, mask, r->arrived, rendezvous_name(r->kind),
-                 basename_of(r->file), r->line, r->mask);
+                 t->warp, lane, rendezvous_name(kind), basename_of(file), line, mask, r->arrived,
+                 rendezvous_name(r->kind), basename_of(r->file), r->line, r->mask);
         sim_block_abort(w);
     }
     sim_rdv *r = &wp->rdv[i];
@@ -1227,14 +1280,51 @@ static uint64_t warp_rendezvous(unsigned mask, int kind, uint64_t v, int arg, in
     return wp->result[lane];
 }
 
+/* The common case in few instructions: a valid mask, and the lane opens or
+ * joins the warp's only pending rendezvous (same mask, kind and width).
+ * Everything else, misuse included, goes the general way. The lanes of a
+ * warp reach a shuffle one after another, so this runs 32 times a shuffle
+ * (lessons 3, 4 and 6 shuffle in their inner loops: docs/bench-sim.md). */
+static inline __attribute__((always_inline)) uint64_t rendezvous_fast(unsigned mask, int kind, uint64_t v, int arg,
+                                                                      int width, const char *file, int line)
+{
+    sim_worker *w = sim_tls_worker;
+    sim_thread *t = w->cur;
+    sim_warp *wp = &w->warps[t->warp];
+    const unsigned lane = t->lane, bit = 1u << lane, uw = (unsigned)width;
+    sim_rdv *r = &wp->rdv[0];
+    const int ok = (mask & bit) && !(mask & (~wp->exists | wp->done)) && uw - 1 < 32u && !(uw & (uw - 1));
+    if (__builtin_expect(!ok || wp->n_rdv > 1, 0))
+        return warp_rendezvous(mask, kind, v, arg, width, file, line);
+    if (wp->n_rdv == 0) {
+        *r = (sim_rdv){mask, 0, kind, width, file, line};
+        wp->n_rdv = 1;
+    } else if (__builtin_expect(r->mask != mask || r->kind != kind || r->width != width, 0)) {
+        return warp_rendezvous(mask, kind, v, arg, width, file, line);
+    }
+    wp->val[lane] = v;
+    wp->arg[lane] = arg;
+    const unsigned arrived = r->arrived | bit;
+    r->arrived = arrived;
+    if (arrived != mask) {
+        w->n_warp_wait++;
+        park(w, t, SIM_T_WARP, file, line);
+        return wp->result[lane];
+    }
+    if (__builtin_expect(rdv_complete(w, wp, 0, lane), 0))
+        sim_block_abort(w);
+    w->cur = t;
+    return wp->result[lane];
+}
+
 uint64_t sim_warp_shfl(unsigned mask, uint64_t v, int kind, int arg, int width, const char *file, int line)
 {
-    return warp_rendezvous(mask, kind, v, arg, width, file, line);
+    return rendezvous_fast(mask, kind, v, arg, width, file, line);
 }
 
 unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int line)
 {
-    return (unsigned)warp_rendezvous(mask, 16 + kind, pred != 0, 0, 32, file, line);
+    return (unsigned)rendezvous_fast(mask, 16 + kind, pred != 0, 0, 32, file, line);
 }
 
 /* On a GPU __activemask() names the lanes executing it together. Lanes here
