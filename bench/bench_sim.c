@@ -17,7 +17,8 @@
  *   vs_plain_c          flash v2 count mode / plain C attention at -O3
  *                       -march=native (attention_c.c), 1 worker against 1
  *                       thread; vs_plain_c_2_workers: 2 against 2
- *   barrier_ns          ns per thread per __syncthreads (256-thread blocks, 1 worker)
+ *   barrier_ns          ns per thread per __syncthreads (256-thread blocks, 1 worker);
+ *                       shuffle_ns, a figure: ns per thread per __shfl_xor_sync, the same grid
  *   speedup_2_workers   lesson 2's scale kernel (n = 2^24), 1 worker / 2 workers,
  *                       against the machine's own ceiling measured in the same
  *                       loop: plain C arithmetic, 1 thread / 2 threads (all
@@ -536,6 +537,24 @@ int main(int argc, char **argv)
         side_stats(&s_bar);
         sim_free(d_out);
     }
+    /* ---- shuffles: the same grid, 200 __shfl_xor_sync a thread (a figure, no target) ---- */
+    progress("shuffle_ns");
+    side s_shfl;
+    {
+        const int blocks = 64, threads = 256, iters = 200;
+        float *d_out;
+        CHECK(sim_malloc((void **)&d_out, 64, "out"));
+        simt_cfg cfg = {.grid = {blocks, 1, 1}, .block = {threads, 1, 1}};
+        set_workers(1);
+        sim_set_detailed(0);
+        CHECK(bench_shuffles_launch_sim(&cfg, d_out, iters)); /* warm-up */
+        for (int r = 0; r < reps; r++) {
+            CHECK(bench_shuffles_launch_sim(&cfg, d_out, iters));
+            s_shfl.t[r] = sim_last_launch()->wall_ms * 1e6 / ((double)blocks * threads * iters); /* ns */
+        }
+        side_stats(&s_shfl);
+        sim_free(d_out);
+    }
     add_result(&ratios[n_ratios++], "barrier_ns", "barrier_ns: ns per thread per __syncthreads, 256-thread blocks, 1 worker",
                s_bar.med, s_bar.min, T_BARRIER_NS, 0, " ns");
 
@@ -636,6 +655,7 @@ int main(int argc, char **argv)
     add_fig("shared_load_ns", "ns per shared load (bench_shared_loads), 1 worker", &s_sh, 1e6 / loads_n);
     add_fig("global_load_ns", "ns per global load (bench_global_loads), 1 worker", &s_gl, 1e6 / loads_n);
     add_fig("barrier_ns", "ns per thread per __syncthreads, 1 worker", &s_bar, 1);
+    add_fig("shuffle_ns", "ns per thread per __shfl_xor_sync, 256-thread blocks, 1 worker", &s_shfl, 1);
     add_fig("lesson2_1w_ms", "lesson 2, n = 2^24, 1 worker", &s_sc1, 1);
     add_fig("lesson2_2w_ms", "lesson 2, n = 2^24, 2 workers", &s_sc2, 1);
     add_fig("spin_1t_ms", "plain C arithmetic, 1 thread", &s_sp1, 1);
