@@ -12,11 +12,11 @@
 # counters on attn_bwd_v2_d64 at B=4 H=16 N=4096 and on PyTorch's fp32
 # EFFICIENT backward kernel at the same shape (profile-*.txt: details, and
 # the SASS with stall samples per instruction).
+# Stages run in the order given (all = compare sanitizer timing torch), each
+# writing its files to $OUT as it ends, so a call cut short keeps what ran.
 # Run from the repository root on the device machine:
-#   OUT=/some/dir scripts/gpu/backward.sh [all|compare|timing|torch|parity|profile]...
+#   OUT=/some/dir [DQ=atomic] [BENCH_ARGS='--n 4096'] scripts/gpu/backward.sh [all|compare|sanitizer|timing|torch|parity|profile]...
 set -u
-stages=" $* "
-[ $# -eq 0 ] && stages=" all "
 OUT=${OUT:-/tmp/simtlab-bwd}
 mkdir -p "$OUT"
 root=$(pwd)
@@ -44,7 +44,7 @@ echo "build ok"
 
 run() { echo "=== $*"; timeout 300 "$@"; echo "=== rc=$?"; }
 
-if [[ $stages == *" all "* || $stages == *" compare "* ]]; then
+stage_compare() {
   {
     run $L 7 --mode compare --detail --n 256 --repeats 3
     run $L 7 --mode compare --detail --n 300 --d 32 --causal --repeats 3
@@ -57,6 +57,9 @@ if [[ $stages == *" all "* || $stages == *" compare "* ]]; then
   grep -cE "^\s+attn_bwd\S+\s+[0-9]+ = [0-9]+\s+[0-9]+ = [0-9]+" "$OUT/compare.txt" | sed 's/^/kernels with equal ld and st sectors: /'
   grep -E "^\s+attn_bwd\S+ .* ! " "$OUT/compare.txt" | head -20
   grep -E "^=== |^PASS|^FAIL" "$OUT/compare.txt" | tail -14
+}
+
+stage_sanitizer() {
   {
     for tool in memcheck racecheck; do
       run compute-sanitizer --tool $tool --error-exitcode 9 $L 7 --mode cuda --n 130 --no-counters --repeats 0
@@ -66,29 +69,30 @@ if [[ $stages == *" all "* || $stages == *" compare "* ]]; then
     run compute-sanitizer --tool synccheck --error-exitcode 9 $L 7 --mode cuda --n 130 --causal --no-counters --repeats 0
   } >"$OUT/sanitizer.txt" 2>&1
   grep -E "ERROR SUMMARY|=== rc" "$OUT/sanitizer.txt" | head -30
-fi
+}
 
-if [[ $stages == *" all "* || $stages == *" timing "* ]]; then
+stage_timing() {
   {
-    for dq in atomic pass; do
+    for dq in ${DQ:-atomic pass}; do
       run $L 7 --mode cuda --batch 4 --heads 16 --n 4096 --d 64 --version standard,v2 --dq $dq --no-counters --repeats 10
     done
     run $L 7 --mode cuda --batch 4 --heads 16 --n 4096 --d 64 --causal --version standard,v2 --no-counters --repeats 10
   } >"$OUT/timing.txt" 2>&1
   grep -E "^=== |^    (standard|v2) +[0-9.]+ [KMG]B|-> (PASS|FAIL)" "$OUT/timing.txt"
-fi
+}
 
-if [[ $stages == *" all "* || $stages == *" torch "* ]] && [ -x "$root/scripts/gpu/torch_op.sh" ]; then
+stage_torch() {
+  [ -x "$root/scripts/gpu/torch_op.sh" ] || return 0
   OUT="$OUT" "$root/scripts/gpu/torch_op.sh"
-fi
+}
 
-if [[ $stages == *" parity "* ]]; then
+stage_parity() {
   LD_LIBRARY_PATH=$crit/lib timeout 400 $B/tests/test_parity --verbose -j1 --filter 'parity/backward*' >"$OUT/parity-bwd.txt" 2>&1
   echo "parity rc=$?" >>"$OUT/parity-bwd.txt"
   grep -E "^\[(FAIL|PASS|====)\]|rc=|Assertion|failed" "$OUT/parity-bwd.txt" | tail -12
-fi
+}
 
-if [[ $stages == *" profile "* ]]; then
+stage_profile() {
   args=(7 --mode cuda --batch 4 --heads 16 --n 4096 --d 64 --version v2 --no-counters --repeats 0)
   timeout 300 ncu --kernel-name regex:attn_bwd_v2_d64 --launch-count 1 --set full --import-source yes \
     -o /tmp/bwdprof -f $L "${args[@]}" >"$OUT/profile-run.txt" 2>&1
@@ -112,4 +116,17 @@ PY
   ncu -i /tmp/torchprof.ncu-rep --page details >"$OUT/profile-torch.txt" 2>&1
   grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Executed Ipc A|Issue Slots Busy|Block Limit" \
     "$OUT/profile-ours.txt" "$OUT/profile-torch.txt" | head -40
-fi
+}
+
+[ $# -eq 0 ] && set -- all
+for st in "$@"; do
+  if [ "$st" = all ]; then
+    stage_compare; stage_sanitizer; stage_timing; stage_torch
+  elif declare -F "stage_$st" >/dev/null; then
+    echo "== $st $(date -u +%H:%M:%S)"
+    "stage_$st"
+  else
+    echo "backward.sh: unknown stage '$st' (all, compare, sanitizer, timing, torch, parity, profile)" >&2
+    exit 2
+  fi
+done

@@ -5,7 +5,7 @@
 # (simtlab_torch.check) and times it against PyTorch's fp32 EFFICIENT
 # attention (simtlab_torch.bench).
 # Run from the repository root, on the device machine (PyTorch, nvcc, ninja there):
-#   OUT=/some/dir scripts/gpu/torch_op.sh
+#   OUT=/some/dir [BENCH_ARGS='--n 4096'] scripts/gpu/torch_op.sh
 # Logs in $OUT: torch-env.txt, torch-build.txt, torch-check.txt, torch-bench.txt.
 # Exit status: 1 if the build or a check failed.
 set -u
@@ -60,7 +60,8 @@ tail -1 "$OUT/torch-check.txt"
 echo "check rc=$rc_check"
 
 echo "== bench"
-timeout 150 python3 -m simtlab_torch.bench >"$OUT/torch-bench.txt" 2>&1
+# shellcheck disable=SC2086
+timeout 150 python3 -m simtlab_torch.bench ${BENCH_ARGS:-} >"$OUT/torch-bench.txt" 2>&1
 echo "bench rc=$?" >>"$OUT/torch-bench.txt"
 grep -E '^summary|rc=' "$OUT/torch-bench.txt"
 [ "$rc_check" -eq 0 ]
