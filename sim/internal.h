@@ -60,7 +60,6 @@ typedef struct sim_thread {
     int state;
     int site_line;
     const char *site_file; /* barrier or warp intrinsic it waits at */
-    int bar_op, pred;
     /* the rest */
     sim_stack *stack;/* NULL until the thread first runs */
     uint3 tid;

@@ -1028,7 +1028,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
 
 /* ---- barriers -------------------------------------------------------------------- */
 /* A thread arrives at a barrier: note where, and fold in its predicate. */
-static inline __attribute__((always_inline)) void bar_arrive(sim_worker *w, sim_thread *t, int op, int pred, const char *file, int line)
+static inline __attribute__((always_inline)) void bar_arrive(sim_worker *w, sim_thread *t, int pred, const char *file, int line)
 {
     if (__builtin_expect(w->async_threads != 0, 0) && t->async_pending) {
         sim_fail(w, SIM_ERR_SHARED_RACE, (uintptr_t)__builtin_return_address(0),
@@ -1038,8 +1038,6 @@ static inline __attribute__((always_inline)) void bar_arrive(sim_worker *w, sim_
                  t->tid.x, t->tid.y, t->tid.z, file, line, t->async_pending);
         sim_block_abort(w);
     }
-    t->bar_op = op;
-    t->pred = pred;
     if (w->n_bar++ == 0) {
         w->bar_file = file;
         w->bar_line = line;
@@ -1059,14 +1057,14 @@ static inline __attribute__((always_inline)) void bar_arrive(sim_worker *w, sim_
 void sim_syncthreads(const char *file, int line)
 {
     sim_worker *w = sim_tls_worker;
-    bar_arrive(w, w->cur, SIM_BAR_COUNT, 0, file, line);
+    bar_arrive(w, w->cur, 0, file, line);
 }
 
 int sim_syncthreads_op(int pred, int op, const char *file, int line)
 {
     sim_worker *w = sim_tls_worker;
     sim_thread *t = w->cur;
-    bar_arrive(w, t, op, pred != 0, file, line);
+    bar_arrive(w, t, pred != 0, file, line);
     return (int)(op == SIM_BAR_COUNT ? w->last_count : op == SIM_BAR_AND ? w->last_and : w->last_or);
 }
 
