@@ -415,6 +415,27 @@ static void json_result(const result *r, const char *extra, int last)
            r->met ? "true" : "false", last ? "" : ",");
 }
 
+/* ---- ns per thread per barrier or shuffle: 64 blocks x 256 threads x 200 each ---- */
+enum { PT_BLOCKS = 64, PT_THREADS = 256, PT_ITERS = 200 };
+typedef int (*pt_launch)(const simt_cfg *cfg, void *out);
+static int launch_barriers(const simt_cfg *cfg, void *out) { return bench_barriers_launch_sim(cfg, out, PT_ITERS); }
+static int launch_shuffles(const simt_cfg *cfg, void *out) { return bench_shuffles_launch_sim(cfg, out, PT_ITERS); }
+static void per_thread_ns(side *s, pt_launch launch)
+{
+    void *d_out;
+    CHECK(sim_malloc(&d_out, 64, "out"));
+    simt_cfg cfg = {.grid = {PT_BLOCKS, 1, 1}, .block = {PT_THREADS, 1, 1}};
+    set_workers(1);
+    sim_set_detailed(0);
+    CHECK(launch(&cfg, d_out)); /* warm-up */
+    for (int r = 0; r < reps; r++) {
+        CHECK(launch(&cfg, d_out));
+        s->t[r] = sim_last_launch()->wall_ms * 1e6 / ((double)PT_BLOCKS * PT_THREADS * PT_ITERS); /* ns */
+    }
+    side_stats(s);
+    sim_free(d_out);
+}
+
 int main(int argc, char **argv)
 {
     int as_json = 0;
@@ -519,42 +540,11 @@ int main(int argc, char **argv)
                w2 == 2 ? "vs_plain_c, 2 workers / 2 threads" : "vs_plain_c, 1 worker / 1 thread (no second core)",
                s_v2.med / s_p2.med, s_v2.min / s_p2.min, T_PLAIN_C, 0, "x");
 
-    /* ---- barriers: 64 blocks x 256 threads x 200 barriers on one worker ---- */
-    progress("barrier_ns");
-    side s_bar;
-    {
-        const int blocks = 64, threads = 256, iters = 200;
-        int *d_out;
-        CHECK(sim_malloc((void **)&d_out, 64, "out"));
-        simt_cfg cfg = {.grid = {blocks, 1, 1}, .block = {threads, 1, 1}};
-        set_workers(1);
-        sim_set_detailed(0);
-        CHECK(bench_barriers_launch_sim(&cfg, d_out, iters)); /* warm-up */
-        for (int r = 0; r < reps; r++) {
-            CHECK(bench_barriers_launch_sim(&cfg, d_out, iters));
-            s_bar.t[r] = sim_last_launch()->wall_ms * 1e6 / ((double)blocks * threads * iters); /* ns */
-        }
-        side_stats(&s_bar);
-        sim_free(d_out);
-    }
-    /* ---- shuffles: the same grid, 200 __shfl_xor_sync a thread (a figure, no target) ---- */
-    progress("shuffle_ns");
-    side s_shfl;
-    {
-        const int blocks = 64, threads = 256, iters = 200;
-        float *d_out;
-        CHECK(sim_malloc((void **)&d_out, 64, "out"));
-        simt_cfg cfg = {.grid = {blocks, 1, 1}, .block = {threads, 1, 1}};
-        set_workers(1);
-        sim_set_detailed(0);
-        CHECK(bench_shuffles_launch_sim(&cfg, d_out, iters)); /* warm-up */
-        for (int r = 0; r < reps; r++) {
-            CHECK(bench_shuffles_launch_sim(&cfg, d_out, iters));
-            s_shfl.t[r] = sim_last_launch()->wall_ms * 1e6 / ((double)blocks * threads * iters); /* ns */
-        }
-        side_stats(&s_shfl);
-        sim_free(d_out);
-    }
+    /* ---- barriers and shuffles: 64 blocks x 256 threads x 200 of them, one worker ---- */
+    progress("barrier_ns, shuffle_ns");
+    side s_bar, s_shfl;
+    per_thread_ns(&s_bar, launch_barriers);
+    per_thread_ns(&s_shfl, launch_shuffles); /* a figure, no target */
     add_result(&ratios[n_ratios++], "barrier_ns", "barrier_ns: ns per thread per __syncthreads, 256-thread blocks, 1 worker",
                s_bar.med, s_bar.min, T_BARRIER_NS, 0, " ns");
 
