@@ -995,46 +995,48 @@ static void count_request(sim_worker *w, const sim_request *r)
             width = REQ_SIZE(r, i);
     unsigned passes = 1;
     if (width >= 8) {
-        int narrow = 1; /* every quad asks for <= 2 distinct items */
-        for (unsigned q = 0; q < 8 && narrow; q++) {
-            uint64_t seen[4];
-            unsigned k = 0;
-            for (unsigned i = 0; i < r->n; i++) {
-                if (REQ_LANE(r, i) / 4 != q)
-                    continue;
-                uint64_t item = REQ_ADDR(r, i) / width;
-                unsigned j = 0;
-                while (j < k && seen[j] != item)
-                    j++;
-                if (j == k)
-                    seen[k++] = item;
-            }
-            narrow = k <= 2;
+        /* every quad asks for <= 2 distinct items: one walk over the items,
+         * the first two distinct items of each quad kept */
+        uint64_t seen[8][2];
+        unsigned k[8] = {0};
+        int narrow = 1;
+        for (unsigned i = 0; i < r->n && narrow; i++) {
+            const unsigned q = REQ_LANE(r, i) / 4;
+            const uint64_t item = REQ_ADDR(r, i) / width;
+            if ((k[q] > 0 && seen[q][0] == item) || (k[q] > 1 && seen[q][1] == item))
+                continue;
+            if (k[q] == 2)
+                narrow = 0;
+            else
+                seen[q][k[q]++] = item;
         }
         passes = width == 8 ? (narrow ? 1 : 2) : (narrow ? 2 : 4);
     }
+    /* the words of each pass within 64 consecutive words (nearly always): a
+     * bank holds at most two of them (word j and j + 32 from the first), so
+     * a 64-bit mask gives the wavefronts without a sort. One walk for the
+     * bounds of every pass, one for the masks. */
+    uint64_t wmin[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX}, wmax[4] = {0, 0, 0, 0}, mask[4] = {0, 0, 0, 0};
+    for (unsigned i = 0; i < r->n; i++) {
+        const unsigned pass = REQ_LANE(r, i) * passes / 32;
+        const uint64_t lo = REQ_ADDR(r, i) >> 2, hi = (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2;
+        wmin[pass] = lo < wmin[pass] ? lo : wmin[pass];
+        wmax[pass] = hi > wmax[pass] ? hi : wmax[pass];
+    }
+    for (unsigned i = 0; i < r->n; i++) {
+        const unsigned pass = REQ_LANE(r, i) * passes / 32;
+        if (wmax[pass] - wmin[pass] >= 64)
+            continue;
+        for (uint64_t x = REQ_ADDR(r, i) >> 2; x <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2; x++)
+            mask[pass] |= 1ull << (x - wmin[pass]);
+    }
     unsigned wf = 0, ideal = 0;
     for (unsigned pass = 0; pass < passes; pass++) {
-        /* the words of this pass within 64 consecutive words (nearly always):
-         * a bank holds at most two of them (word j and j + 32 from the
-         * first), so a 64-bit mask gives the wavefronts without a sort */
-        uint64_t wmin = UINT64_MAX, wmax = 0;
-        for (unsigned i = 0; i < r->n; i++)
-            if (REQ_LANE(r, i) * passes / 32 == pass) {
-                uint64_t lo = REQ_ADDR(r, i) >> 2, hi = (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2;
-                wmin = lo < wmin ? lo : wmin;
-                wmax = hi > wmax ? hi : wmax;
-            }
-        if (wmin == UINT64_MAX)
+        if (wmin[pass] == UINT64_MAX)
             continue;
-        if (wmax - wmin < 64) {
-            uint64_t mask = 0;
-            for (unsigned i = 0; i < r->n; i++)
-                if (REQ_LANE(r, i) * passes / 32 == pass)
-                    for (uint64_t x = REQ_ADDR(r, i) >> 2; x <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2; x++)
-                        mask |= 1ull << (x - wmin);
-            wf += (mask & (mask >> 32) & 0xffffffffu) ? 2 : 1;
-            ideal += ((unsigned)__builtin_popcountll(mask) + 31) / 32;
+        if (wmax[pass] - wmin[pass] < 64) {
+            wf += (mask[pass] & (mask[pass] >> 32) & 0xffffffffu) ? 2 : 1;
+            ideal += ((unsigned)__builtin_popcountll(mask[pass]) + 31) / 32;
             continue;
         }
         n = 0;
