@@ -64,10 +64,10 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
         }
     }
     /* shared memory in counting mode, aligned: count and return (detailed
-     * mode checks races and records requests in the slow path) */
-    if (__builtin_expect(!w->detailed && !(a & (size - 1)), 1)) {
-        uintptr_t so = a - w->tls_lo, dn = a - w->dyn_lo;
-        if ((so < w->tls_n && so + size <= w->tls_n) || (dn < w->dyn_n && dn + size <= w->dyn_n)) {
+     * mode checks races and records requests in the slow path: its limits are 0) */
+    if (__builtin_expect(!(a & (size - 1)), 1)) {
+        const unsigned k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : 4; /* a constant */
+        if (a - w->tls_lo < w->tls_lim[k] || a - w->dyn_lo < w->dyn_lim[k]) {
             (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
             return;
         }

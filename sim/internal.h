@@ -161,7 +161,11 @@ typedef struct sim_worker {
     unsigned async_threads;     /* threads of the block with copies pending (barriers test this) */
     uintptr_t tls_lo, tls_hi;   /* static __shared__ window (executable TLS) */
     uintptr_t dyn_lo, dyn_hi;   /* dynamic shared memory of this launch */
-    uintptr_t tls_n, dyn_n;     /* their sizes (the hot path's shared test: one subtraction, one compare) */
+    /* the hot path's shared test, one subtraction and one compare a window: an access of
+     * 1 << k bytes at a is in the static window when a - tls_lo < tls_lim[k] (the window's
+     * size less the access's, plus one). 0 sends every shared access to the slow path:
+     * detailed mode, and the watchdog once it fires (sim_shared_fast_off). */
+    uintptr_t tls_lim[5], dyn_lim[5];
     uintptr_t dyn_win_lo, dyn_win_hi; /* dyn buffer plus red zones */
     sim_counters c;
 
@@ -225,6 +229,7 @@ typedef struct sim_worker {
 /* worker->detailed has this bit or-ed in by the watchdog: the next access
  * that tests the detailed flag stops the thread (no cost on the hot path) */
 #define SIM_DETAILED_TIMEOUT 2
+void sim_shared_fast_off(sim_worker *w);
 
 extern _Thread_local sim_worker *sim_tls_worker;
 

@@ -737,6 +737,15 @@ __attribute__((no_sanitize_address)) static void on_watchdog(int sig, siginfo_t 
     if (sim_in_kernel_text(pc)) /* kernel code holds no simulator state: leave it now */
         sim_timeout_stop(w, pc + 1);
     w->detailed |= SIM_DETAILED_TIMEOUT; /* the next access that tests the flag stops it */
+    sim_shared_fast_off(w);             /* shared accesses too: they test their limits, not the flag */
+}
+
+/* Every shared access takes the slow path from now on in this launch (the
+ * watchdog's stop is tested there). Plain stores: safe in a signal handler. */
+__attribute__((no_sanitize_address)) void sim_shared_fast_off(sim_worker *w)
+{
+    for (unsigned k = 0; k < 5; k++)
+        w->tls_lim[k] = w->dyn_lim[k] = 0;
 }
 
 /* "0-31,64" : the threads of the block in a state (and at a site) */
@@ -1638,10 +1647,13 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->dyn_win_lo = (uintptr_t)w->dyn_map;
             w->dyn_lo = (uintptr_t)w->dyn_map + SIM_GUARD_BYTES;
             w->dyn_hi = w->dyn_lo + cfg->shared_bytes;
-            w->tls_n = w->tls_hi - w->tls_lo;
-            w->dyn_n = w->dyn_hi - w->dyn_lo;
             w->dyn_win_hi = w->dyn_lo + w->dyn_cap + SIM_GUARD_BYTES;
             w->detailed = detailed_mode && w->shadow_tls;
+            for (unsigned k = 0; k < 5; k++) { /* an access of 1 << k bytes fits when offset < lim */
+                const uintptr_t tn = w->tls_hi - w->tls_lo, dn = w->dyn_hi - w->dyn_lo, sz = (uintptr_t)1 << k;
+                w->tls_lim[k] = !w->detailed && tn >= sz ? tn - sz + 1 : 0;
+                w->dyn_lim[k] = !w->detailed && dn >= sz ? dn - sz + 1 : 0;
+            }
             w->pcprof = w->detailed && line_profile;
             memset(&w->c, 0, sizeof w->c);
             memset(w->alloc_ctr, 0, sizeof(uint64_t[2]) * nalloc);
