@@ -23,7 +23,7 @@ __host__ void attention_cpu_rows(double *o, double *l, double *m, const float *q
                                  int N, int d, int causal, int step)
 {
     const double scale = 1.0 / sqrt((double)d);
-    double *s = (double *)malloc((size_t)N * sizeof *s);
+    double *s = (double *)malloc((size_t)(N + d) * sizeof *s), *acc = s + N;
     for (int i = 0; i < N; i += step) {
         int len = causal ? i + 1 : N;
         double mx = -INFINITY, sum = 0;
@@ -42,12 +42,15 @@ __host__ void attention_cpu_rows(double *o, double *l, double *m, const float *q
             l[i] = sum;
         if (m)
             m[i] = mx;
-        for (int c = 0; c < d; c++) {
-            double acc = 0;
-            for (int j = 0; j < len; j++)
-                acc += s[j] * v[(size_t)j * d + c];
-            o[(size_t)i * d + c] = acc / sum;
-        }
+        /* O_i = P_i V / l_i, row of V after row (each column's sum still runs over j
+         * in order: the same result as column by column, without the stride) */
+        for (int c = 0; c < d; c++)
+            acc[c] = 0;
+        for (int j = 0; j < len; j++)
+            for (int c = 0; c < d; c++)
+                acc[c] += s[j] * v[(size_t)j * d + c];
+        for (int c = 0; c < d; c++)
+            o[(size_t)i * d + c] = acc[c] / sum;
     }
     free(s);
 }
