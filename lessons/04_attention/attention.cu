@@ -27,14 +27,29 @@ __host__ void attention_cpu_rows(double *o, double *l, double *m, const float *q
     for (int i = 0; i < N; i += step) {
         int len = causal ? i + 1 : N;
         double mx = -INFINITY, sum = 0;
-        for (int j = 0; j < len; j++) {
+        const float *qi = q + (size_t)i * d;
+        int j = 0;
+        for (; j + 4 <= len; j += 4) { /* four keys at once: four independent sums, each in order */
+            const float *k0 = k + (size_t)j * d, *k1 = k0 + d, *k2 = k1 + d, *k3 = k2 + d;
+            double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+            for (int c = 0; c < d; c++) {
+                const double x = qi[c];
+                a0 += x * k0[c];
+                a1 += x * k1[c];
+                a2 += x * k2[c];
+                a3 += x * k3[c];
+            }
+            s[j] = a0 * scale, s[j + 1] = a1 * scale, s[j + 2] = a2 * scale, s[j + 3] = a3 * scale;
+        }
+        for (; j < len; j++) {
             double acc = 0;
             for (int c = 0; c < d; c++)
-                acc += (double)q[(size_t)i * d + c] * k[(size_t)j * d + c];
+                acc += (double)qi[c] * k[(size_t)j * d + c];
             s[j] = acc * scale;
-            mx = s[j] > mx ? s[j] : mx;
         }
-        for (int j = 0; j < len; j++) {
+        for (j = 0; j < len; j++)
+            mx = s[j] > mx ? s[j] : mx;
+        for (j = 0; j < len; j++) {
             s[j] = exp(s[j] - mx);
             sum += s[j];
         }
@@ -46,7 +61,7 @@ __host__ void attention_cpu_rows(double *o, double *l, double *m, const float *q
          * in order: the same result as column by column, without the stride) */
         for (int c = 0; c < d; c++)
             acc[c] = 0;
-        for (int j = 0; j < len; j++)
+        for (j = 0; j < len; j++)
             for (int c = 0; c < d; c++)
                 acc[c] += s[j] * v[(size_t)j * d + c];
         for (int c = 0; c < d; c++)
