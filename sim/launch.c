@@ -680,6 +680,17 @@ int sim_yield(sim_worker *w, int prefer_new)
     sim_thread *t = w->cur;
     w->cur = NULL;
     void *next = NULL;
+    if (prefer_new && w->next_new < w->n_threads && w->rel_next < w->rel_end) {
+        /* lanes a warp rendezvous released as a range (rdv_complete; a barrier's
+         * range has no thread left to start): put them back at the head of the
+         * ready queue, where they would have been, so that a new thread still
+         * goes first, as before the range existed */
+        for (unsigned i = w->rel_end; i-- > w->rel_next;) {
+            w->threads[i].state = SIM_T_READY;
+            w->ready[--w->ready_head % SIM_MAX_THREADS] = i;
+        }
+        w->rel_next = w->rel_end = 0;
+    }
     if (prefer_new && w->next_new < w->n_threads && !w->block_failed && w->rel_next == w->rel_end) {
         /* a thread not started yet first (the queue would resume the lane
          * that yielded before, and the warp's later lanes never start) */
@@ -908,6 +919,10 @@ static void timeout_report(sim_worker *w)
     char text[700], where[320], fn[128], loc[200];
     size_t k = 0;
     unsigned n_run = 0, n_bar = 0, n_new = 0;
+    /* threads of a pending release range (a barrier's or a warp rendezvous')
+     * had been released: they count as ready, not as waiting */
+    for (unsigned i = w->rel_next; i < w->rel_end; i++)
+        w->threads[i].state = SIM_T_READY;
     const sim_thread *shown = w->timeout_thread;
     for (unsigned i = 0; i < w->n_threads; i++) {
         const sim_thread *t = &w->threads[i];
