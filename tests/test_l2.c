@@ -28,7 +28,9 @@
  *  - the figures do not depend on the number of OpenMP workers;
  *  - without cold starts (sim_l2_set_cold(0)), what one launch or memset
  *    leaves in L2 the next finds, and write-backs outside launches count;
- *  - the time model's roofline on hand-made counters.
+ *  - the time model's roofline on hand-made counters;
+ *  - threads take turns every 1024 global accesses, a thread not started yet
+ *    first, also when the warp's lanes were just released by a shuffle.
  */
 #include <criterion/criterion.h>
 #include <omp.h>
@@ -262,4 +264,29 @@ Test(l2, time_model_roofline)
     p = sim_time_model(h, &cfg, &c, 0);
     cr_assert_float_eq(p.seconds, 2e-6, 1e-12);
     cr_assert_str_eq(p.bound, "launch");
+}
+
+/* One block of 128 threads, 1100 loads each, a shuffle after every load.
+ * Lane 31 completes each shuffle and runs on; at its 1024th global access it
+ * yields to a thread not started yet. The first 32 events logged are warp 1's
+ * starts (1032 ... 1063); then warp 0's 1024th loads. When the lanes a
+ * shuffle released were a pending range that kept new threads from starting,
+ * warp 0 logged first (found by a review, session 9). */
+Test(l2, threads_take_turns_after_a_shuffle)
+{
+    int *log, *ticket;
+    float *x = dev_buffer(4096 * 4, "x");
+    SIM_CHECK(sim_malloc((void **)&log, 512 * 4, "log"));
+    SIM_CHECK(sim_malloc((void **)&ticket, 4, "ticket"));
+    SIM_CHECK(sim_memset(log, 0xff, 512 * 4));
+    SIM_CHECK(sim_memset(ticket, 0, 4));
+    simt_cfg cfg = cfg1(1, 128, 0); /* one block: one worker runs it */
+    SIM_CHECK(l2_turns_launch_sim(&cfg, log, ticket, x, 1100));
+    int h[64];
+    SIM_CHECK(sim_memcpy(h, log, sizeof h, SIM_COPY_D2H));
+    for (int i = 0; i < 32; i++)
+        cr_assert_eq(h[i], 1032 + i, "event %d: %d, want warp 1's thread %d starting (1000 + t)", i, h[i], 32 + i);
+    for (int i = 32; i < 64; i++)
+        cr_assert(h[i] >= 0 && h[i] < 32, "event %d: %d, want a lane of warp 0 at its 1024th load", i, h[i]);
+    sim_free(log), sim_free(ticket), sim_free(x);
 }

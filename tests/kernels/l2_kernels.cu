@@ -60,6 +60,29 @@ __global__ void l2_atomic_one(int *counter)
     atomicAdd(counter, 1);
 }
 
+/* l2_turns: every thread reads x with a warp shuffle after each load (the
+ * shuffle makes its warp's lanes rendezvous), and logs two events through
+ * an atomic ticket: 1000 + t when thread t >= 32 starts, and t when it has
+ * made 1024 global loads. Threads take turns every 1024 global accesses (the
+ * L2 model's trace stays interleaved, sim/l2.c): a thread not started yet
+ * runs first, so warp 1's starts come before warp 0's 1024th loads. */
+__global__ void l2_turns(int *log, int *ticket, const float *x, int iters)
+{
+    float v = 0.0f;
+    const int t = threadIdx.x;
+    for (int i = 0; i < iters; i++) {
+        if (i == 0 && t >= 32)
+            log[atomicAdd(ticket, 1)] = 1000 + t;
+        v += x[(i * 64 + t) % 4096];
+        if (i == 1023)
+            log[atomicAdd(ticket, 1)] = t;
+        v += __shfl_xor_sync(0xffffffffu, v, 1);
+    }
+    if (v == -1.0f)
+        log[0] = -1; /* never: keeps v */
+}
+
+LAUNCHER(l2_turns, (int *, log), (int *, ticket), (const float *, x), (int, iters))
 LAUNCHER(l2_read, (float *, sink), (const float *, x), (long long, n), (int, passes), (int, stride))
 LAUNCHER(l2_write, (float *, y), (long long, n), (float, v))
 LAUNCHER(l2_read_all_blocks, (float *, sink), (const float *, x), (int, n))

@@ -7,5 +7,6 @@ DECLARE_LAUNCHER(l2_read, (float *, sink), (const float *, x), (long long, n), (
 DECLARE_LAUNCHER(l2_write, (float *, y), (long long, n), (float, v));
 DECLARE_LAUNCHER(l2_read_all_blocks, (float *, sink), (const float *, x), (int, n));
 DECLARE_LAUNCHER(l2_atomic_one, (int *, counter));
+DECLARE_LAUNCHER(l2_turns, (int *, log), (int *, ticket), (const float *, x), (int, iters));
 DECLARE_LAUNCHER(l2_read_chunks, (float *, sink), (const float *, x), (long long, n), (int, chunks));
 #endif
