@@ -12,7 +12,7 @@ load dir . '/style.gp'
 set logscale xy 10
 set format x '10^{%L}'; set format y '10^{%L}'
 set key top left font ',10'
-set multiplot layout 1, 2 title "Simulator predictions vs the H200 (lesson kernels; 2026-12-03, docs/l2-model.md)"
+set multiplot layout 1, 2 title "Simulator predictions vs the H200 (lesson kernels; DRAM: run 4, 2026-12-04; docs/l2-model.md)"
 set title 'DRAM bytes, each kernel on a flushed L2'
 set xlabel 'H200: dram\_\_bytes\_read + write'
 set ylabel 'simulator: predicted DRAM bytes'
