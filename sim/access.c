@@ -65,7 +65,7 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
     }
     /* shared memory in counting mode, aligned: count and return (detailed
      * mode checks races and records requests in the slow path: its limits are 0) */
-    if (__builtin_expect(!(a & (size - 1)), 1)) {
+    if (__builtin_expect(!(a & (size - 1)) && size <= 16, 1)) { /* sizes above 16 (sim_access): the slow path */
         const unsigned k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : 4; /* a constant */
         if (a - w->tls_lo < w->tls_lim[k] || a - w->dyn_lo < w->dyn_lim[k]) {
             (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
