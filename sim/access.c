@@ -752,12 +752,25 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
     sim_warp *wp = &w->warps[t->warp];
     if (wp->reqs_n >= SIM_REQ_CAP && wp->reqs_n == wp->reqs_cap && !joins_request(wp, pc, t->lane, space, wr))
         make_room(w, wp);
-    uint32_t k;
-    uint32_t occ = next_occ(wp, pc, t->lane, &k);
-    if (!wp->reqs_cap)
-        grow_requests(wp);
     const unsigned lane = t->lane;
     sim_request *r = NULL;
+    uint32_t k, occ;
+    /* the cursor first (below): a hit needs no pc lookup either, the request
+     * knows its pc's index, and the lane's occurrence count there must be
+     * the request's */
+    uint32_t c = wp->next_req[lane];
+    if (c < wp->reqs_n) {
+        sim_request *q = &wp->reqs[c];
+        if (q->pc == pc && q->space == (uint8_t)space && q->wr == (uint8_t)wr && q->n < 32 &&
+            wp->pcs[q->k].occ[lane] == q->occ) {
+            wp->pcs[q->k].occ[lane]++;
+            r = q;
+            goto append;
+        }
+    }
+    occ = next_occ(wp, pc, lane, &k);
+    if (!wp->reqs_cap)
+        grow_requests(wp);
     /* Lanes run the same code one after another, so lane l's n-th access
      * nearly always joins the request after the one its previous access
      * joined: try that first (a sequential walk of the table), and probe the
@@ -765,7 +778,6 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
      * detailed mode: a random slot, then a random request, each a cache miss
      * once a stretch's table outgrew the caches.) There is one open request
      * per (pc, occurrence, space, direction), so both ways find the same. */
-    uint32_t c = wp->next_req[lane];
     if (c < wp->reqs_n) {
         sim_request *q = &wp->reqs[c];
         if (q->pc == pc && q->occ == occ && q->space == (uint8_t)space && q->wr == (uint8_t)wr && q->n < 32)
@@ -793,11 +805,13 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
             r = &wp->reqs[wp->reqs_n++];
             r->pc = pc;
             r->occ = occ;
+            r->k = k;
             r->space = (uint8_t)space;
             r->wr = (uint8_t)wr;
             r->n = 0;
         }
     }
+append:
     wp->next_req[lane] = (uint32_t)(r - wp->reqs) + 1;
     r->item[r->n] = (uint64_t)a << 16 | (uint64_t)lane << 8 | size; /* user addresses < 2^47 */
     r->n++;

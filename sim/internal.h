@@ -84,6 +84,7 @@ enum {
 typedef struct sim_request {
     uintptr_t pc;
     uint32_t occ;
+    uint32_t k; /* pc's index in the warp's pcs (stable until the table is flushed) */
     uint8_t space, wr, n;
     uint64_t item[32]; /* per access: address << 16 | lane << 8 | size (one word: one cache line per 8) */
 } sim_request;
