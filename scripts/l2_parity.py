@@ -122,14 +122,13 @@ def stats(pairs):
     return n, r, nmae, sum(e <= 0.01 for e in errs), sum(e <= 0.10 for e in errs)
 
 
-def main(argv):
-    if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    gdir, sdir = argv[1], argv[2]
-    cc = argv[argv.index("--cache") + 1] if "--cache" in argv else "none"
-    md = argv[argv.index("--markdown") + 1] if "--markdown" in argv else None
-    csv_out = argv[argv.index("--csv") + 1] if "--csv" in argv else None
+def joined_launches(gdir, sdir, cc):
+    """Yields (run index, its lesson command as a list, the run's simulated kernels, the
+    kernel's index among them, the kernel, its H200 row) for every launch of GPU_DIR's
+    <cc> runs that has a simulator side: the sim file of the "none" run with the same
+    command, kernels matched in launch order by name (a GPU run repeats launches for
+    timing; the first unmatched one of the same name is taken). Also used by
+    scripts/timemodel/fit.py."""
     runs, sim_index = {}, {}  # run index -> its lesson command; command -> the "none" run's index
     for line in open(os.path.join(gdir, "lessons-runs.txt")):
         p = line.split()
@@ -142,7 +141,6 @@ def main(argv):
     gpu = {}
     for d in ncu_rows(os.path.join(gdir, "lessons-%s.csv" % cc)):
         gpu.setdefault(d["run"], []).append(d)
-    rows = []
     for i in sorted(runs):
         f = os.path.join(sdir, "sim-%d.json" % sim_index.get(" ".join(runs[i]), -1))
         if not os.path.exists(f) or i not in gpu:
@@ -158,22 +156,35 @@ def main(argv):
                 if j in used or g["Kernel Name"].split("(")[0].split("<")[0].strip() != k["name"]:
                     continue
                 used.add(j)
-                rows.append({
-                    "run": " ".join(runs[i]), "kernel": k["name"],
-                    "requested": k["hbm"]["read_bytes"] + k["hbm"]["write_bytes"],
-                    "sim_dram_read": k["dram"]["read_bytes"], "gpu_dram_read": num(g, "dram__bytes_read.sum"),
-                    "sim_dram_write": k["dram"]["write_bytes"], "gpu_dram_write": num(g, "dram__bytes_write.sum"),
-                    "sim_dirty_after": k["dram"]["dirty_after_bytes"],
-                    "sim_l2_read": k["l2"]["read_sectors"],
-                    "gpu_l2_read": num(g, "lts__t_sectors_srcunit_tex_op_read.sum"),
-                    "sim_l2_write": k["l2"]["write_sectors"],
-                    "gpu_l2_write": num(g, "lts__t_sectors_srcunit_tex_op_write.sum"),
-                    "gpu_time_ns": num(g, "gpu__time_duration.sum"),
-                    "sim_l2_hit_pct": None if k["l2"].get("hit_rate") is None else 100.0 * k["l2"]["hit_rate"],
-                    "gpu_l2_hit_pct": num(g, "lts__t_sector_hit_rate.pct"),
-                    "sim_time_ns": 1e9 * model_seconds(k, kernel_flops(ks, ki)),
-                })
+                yield i, runs[i], ks, ki, k, g
                 break
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    gdir, sdir = argv[1], argv[2]
+    cc = argv[argv.index("--cache") + 1] if "--cache" in argv else "none"
+    md = argv[argv.index("--markdown") + 1] if "--markdown" in argv else None
+    csv_out = argv[argv.index("--csv") + 1] if "--csv" in argv else None
+    rows = []
+    for i, cmd, ks, ki, k, g in joined_launches(gdir, sdir, cc):
+        rows.append({
+            "run": " ".join(cmd), "kernel": k["name"],
+            "requested": k["hbm"]["read_bytes"] + k["hbm"]["write_bytes"],
+            "sim_dram_read": k["dram"]["read_bytes"], "gpu_dram_read": num(g, "dram__bytes_read.sum"),
+            "sim_dram_write": k["dram"]["write_bytes"], "gpu_dram_write": num(g, "dram__bytes_write.sum"),
+            "sim_dirty_after": k["dram"]["dirty_after_bytes"],
+            "sim_l2_read": k["l2"]["read_sectors"],
+            "gpu_l2_read": num(g, "lts__t_sectors_srcunit_tex_op_read.sum"),
+            "sim_l2_write": k["l2"]["write_sectors"],
+            "gpu_l2_write": num(g, "lts__t_sectors_srcunit_tex_op_write.sum"),
+            "gpu_time_ns": num(g, "gpu__time_duration.sum"),
+            "sim_l2_hit_pct": None if k["l2"].get("hit_rate") is None else 100.0 * k["l2"]["hit_rate"],
+            "gpu_l2_hit_pct": num(g, "lts__t_sector_hit_rate.pct"),
+            "sim_time_ns": 1e9 * model_seconds(k, kernel_flops(ks, ki)),
+        })
     out = []
     out.append("| counter | launches | Pearson r | mean abs error / mean | within 1 % | within 10 % |")
     out.append("|---|---|---|---|---|---|")

@@ -30,47 +30,24 @@ def blocks_per_sm(k):
 
 
 def load(gdir='docs/gpu/l2-run2', sdir='docs/gpu/l2-parity', cc='none'):
-    runs, sim_index = {}, {}
-    for line in open(os.path.join(gdir, 'lessons-runs.txt')):
-        p = line.split()
-        cmd = " ".join(p[3:]).replace("--mode cuda", "").replace("--repeats 0", "").replace(
-            "--no-counters", "").split()
-        if p[0] == 'none':
-            sim_index[" ".join(cmd)] = int(p[1])
-        if p[0] == cc:
-            runs[int(p[1])] = cmd
-    gpu = {}
-    for d in P.ncu_rows(os.path.join(gdir, 'lessons-%s.csv' % cc)):
-        gpu.setdefault(d['run'], []).append(d)
     wfr = json.load(open(os.path.join(HERE, 'wavefronts.json')))
     rows = []
-    for i in sorted(runs):
-        f = os.path.join(sdir, 'sim-%d.json' % sim_index.get(" ".join(runs[i]), -1))
-        if not os.path.exists(f) or i not in gpu:
-            continue
-        ks = P.sim_kernels(json.load(open(f)), [])
-        launches, used = gpu[i], set()
-        for ki, k in enumerate(ks):
-            for j, g in enumerate(launches):
-                if j in used or g["Kernel Name"].split("(")[0].split("<")[0].strip() != k['name']:
-                    continue
-                used.add(j)
-                threads = k['block'][0] * k['block'][1] * k['block'][2]
-                sram = k['sram']['read_bytes'] + k['sram']['write_bytes']
-                wf = k['sram'].get('wavefronts')
-                if wf is None:  # counting mode: the detailed-mode ratio of this command pattern
-                    wf = sram * wfr[pattern(runs[i])][k['name']]
-                rows.append(dict(
-                    run=i, cmd=" ".join(runs[i]), kernel=k['name'],
-                    blocks=k['grid'][0] * k['grid'][1] * k['grid'][2], threads=threads,
-                    warps=(threads + 31) // 32, fit=blocks_per_sm(k),
-                    hbm_r=k['hbm']['read_bytes'], hbm_w=k['hbm']['write_bytes'], sram=sram, wf=wf,
-                    l2=k['l2']['read_sectors'] + k['l2']['write_sectors'],
-                    dram=k['dram']['read_bytes'] + k['dram']['write_bytes'],
-                    flops=P.kernel_flops(ks, ki),
-                    gpu_s=P.num(g, 'gpu__time_duration.sum') * 1e-9,
-                    old_s=P.model_seconds(k, P.kernel_flops(ks, ki))))
-                break
+    for i, cmd, ks, ki, k, g in P.joined_launches(gdir, sdir, cc):
+        threads = k['block'][0] * k['block'][1] * k['block'][2]
+        sram = k['sram']['read_bytes'] + k['sram']['write_bytes']
+        wf = k['sram'].get('wavefronts')
+        if wf is None:  # counting mode: the detailed-mode ratio of this command pattern
+            wf = sram * wfr[pattern(cmd)][k['name']]
+        rows.append(dict(
+            run=i, cmd=" ".join(cmd), kernel=k['name'],
+            blocks=k['grid'][0] * k['grid'][1] * k['grid'][2], threads=threads,
+            warps=(threads + 31) // 32, fit=blocks_per_sm(k),
+            hbm_r=k['hbm']['read_bytes'], hbm_w=k['hbm']['write_bytes'], sram=sram, wf=wf,
+            l2=k['l2']['read_sectors'] + k['l2']['write_sectors'],
+            dram=k['dram']['read_bytes'] + k['dram']['write_bytes'],
+            flops=P.kernel_flops(ks, ki),
+            gpu_s=P.num(g, 'gpu__time_duration.sum') * 1e-9,
+            old_s=P.model_seconds(k, P.kernel_flops(ks, ki))))
     return rows
 
 
