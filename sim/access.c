@@ -754,10 +754,15 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
         make_room(w, wp);
     const unsigned lane = t->lane;
     sim_request *r = NULL;
-    uint32_t k, occ;
-    /* the cursor first (below): a hit needs no pc lookup either, the request
-     * knows its pc's index, and the lane's occurrence count there must be
-     * the request's */
+    /* Lanes run the same code one after another, so lane l's n-th access
+     * nearly always joins the request after the one its previous access
+     * joined: try that first (a sequential walk of the table), and look up the
+     * pc and probe the index only when it is not. (The probe was the hot spot
+     * of detailed mode: a random slot, then a random request, each a cache
+     * miss once a stretch's table outgrew the caches.) The request knows its
+     * pc's index, and the lane's occurrence count there must be the request's.
+     * There is one open request per (pc, occurrence, space, direction), so
+     * both ways find the same. */
     uint32_t c = wp->next_req[lane];
     if (c < wp->reqs_n) {
         sim_request *q = &wp->reqs[c];
@@ -768,48 +773,35 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
             goto append;
         }
     }
-    occ = next_occ(wp, pc, lane, &k);
+    uint32_t k;
+    const uint32_t occ = next_occ(wp, pc, lane, &k);
     if (!wp->reqs_cap)
         grow_requests(wp);
-    /* Lanes run the same code one after another, so lane l's n-th access
-     * nearly always joins the request after the one its previous access
-     * joined: try that first (a sequential walk of the table), and probe the
-     * index only when it is not. (The index probe was the hot spot of
-     * detailed mode: a random slot, then a random request, each a cache miss
-     * once a stretch's table outgrew the caches.) There is one open request
-     * per (pc, occurrence, space, direction), so both ways find the same. */
-    if (c < wp->reqs_n) {
-        sim_request *q = &wp->reqs[c];
-        if (q->pc == pc && q->occ == occ && q->space == (uint8_t)space && q->wr == (uint8_t)wr && q->n < 32)
-            r = q;
-    }
-    if (!r) {
-        const uint64_t key = (uint64_t)k << 32 | occ;
-        uint32_t mask = wp->reqs_cap * 2 - 1;
-        uint32_t h = hash_key(key) & mask;
-        while (wp->req_index[h].gen == wp->req_gen) { /* the slot holds the key: no request read to probe */
-            const sim_req_slot *sl = &wp->req_index[h];
-            if (sl->key == key) {
-                sim_request *q = &wp->reqs[sl->idx];
-                if (q->space == space && q->wr == wr && q->n < 32) {
-                    r = q;
-                    break;
-                }
+    const uint64_t key = (uint64_t)k << 32 | occ;
+    uint32_t mask = wp->reqs_cap * 2 - 1;
+    uint32_t h = hash_key(key) & mask;
+    while (wp->req_index[h].gen == wp->req_gen) { /* the slot holds the key: no request read to probe */
+        const sim_req_slot *sl = &wp->req_index[h];
+        if (sl->key == key) {
+            sim_request *q = &wp->reqs[sl->idx];
+            if (q->space == space && q->wr == wr && q->n < 32) {
+                r = q;
+                break;
             }
-            h = (h + 1) & mask;
         }
-        if (!r && wp->reqs_n == wp->reqs_cap) /* grown only for a new request; the index is rebuilt */
-            grow_requests(wp);
-        if (!r) {
-            index_put(wp, key, wp->reqs_n);
-            r = &wp->reqs[wp->reqs_n++];
-            r->pc = pc;
-            r->occ = occ;
-            r->k = k;
-            r->space = (uint8_t)space;
-            r->wr = (uint8_t)wr;
-            r->n = 0;
-        }
+        h = (h + 1) & mask;
+    }
+    if (!r && wp->reqs_n == wp->reqs_cap) /* grown only for a new request; the index is rebuilt */
+        grow_requests(wp);
+    if (!r) {
+        index_put(wp, key, wp->reqs_n);
+        r = &wp->reqs[wp->reqs_n++];
+        r->pc = pc;
+        r->occ = occ;
+        r->k = k;
+        r->space = (uint8_t)space;
+        r->wr = (uint8_t)wr;
+        r->n = 0;
     }
 append:
     wp->next_req[lane] = (uint32_t)(r - wp->reqs) + 1;

@@ -1179,15 +1179,14 @@ static int rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
     if (!wake)
         goto done;
     const unsigned first = (unsigned)__builtin_ctz(wake), n = 32 - (unsigned)__builtin_clz(wake) - first;
-    w->n_warp_wait -= n; /* below: n lanes when wake is one run of lanes, else counted */
     if (w->ready_head == w->ready_tail && w->rel_next == w->rel_end && (wake >> first) == (n == 32 ? ~0u : (1u << n) - 1)) {
         /* one run of lanes and nothing else ready: resume them as a barrier's
          * release does, in the same order the ready queue would (no per-lane work) */
+        w->n_warp_wait -= n;
         w->rel_next = lanes[first].linear;
         w->rel_end = w->rel_next + n;
         goto done;
     }
-    w->n_warp_wait += n;
     unsigned tail = w->ready_tail;
     for (; wake; wake &= wake - 1) {
         sim_thread *t = &lanes[__builtin_ctz(wake)];
@@ -1214,7 +1213,19 @@ static void activemask_settle(sim_worker *w, sim_warp *wp, int force)
         }
 }
 
-/* A warp intrinsic called wrongly (warp_rendezvous' one test found it):
+/* Whether a warp intrinsic is called wrongly: the calling lane not in the
+ * mask, a lane named that does not exist or has exited, a shuffle's width
+ * not a power of two from 1 to 32. One test, for the fast path and the general
+ * one; rdv_misuse says which. */
+static inline __attribute__((always_inline)) int rdv_misused(const sim_warp *wp, unsigned mask, unsigned lane, int kind,
+                                                            int width)
+{
+    const unsigned uw = (unsigned)width;
+    return !(mask >> lane & 1) || (mask & (~wp->exists | wp->done)) ||
+           (kind < 16 && (uw - 1 >= 32u || (uw & (uw - 1))));
+}
+
+/* A warp intrinsic called wrongly (rdv_misused found it):
  * the report, in the order the tests were always made, and the block ends. */
 static __attribute__((noinline, cold, noreturn)) void rdv_misuse(sim_worker *w, sim_thread *t, sim_warp *wp,
                                                                  unsigned mask, int kind, int width, const char *file,
@@ -1249,11 +1260,7 @@ static __attribute__((noinline)) uint64_t warp_rendezvous(unsigned mask, int kin
     if (kind == SIM_RDV_ACTIVEMASK) {
         mask = wp->exists & ~wp->done;
     } else {
-        /* one test for every misuse: the calling lane in the mask, no lane that does not
-         * exist or has exited, a shuffle's width a power of two from 1 to 32 */
-        const unsigned uw = (unsigned)width;
-        const int bad_width = kind < 16 && (uw - 1 >= 32u || (uw & (uw - 1)));
-        if (__builtin_expect(!(mask >> lane & 1) | ((mask & (~wp->exists | wp->done)) != 0) | bad_width, 0))
+        if (__builtin_expect(rdv_misused(wp, mask, lane, kind, width), 0))
             rdv_misuse(w, t, wp, mask, kind, width, file, line);
     }
     /* the pending rendezvous this lane joins: the one with the same mask (or
@@ -1313,10 +1320,9 @@ static inline __attribute__((always_inline)) uint64_t rendezvous_fast(unsigned m
     sim_worker *w = sim_tls_worker;
     sim_thread *t = w->cur;
     sim_warp *wp = &w->warps[t->warp];
-    const unsigned lane = t->lane, bit = 1u << lane, uw = (unsigned)width;
+    const unsigned lane = t->lane, bit = 1u << lane;
     sim_rdv *r = &wp->rdv[0];
-    const int ok = (mask & bit) && !(mask & (~wp->exists | wp->done)) && uw - 1 < 32u && !(uw & (uw - 1));
-    if (__builtin_expect(!ok || wp->n_rdv > 1, 0))
+    if (__builtin_expect(rdv_misused(wp, mask, lane, kind, width) || wp->n_rdv > 1, 0))
         return warp_rendezvous(mask, kind, v, arg, width, file, line);
     if (wp->n_rdv == 0) {
         *r = (sim_rdv){mask, 0, kind, width, file, line};
