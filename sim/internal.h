@@ -109,6 +109,15 @@ typedef struct sim_pcocc {
  * several at once when their masks are disjoint (CUDA 9+ allows it). */
 #define SIM_MAX_RDV 8
 #define SIM_RDV_ACTIVEMASK 32 /* kind of __activemask(): gathers whoever is live */
+#define SIM_RDV_MMA 33        /* kind of mma_tf32: the whole warp, val[] a sim_mma_frag * */
+#define SIM_RDV_MMA3 34       /* kind of mma_tf32x3 */
+/* What a lane brings to a warp matrix multiply-add (sim_warp_mma): its
+ * fragments of A (4), B (2) and C = D (4), by mma.sync.m16n8k8's layout;
+ * as, bs NULL for a single TF32 product. */
+typedef struct sim_mma_frag {
+    float *d;
+    const float *ab, *as, *bb, *bs;
+} sim_mma_frag;
 typedef struct sim_rdv {
     unsigned mask, arrived;
     int kind, width;

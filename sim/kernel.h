@@ -16,7 +16,7 @@
  *                               of `kernel<<<grid, block, shared>>>(a1, a2)`.
  *   DECLARE_LAUNCHER(...)       the matching declarations, for a header.
  *   UNROLL                      `#pragma unroll` for nvcc and for gcc.
- * and five functions, the same in both builds:
+ * and these functions, the same in both builds:
  *   copy_async_float4(dst, src) copy 16 bytes from global src to shared dst
  *                               without passing through registers (cp.async,
  *                               LDGSTS; from sm_80, a plain copy before);
@@ -31,9 +31,28 @@
  *                               (ex2.approx.ftz.f32: ~2 ulp, results below
  *                               2^-126 flushed to 0), one instruction where
  *                               exp2f needs a fix-up for subnormal results.
+ *   tf32_round(x)               x rounded to TF32 (10 mantissa bits, to
+ *                               nearest, ties away: cvt.rna.tf32.f32), as an
+ *                               fp32 value whose low 13 bits are 0.
+ *   mma_tf32(d, a, b)           the warp's D = A B + D on the tensor cores,
+ *                               A 16 x 8, B 8 x 8, D 16 x 8 fp32, operands
+ *                               read as TF32 (mma.sync.aligned.m16n8k8.row.
+ *                               col.f32.tf32.tf32.f32). Every lane of the
+ *                               warp calls it; lane l = 4g + t holds
+ *                                 a[4] = A[g][t], A[g+8][t], A[g][t+4], A[g+8][t+4]
+ *                                 b[2] = B[t][g], B[t+4][g]
+ *                                 d[4] = D[g][2t], D[g][2t+1], D[g+8][2t], D[g+8][2t+1].
+ *   mma_tf32x3(d, ab, as, bb, bs)
+ *                               the same product to fp32 accuracy from three
+ *                               TF32 ones: A = Ab + As, B = Bb + Bs with
+ *                               Ab = tf32_round(A), As = A - Ab; D += As Bb
+ *                               + Ab Bs + Ab Bb (As Bs is below fp32's
+ *                               rounding). CUTLASS calls it "fast fp32".
  *   load_float4(p), store_float4(p, v)
+ *   load_float2(p), store_float2(p, v)
  *                               one 128-bit access of 4 floats at p (16-byte
- *                               aligned): LDG/LDS.128 on the GPU, one 16-byte
+ *                               aligned), or one 64-bit access of 2 (8-byte
+ *                               aligned): LDG/LDS.128 (.64) on the GPU, one 16-byte (8-byte)
  *                               access in the simulator. A plain
  *                               `*(float4 *)p` is valid CUDA, but gcc splits
  *                               it into four 4-byte accesses, which the GPU
@@ -57,11 +76,34 @@
 
 __device__ __forceinline__ float4 load_float4(const float *p) { return *(const float4 *)p; }
 __device__ __forceinline__ void store_float4(float *p, float4 v) { *(float4 *)p = v; }
+__device__ __forceinline__ float2 load_float2(const float *p) { return *(const float2 *)p; }
+__device__ __forceinline__ void store_float2(float *p, float2 v) { *(float2 *)p = v; }
 __device__ __forceinline__ float exp2_approx(float x)
 {
     float y;
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
     return y;
+}
+__device__ __forceinline__ float tf32_round(float x)
+{
+    unsigned r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return __uint_as_float(r);
+}
+__device__ __forceinline__ void mma_tf32(float d[4], const float a[4], const float b[2])
+{
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(__float_as_uint(a[0])), "r"(__float_as_uint(a[1])), "r"(__float_as_uint(a[2])),
+                   "r"(__float_as_uint(a[3])), "r"(__float_as_uint(b[0])), "r"(__float_as_uint(b[1])));
+}
+__device__ __forceinline__ void mma_tf32x3(float d[4], const float ab[4], const float as[4], const float bb[2],
+                                           const float bs[2])
+{
+    mma_tf32(d, as, bb);
+    mma_tf32(d, ab, bs);
+    mma_tf32(d, ab, bb);
 }
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 __device__ __forceinline__ void copy_async_float4(float *shared_dst, const float *global_src)
@@ -134,6 +176,31 @@ static inline __attribute__((unused, always_inline)) float4 load_float4(const fl
 static inline __attribute__((unused, always_inline)) void store_float4(float *p, float4 v)
 {
     *(sim_v4sf *)p = v.v;
+}
+/* float2: CUDA's 8-byte vector of 2 floats, one 8-byte access likewise. */
+typedef float sim_v2sf __attribute__((vector_size(8)));
+typedef union float2 {
+    sim_v2sf v;
+    struct {
+        float x, y;
+    };
+} float2;
+static inline __attribute__((unused, always_inline)) float2 make_float2(float x, float y)
+{
+    float2 r;
+    r.x = x;
+    r.y = y;
+    return r;
+}
+static inline __attribute__((unused, always_inline)) float2 load_float2(const float *p)
+{
+    float2 r;
+    r.v = *(const sim_v2sf *)p;
+    return r;
+}
+static inline __attribute__((unused, always_inline)) void store_float2(float *p, float2 v)
+{
+    *(sim_v2sf *)p = v.v;
 }
 /* The copy is checked and counted by the simulator (sim/access.c), not by
  * the instrumentation: global read, shared write, its own request kind. */
@@ -239,6 +306,19 @@ SIMT_SHFL_T(double, d)
 #define __all_sync(m, p) ((int)sim_warp_vote((m), (p), SIM_VOTE_ALL, __FILE__, __LINE__))
 #define __syncwarp(...) ((void)sim_warp_vote((__VA_ARGS__ + 0) ? (__VA_ARGS__ + 0) : 0xffffffffu, 1, SIM_VOTE_SYNC, __FILE__, __LINE__))
 #define __activemask() sim_activemask()
+
+/* ---- tensor cores: mma.sync as a rendezvous of the whole warp ----------- */
+void sim_warp_mma(float *d, const float *ab, const float *as, const float *bb, const float *bs, const char *file,
+                  int line);
+#define mma_tf32(d, a, b) sim_warp_mma((d), (a), NULL, (b), NULL, __FILE__, __LINE__)
+#define mma_tf32x3(d, ab, as, bb, bs) sim_warp_mma((d), (ab), (as), (bb), (bs), __FILE__, __LINE__)
+static inline __attribute__((unused, always_inline)) float tf32_round(float x)
+{
+    union { float f; uint32_t u; } v = {x};
+    if ((v.u & 0x7f800000u) != 0x7f800000u) /* Inf and NaN stay */
+        v.u = (v.u + 0x1000u) & 0xffffe000u; /* half of the last kept bit, then truncate: ties away */
+    return v.f;
+}
 
 /* ---- atomics: read-modify-write of global or shared memory -------------- */
 /* Counted as one read and one write of the word; grouped into warp requests

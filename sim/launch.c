@@ -803,6 +803,8 @@ static const char *rendezvous_name(int kind)
     case 16 + SIM_VOTE_ANY: return "__any_sync";
     case 16 + SIM_VOTE_ALL: return "__all_sync";
     case SIM_RDV_ACTIVEMASK: return "__activemask";
+    case SIM_RDV_MMA: return "mma_tf32 (mma.sync.m16n8k8)";
+    case SIM_RDV_MMA3: return "mma_tf32x3 (3 x mma.sync.m16n8k8)";
     default: return "__syncwarp";
     }
 }
@@ -1107,6 +1109,68 @@ static unsigned shfl_src(int kind, unsigned l, unsigned arg, unsigned width)
     }
 }
 
+/* An fp32 value as a TF32 operand reaches the tensor core: the low 13 bits
+ * of the mantissa are not read (only 10 of 23 are). */
+static inline float tf32_operand(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    u &= 0xffffe000u;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+/* D = A B + D for the warp, A 16 x 8 and B 8 x 8 spread over its lanes as
+ * mma.sync.m16n8k8 spreads them (g = lane / 4, t = lane % 4):
+ *   a[0] = A[g][t], a[1] = A[g + 8][t], a[2] = A[g][t + 4], a[3] = A[g + 8][t + 4]
+ *   b[0] = B[t][g], b[1] = B[t + 4][g]
+ *   d[0] = D[g][2t], d[1] = D[g][2t + 1], d[2] = D[g + 8][2t], d[3] = D[g + 8][2t + 1].
+ * Products of TF32 operands are exact in fp32; they are added to D in k
+ * order, in fp32. With the small parts (3xTF32) the warp does what three
+ * mma instructions do, in the order the GPU build issues them: As Bb, Ab Bs,
+ * then Ab Bb. */
+static void mma_compute(sim_warp *wp)
+{
+    float A[2][16][8], B[2][8][8], D[16][8];
+    const int three = ((const sim_mma_frag *)(uintptr_t)wp->val[0])->as != NULL; /* the same kind: all or none */
+    for (unsigned l = 0; l < 32; l++) {
+        const sim_mma_frag *f = (const sim_mma_frag *)(uintptr_t)wp->val[l];
+        const unsigned g = l / 4, t = l % 4;
+        for (int p = 0; p < 1 + three; p++) {
+            const float *a = p ? f->as : f->ab, *b = p ? f->bs : f->bb;
+            A[p][g][t] = tf32_operand(a[0]);
+            A[p][g + 8][t] = tf32_operand(a[1]);
+            A[p][g][t + 4] = tf32_operand(a[2]);
+            A[p][g + 8][t + 4] = tf32_operand(a[3]);
+            B[p][t][g] = tf32_operand(b[0]);
+            B[p][t + 4][g] = tf32_operand(b[1]);
+        }
+        D[g][2 * t] = f->d[0];
+        D[g][2 * t + 1] = f->d[1];
+        D[g + 8][2 * t] = f->d[2];
+        D[g + 8][2 * t + 1] = f->d[3];
+    }
+    /* (A operand, B operand) of each product, in issue order */
+    static const int order3[3][2] = {{1, 0}, {0, 1}, {0, 0}}, order1[1][2] = {{0, 0}};
+    const int(*order)[2] = three ? order3 : order1;
+    /* k outside n: each D[m][n] still sums in k order, and the 8 columns go as one vector */
+    for (int p = 0; p < (three ? 3 : 1); p++)
+        for (int m = 0; m < 16; m++)
+            for (int k = 0; k < 8; k++) {
+                const float a = A[order[p][0]][m][k];
+                for (int n = 0; n < 8; n++)
+                    D[m][n] += a * B[order[p][1]][k][n];
+            }
+    for (unsigned l = 0; l < 32; l++) {
+        const sim_mma_frag *f = (const sim_mma_frag *)(uintptr_t)wp->val[l];
+        const unsigned g = l / 4, t = l % 4;
+        f->d[0] = D[g][2 * t];
+        f->d[1] = D[g][2 * t + 1];
+        f->d[2] = D[g + 8][2 * t];
+        f->d[3] = D[g + 8][2 * t + 1];
+    }
+}
+
 /* Fills result[] for the lanes of rendezvous r; -1 (with the report) when a
  * lane reads a lane outside the mask. Results go straight to result[] (val[]
  * is not written here), one loop per kind. */
@@ -1116,6 +1180,10 @@ static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
     if (r->kind == SIM_RDV_ACTIVEMASK) {
         for (unsigned l = 0; l < 32; l++)
             wp->result[l] = r->arrived;
+        return 0;
+    }
+    if (r->kind == SIM_RDV_MMA || r->kind == SIM_RDV_MMA3) {
+        mma_compute(wp);
         return 0;
     }
     if (r->kind >= 16) {
@@ -1348,6 +1416,17 @@ static inline __attribute__((always_inline)) uint64_t rendezvous_fast(unsigned m
 uint64_t sim_warp_shfl(unsigned mask, uint64_t v, int kind, int arg, int width, const char *file, int line)
 {
     return rendezvous_fast(mask, kind, v, arg, width, file, line);
+}
+
+/* mma.sync is .aligned: every lane of the warp executes it, with the full
+ * mask (a warp of fewer than 32 threads, or one whose lanes exited, is
+ * reported by rdv_misused). The fragments stay on the lanes' stacks while
+ * they wait; the last lane to arrive computes for all. */
+void sim_warp_mma(float *d, const float *ab, const float *as, const float *bb, const float *bs, const char *file,
+                  int line)
+{
+    sim_mma_frag f = {d, ab, as, bb, bs};
+    (void)rendezvous_fast(0xffffffffu, as ? SIM_RDV_MMA3 : SIM_RDV_MMA, (uint64_t)(uintptr_t)&f, 0, 32, file, line);
 }
 
 unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int line)

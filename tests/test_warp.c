@@ -15,6 +15,9 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "test_util.h"
 #include "warp_kernels.h"
@@ -527,4 +530,124 @@ Test(warp, regression_shuffle_delta_is_unsigned)
             cr_assert_eq(out[i], in[i], "case %s delta -1: lane %d got %d, want its own %d",
                          kind == WARP_SHFL_UP ? "up" : "down", i, out[i], in[i]);
     }
+}
+
+/* ---- tensor cores: mma_tf32, mma_tf32x3, tf32_round (sim/launch.c: mma_compute) ---------- */
+/* PTX ISA, "Matrix Fragments for mma.m16n8k8" (.tf32): the row g = lane / 4
+ * and column t = lane % 4 of each fragment are spelled out in the kernel
+ * (mma_tile); here the whole 16 x 8 product is checked in double. */
+static float tf32_trunc(float x) /* what the tensor core reads of an fp32 operand */
+{
+    union { float f; uint32_t u; } v = {x};
+    v.u &= 0xffffe000u;
+    return v.f;
+}
+
+static void mma_run(float D[128], const float A[128], const float B[64], int three)
+{
+    float *dD = dev_buf("D", 128 * sizeof(float), D), *dA = dev_buf("A", 128 * sizeof(float), A);
+    float *dB = dev_buf("B", 64 * sizeof(float), B);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    SIM_CHECK(mma_tile_launch_sim(&cfg, dD, dA, dB, three));
+    to_host(D, dD, 128 * sizeof(float));
+}
+
+/* Operands that TF32 holds exactly (k/8, small integers): every product and
+ * sum is exact, so the fragments' layout is checked bit for bit. */
+Test(warp, mma_tf32_exact_operands)
+{
+    float A[128], B[64], D[128], C[128];
+    for (int i = 0; i < 128; i++) {
+        A[i] = (float)(i % 13 - 6) / 8.0f;
+        C[i] = D[i] = (float)(i % 7);
+    }
+    for (int i = 0; i < 64; i++)
+        B[i] = (float)(i % 11 - 5);
+    for (int three = 0; three < 2; three++) {
+        memcpy(D, C, sizeof D);
+        mma_run(D, A, B, three);
+        for (int m = 0; m < 16; m++)
+            for (int n = 0; n < 8; n++) {
+                double want = C[m * 8 + n];
+                for (int k = 0; k < 8; k++)
+                    want += (double)A[m * 8 + k] * B[k * 8 + n];
+                cr_assert_eq(D[m * 8 + n], (float)want, "case %s: D[%d][%d] = %g, want %g",
+                             three ? "mma_tf32x3" : "mma_tf32", m, n, D[m * 8 + n], want);
+            }
+    }
+}
+
+/* General fp32 operands: mma_tf32 is the product of the truncated operands
+ * (to fp32 rounding of 8 sums), about 2^-11 off the fp32 product; mma_tf32x3
+ * is within a few fp32 ulps of it. */
+Test(warp, mma_tf32_precision)
+{
+    float A[128], B[64], D[128], D3[128];
+    uint32_t s = 12345;
+    for (int i = 0; i < 128; i++) {
+        s = s * 1664525u + 1013904223u;
+        A[i] = (float)((s >> 8) / 16777216.0 - 0.5);
+        D[i] = D3[i] = 0.25f;
+    }
+    for (int i = 0; i < 64; i++) {
+        s = s * 1664525u + 1013904223u;
+        B[i] = (float)((s >> 8) / 16777216.0 - 0.5);
+    }
+    mma_run(D, A, B, 0);
+    mma_run(D3, A, B, 1);
+    double err1 = 0, errt = 0, err3 = 0;
+    for (int m = 0; m < 16; m++)
+        for (int n = 0; n < 8; n++) {
+            double exact = 0.25, trunc = 0.25;
+            for (int k = 0; k < 8; k++) {
+                exact += (double)A[m * 8 + k] * B[k * 8 + n];
+                trunc += (double)tf32_trunc(A[m * 8 + k]) * tf32_trunc(B[k * 8 + n]);
+            }
+            err1 = fmax(err1, fabs(D[m * 8 + n] - exact));
+            errt = fmax(errt, fabs(D[m * 8 + n] - trunc));
+            err3 = fmax(err3, fabs(D3[m * 8 + n] - exact));
+        }
+    /* |sum| <= 0.25 + 8 * 0.25: one fp32 ulp of 2.25 is 2.4e-7 */
+    cr_assert_leq(errt, 8 * 2.4e-7, "case mma_tf32 against its truncated operands: max error %.3g", errt);
+    cr_assert_gt(err1, 1e-5, "case mma_tf32 against fp32: max error %.3g, TF32 should show (~1e-3)", err1);
+    cr_assert_lt(err1, 5e-3, "case mma_tf32 against fp32: max error %.3g", err1);
+    cr_assert_leq(err3, 8 * 2.4e-7, "case mma_tf32x3 against fp32: max error %.3g", err3);
+}
+
+/* cvt.rna.tf32.f32: to nearest, ties away from zero; Inf and NaN kept. */
+Test(warp, tf32_round_ties_away)
+{
+    const float in[] = {1.0f, 1.0f + 0x1p-11f, 1.0f + 0x1p-11f - 0x1p-23f, -(1.0f + 0x1p-11f), 1.0f + 0x1p-10f + 0x1p-11f,
+                        3.0e-40f, INFINITY, -INFINITY};
+    const float want[] = {1.0f, 1.0f + 0x1p-10f, 1.0f, -(1.0f + 0x1p-10f), 1.0f + 0x1p-9f,
+                          0.0f /* checked below */, INFINITY, -INFINITY};
+    enum { n = sizeof in / sizeof in[0] };
+    float out[n];
+    float *d_in = dev_buf("in", sizeof in, in), *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    SIM_CHECK(tf32_round_of_launch_sim(&cfg, d_out, d_in, n));
+    to_host(out, d_out, sizeof out);
+    for (int i = 0; i < n - 3; i++)
+        cr_assert_eq(out[i], want[i], "case %a: got %a, want %a", in[i], out[i], want[i]);
+    cr_assert_eq(tf32_trunc(out[5]), out[5], "case subnormal %a: got %a, not a TF32 value", in[5], out[5]);
+    cr_assert_eq(out[6], INFINITY, "case inf: got %a", out[6]);
+    cr_assert_eq(out[7], -INFINITY, "case -inf: got %a", out[7]);
+}
+
+/* mma.sync is .aligned: a warp of 16 threads, or lanes calling different
+ * products, is an error with the intrinsic's name, and the process goes on. */
+Test(warp, mma_misuse)
+{
+    float A[128] = {0}, B[64] = {0}, D[128] = {0};
+    float *dD = dev_buf("D", sizeof D, D), *dA = dev_buf("A", sizeof A, A), *dB = dev_buf("B", sizeof B, B);
+    simt_cfg cfg = cfg1(1, 16, 0);
+    int st = mma_tile_launch_sim(&cfg, dD, dA, dB, 0);
+    cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case block 16: status %s", sim_status_name((sim_status)st));
+    ASSERT_ERROR_HAS("mma_tf32 (mma.sync.m16n8k8)", "block 16");
+    ASSERT_ERROR_HAS("names lanes that do not exist", "block 16");
+    cfg = cfg1(1, 32, 0);
+    st = mma_tile_launch_sim(&cfg, dD, dA, dB, 2);
+    cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case lanes disagree: status %s", sim_status_name((sim_status)st));
+    ASSERT_ERROR_HAS("lanes of warp 0 disagree", "lanes disagree");
+    SIM_CHECK(mma_tile_launch_sim(&cfg, dD, dA, dB, 1));
 }

@@ -335,27 +335,11 @@ __global__ void attn_bwd_v2_pre(float *L, float *D, const float *O, const float 
     }
 }
 
-/* Tuning knobs of v2's loops, for nvcc only (the simulator's counts do not
- * depend on them): unroll factors of the score loop over d (0: nvcc's own
- * choice), of the dV/dK loop over the tile's rows and of the dQ loop over
- * keys. Their values are the ones measured fastest on the H200
+/* Tuning knobs of v2, for nvcc only (the simulator's counts do not depend on
+ * them). BWD_V2_MIN_BLOCKS: __launch_bounds__' blocks an SM at d <= 64; 0:
+ * not given (ptxas's own choice). BWD_V2_FAST_EXP: P by __expf (ex2.approx)
+ * instead of expf. Their values are the ones measured fastest on the H200
  * (scripts/gpu/bwd_tune.sh, docs/parity-h200.md "Lesson 7"). */
-#ifndef BWD_V2_X_UNROLL
-#define BWD_V2_X_UNROLL 0
-#endif
-#ifndef BWD_V2_ROW_UNROLL
-#define BWD_V2_ROW_UNROLL 1
-#endif
-#ifndef BWD_V2_KEY_UNROLL
-#define BWD_V2_KEY_UNROLL 2 /* 20.62 ms against 20.80 unrolled by nvcc's choice (bwd-tune2) */
-#endif
-/* BWD_V2_FAST_EXP: P by __expf (ex2.approx) instead of expf. BWD_V2_DQ_VEC:
- * each thread adds its 4 x 4 share of dQ_i by four float4 atomicAdds
- * (sm_90's vector atomics; nvcc only) instead of staging it through shared
- * memory for scalar atomics. */
-/* BWD_V2_MIN_BLOCKS: __launch_bounds__' blocks an SM at d <= 64 (2 caps registers
- * at 128; at d = 128 one block fills the shared memory); 0: not given (ptxas
- * then chose 128 registers at d = 64, and 168 with an explicit 1). */
 #ifndef BWD_V2_MIN_BLOCKS
 #define BWD_V2_MIN_BLOCKS 0
 #endif
@@ -367,27 +351,33 @@ __global__ void attn_bwd_v2_pre(float *L, float *D, const float *O, const float 
 #ifndef BWD_V2_FAST_EXP
 #define BWD_V2_FAST_EXP 0
 #endif
-#ifndef BWD_V2_DQ_VEC
-#define BWD_V2_DQ_VEC 0
-#endif
 #if BWD_V2_FAST_EXP
 #define BWD_V2_EXP __expf
 #else
 #define BWD_V2_EXP expf
 #endif
-#ifdef __CUDACC__
-#define BWD_PRAGMA_(x) _Pragma(#x)
-#define BWD_UNROLL_N(n) BWD_PRAGMA_(unroll n)
-#else
-#define BWD_UNROLL_N(n)
-#endif
 
-/* The shared tiles of both v2 kernels (bwd_v2_shared_bytes): rows of
- * BWD_V2_LD(d) = d + 4 floats, so that a row starts 16-byte aligned (every
- * read is a float4: one 16-byte LDS moves 4 floats where a float moves 1)
- * and rows r and r + 1 start 4 banks apart: a warp's float4s from 8
- * consecutive rows, or from 16 consecutive columns, fill 32 banks once. */
+/* LESSON: v2's five products run on the tensor cores. One mma.sync
+ * instruction multiplies a 16 x 8 tile of A by an 8 x 8 tile of B for the
+ * whole warp (1024 multiply-adds, where an FFMA does 32); each lane holds a
+ * few elements of each tile, its "fragments" (sim/kernel.h, mma_tf32). The
+ * tensor cores read fp32 operands as TF32 (10 mantissa bits): to keep fp32's
+ * accuracy each operand x is split into big = tf32_round(x) and small = x -
+ * big, and three products are added, small big + big small + big big
+ * (mma_tf32x3; CUTLASS's "fast fp32", what PyTorch's fp32 attention does).
+ *
+ * Shared tiles (bwd_v2_shared_bytes) have rows of BWD_V2_LD(d) = d + 8
+ * floats, as many banks apart (mod 32) as P's and dS's rows (BWD_V2_LDP = 72):
+ *   - a fragment read along a row (the lane's 2 elements adjacent: the k
+ *     index of Q K^T is d, and the order of k inside 8 is free as long as A
+ *     and B agree) is one 8-byte LDS.64 per lane, 16 lanes (rows g = 0..3,
+ *     columns 2t) on 8 g + 2t: 32 distinct banks;
+ *   - a fragment read down a column (P^T and dS^T for dV and dK, dO and Q
+ *     as B, K for dQ) puts lane (g, t) on row t, column g: banks 8 t + g,
+ *     32 distinct. dS read along its rows for dQ (row g, column t: 8 g + t)
+ *     is the one 2-way conflict left. */
 #define LD(D) BWD_V2_LD(D)
+#define BWD_V2_NT_MAX (128 / 16) /* mma tiles of 8 columns a warp holds: D / 16, D <= 128 */
 #define KS(c, x) Ks[(c) * LD(D) + (x)]
 #define VS(c, x) Vs[(c) * LD(D) + (x)]
 #define QS(r, x) Qs[(r) * LD(D) + (x)]
@@ -420,144 +410,107 @@ __device__ __forceinline__ void bwd_v2_load_rows(float *Qs, float *dOs, float *L
     }
 }
 
-/* A 16-byte store to global memory. nvcc split store_float4 of the main
- * kernel's dK, dV registers into four 4-byte stores (4x the L1 sectors: the
- * H200 counted them); the PTX instruction keeps it one. */
+/* An 8-byte store to global memory, kept one instruction (see st_global_v4
+ * in git history: nvcc once split a 16-byte store of registers in four). */
 #ifdef __CUDACC__
-__device__ __forceinline__ void st_global_v4(float *p, float a, float b, float c, float d)
+__device__ __forceinline__ void st_global_v2(float *p, float a, float b)
 {
-    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(__cvta_generic_to_global(p)), "f"(a), "f"(b),
-                 "f"(c), "f"(d)
-                 : "memory");
+    asm volatile("st.global.v2.f32 [%0], {%1, %2};" ::"l"(__cvta_generic_to_global(p)), "f"(a), "f"(b) : "memory");
 }
 #else
-#define st_global_v4(p, a, b, c, d) store_float4((p), make_float4((a), (b), (c), (d)))
+#define st_global_v2(p, a, b) store_float2((p), make_float2((a), (b)))
 #endif
 
-/* LESSON: the tiles below are shaped for shared memory's wavefronts. A warp's
- * 16-byte reads (LDS.128) go in two passes of 16 lanes when every quad of
- * lanes (0-3, 4-7, ...) asks for at most 2 distinct 16-byte chunks, else in
- * four passes of 8; a pass costs one wavefront (128 bytes, one cycle) when
- * its chunks fall in different banks (docs/NOTES.md, the measured rule). So
- * the lanes of a quad are a 2 x 2 square of the tile: rows (or keys) a, and
- * columns (or keys) b, with
- *   a = 2 (quad % 2) + lane % 2        (0..3)
- *   b = 2 (quad / 2) + (lane / 2) % 2  (0..7),   quad = lane / 4,
- * and every operand read costs 2 wavefronts for 16 lanes' worth of data:
- * 128 FMAs a wavefront, what the FP32 units need (the 4 x 4 tiles of the
- * first version, quads of 4 keys, cost 1.5x as many wavefronts). */
-#define QUAD_A(l) (2 * ((l) / 4 % 2) + (l) % 2)
-#define QUAD_B(l) (2 * ((l) / 8) + (l) / 2 % 2)
+/* The split of n operands: big = tf32_round(x), small = x - big. */
+__device__ __forceinline__ void bwd_v2_split(float *big, float *small, const float *x, const int n)
+{
+    UNROLL
+    for (int i = 0; i < n; i++) {
+        big[i] = tf32_round(x[i]);
+        small[i] = x[i] - big[i];
+    }
+}
 
 /* The 64 x 64 tile of (rows i0.., keys j0..): warp w computes rows
- * 16 (w % 4) + a + 4 i and keys 32 (w / 4) + b + 8 j (i, j < 4). It
- * recomputes P = exp(scale Q K^T - L) and dP = dO V^T from the shared tiles,
- * 4 columns of d at a time, and writes P (when Ps is not NULL) and
- * dS = P * (dP - D) to shared memory. Masked and out-of-range entries are 0. */
+ * 16 (w % 4) .. +15 and keys 32 (w / 4) .. +31 (4 mma tiles of 8 keys). It
+ * recomputes S = Q K^T and dP = dO V^T from the shared tiles, P = exp(scale S
+ * - L), and writes P (when Ps is not NULL) and dS = P * (dP - D) to shared
+ * memory. Masked and out-of-range entries are 0. */
 __device__ __forceinline__ void bwd_v2_scores(float *Ps, float *dSs, const float *Qs, const float *dOs,
                                               const float *Ks, const float *Vs, const float *Ls, const float *Ds,
                                               int i0, int br, int j0, int bc, float scale, int causal, const int D)
 {
-    const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int r0 = 16 * (w % 4) + QUAD_A(lane), k0 = 32 * (w / 4) + QUAD_B(lane);
+    const int w = threadIdx.x / 32, g = threadIdx.x % 32 / 4, t = threadIdx.x % 4;
+    const int m0 = 16 * (w % 4), n0 = 32 * (w / 4);
     float s[4][4], dp[4][4];
     UNROLL
-    for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++)
         UNROLL
-        for (int j = 0; j < 4; j++)
-            s[i][j] = dp[i][j] = 0.0f;
-#if BWD_V2_X_UNROLL
-    BWD_UNROLL_N(BWD_V2_X_UNROLL)
-#endif
-    for (int x = 0; x < D; x += 4) {
-        float4 qa[4], oa[4], kb[4], vb[4];
-        UNROLL
-        for (int i = 0; i < 4; i++) {
-            qa[i] = load_float4(&QS(r0 + 4 * i, x));
-            oa[i] = load_float4(&DOS(r0 + 4 * i, x));
-        }
+        for (int e = 0; e < 4; e++)
+            s[j][e] = dp[j][e] = 0.0f;
+    for (int x = 0; x < D; x += 8) {
+        /* k = x + 2t and x + 2t + 1: the A fragment's columns t and t + 4 */
+        float qa[4], oa[4], qb[4], qs[4], ob[4], os[4];
+        float2 u = load_float2(&QS(m0 + g, x + 2 * t)), v = load_float2(&QS(m0 + g + 8, x + 2 * t));
+        qa[0] = u.x, qa[2] = u.y, qa[1] = v.x, qa[3] = v.y;
+        u = load_float2(&DOS(m0 + g, x + 2 * t)), v = load_float2(&DOS(m0 + g + 8, x + 2 * t));
+        oa[0] = u.x, oa[2] = u.y, oa[1] = v.x, oa[3] = v.y;
+        bwd_v2_split(qb, qs, qa, 4);
+        bwd_v2_split(ob, os, oa, 4);
         UNROLL
         for (int j = 0; j < 4; j++) {
-            kb[j] = load_float4(&KS(k0 + 8 * j, x));
-            vb[j] = load_float4(&VS(k0 + 8 * j, x));
+            float kf[2], kb[2], ks[2], vf[2], vb[2], vs[2];
+            const float2 k2 = load_float2(&KS(n0 + 8 * j + g, x + 2 * t)), v2 = load_float2(&VS(n0 + 8 * j + g, x + 2 * t));
+            kf[0] = k2.x, kf[1] = k2.y, vf[0] = v2.x, vf[1] = v2.y;
+            bwd_v2_split(kb, ks, kf, 2);
+            bwd_v2_split(vb, vs, vf, 2);
+            mma_tf32x3(s[j], qb, qs, kb, ks);
+            mma_tf32x3(dp[j], ob, os, vb, vs);
         }
-        UNROLL
-        for (int i = 0; i < 4; i++)
-            UNROLL
-            for (int j = 0; j < 4; j++) {
-                /* one accumulation a product: nvcc makes each an FFMA. Written as
-                 * s += a.x b.x + a.y b.y + ..., it made FMUL, 3 FFMA and FADD of every
-                 * 4 products, 10 % more instructions in a kernel whose issue slots
-                 * were 74 % busy (the H200's profile, docs/gpu/bwd-run6) */
-                s[i][j] += qa[i].x * kb[j].x;
-                s[i][j] += qa[i].y * kb[j].y;
-                s[i][j] += qa[i].z * kb[j].z;
-                s[i][j] += qa[i].w * kb[j].w;
-                dp[i][j] += oa[i].x * vb[j].x;
-                dp[i][j] += oa[i].y * vb[j].y;
-                dp[i][j] += oa[i].z * vb[j].z;
-                dp[i][j] += oa[i].w * vb[j].w;
-            }
     }
     UNROLL
-    for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++)
         UNROLL
-        for (int j = 0; j < 4; j++) {
-            const int row = r0 + 4 * i, key = k0 + 8 * j;
-            const int live = row < br && key < bc && !(causal && j0 + key > i0 + row);
-            const float p = live ? BWD_V2_EXP(scale * s[i][j] - Ls[row]) : 0.0f;
+        for (int h = 0; h < 2; h++) { /* rows g and g + 8, keys 2t and 2t + 1 */
+            const int row = m0 + g + 8 * h, key = n0 + 8 * j + 2 * t;
+            float p[2], ds[2];
+            UNROLL
+            for (int e = 0; e < 2; e++) {
+                const int live = row < br && key + e < bc && !(causal && j0 + key + e > i0 + row);
+                p[e] = live ? BWD_V2_EXP(scale * s[j][2 * h + e] - Ls[row]) : 0.0f;
+                ds[e] = p[e] * (dp[j][2 * h + e] - Ds[row]);
+            }
             if (Ps)
-                PS(row, key) = p;
-            DSS(row, key) = p * (dp[i][j] - Ds[row]);
+                store_float2(&PS(row, key), make_float2(p[0], p[1]));
+            store_float2(&DSS(row, key), make_float2(ds[0], ds[1]));
         }
 }
 
-/* acc (rows 16 (w % 4) + a + 4 i, columns 32 (w / 4) + 4 b + 64 g ..+3) +=
- * dS K_j over the tile's keys, 4 at a time. Keys past bc have dS = 0 and
- * K = 0 (zero-filled). Returns at once for a thread without columns (d < 64). */
-__device__ __forceinline__ void bwd_v2_dq_acc(float acc[4][8], const float *dSs, const float *Ks, int bc,
-                                              const int D)
+/* acc += dS K_j over the tile's keys, 8 at a time: warp w's rows 16 (w % 4)
+ * .. +15 and columns (w / 4) D/2 .. +D/2-1, D/16 mma tiles of 8 columns.
+ * Keys past bc have dS = 0 and K = 0 (zero-filled). */
+__device__ __forceinline__ void bwd_v2_dq_acc(float acc[][4], const float *dSs, const float *Ks, const int D)
 {
-    const int w = threadIdx.x / 32, lane = threadIdx.x % 32, G = (D + 63) / 64;
-    const int r0 = 16 * (w % 4) + QUAD_A(lane), c0 = 32 * (w / 4) + 4 * QUAD_B(lane);
-    if (c0 >= D)
-        return;
-    BWD_UNROLL_N(BWD_V2_KEY_UNROLL)
-    for (int key = 0; key < bc; key += 4) {
-        float4 sa[4];
+    const int w = threadIdx.x / 32, g = threadIdx.x % 32 / 4, t = threadIdx.x % 4;
+    const int m0 = 16 * (w % 4), c0 = (w / 4) * (D / 2);
+    for (int key = 0; key < BWD_V2_BC; key += 8) {
+        float sf[4], sb[4], ss[4];
+        sf[0] = DSS(m0 + g, key + t), sf[1] = DSS(m0 + g + 8, key + t);
+        sf[2] = DSS(m0 + g, key + t + 4), sf[3] = DSS(m0 + g + 8, key + t + 4);
+        bwd_v2_split(sb, ss, sf, 4);
         UNROLL
-        for (int i = 0; i < 4; i++)
-            sa[i] = load_float4(&DSS(r0 + 4 * i, key));
-        UNROLL
-        for (int g = 0; g < G; g++) {
-            const float4 k0 = load_float4(&KS(key, c0 + 64 * g)), k1 = load_float4(&KS(key + 1, c0 + 64 * g));
-            const float4 k2 = load_float4(&KS(key + 2, c0 + 64 * g)), k3 = load_float4(&KS(key + 3, c0 + 64 * g));
-            UNROLL
-            for (int i = 0; i < 4; i++) { /* one FFMA a product, as in bwd_v2_scores */
-                acc[i][4 * g + 0] += sa[i].x * k0.x;
-                acc[i][4 * g + 1] += sa[i].x * k0.y;
-                acc[i][4 * g + 2] += sa[i].x * k0.z;
-                acc[i][4 * g + 3] += sa[i].x * k0.w;
-                acc[i][4 * g + 0] += sa[i].y * k1.x;
-                acc[i][4 * g + 1] += sa[i].y * k1.y;
-                acc[i][4 * g + 2] += sa[i].y * k1.z;
-                acc[i][4 * g + 3] += sa[i].y * k1.w;
-                acc[i][4 * g + 0] += sa[i].z * k2.x;
-                acc[i][4 * g + 1] += sa[i].z * k2.y;
-                acc[i][4 * g + 2] += sa[i].z * k2.z;
-                acc[i][4 * g + 3] += sa[i].z * k2.w;
-                acc[i][4 * g + 0] += sa[i].w * k3.x;
-                acc[i][4 * g + 1] += sa[i].w * k3.y;
-                acc[i][4 * g + 2] += sa[i].w * k3.z;
-                acc[i][4 * g + 3] += sa[i].w * k3.w;
-            }
+        for (int j = 0; j < D / 16; j++) {
+            float kf[2], kb[2], ks[2];
+            kf[0] = KS(key + t, c0 + 8 * j + g), kf[1] = KS(key + t + 4, c0 + 8 * j + g);
+            bwd_v2_split(kb, ks, kf, 2);
+            mma_tf32x3(acc[j], sb, ss, kb, ks);
         }
     }
 }
 
 /* The main kernel: block (K_j tile, head), 256 threads. dK_j and dV_j (64 keys
- * x D) stay in registers: warp w holds keys 16 (w % 4) + 4 a .. +3 and
- * columns 32 (w / 4) + 4 b + 64 g .. +3 (at d = 16, 32 some threads have none). */
+ * x D) stay in registers as mma accumulators: warp w holds keys 16 (w % 4)
+ * .. +15 and columns (w / 4) D/2 .. +D/2-1. */
 __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, const float *Q, const float *K,
                                             const float *V, const float *dO, const float *L, const float *Dg, int N,
                                             float scale, int causal, int dq_atomic, const int D)
@@ -566,20 +519,19 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
     float *Ks = smem, *Vs = Ks + BWD_V2_BC * LD(D), *Qs = Vs + BWD_V2_BC * LD(D), *dOs = Qs + BWD_V2_BR * LD(D);
     float *Ps = dOs + BWD_V2_BR * LD(D), *dSs = Ps + BWD_V2_BR * BWD_V2_LDP, *Ls = dSs + BWD_V2_BR * BWD_V2_LDP;
     float *Ds = Ls + BWD_V2_BR;
-    const int G = (D + 63) / 64; /* float4 column groups per thread */
     const size_t bh = blockIdx.y;
     const float *q = Q + bh * N * D, *k = K + bh * N * D, *v = V + bh * N * D, *dout = dO + bh * N * D;
     const float *Lh = L + bh * N, *Dh = Dg + bh * N;
     float *dq = dQ + bh * N * D;
     const int j0 = blockIdx.x * BWD_V2_BC, bc = min(BWD_V2_BC, N - j0);
-    const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int kq = 16 * (w % 4) + 4 * QUAD_A(lane), c0 = 32 * (w / 4) + 4 * QUAD_B(lane), has_cols = c0 < D;
-    float dk[4][8], dv[4][8];
+    const int w = threadIdx.x / 32, g = threadIdx.x % 32 / 4, t = threadIdx.x % 4;
+    const int m0 = 16 * (w % 4), c0 = (w / 4) * (D / 2);
+    float dk[BWD_V2_NT_MAX][4], dv[BWD_V2_NT_MAX][4];
     UNROLL
-    for (int r = 0; r < 4; r++)
+    for (int j = 0; j < D / 16; j++)
         UNROLL
-        for (int c = 0; c < 8; c++)
-            dk[r][c] = dv[r][c] = 0.0f;
+        for (int e = 0; e < 4; e++)
+            dk[j][e] = dv[j][e] = 0.0f;
     bwd_v2_load(Ks, k, j0, bc, D);
     bwd_v2_load(Vs, v, j0, bc, D);
     /* with causal, the first query tile that sees key j0 is the one holding row j0 */
@@ -590,25 +542,26 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
         __syncthreads();
         bwd_v2_scores(Ps, dSs, Qs, dOs, Ks, Vs, Ls, Ds, i0, br, j0, bc, scale, causal, D);
         __syncthreads();
-        /* dV_j += P^T dO_i, dK_j += dS^T Q_i (scaled at the end), row by row */
-        BWD_UNROLL_N(BWD_V2_ROW_UNROLL)
-        for (int row = 0; has_cols && row < br; row++) {
-            const float4 pa = load_float4(&PS(row, kq)), sa = load_float4(&DSS(row, kq));
-            const float pr[4] = {pa.x, pa.y, pa.z, pa.w}, sr[4] = {sa.x, sa.y, sa.z, sa.w};
+        /* dV_j += P^T dO_i, dK_j += dS^T Q_i (scaled at the end), 8 rows at a
+         * time: P^T's fragment is P read down its columns (keys m0 + g). */
+        for (int row = 0; row < BWD_V2_BR; row += 8) {
+            float pf[4], pb[4], ps[4], sf[4], sb[4], ss[4];
+            pf[0] = PS(row + t, m0 + g), pf[1] = PS(row + t, m0 + g + 8);
+            pf[2] = PS(row + t + 4, m0 + g), pf[3] = PS(row + t + 4, m0 + g + 8);
+            sf[0] = DSS(row + t, m0 + g), sf[1] = DSS(row + t, m0 + g + 8);
+            sf[2] = DSS(row + t + 4, m0 + g), sf[3] = DSS(row + t + 4, m0 + g + 8);
+            bwd_v2_split(pb, ps, pf, 4);
+            bwd_v2_split(sb, ss, sf, 4);
             UNROLL
-            for (int g = 0; g < G; g++) {
-                const float4 o4 = load_float4(&DOS(row, c0 + 64 * g)), q4 = load_float4(&QS(row, c0 + 64 * g));
-                UNROLL
-                for (int r = 0; r < 4; r++) {
-                    dv[r][4 * g + 0] += pr[r] * o4.x;
-                    dv[r][4 * g + 1] += pr[r] * o4.y;
-                    dv[r][4 * g + 2] += pr[r] * o4.z;
-                    dv[r][4 * g + 3] += pr[r] * o4.w;
-                    dk[r][4 * g + 0] += sr[r] * q4.x;
-                    dk[r][4 * g + 1] += sr[r] * q4.y;
-                    dk[r][4 * g + 2] += sr[r] * q4.z;
-                    dk[r][4 * g + 3] += sr[r] * q4.w;
-                }
+            for (int j = 0; j < D / 16; j++) {
+                const int c = c0 + 8 * j + g;
+                float of[2], ob[2], os[2], qf[2], qb[2], qs[2];
+                of[0] = DOS(row + t, c), of[1] = DOS(row + t + 4, c);
+                qf[0] = QS(row + t, c), qf[1] = QS(row + t + 4, c);
+                bwd_v2_split(ob, os, of, 2);
+                bwd_v2_split(qb, qs, qf, 2);
+                mma_tf32x3(dv[j], pb, ps, ob, os);
+                mma_tf32x3(dk[j], sb, ss, qb, qs);
             }
         }
         if (!dq_atomic)
@@ -616,58 +569,44 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
         /* LESSON: dQ_i = scale dS K_j summed over every K_j tile, i.e. over
          * blocks: each block adds its share to HBM with atomicAdd (dQ was
          * zeroed), one read-modify-write of dQ_i per (i, j) tile pair. */
-        float acc[4][8];
+        float acc[BWD_V2_NT_MAX][4];
         UNROLL
-        for (int r = 0; r < 4; r++)
+        for (int j = 0; j < D / 16; j++)
             UNROLL
-            for (int c = 0; c < 8; c++)
-                acc[r][c] = 0.0f;
-        bwd_v2_dq_acc(acc, dSs, Ks, bc, D);
-        const int r0 = 16 * (w % 4) + QUAD_A(lane);
-#if defined(__CUDACC__) && BWD_V2_DQ_VEC
-        UNROLL
-        for (int i = 0; i < 4; i++)
-            UNROLL
-            for (int g = 0; g < G; g++)
-                if (has_cols && r0 + 4 * i < br)
-                    atomicAdd((float4 *)(dq + (size_t)(i0 + r0 + 4 * i) * D + c0 + 64 * g),
-                              make_float4(scale * acc[i][4 * g], scale * acc[i][4 * g + 1], scale * acc[i][4 * g + 2],
-                                          scale * acc[i][4 * g + 3]));
-        continue;
-#endif
+            for (int e = 0; e < 4; e++)
+                acc[j][e] = 0.0f;
+        bwd_v2_dq_acc(acc, dSs, Ks, D);
         /* the share goes through shared memory (the P and dS tiles, read by now) so that a
          * warp's atomicAdd covers 32 consecutive floats of one row: 4 sectors a request. Each
-         * thread adding its own 4 x 4 directly (16 sectors a request) took 23.66 ms against
-         * 22.74 at B = 4, H = 16, N = 4096, d = 64 on the H200 (docs/gpu/bwd-run5) */
+         * thread adding its own elements directly (16 sectors a request, with the SIMT tiles
+         * of then) took 23.66 ms against 22.74 at B = 4, H = 16, N = 4096, d = 64 on the
+         * H200 (docs/gpu/bwd-run5) */
         float *T = Ps; /* 64 rows of LD(D) floats: fits in Ps and dSs (2 x 64 x BWD_V2_LDP) */
         __syncthreads(); /* every warp is done reading Ps and dSs */
         UNROLL
-        for (int i = 0; i < 4; i++)
-            UNROLL
-            for (int g = 0; g < G; g++)
-                if (has_cols)
-                    store_float4(T + (r0 + 4 * i) * LD(D) + c0 + 64 * g,
-                                 make_float4(scale * acc[i][4 * g], scale * acc[i][4 * g + 1],
-                                             scale * acc[i][4 * g + 2], scale * acc[i][4 * g + 3]));
+        for (int j = 0; j < D / 16; j++) {
+            store_float2(T + (m0 + g) * LD(D) + c0 + 8 * j + 2 * t, make_float2(scale * acc[j][0], scale * acc[j][1]));
+            store_float2(T + (m0 + g + 8) * LD(D) + c0 + 8 * j + 2 * t,
+                         make_float2(scale * acc[j][2], scale * acc[j][3]));
+        }
         __syncthreads();
         for (int e = threadIdx.x; e < br * D; e += BWD_V2_THREADS)
             atomicAdd(&dq[(size_t)i0 * D + e], T[e / D * LD(D) + e % D]);
     }
     float *dkh = dK + bh * N * D + (size_t)j0 * D, *dvh = dV + bh * N * D + (size_t)j0 * D;
     UNROLL
-    for (int r = 0; r < 4; r++)
+    for (int j = 0; j < D / 16; j++)
         UNROLL
-        for (int g = 0; g < G; g++)
-            if (has_cols && kq + r < bc)
-                st_global_v4(dkh + (kq + r) * D + c0 + 64 * g, scale * dk[r][4 * g], scale * dk[r][4 * g + 1],
-                             scale * dk[r][4 * g + 2], scale * dk[r][4 * g + 3]);
+        for (int h = 0; h < 2; h++) /* keys m0 + g and m0 + g + 8, columns 2t and 2t + 1 */
+            if (m0 + g + 8 * h < bc)
+                st_global_v2(dkh + (m0 + g + 8 * h) * D + c0 + 8 * j + 2 * t, scale * dk[j][2 * h],
+                             scale * dk[j][2 * h + 1]);
     UNROLL
-    for (int r = 0; r < 4; r++)
+    for (int j = 0; j < D / 16; j++)
         UNROLL
-        for (int g = 0; g < G; g++)
-            if (has_cols && kq + r < bc)
-                st_global_v4(dvh + (kq + r) * D + c0 + 64 * g, dv[r][4 * g], dv[r][4 * g + 1], dv[r][4 * g + 2],
-                             dv[r][4 * g + 3]);
+        for (int h = 0; h < 2; h++)
+            if (m0 + g + 8 * h < bc)
+                st_global_v2(dvh + (m0 + g + 8 * h) * D + c0 + 8 * j + 2 * t, dv[j][2 * h], dv[j][2 * h + 1]);
 }
 
 /* The separate dQ pass: block (query tile, head) walks the K_j, V_j tiles
@@ -680,19 +619,18 @@ __device__ __forceinline__ void bwd_v2_dq(float *dQ, const float *Q, const float
     float *Ks = smem, *Vs = Ks + BWD_V2_BC * LD(D), *Qs = Vs + BWD_V2_BC * LD(D), *dOs = Qs + BWD_V2_BR * LD(D);
     float *dSs = dOs + BWD_V2_BR * LD(D) + BWD_V2_BR * BWD_V2_LDP;
     float *Ls = dSs + BWD_V2_BR * BWD_V2_LDP, *Ds = Ls + BWD_V2_BR;
-    const int G = (D + 63) / 64;
     const size_t bh = blockIdx.y;
     const float *q = Q + bh * N * D, *k = K + bh * N * D, *v = V + bh * N * D, *dout = dO + bh * N * D;
     const int i0 = blockIdx.x * BWD_V2_BR, br = min(BWD_V2_BR, N - i0);
     const int jend = causal ? min(N, i0 + BWD_V2_BR) : N;
-    const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int r0 = 16 * (w % 4) + QUAD_A(lane), c0 = 32 * (w / 4) + 4 * QUAD_B(lane);
-    float acc[4][8];
+    const int w = threadIdx.x / 32, g = threadIdx.x % 32 / 4, t = threadIdx.x % 4;
+    const int m0 = 16 * (w % 4), c0 = (w / 4) * (D / 2);
+    float acc[BWD_V2_NT_MAX][4];
     UNROLL
-    for (int r = 0; r < 4; r++)
+    for (int j = 0; j < D / 16; j++)
         UNROLL
-        for (int c = 0; c < 8; c++)
-            acc[r][c] = 0.0f;
+        for (int e = 0; e < 4; e++)
+            acc[j][e] = 0.0f;
     bwd_v2_load_rows(Qs, dOs, Ls, Ds, q, dout, L + bh * N, Dg + bh * N, i0, br, D);
     for (int j0 = 0; j0 < jend; j0 += BWD_V2_BC) {
         const int bc = min(BWD_V2_BC, N - j0);
@@ -702,21 +640,19 @@ __device__ __forceinline__ void bwd_v2_dq(float *dQ, const float *Q, const float
         __syncthreads();
         bwd_v2_scores(NULL, dSs, Qs, dOs, Ks, Vs, Ls, Ds, i0, br, j0, bc, scale, causal, D);
         __syncthreads();
-        bwd_v2_dq_acc(acc, dSs, Ks, bc, D);
+        bwd_v2_dq_acc(acc, dSs, Ks, D);
     }
     float *dq = dQ + bh * N * D;
     UNROLL
-    for (int i = 0; i < 4; i++)
+    for (int j = 0; j < D / 16; j++)
         UNROLL
-        for (int g = 0; g < G; g++)
-            if (c0 < D && r0 + 4 * i < br)
-                store_float4(dq + (size_t)(i0 + r0 + 4 * i) * D + c0 + 64 * g,
-                             make_float4(scale * acc[i][4 * g], scale * acc[i][4 * g + 1], scale * acc[i][4 * g + 2],
-                                         scale * acc[i][4 * g + 3]));
+        for (int h = 0; h < 2; h++)
+            if (m0 + g + 8 * h < br)
+                store_float2(dq + (size_t)(i0 + m0 + g + 8 * h) * D + c0 + 8 * j + 2 * t,
+                             make_float2(scale * acc[j][2 * h], scale * acc[j][2 * h + 1]));
 }
-#undef QUAD_A
-#undef QUAD_B
 #undef LD
+#undef BWD_V2_NT_MAX
 #undef KS
 #undef VS
 #undef QS

@@ -72,11 +72,12 @@ double bwd_pairs(const bwd_shape *s);
 #define BWD_V2_BR 64
 #define BWD_V2_BC 64
 #define BWD_V2_THREADS 256
-/* v2's shared tiles: K_j, V_j, Q_i, dO_i with rows of BWD_V2_LD(d) = d + 4
- * floats (16-byte aligned, 4 banks apart), the P and dS tiles [Br][BWD_V2_LDP]
- * (rows 8 banks apart: a quad's 2 x 2 squares of them fill 32 banks),
+/* v2's shared tiles: K_j, V_j, Q_i, dO_i with rows of BWD_V2_LD(d) = d + 8
+ * floats (16-byte aligned), the P and dS tiles [Br][BWD_V2_LDP], rows 8 banks
+ * apart (mod 32) in all of them, so that the tensor cores' fragments read
+ * down a column fill 32 banks (backward.cu, "LESSON: v2's five products");
  * L_i and D_i: its dynamic shared memory (both kernels). */
-#define BWD_V2_LD(d) ((d) + 4)
+#define BWD_V2_LD(d) ((d) + 8)
 #define BWD_V2_LDP (BWD_V2_BC + 8)
 static inline uint64_t bwd_v2_shared_bytes(int d)
 {

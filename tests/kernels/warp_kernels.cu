@@ -231,3 +231,47 @@ LAUNCHER(width_mismatch, (int *, out))
 LAUNCHER(mask_without_caller, (int *, out))
 LAUNCHER(shfl_vs_barrier, (int *, out))
 LAUNCHER(full_mask_partial_warp, (unsigned *, out))
+
+/* mma_tile: one warp's D = A B + D by mma_tf32 (three = 0) or mma_tf32x3
+ * (three = 1: the operands split by tf32_round), or, with three = 2, lanes
+ * 0-15 calling one and lanes 16-31 the other (a misuse). A is 16 x 8, B is
+ * 8 x 8, D is 16 x 8, all row-major; the lanes gather their fragments. */
+__global__ void mma_tile(float *D, const float *A, const float *B, int three)
+{
+    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    float a[4] = {A[g * 8 + t], A[(g + 8) * 8 + t], A[g * 8 + t + 4], A[(g + 8) * 8 + t + 4]};
+    float b[2] = {B[t * 8 + g], B[(t + 4) * 8 + g]};
+    float d[4] = {D[g * 8 + 2 * t], D[g * 8 + 2 * t + 1], D[(g + 8) * 8 + 2 * t], D[(g + 8) * 8 + 2 * t + 1]};
+    if (three == 1 || (three == 2 && lane >= 16)) {
+        float ab[4], as[4], bb[2], bs[2];
+        UNROLL
+        for (int i = 0; i < 4; i++) {
+            ab[i] = tf32_round(a[i]);
+            as[i] = a[i] - ab[i];
+        }
+        UNROLL
+        for (int i = 0; i < 2; i++) {
+            bb[i] = tf32_round(b[i]);
+            bs[i] = b[i] - bb[i];
+        }
+        mma_tf32x3(d, ab, as, bb, bs);
+    } else {
+        mma_tf32(d, a, b);
+    }
+    if (threadIdx.x < 32) {
+        D[g * 8 + 2 * t] = d[0];
+        D[g * 8 + 2 * t + 1] = d[1];
+        D[(g + 8) * 8 + 2 * t] = d[2];
+        D[(g + 8) * 8 + 2 * t + 1] = d[3];
+    }
+}
+LAUNCHER(mma_tile, (float *, D), (const float *, A), (const float *, B), (int, three))
+
+/* tf32_round_of: out[i] = tf32_round(in[i]). */
+__global__ void tf32_round_of(float *out, const float *in, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = tf32_round(in[i]);
+}
+LAUNCHER(tf32_round_of, (float *, out), (const float *, in), (int, n))

@@ -21,4 +21,6 @@ DECLARE_LAUNCHER(width_mismatch, (int *, out));
 DECLARE_LAUNCHER(mask_without_caller, (int *, out));
 DECLARE_LAUNCHER(shfl_vs_barrier, (int *, out));
 DECLARE_LAUNCHER(full_mask_partial_warp, (unsigned *, out));
+DECLARE_LAUNCHER(mma_tile, (float *, D), (const float *, A), (const float *, B), (int, three));
+DECLARE_LAUNCHER(tf32_round_of, (float *, out), (const float *, in), (int, n));
 #endif
