@@ -543,7 +543,18 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
         bwd_v2_scores(Ps, dSs, Qs, dOs, Ks, Vs, Ls, Ds, i0, br, j0, bc, scale, causal, D);
         __syncthreads();
         /* dV_j += P^T dO_i, dK_j += dS^T Q_i (scaled at the end), 8 rows at a
-         * time: P^T's fragment is P read down its columns (keys m0 + g). */
+         * time: P^T's fragment is P read down its columns (keys m0 + g). This
+         * tile's share is summed by the tensor cores in fresh accumulators (pv,
+         * pk: S's and dP's registers, free again) and added to dV_j, dK_j by
+         * FADD. LESSON: the tensor cores' own sums truncate (round toward zero);
+         * chained over every query tile (1536 mma at N = 4096), the error grew
+         * with N to 1.4e-4 of max|dK| on the H200, 25x PyTorch's (docs/NOTES.md). */
+        float pv[BWD_V2_NT_MAX][4], pk[BWD_V2_NT_MAX][4];
+        UNROLL
+        for (int j = 0; j < D / 16; j++)
+            UNROLL
+            for (int e = 0; e < 4; e++)
+                pv[j][e] = pk[j][e] = 0.0f;
         for (int row = 0; row < BWD_V2_BR; row += 8) {
             float pf[4], pb[4], ps[4], sf[4], sb[4], ss[4];
             pf[0] = PS(row + t, m0 + g), pf[1] = PS(row + t, m0 + g + 8);
@@ -560,10 +571,17 @@ __device__ __forceinline__ void bwd_v2_main(float *dQ, float *dK, float *dV, con
                 qf[0] = QS(row + t, c), qf[1] = QS(row + t + 4, c);
                 bwd_v2_split(ob, os, of, 2);
                 bwd_v2_split(qb, qs, qf, 2);
-                mma_tf32x3(dv[j], pb, ps, ob, os);
-                mma_tf32x3(dk[j], sb, ss, qb, qs);
+                mma_tf32x3(pv[j], pb, ps, ob, os);
+                mma_tf32x3(pk[j], sb, ss, qb, qs);
             }
         }
+        UNROLL
+        for (int j = 0; j < D / 16; j++)
+            UNROLL
+            for (int e = 0; e < 4; e++) {
+                dv[j][e] += pv[j][e];
+                dk[j][e] += pk[j][e];
+            }
         if (!dq_atomic)
             continue;
         /* LESSON: dQ_i = scale dS K_j summed over every K_j tile, i.e. over
@@ -640,7 +658,18 @@ __device__ __forceinline__ void bwd_v2_dq(float *dQ, const float *Q, const float
         __syncthreads();
         bwd_v2_scores(NULL, dSs, Qs, dOs, Ks, Vs, Ls, Ds, i0, br, j0, bc, scale, causal, D);
         __syncthreads();
-        bwd_v2_dq_acc(acc, dSs, Ks, D);
+        float part[BWD_V2_NT_MAX][4]; /* this key tile's share, added by FADD (see bwd_v2_main) */
+        UNROLL
+        for (int j = 0; j < D / 16; j++)
+            UNROLL
+            for (int e = 0; e < 4; e++)
+                part[j][e] = 0.0f;
+        bwd_v2_dq_acc(part, dSs, Ks, D);
+        UNROLL
+        for (int j = 0; j < D / 16; j++)
+            UNROLL
+            for (int e = 0; e < 4; e++)
+                acc[j][e] += part[j][e];
     }
     float *dq = dQ + bh * N * D;
     UNROLL

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/gpu/bwd_tune.sh - lesson 7's v2 backward kernel in variants, on the GPU, in one call.
 # Each variant is backward.cu built with nvcc and its own -D tuning knobs
-# (BWD_V2_X_UNROLL, BWD_V2_ROW_UNROLL, BWD_V2_KEY_UNROLL; a variant may also
-# name another copy of backward.cu with FILE=path). All are timed by
+# (BWD_V2_MIN_BLOCKS, BWD_V2_FAST_EXP; a variant may also name another copy
+# of backward.cu with FILE=path, e.g. one from git history). All are timed by
 # scripts/gpu/bwd_tune.cu in ROUNDS interleaved rounds (every variant once a
 # round, REPS launches each), then compared with the first variant's dQ, dK,
 # dV (max relative difference of a sample: a variant must compute the same),
