@@ -1182,11 +1182,11 @@ static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
             wp->result[l] = r->arrived;
         return 0;
     }
-    if (r->kind == SIM_RDV_MMA || r->kind == SIM_RDV_MMA3) {
-        mma_compute(wp);
-        return 0;
-    }
-    if (r->kind >= 16) {
+    if (r->kind >= 16) { /* votes and mma: off the shuffles' path */
+        if (r->kind == SIM_RDV_MMA || r->kind == SIM_RDV_MMA3) {
+            mma_compute(wp);
+            return 0;
+        }
         unsigned ballot = 0;
         for (unsigned l = 0; l < 32; l++)
             ballot |= (unsigned)(wp->val[l] != 0) << l;
