@@ -308,6 +308,9 @@ SIMT_SHFL_T(double, d)
 #define __activemask() sim_activemask()
 
 /* ---- tensor cores: mma.sync as a rendezvous of the whole warp ----------- */
+/* Fragments on the lane's stack (registers on a GPU) are read as they are;
+ * fragments in global or shared memory are counted and checked as the
+ * lane's 4-byte accesses, reported at the mma's line (sim/launch.c). */
 void sim_warp_mma(float *d, const float *ab, const float *as, const float *bb, const float *bs, const char *file,
                   int line);
 #define mma_tf32(d, a, b) sim_warp_mma((d), (a), NULL, (b), NULL, __FILE__, __LINE__)
@@ -315,8 +318,10 @@ void sim_warp_mma(float *d, const float *ab, const float *as, const float *bb, c
 static inline __attribute__((unused, always_inline)) float tf32_round(float x)
 {
     union { float f; uint32_t u; } v = {x};
-    if ((v.u & 0x7f800000u) != 0x7f800000u) /* Inf and NaN stay */
-        v.u = (v.u + 0x1000u) & 0xffffe000u; /* half of the last kept bit, then truncate: ties away */
+    if ((v.u & 0x7f800000u) != 0x7f800000u) /* finite: half of the last kept bit, then truncate (ties away) */
+        v.u = (v.u + 0x1000u) & 0xffffe000u;
+    else if (v.u & 0x007fffffu) /* NaN: quiet, its payload cut to TF32's bits (never turned into Inf) */
+        v.u = (v.u | 0x00400000u) & 0xffffe000u;
     return v.f;
 }
 

@@ -1110,11 +1110,14 @@ static unsigned shfl_src(int kind, unsigned l, unsigned arg, unsigned width)
 }
 
 /* An fp32 value as a TF32 operand reaches the tensor core: the low 13 bits
- * of the mantissa are not read (only 10 of 23 are). */
+ * of the mantissa are not read (only 10 of 23 are). A NaN whose payload
+ * sits in those bits stays a NaN (quiet), never an Inf. */
 static inline float tf32_operand(float x)
 {
     uint32_t u;
     memcpy(&u, &x, 4);
+    if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu))
+        u |= 0x00400000u;
     u &= 0xffffe000u;
     memcpy(&x, &u, 4);
     return x;
@@ -1129,10 +1132,9 @@ static inline float tf32_operand(float x)
  * order, in fp32. With the small parts (3xTF32) the warp does what three
  * mma instructions do, in the order the GPU build issues them: As Bb, Ab Bs,
  * then Ab Bb. */
-static void mma_compute(sim_warp *wp)
+static void mma_compute(sim_warp *wp, int three)
 {
-    float A[2][16][8], B[2][8][8], D[16][8];
-    const int three = ((const sim_mma_frag *)(uintptr_t)wp->val[0])->as != NULL; /* the same kind: all or none */
+    float A[2][16][8], B[2][8][8], D[16][8]; /* 2 KB of the last lane's fiber stack (64 KB by default) */
     for (unsigned l = 0; l < 32; l++) {
         const sim_mma_frag *f = (const sim_mma_frag *)(uintptr_t)wp->val[l];
         const unsigned g = l / 4, t = l % 4;
@@ -1184,7 +1186,7 @@ static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
     }
     if (r->kind >= 16) { /* votes and mma: off the shuffles' path */
         if (r->kind == SIM_RDV_MMA || r->kind == SIM_RDV_MMA3) {
-            mma_compute(wp);
+            mma_compute(wp, r->kind == SIM_RDV_MMA3);
             return 0;
         }
         unsigned ballot = 0;
@@ -1301,6 +1303,15 @@ static __attribute__((noinline, cold, noreturn)) void rdv_misuse(sim_worker *w, 
 {
     const char *what = rendezvous_name(kind);
     const unsigned lane = t->lane;
+    if (kind == SIM_RDV_MMA || kind == SIM_RDV_MMA3) { /* no mask written: the whole warp is implied */
+        sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                 "%s (%s:%d): every lane of the warp must execute it (mma.sync is .aligned), but warp %u %s "
+                 "lanes 0x%08x (the block has %u threads: make it a multiple of 32, and let no lane return before "
+                 "the warp's last mma)",
+                 what, basename_of(file), line, t->warp, (~wp->exists) ? "has only" : "still runs",
+                 wp->exists & ~wp->done, w->n_threads);
+        sim_block_abort(w);
+    }
     if (!(mask >> lane & 1))
         sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x does not name the calling lane %u", what,
                  basename_of(file), line, mask, lane);
@@ -1418,15 +1429,70 @@ uint64_t sim_warp_shfl(unsigned mask, uint64_t v, int kind, int arg, int width, 
     return rendezvous_fast(mask, kind, v, arg, width, file, line);
 }
 
+/* A lane reaches an mma while lanes of its warp wait at another mma call
+ * (another line, or the other of mma_tf32 / mma_tf32x3): .aligned is
+ * broken, and the GPU's result is undefined. */
+static __attribute__((noinline, cold)) void mma_check_site(sim_worker *w, const sim_warp *wp, int kind,
+                                                            const char *file, int line)
+{
+    for (unsigned i = 0; i < wp->n_rdv; i++) {
+        const sim_rdv *r = &wp->rdv[i];
+        if ((r->kind == SIM_RDV_MMA || r->kind == SIM_RDV_MMA3) &&
+            (r->kind != kind || r->line != line || strcmp(r->file, file) != 0)) {
+            sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                     "lanes of warp %u diverge at the tensor cores: lane %u calls %s at %s:%d while lanes 0x%08x "
+                     "wait at %s at %s:%d; mma.sync is .aligned, so every lane of the warp must execute the same "
+                     "mma call (take the branch around it, not through it)",
+                     w->cur->warp, w->cur->lane, rendezvous_name(kind), basename_of(file), line, r->arrived,
+                     rendezvous_name(r->kind), basename_of(r->file), r->line);
+            sim_block_abort(w);
+        }
+    }
+}
+
+/* One fragment of n floats at p, read (wr 0) or written: on the lane's own
+ * stack (where a GPU keeps it in registers) it is not counted; anywhere else
+ * it is n 4-byte accesses of the lane, counted and checked like any other
+ * (global, shared, or a report and the block's end). */
+static inline void mma_operand(sim_worker *w, const float *p, unsigned n, int wr, uintptr_t pc)
+{
+    const uintptr_t a = (uintptr_t)p;
+    const sim_thread *t = w->cur;
+    if (__builtin_expect(t->stack && a >= (uintptr_t)t->stack->lo && a + 4 * n <= (uintptr_t)t->stack->hi &&
+                             !(a & 3),
+                         1))
+        return;
+    for (unsigned i = 0; i < n; i++)
+        sim_access(a + 4 * i, 4, wr, pc);
+}
+
 /* mma.sync is .aligned: every lane of the warp executes it, with the full
  * mask (a warp of fewer than 32 threads, or one whose lanes exited, is
- * reported by rdv_misused). The fragments stay on the lanes' stacks while
- * they wait; the last lane to arrive computes for all. */
+ * reported by rdv_misused), at the same instruction: lanes that reach
+ * different mma calls are reported here (a shuffle's lanes may meet from
+ * different lines; an mma's may not). Fragments outside the lane's stack
+ * are checked and counted on arrival (mma_operand); the last lane to
+ * arrive computes for all. */
 void sim_warp_mma(float *d, const float *ab, const float *as, const float *bb, const float *bs, const char *file,
                   int line)
 {
+    const uintptr_t pc = (uintptr_t)__builtin_return_address(0);
+    sim_worker *w = sim_tls_worker;
+    const sim_warp *wp = &w->warps[w->cur->warp];
+    const int kind = as ? SIM_RDV_MMA3 : SIM_RDV_MMA;
+    if (wp->n_rdv != 0 && (wp->n_rdv > 1 || wp->rdv[0].line != line || wp->rdv[0].kind != kind ||
+                           wp->rdv[0].file != file)) /* the lanes of one call: one string literal */
+        mma_check_site(w, wp, kind, file, line);
+    mma_operand(w, d, 4, 0, pc);
+    mma_operand(w, ab, 4, 0, pc);
+    mma_operand(w, bb, 2, 0, pc);
+    if (as) {
+        mma_operand(w, as, 4, 0, pc);
+        mma_operand(w, bs, 2, 0, pc);
+    }
+    mma_operand(w, d, 4, 1, pc); /* written by the last lane to arrive */
     sim_mma_frag f = {d, ab, as, bb, bs};
-    (void)rendezvous_fast(0xffffffffu, as ? SIM_RDV_MMA3 : SIM_RDV_MMA, (uint64_t)(uintptr_t)&f, 0, 32, file, line);
+    (void)rendezvous_fast(0xffffffffu, kind, (uint64_t)(uintptr_t)&f, 0, 32, file, line);
 }
 
 unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int line)

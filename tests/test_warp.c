@@ -634,6 +634,32 @@ Test(warp, tf32_round_ties_away)
     cr_assert_eq(out[7], -INFINITY, "case -inf: got %a", out[7]);
 }
 
+/* A NaN whose payload lies only in the 13 bits TF32 drops stays a NaN, both
+ * through tf32_round and as an mma operand (cutting the bits alone would
+ * make it an Inf). */
+Test(warp, tf32_nan_stays_nan)
+{
+    const uint32_t snan_bits = 0x7f800001u;
+    float snan;
+    memcpy(&snan, &snan_bits, 4);
+    float *d_in = dev_buf("in", sizeof snan, &snan), *d_out = dev_buf("out", sizeof(float), NULL);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    SIM_CHECK(tf32_round_of_launch_sim(&cfg, d_out, d_in, 1));
+    float out;
+    to_host(&out, d_out, sizeof out);
+    cr_assert(isnan(out), "case tf32_round(NaN 0x%08x): got %a", snan_bits, out);
+    float A[128] = {0}, B[64], D[128] = {0};
+    A[0] = snan; /* A[0][0] */
+    for (int i = 0; i < 64; i++)
+        B[i] = 1.0f;
+    float *dD = dev_buf("D", sizeof D, D), *dA = dev_buf("A", sizeof A, A), *dB = dev_buf("B", sizeof B, B);
+    SIM_CHECK(mma_tile_launch_sim(&cfg, dD, dA, dB, 0));
+    to_host(D, dD, sizeof D);
+    for (int n = 0; n < 8; n++)
+        cr_assert(isnan(D[n]), "case mma with A[0][0] = NaN 0x%08x: D[0][%d] = %a, want NaN", snan_bits, n, D[n]);
+    cr_assert_eq(D[8], 0.0f, "case mma: D[1][0] = %a, want 0", D[8]);
+}
+
 /* mma.sync is .aligned: a warp of 16 threads, or lanes calling different
  * products, is an error with the intrinsic's name, and the process goes on. */
 Test(warp, mma_misuse)
@@ -644,10 +670,20 @@ Test(warp, mma_misuse)
     int st = mma_tile_launch_sim(&cfg, dD, dA, dB, 0);
     cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case block 16: status %s", sim_status_name((sim_status)st));
     ASSERT_ERROR_HAS("mma_tf32 (mma.sync.m16n8k8)", "block 16");
-    ASSERT_ERROR_HAS("names lanes that do not exist", "block 16");
+    ASSERT_ERROR_HAS("every lane of the warp must execute it", "block 16");
+    ASSERT_ERROR_HAS("has only lanes 0x0000ffff", "block 16");
     cfg = cfg1(1, 32, 0);
     st = mma_tile_launch_sim(&cfg, dD, dA, dB, 2);
-    cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case lanes disagree: status %s", sim_status_name((sim_status)st));
-    ASSERT_ERROR_HAS("lanes of warp 0 disagree", "lanes disagree");
+    cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case mma and mma3: status %s", sim_status_name((sim_status)st));
+    ASSERT_ERROR_HAS("diverge at the tensor cores", "mma and mma3");
+    ASSERT_ERROR_HAS("lane 16 calls mma_tf32x3", "mma and mma3");
+    st = mma_tile_launch_sim(&cfg, dD, dA, dB, 3);
+    cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case two call sites: status %s", sim_status_name((sim_status)st));
+    ASSERT_ERROR_HAS("diverge at the tensor cores", "two call sites");
+    ASSERT_ERROR_HAS("lane 16 calls mma_tf32 (mma.sync.m16n8k8) at warp_kernels.cu", "two call sites");
+    st = mma_tile_launch_sim(&cfg, dD, dA, dB, 4);
+    cr_assert_eq(st, SIM_ERR_ILLEGAL_ADDRESS, "case stray accumulator: status %s", sim_status_name((sim_status)st));
+    ASSERT_ERROR_HAS("past the end of allocation 'D'", "stray accumulator");
+    ASSERT_ERROR_HAS("thread (5,0,0)", "stray accumulator");
     SIM_CHECK(mma_tile_launch_sim(&cfg, dD, dA, dB, 1));
 }

@@ -74,8 +74,10 @@ double bwd_pairs(const bwd_shape *s);
 #define BWD_V2_THREADS 256
 /* v2's shared tiles: K_j, V_j, Q_i, dO_i with rows of BWD_V2_LD(d) = d + 8
  * floats (16-byte aligned), the P and dS tiles [Br][BWD_V2_LDP], rows 8 banks
- * apart (mod 32) in all of them, so that the tensor cores' fragments read
- * down a column fill 32 banks (backward.cu, "LESSON: v2's five products");
+ * apart (mod 32) in all of them (at d = 16 rows are 24 banks apart, which is
+ * -8 mod 32: the same four rows fill the 32 banks), so that the tensor
+ * cores' fragments read down a column fill 32 banks (backward.cu, "LESSON:
+ * v2's five products");
  * L_i and D_i: its dynamic shared memory (both kernels). */
 #define BWD_V2_LD(d) ((d) + 8)
 #define BWD_V2_LDP (BWD_V2_BC + 8)

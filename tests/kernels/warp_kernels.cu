@@ -233,9 +233,11 @@ LAUNCHER(shfl_vs_barrier, (int *, out))
 LAUNCHER(full_mask_partial_warp, (unsigned *, out))
 
 /* mma_tile: one warp's D = A B + D by mma_tf32 (three = 0) or mma_tf32x3
- * (three = 1: the operands split by tf32_round), or, with three = 2, lanes
- * 0-15 calling one and lanes 16-31 the other (a misuse). A is 16 x 8, B is
- * 8 x 8, D is 16 x 8, all row-major; the lanes gather their fragments. */
+ * (three = 1: the operands split by tf32_round). Misuses: three = 2, lanes
+ * 0-15 calling one and lanes 16-31 the other; three = 3, both halves
+ * mma_tf32 but at two call sites; three = 4, lane 5's accumulator pointer
+ * past the end of D. A is 16 x 8, B is 8 x 8, D is 16 x 8, all row-major;
+ * the lanes gather their fragments. */
 __global__ void mma_tile(float *D, const float *A, const float *B, int three)
 {
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
@@ -255,6 +257,10 @@ __global__ void mma_tile(float *D, const float *A, const float *B, int three)
             bs[i] = b[i] - bb[i];
         }
         mma_tf32x3(d, ab, as, bb, bs);
+    } else if (three == 3 && lane < 16) {
+        mma_tf32(d, a, b);
+    } else if (three == 4) {
+        mma_tf32(lane == 5 ? D + 16 * 8 + 2 : d, a, b);
     } else {
         mma_tf32(d, a, b);
     }
