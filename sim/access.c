@@ -646,7 +646,44 @@ static void grow_requests(sim_warp *wp)
         index_put(wp, req_key(wp, &wp->reqs[i]), i);
 }
 
-static void count_request(sim_worker *w, const sim_request *r);
+static void count_request(sim_worker *w, const sim_warp *wp, const sim_request *r);
+
+/* Fills out[] with the items of an affine request of the given lanes, its
+ * lanes' addresses base + lane * stride. */
+static unsigned affine_items(uint64_t *out, uintptr_t base, intptr_t stride, unsigned size, uint32_t lanes)
+{
+    unsigned n = 0;
+    for (; lanes; lanes &= lanes - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(lanes);
+        out[n++] = (uint64_t)(base + (uintptr_t)((intptr_t)l * stride)) << 16 | (uint64_t)l << 8 | size;
+    }
+    return n;
+}
+
+/* A list of 32 items from the warp's pool (a freed one first). */
+static uint32_t pool_take(sim_warp *wp)
+{
+    if (wp->pool_free) {
+        const uint32_t b = wp->pool_free - 1;
+        wp->pool_free = (uint32_t)wp->pool[(size_t)b * 32];
+        return b;
+    }
+    if (wp->pool_n == wp->pool_cap) {
+        uint32_t cap = wp->pool_cap ? wp->pool_cap * 2 : 16;
+        uint64_t *p = realloc(wp->pool, (size_t)cap * 32 * sizeof *p);
+        if (!p)
+            detail_oom();
+        wp->pool = p;
+        wp->pool_cap = cap;
+    }
+    return wp->pool_n++;
+}
+
+static void pool_give(sim_warp *wp, uint32_t b)
+{
+    wp->pool[(size_t)b * 32] = wp->pool_free;
+    wp->pool_free = b + 1;
+}
 
 /* Detailed mode's memory bound. Threads run one after another, so a warp's
  * first lane records every request of the stretch to the next barrier
@@ -699,9 +736,11 @@ static void sim_warp_flush_done(sim_worker *w, sim_warp *wp)
     for (uint32_t i = 0; i < wp->reqs_n; i++) {
         sim_request *r = &wp->reqs[i];
         int k = pc_find(wp, r->pc);
-        if (k >= 0 && r->occ < lo[k])
-            count_request(w, r);
-        else if (keep != i)
+        if (k >= 0 && r->occ < lo[k]) {
+            count_request(w, wp, r);
+            if (!r->affine)
+                pool_give(wp, r->items);
+        } else if (keep != i)
             wp->reqs[keep++] = *r;
         else
             keep++;
@@ -739,6 +778,17 @@ static void make_room(sim_worker *w, sim_warp *wp)
     sim_warp_flush_done(w, wp);
     if (wp->reqs_n >= SIM_REQ_CAP / 2 && sim_yield(w, 1)) /* let the other lanes catch up */
         sim_warp_flush_done(w, wp);
+}
+
+/* A lane breaks its request's pattern: the request gets a list, holding
+ * the items of the lanes that joined so far. */
+static __attribute__((noinline)) void req_to_list(sim_warp *wp, sim_request *r)
+{
+    const uint32_t b = pool_take(wp);
+    affine_items(&wp->pool[(size_t)b * 32], r->a0 - (uintptr_t)((intptr_t)r->lane0 * r->stride), r->stride, r->size,
+                 r->lanes);
+    r->items = b;
+    r->affine = 0;
 }
 
 static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space)
@@ -802,10 +852,38 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
         r->space = (uint8_t)space;
         r->wr = (uint8_t)wr;
         r->n = 0;
+        r->lanes = 0;
+        r->affine = 1;
     }
 append:
     wp->next_req[lane] = (uint32_t)(r - wp->reqs) + 1;
-    r->item[r->n] = (uint64_t)a << 16 | (uint64_t)lane << 8 | size; /* user addresses < 2^47 */
+    if (r->affine) {
+        if (r->n == 0) {
+            r->a0 = a;
+            r->stride = 0; /* until a second lane joins */
+            r->lane0 = (uint8_t)lane;
+            r->size = (uint8_t)size;
+            r->lanes = 1u << lane;
+            r->n = 1;
+            return;
+        }
+        const intptr_t dl = (intptr_t)lane - (intptr_t)r->lane0, da = (intptr_t)(a - r->a0);
+        if (r->n == 1 && size == r->size && dl == 1 && da > -((intptr_t)1 << 34) && da < (intptr_t)1 << 34) {
+            r->stride = da; /* the next lane: nearly always */
+        } else if (r->n == 1 && size == r->size && dl != 0 && da % dl == 0 && da / dl > -((intptr_t)1 << 34) &&
+                   da / dl < (intptr_t)1 << 34) {
+            r->stride = da / dl;
+        } else if (!(r->n >= 2 && size == r->size && da == dl * r->stride)) {
+            req_to_list(wp, r);
+            goto listed;
+        }
+        r->lanes |= 1u << lane;
+        r->n++;
+        return;
+    }
+listed:
+    wp->pool[(size_t)r->items * 32 + r->n] = (uint64_t)a << 16 | (uint64_t)lane << 8 | size; /* addresses < 2^47 */
+    r->lanes |= 1u << lane;
     r->n++;
 }
 
@@ -900,46 +978,50 @@ void sim_pc_merge(sim_worker *w, sim_pc_stat **all, uint32_t *n, uint32_t *cap)
     w->pcs_n = 0;
 }
 
-/* The sectors the request's bytes would take, contiguous and aligned. */
-static uint64_t ideal_sectors_of(const sim_request *r)
+/* The sectors the items' bytes would take, contiguous and aligned. */
+static uint64_t ideal_sectors_of(const uint64_t *it, unsigned n)
 {
     uint64_t a[32];
     unsigned width = 0;
-    for (unsigned i = 0; i < r->n; i++) {
-        a[i] = REQ_ADDR(r, i);
-        if (REQ_SIZE(r, i) > width)
-            width = REQ_SIZE(r, i);
+    for (unsigned i = 0; i < n; i++) {
+        a[i] = IT_ADDR(it[i]);
+        if (IT_SIZE(it[i]) > width)
+            width = IT_SIZE(it[i]);
     }
-    return ((uint64_t)distinct(a, r->n) * width + 31) / 32;
+    return ((uint64_t)distinct(a, n) * width + 31) / 32;
 }
 
-/* Counts one request: sectors for global, wavefronts and conflicts for shared. */
-static void count_request(sim_worker *w, const sim_request *r)
+/* Measures the request of n items it[] in the given space: *out_a, *out_b
+ * are global sectors and their ideal (the ideal only with want_ideal), or
+ * shared wavefronts and their ideal. A function of the items' relative
+ * addresses, sizes and lanes and of the first address modulo 128 only
+ * (sectors are 32 bytes, banks 32 words): req_memo relies on it. */
+static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal, uint32_t *out_a, uint32_t *out_b)
 {
     uint64_t items[32 * 4 + 8];
     unsigned n = 0;
-    if (!(r->space & SIM_SPACE_SHARED)) {
+    if (!(space & SIM_SPACE_SHARED)) {
         /* distinct 32-byte sectors the request touches: a bitmask when they
          * lie within 64 sectors of each other (nearly always), else sorted */
         uint64_t smin = UINT64_MAX, smax = 0, sectors;
-        for (unsigned i = 0; i < r->n; i++) {
-            uint64_t lo = REQ_ADDR(r, i) >> 5, hi = (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 5;
+        for (unsigned i = 0; i < cnt; i++) {
+            uint64_t lo = IT_ADDR(it[i]) >> 5, hi = (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5;
             smin = lo < smin ? lo : smin;
             smax = hi > smax ? hi : smax;
         }
-        if (r->n && smax - smin < 64) {
+        if (cnt && smax - smin < 64) {
             uint64_t mask = 0;
-            for (unsigned i = 0; i < r->n; i++)
-                for (uint64_t s = REQ_ADDR(r, i) >> 5; s <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 5; s++)
+            for (unsigned i = 0; i < cnt; i++)
+                for (uint64_t s = IT_ADDR(it[i]) >> 5; s <= (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5; s++)
                     mask |= 1ull << (s - smin);
             sectors = (uint64_t)__builtin_popcountll(mask);
         } else {
-            for (unsigned i = 0; i < r->n; i++)
-                for (uint64_t s = REQ_ADDR(r, i) >> 5; s <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 5; s++)
+            for (unsigned i = 0; i < cnt; i++)
+                for (uint64_t s = IT_ADDR(it[i]) >> 5; s <= (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5; s++)
                     items[n++] = s;
             sectors = distinct(items, n);
         }
-        if (r->space & SIM_SPACE_ATOM) {
+        if (space & SIM_SPACE_ATOM) {
             /* Lanes of one atomic request that hit the same address are
              * served one after another: the request takes as many passes as
              * its most-hit address has lanes, and each pass its distinct
@@ -947,8 +1029,8 @@ static void count_request(sim_worker *w, const sim_request *r)
              * count (the H200, docs/parity-h200.md: 32 lanes on one word =
              * 32 sectors; scattered bins: exact) */
             n = 0;
-            for (unsigned i = 0; i < r->n; i++)
-                items[n++] = REQ_ADDR(r, i);
+            for (unsigned i = 0; i < cnt; i++)
+                items[n++] = IT_ADDR(it[i]);
             distinct(items, n); /* sorted: equal addresses adjacent, sectors in order */
             sectors = 0;
             uint64_t sec_max = 0, run = 0;
@@ -962,6 +1044,137 @@ static void count_request(sim_worker *w, const sim_request *r)
                     sec_max = run;
             }
             sectors += sec_max;
+        }
+        *out_a = (uint32_t)sectors;
+        *out_b = want_ideal ? (uint32_t)ideal_sectors_of(it, cnt) : 0;
+        return;
+    }
+    /* shared: 32 banks of 4-byte words. A wavefront serves at most one word
+     * per bank (lanes reading the same word share it: broadcast), so a pass
+     * over some lanes takes as many wavefronts as its busiest bank has
+     * distinct words. 32-bit accesses: one pass over the warp. Wider ones, as
+     * the H200 counts them (scripts/gpu/lds_patterns.cu, 16 lane patterns per
+     * width, docs/parity-h200.md): when every quad of lanes (4k .. 4k+3) asks
+     * for at most two distinct 8- or 16-byte items, 64-bit accesses take one
+     * pass and 128-bit ones two (half-warps); otherwise 64-bit take two
+     * (half-warps) and 128-bit four (quarter-warps). Even a full warp's
+     * broadcast LDS.128 is two wavefronts. Measured: full-warp loads and
+     * consecutive 128-bit stores; partial warps and other store patterns
+     * follow the same rule unmeasured (a half-warp request is one pass). */
+    unsigned width = 0;
+    for (unsigned i = 0; i < cnt; i++)
+        if (IT_SIZE(it[i]) > width)
+            width = IT_SIZE(it[i]);
+    unsigned passes = 1;
+    if (width >= 8) {
+        /* every quad asks for <= 2 distinct items: one walk over the items,
+         * the first two distinct items of each quad kept */
+        uint64_t seen[8][2];
+        unsigned k[8] = {0};
+        int narrow = 1;
+        for (unsigned i = 0; i < cnt && narrow; i++) {
+            const unsigned q = IT_LANE(it[i]) / 4;
+            const uint64_t item = IT_ADDR(it[i]) / width;
+            if ((k[q] > 0 && seen[q][0] == item) || (k[q] > 1 && seen[q][1] == item))
+                continue;
+            if (k[q] == 2)
+                narrow = 0;
+            else
+                seen[q][k[q]++] = item;
+        }
+        passes = width == 8 ? (narrow ? 1 : 2) : (narrow ? 2 : 4);
+    }
+    /* the words of each pass within 64 consecutive words (nearly always): a
+     * bank holds at most two of them (word j and j + 32 from the first), so
+     * a 64-bit mask gives the wavefronts without a sort. One walk for the
+     * bounds of every pass, one for the masks. */
+    uint64_t wmin[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX}, wmax[4] = {0, 0, 0, 0}, mask[4] = {0, 0, 0, 0};
+    for (unsigned i = 0; i < cnt; i++) {
+        const unsigned pass = IT_LANE(it[i]) * passes / 32;
+        const uint64_t lo = IT_ADDR(it[i]) >> 2, hi = (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 2;
+        wmin[pass] = lo < wmin[pass] ? lo : wmin[pass];
+        wmax[pass] = hi > wmax[pass] ? hi : wmax[pass];
+    }
+    for (unsigned i = 0; i < cnt; i++) {
+        const unsigned pass = IT_LANE(it[i]) * passes / 32;
+        if (wmax[pass] - wmin[pass] >= 64)
+            continue;
+        for (uint64_t x = IT_ADDR(it[i]) >> 2; x <= (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 2; x++)
+            mask[pass] |= 1ull << (x - wmin[pass]);
+    }
+    unsigned wf = 0, ideal = 0;
+    for (unsigned pass = 0; pass < passes; pass++) {
+        if (wmin[pass] == UINT64_MAX)
+            continue;
+        if (wmax[pass] - wmin[pass] < 64) {
+            wf += (mask[pass] & (mask[pass] >> 32) & 0xffffffffu) ? 2 : 1;
+            ideal += ((unsigned)__builtin_popcountll(mask[pass]) + 31) / 32;
+            continue;
+        }
+        n = 0;
+        for (unsigned i = 0; i < cnt; i++)
+            if (IT_LANE(it[i]) * passes / 32 == pass)
+                for (uint64_t x = IT_ADDR(it[i]) >> 2; x <= (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 2; x++)
+                    items[n++] = x;
+        if (!n)
+            continue;
+        unsigned words = distinct(items, n);
+        unsigned per_bank[32] = {0}, most = 1;
+        for (unsigned i = 0; i < n; i++)
+            if (i == 0 || items[i] != items[i - 1]) {
+                unsigned b = (unsigned)(items[i] & 31);
+                if (++per_bank[b] > most)
+                    most = per_bank[b];
+            }
+        wf += most;
+        ideal += (words + 31) / 32;
+    }
+    *out_a = wf;
+    *out_b = ideal;
+}
+
+/* An affine request's measure by its shape: what decides it is the kind of
+ * space (shared, global atomic, other global), the size, the lanes, the
+ * stride and where lane 0's address would fall within 128 bytes. The shape
+ * is measured once, on items placed at 2^40 + that offset (measure
+ * depends on nothing else), and remembered per worker (a direct-mapped
+ * table: a miss measures again). */
+static void req_memo(sim_worker *w, const sim_request *r, uint32_t *out_a, uint32_t *out_b)
+{
+    const int shared = (r->space & SIM_SPACE_SHARED) != 0;
+    const unsigned kind = shared ? 1u : (r->space & SIM_SPACE_ATOM) ? 2u : 3u;
+    const uintptr_t base = r->a0 - (uintptr_t)((intptr_t)r->lane0 * r->stride);
+    const uint32_t tag = kind << 16 | (uint32_t)r->size << 8 | (uint32_t)(base & 127u);
+    const uint64_t x = ((uint64_t)r->stride ^ (uint64_t)r->lanes << 20 ^ (uint64_t)tag << 44) * 0x9E3779B97F4A7C15ull;
+    const uint32_t h = (uint32_t)(x >> 54) & (SIM_REQ_MEMO - 1); /* the top 10 bits: every input reaches them */
+    if (__builtin_expect(!w->req_memo, 0)) {
+        w->req_memo = calloc(SIM_REQ_MEMO, sizeof *w->req_memo);
+        if (!w->req_memo)
+            detail_oom();
+    }
+    sim_req_memo *e = &w->req_memo[h];
+    if (e->tag == tag && e->lanes == r->lanes && e->stride == r->stride) {
+        *out_a = e->a;
+        *out_b = e->b;
+        return;
+    }
+    uint64_t it[32];
+    const unsigned n = affine_items(it, ((uintptr_t)1 << 40) + (base & 127u), r->stride, r->size, r->lanes);
+    measure(it, n, r->space, 1, out_a, out_b);
+    *e = (sim_req_memo){r->stride, r->lanes, tag, *out_a, *out_b};
+}
+
+/* Counts one request: sectors for global, wavefronts and conflicts for shared. */
+static void count_request(sim_worker *w, const sim_warp *wp, const sim_request *r)
+{
+    uint32_t a, b;
+    if (r->affine)
+        req_memo(w, r, &a, &b);
+    else
+        measure(&wp->pool[(size_t)r->items * 32], r->n, r->space, w->pcprof, &a, &b);
+    if (!(r->space & SIM_SPACE_SHARED)) {
+        const uint64_t sectors = a;
+        if (r->space & SIM_SPACE_ATOM) {
             w->c.global_atom_requests++;
             w->c.global_atom_sectors += sectors;
         } else if (r->space & SIM_SPACE_ASYNC) {
@@ -980,89 +1193,10 @@ static void count_request(sim_worker *w, const sim_request *r)
                    : (r->space & SIM_SPACE_ASYNC) ? SIM_PC_ASYNC
                    : r->wr                        ? SIM_PC_GLOBAL_ST
                                                   : SIM_PC_GLOBAL_LD,
-                   sectors, ideal_sectors_of(r), 0, 0);
+                   sectors, b, 0, 0);
         return;
     }
-    /* shared: 32 banks of 4-byte words. A wavefront serves at most one word
-     * per bank (lanes reading the same word share it: broadcast), so a pass
-     * over some lanes takes as many wavefronts as its busiest bank has
-     * distinct words. 32-bit accesses: one pass over the warp. Wider ones, as
-     * the H200 counts them (scripts/gpu/lds_patterns.cu, 16 lane patterns per
-     * width, docs/parity-h200.md): when every quad of lanes (4k .. 4k+3) asks
-     * for at most two distinct 8- or 16-byte items, 64-bit accesses take one
-     * pass and 128-bit ones two (half-warps); otherwise 64-bit take two
-     * (half-warps) and 128-bit four (quarter-warps). Even a full warp's
-     * broadcast LDS.128 is two wavefronts. Measured: full-warp loads and
-     * consecutive 128-bit stores; partial warps and other store patterns
-     * follow the same rule unmeasured (a half-warp request is one pass). */
-    unsigned width = 0;
-    for (unsigned i = 0; i < r->n; i++)
-        if (REQ_SIZE(r, i) > width)
-            width = REQ_SIZE(r, i);
-    unsigned passes = 1;
-    if (width >= 8) {
-        /* every quad asks for <= 2 distinct items: one walk over the items,
-         * the first two distinct items of each quad kept */
-        uint64_t seen[8][2];
-        unsigned k[8] = {0};
-        int narrow = 1;
-        for (unsigned i = 0; i < r->n && narrow; i++) {
-            const unsigned q = REQ_LANE(r, i) / 4;
-            const uint64_t item = REQ_ADDR(r, i) / width;
-            if ((k[q] > 0 && seen[q][0] == item) || (k[q] > 1 && seen[q][1] == item))
-                continue;
-            if (k[q] == 2)
-                narrow = 0;
-            else
-                seen[q][k[q]++] = item;
-        }
-        passes = width == 8 ? (narrow ? 1 : 2) : (narrow ? 2 : 4);
-    }
-    /* the words of each pass within 64 consecutive words (nearly always): a
-     * bank holds at most two of them (word j and j + 32 from the first), so
-     * a 64-bit mask gives the wavefronts without a sort. One walk for the
-     * bounds of every pass, one for the masks. */
-    uint64_t wmin[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX}, wmax[4] = {0, 0, 0, 0}, mask[4] = {0, 0, 0, 0};
-    for (unsigned i = 0; i < r->n; i++) {
-        const unsigned pass = REQ_LANE(r, i) * passes / 32;
-        const uint64_t lo = REQ_ADDR(r, i) >> 2, hi = (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2;
-        wmin[pass] = lo < wmin[pass] ? lo : wmin[pass];
-        wmax[pass] = hi > wmax[pass] ? hi : wmax[pass];
-    }
-    for (unsigned i = 0; i < r->n; i++) {
-        const unsigned pass = REQ_LANE(r, i) * passes / 32;
-        if (wmax[pass] - wmin[pass] >= 64)
-            continue;
-        for (uint64_t x = REQ_ADDR(r, i) >> 2; x <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2; x++)
-            mask[pass] |= 1ull << (x - wmin[pass]);
-    }
-    unsigned wf = 0, ideal = 0;
-    for (unsigned pass = 0; pass < passes; pass++) {
-        if (wmin[pass] == UINT64_MAX)
-            continue;
-        if (wmax[pass] - wmin[pass] < 64) {
-            wf += (mask[pass] & (mask[pass] >> 32) & 0xffffffffu) ? 2 : 1;
-            ideal += ((unsigned)__builtin_popcountll(mask[pass]) + 31) / 32;
-            continue;
-        }
-        n = 0;
-        for (unsigned i = 0; i < r->n; i++)
-            if (REQ_LANE(r, i) * passes / 32 == pass)
-                for (uint64_t x = REQ_ADDR(r, i) >> 2; x <= (REQ_ADDR(r, i) + REQ_SIZE(r, i) - 1) >> 2; x++)
-                    items[n++] = x;
-        if (!n)
-            continue;
-        unsigned words = distinct(items, n);
-        unsigned per_bank[32] = {0}, most = 1;
-        for (unsigned i = 0; i < n; i++)
-            if (i == 0 || items[i] != items[i - 1]) {
-                unsigned b = (unsigned)(items[i] & 31);
-                if (++per_bank[b] > most)
-                    most = per_bank[b];
-            }
-        wf += most;
-        ideal += (words + 31) / 32;
-    }
+    const unsigned wf = a, ideal = b;
     if (__builtin_expect(w->pcprof, 0))
         pc_add(w, r,
                (r->space & SIM_SPACE_ATOM) ? SIM_PC_SHARED_ATOM
@@ -1091,11 +1225,12 @@ static void count_request(sim_worker *w, const sim_request *r)
 void sim_warp_flush(sim_worker *w, sim_warp *wp)
 {
     for (uint32_t i = 0; i < wp->reqs_n; i++)
-        count_request(w, &wp->reqs[i]);
+        count_request(w, wp, &wp->reqs[i]);
     if (wp->reqs_n) {
         wp->reqs_n = 0;
         index_clear(wp);
     }
+    wp->pool_n = wp->pool_free = 0;
     if (wp->pcs_n) {
         memset(wp->pc_hash, 0, sizeof wp->pc_hash);
         wp->pcs_n = 0;

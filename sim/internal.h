@@ -81,16 +81,34 @@ enum {
     SIM_SPACE_ATOM = 4,  /* or-ed in: an atomic (its read; its write is not recorded: SIM_SPACE_SKIP) */
     SIM_SPACE_SKIP = 8
 };
+/* One warp request being gathered. While every lane that joined it reads
+ * or writes size bytes at a0 + (lane - lane0) * stride (a row, a column, a
+ * broadcast: nearly always), it is affine and keeps no list; counting it
+ * then is looked up by its shape (sim/access.c, req_memo). The first lane
+ * that breaks the pattern gives it a list of items in the warp's pool. */
 typedef struct sim_request {
     uintptr_t pc;
+    uintptr_t a0;    /* lane0's address */
+    intptr_t stride; /* bytes from lane to lane (once two lanes joined) */
     uint32_t occ;
-    uint32_t k; /* pc's index in the warp's pcs (stable until the table is flushed) */
-    uint8_t space, wr, n;
-    uint64_t item[32]; /* per access: address << 16 | lane << 8 | size (one word: one cache line per 8) */
+    uint32_t k;      /* pc's index in the warp's pcs (stable until the table is flushed) */
+    uint32_t lanes;  /* the lanes that joined */
+    uint32_t items;  /* !affine: its 32 items at pool[items * 32] */
+    uint8_t space, wr, n, size, lane0, affine;
 } sim_request;
-#define REQ_ADDR(r, i) ((uintptr_t)((r)->item[i] >> 16))
-#define REQ_LANE(r, i) ((unsigned)((r)->item[i] >> 8) & 0xffu)
-#define REQ_SIZE(r, i) ((unsigned)(r)->item[i] & 0xffu)
+/* An item of a request's list: address << 16 | lane << 8 | size. */
+#define IT_ADDR(x) ((uintptr_t)((x) >> 16))
+#define IT_LANE(x) ((unsigned)((x) >> 8) & 0xffu)
+#define IT_SIZE(x) ((unsigned)(x) & 0xffu)
+
+/* What counting a request of one shape gave: global sectors and their ideal,
+ * or shared wavefronts and their ideal (sim/access.c, req_memo). */
+typedef struct sim_req_memo {
+    intptr_t stride;
+    uint32_t lanes, tag; /* tag 0: empty */
+    uint32_t a, b;
+} sim_req_memo;
+#define SIM_REQ_MEMO 1024
 
 /* A slot of a warp's request index: (pc's index in pcs, occurrence) -> request. */
 typedef struct sim_req_slot {
@@ -143,6 +161,8 @@ typedef struct sim_warp {
     uint32_t req_gen;        /* bumped to empty the index (a flush) without touching it */
     uint32_t next_req[32];   /* per lane: where its next request is likely to be (lanes run the
                               * same code: lane l's n-th access joins the n-th request) */
+    uint64_t *pool;          /* item lists of requests that are not affine, 32 items a list */
+    uint32_t pool_cap, pool_n, pool_free; /* in lists; pool_free: 1 + the first freed list, 0: none */
 } sim_warp;
 
 typedef struct sim_shadow { /* race detection, one per 4-byte shared word */
@@ -225,6 +245,8 @@ typedef struct sim_worker {
     struct sim_l2_done { uint64_t b; uint64_t *e; size_t n; int lost; } l2_batch[32]; /* finished, not handed over */
     unsigned l2_nbatch;
     uint64_t l1_gen;
+
+    sim_req_memo *req_memo; /* SIM_REQ_MEMO entries, allocated by the first detailed launch */
 
     sim_err_rec err; /* first error of this worker in this launch */
     int has_err;
