@@ -351,7 +351,32 @@ static int in_kernel_data(uintptr_t a, unsigned size)
 
 static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
 
+static __attribute__((noinline)) void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc,
+                                                    int atomic);
+static inline __attribute__((always_inline)) void race_check_inline(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                                   uintptr_t pc);
+static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                             uintptr_t pc, int space);
+
+/* Everything the hooks do not finish inline. First, without a stack frame
+ * of its own, detailed mode's common case: an aligned shared access of a
+ * thread (race check, then the request its lane joins), as lean as the
+ * counting mode's global path; the rest, checks and reports included, in
+ * access_general. */
 static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)
+{
+    if (__builtin_expect(w->detailed == 1, 1) && !atomic && !w->async && w->cur && !(a & (size - 1)) &&
+        in_shared(w, a, size)) {
+        (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
+        race_check_inline(w, a, size, wr, pc);
+        if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
+            detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+        return;
+    }
+    access_general(w, a, size, wr, pc, atomic);
+}
+
+static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)
 {
     const char *rw = wr ? "write" : "read";
     sim_thread *t = w->cur;
@@ -484,7 +509,24 @@ static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_t
     return other / 32 == t->warp && other_wep != (uint16_t)w->warps[t->warp].sync_epoch;
 }
 
-static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
+/* A race found: the report, and the block ends. */
+static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w, const char *kind, uintptr_t x, int wr,
+                                                                 unsigned other, uintptr_t pc)
+{
+    char who[48];
+    if (other == SIM_MULTI)
+        snprintf(who, sizeof who, "several other threads");
+    else
+        snprintf(who, sizeof who, "thread %u", other);
+    sim_fail(w, SIM_ERR_SHARED_RACE, pc,
+             "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and an access by %s "
+             "with no __syncthreads() between them",
+             kind, (unsigned long long)x, wr ? "a write" : "a read", who);
+    sim_block_abort(w);
+}
+
+static inline __attribute__((always_inline)) void race_check_inline(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                                   uintptr_t pc)
 {
     const sim_thread *t = w->cur;
     uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
@@ -494,28 +536,11 @@ static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr,
          * bytes of one word (a char array) do not race */
         uintptr_t lo = a > x ? a : x, hi = a + size < x + 4 ? a + size : x + 4;
         uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - x));
-        const char *kind = NULL;
-        unsigned other = 0;
-        if (s->w_epoch == w->epoch && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t)) {
-            kind = wr ? "write-after-write" : "read-after-write";
-            other = s->w_tid;
-        } else if (wr && s->r_epoch == w->epoch && (s->r_bytes & bytes) &&
-                   (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t)))) {
-            kind = "write-after-read";
-            other = s->r_tid;
-        }
-        if (kind) {
-            char who[48];
-            if (other == SIM_MULTI)
-                snprintf(who, sizeof who, "several other threads");
-            else
-                snprintf(who, sizeof who, "thread %u", other);
-            sim_fail(w, SIM_ERR_SHARED_RACE, pc,
-                     "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and an access by %s "
-                     "with no __syncthreads() between them",
-                     kind, (unsigned long long)x, wr ? "a write" : "a read", who);
-            sim_block_abort(w);
-        }
+        if (s->w_epoch == w->epoch && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t))
+            race_report(w, wr ? "write-after-write" : "read-after-write", x, wr, s->w_tid, pc);
+        if (wr && s->r_epoch == w->epoch && (s->r_bytes & bytes) &&
+            (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t))))
+            race_report(w, "write-after-read", x, wr, s->r_tid, pc);
         if (wr) {
             s->w_bytes = s->w_epoch == w->epoch && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
             s->w_epoch = w->epoch;
@@ -531,6 +556,11 @@ static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr,
             s->r_bytes |= bytes;
         }
     }
+}
+
+static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
+{
+    race_check_inline(w, a, size, wr, pc);
 }
 
 /* ---- warp-level requests (detailed mode) ------------------------------------
@@ -789,6 +819,32 @@ static __attribute__((noinline)) void req_to_list(sim_warp *wp, sim_request *r)
                  r->lanes);
     r->items = b;
     r->affine = 0;
+}
+
+/* The common case of detail_record: the lane joins the request its cursor
+ * points at, an affine one that the lane's address continues. No side
+ * effect when it returns 0 (detail_record then goes the whole way). */
+static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                             uintptr_t pc, int space)
+{
+    const sim_thread *t = w->cur;
+    sim_warp *wp = &w->warps[t->warp];
+    const unsigned lane = t->lane;
+    const uint32_t c = wp->next_req[lane];
+    if (c >= wp->reqs_n)
+        return 0;
+    sim_request *q = &wp->reqs[c];
+    if (q->pc != pc || q->space != (uint8_t)space || q->wr != (uint8_t)wr || !q->affine || q->n < 2 || q->n >= 32 ||
+        q->size != size || (intptr_t)(a - q->a0) != ((intptr_t)lane - (intptr_t)q->lane0) * q->stride)
+        return 0;
+    uint32_t *occ = &wp->pcs[q->k].occ[lane];
+    if (*occ != q->occ)
+        return 0;
+    (*occ)++;
+    wp->next_req[lane] = c + 1;
+    q->lanes |= 1u << lane;
+    q->n++;
+    return 1;
 }
 
 static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space)
