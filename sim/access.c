@@ -822,8 +822,9 @@ static __attribute__((noinline)) void req_to_list(sim_warp *wp, sim_request *r)
 }
 
 /* The common case of detail_record: the lane joins the request its cursor
- * points at, an affine one that the lane's address continues. No side
- * effect when it returns 0 (detail_record then goes the whole way). */
+ * points at, an affine one that the lane's address continues or one with a
+ * list. No side effect when it returns 0 (detail_record then goes the whole
+ * way). */
 static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                              uintptr_t pc, int space)
 {
@@ -834,14 +835,18 @@ static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uint
     if (c >= wp->reqs_n)
         return 0;
     sim_request *q = &wp->reqs[c];
-    if (q->pc != pc || q->space != (uint8_t)space || q->wr != (uint8_t)wr || !q->affine || q->n < 2 || q->n >= 32 ||
-        q->size != size || (intptr_t)(a - q->a0) != ((intptr_t)lane - (intptr_t)q->lane0) * q->stride)
+    if (q->pc != pc || q->space != (uint8_t)space || q->wr != (uint8_t)wr || q->n >= 32)
+        return 0;
+    if (q->affine && (q->n < 2 || q->size != size ||
+                      (intptr_t)(a - q->a0) != ((intptr_t)lane - (intptr_t)q->lane0) * q->stride))
         return 0;
     uint32_t *occ = &wp->pcs[q->k].occ[lane];
     if (*occ != q->occ)
         return 0;
     (*occ)++;
     wp->next_req[lane] = c + 1;
+    if (!q->affine) /* a list already: the item appended */
+        wp->pool[(size_t)q->items * 32 + q->n] = (uint64_t)a << 16 | (uint64_t)lane << 8 | size;
     q->lanes |= 1u << lane;
     q->n++;
     return 1;
@@ -1220,6 +1225,41 @@ static void req_memo(sim_worker *w, const sim_request *r, uint32_t *out_a, uint3
     *e = (sim_req_memo){r->stride, r->lanes, tag, *out_a, *out_b};
 }
 
+/* A request with a list, measured by its list: the items with their
+ * addresses taken from the first one's rounded down to 128 bytes (measure
+ * gives the same for any such shift). Looked up by a hash, then compared
+ * item by item (a hit is exact); a miss measures and takes the entry. */
+static void list_memo(sim_worker *w, const uint64_t *it, unsigned n, int space, uint32_t *out_a, uint32_t *out_b)
+{
+    if (__builtin_expect(!w->list_memo, 0)) {
+        w->list_memo = calloc(SIM_LIST_MEMO, sizeof *w->list_memo);
+        if (!w->list_memo)
+            detail_oom();
+    }
+    const int shared = (space & SIM_SPACE_SHARED) != 0;
+    const uint32_t tag = shared ? 1u : (space & SIM_SPACE_ATOM) ? 2u : 3u;
+    const uint64_t base = (uint64_t)(IT_ADDR(it[0]) & ~(uintptr_t)127) << 16;
+    uint64_t x[32], h = (uint64_t)n << 8 | tag;
+    for (unsigned i = 0; i < n; i++) {
+        x[i] = it[i] - base;
+        h = (h ^ x[i]) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
+    sim_list_memo *e = &w->list_memo[h >> 56 & (SIM_LIST_MEMO - 1)];
+    if (e->hash == h && e->n == n && e->tag == tag && !memcmp(e->it, x, n * sizeof x[0])) {
+        *out_a = e->a;
+        *out_b = e->b;
+        return;
+    }
+    measure(it, n, space, 1, out_a, out_b);
+    e->hash = h;
+    e->n = n;
+    e->tag = tag;
+    e->a = *out_a;
+    e->b = *out_b;
+    memcpy(e->it, x, n * sizeof x[0]);
+}
+
 /* Counts one request: sectors for global, wavefronts and conflicts for shared. */
 static void count_request(sim_worker *w, const sim_warp *wp, const sim_request *r)
 {
@@ -1227,7 +1267,7 @@ static void count_request(sim_worker *w, const sim_warp *wp, const sim_request *
     if (r->affine)
         req_memo(w, r, &a, &b);
     else
-        measure(&wp->pool[(size_t)r->items * 32], r->n, r->space, w->pcprof, &a, &b);
+        list_memo(w, &wp->pool[(size_t)r->items * 32], r->n, r->space, &a, &b);
     if (!(r->space & SIM_SPACE_SHARED)) {
         const uint64_t sectors = a;
         if (r->space & SIM_SPACE_ATOM) {

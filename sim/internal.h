@@ -109,6 +109,15 @@ typedef struct sim_req_memo {
     uint32_t a, b;
 } sim_req_memo;
 #define SIM_REQ_MEMO 1024
+/* The same for requests with a list: the list itself, its addresses taken
+ * from a multiple of 128 bytes below the first (sim/access.c, list_memo). */
+typedef struct sim_list_memo {
+    uint64_t hash;
+    uint32_t n, tag; /* tag 0: empty */
+    uint32_t a, b;
+    uint64_t it[32];
+} sim_list_memo;
+#define SIM_LIST_MEMO 256
 
 /* A slot of a warp's request index: (pc's index in pcs, occurrence) -> request. */
 typedef struct sim_req_slot {
@@ -246,7 +255,8 @@ typedef struct sim_worker {
     unsigned l2_nbatch;
     uint64_t l1_gen;
 
-    sim_req_memo *req_memo; /* SIM_REQ_MEMO entries, allocated by the first detailed launch */
+    sim_req_memo *req_memo;   /* SIM_REQ_MEMO entries, allocated by the first detailed launch */
+    sim_list_memo *list_memo; /* SIM_LIST_MEMO entries, likewise */
 
     sim_err_rec err; /* first error of this worker in this launch */
     int has_err;
