@@ -525,37 +525,49 @@ static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w,
     sim_block_abort(w);
 }
 
+/* One 4-byte word x of an access by thread t that covers its bytes (a mask
+ * of 4 bits): threads writing different bytes of one word (a char array)
+ * do not race. */
+static inline __attribute__((always_inline)) void race_word(sim_worker *w, const sim_thread *t, uint16_t me,
+                                                            uint16_t wep, uintptr_t x, uint8_t bytes, int wr,
+                                                            uintptr_t pc)
+{
+    sim_shadow *s = shadow_of(w, x);
+    const uint32_t ep = w->epoch;
+    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t))
+        race_report(w, wr ? "write-after-write" : "read-after-write", x, wr, s->w_tid, pc);
+    if (wr) {
+        if (s->r_epoch == ep && (s->r_bytes & bytes) &&
+            (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t))))
+            race_report(w, "write-after-read", x, wr, s->r_tid, pc);
+        s->w_bytes = s->w_epoch == ep && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
+        s->w_epoch = ep;
+        s->w_tid = me;
+        s->w_wep = wep;
+    } else if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t)) {
+        s->r_bytes = s->r_epoch == ep && s->r_tid == me ? (uint8_t)(s->r_bytes | bytes) : bytes;
+        s->r_epoch = ep;
+        s->r_tid = me;
+        s->r_wep = wep;
+    } else {
+        s->r_tid = SIM_MULTI;
+        s->r_bytes |= bytes;
+    }
+}
+
+/* The race check of an aligned shared access (every one that gets here: a
+ * misaligned one was reported before): one word for 1, 2 or 4 bytes. */
 static inline __attribute__((always_inline)) void race_check_inline(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                                    uintptr_t pc)
 {
     const sim_thread *t = w->cur;
-    uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
-    for (uintptr_t x = a & ~(uintptr_t)3; x < a + size; x += 4) {
-        sim_shadow *s = shadow_of(w, x);
-        /* the bytes of this word the access covers: threads writing different
-         * bytes of one word (a char array) do not race */
-        uintptr_t lo = a > x ? a : x, hi = a + size < x + 4 ? a + size : x + 4;
-        uint8_t bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - x));
-        if (s->w_epoch == w->epoch && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t))
-            race_report(w, wr ? "write-after-write" : "read-after-write", x, wr, s->w_tid, pc);
-        if (wr && s->r_epoch == w->epoch && (s->r_bytes & bytes) &&
-            (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t))))
-            race_report(w, "write-after-read", x, wr, s->r_tid, pc);
-        if (wr) {
-            s->w_bytes = s->w_epoch == w->epoch && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
-            s->w_epoch = w->epoch;
-            s->w_tid = me;
-            s->w_wep = wep;
-        } else if (s->r_epoch != w->epoch || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t)) {
-            s->r_bytes = s->r_epoch == w->epoch && s->r_tid == me ? (uint8_t)(s->r_bytes | bytes) : bytes;
-            s->r_epoch = w->epoch;
-            s->r_tid = me;
-            s->r_wep = wep;
-        } else {
-            s->r_tid = SIM_MULTI;
-            s->r_bytes |= bytes;
-        }
+    const uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
+    if (size <= 4) {
+        race_word(w, t, me, wep, a & ~(uintptr_t)3, (uint8_t)(((1u << size) - 1) << (a & 3)), wr, pc);
+        return;
     }
+    for (uintptr_t x = a; x < a + size; x += 4)
+        race_word(w, t, me, wep, x, 0xf, wr, pc);
 }
 
 static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
