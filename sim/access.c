@@ -32,6 +32,11 @@ static inline int in_shared(const sim_worker *w, uintptr_t a, unsigned size)
 }
 static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space);
 static inline void spin_note(uintptr_t a, int wr, uintptr_t pc);
+/* x rotated right by k bits (one instruction) */
+static inline __attribute__((always_inline)) uintptr_t rotr_k(uintptr_t x, unsigned k)
+{
+    return k ? x >> k | x << (64 - k) : x;
+}
 
 /* A global access in detailed mode: its request, then the L2 trace. */
 static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a, uintptr_t off, unsigned size, int wr,
@@ -64,10 +69,13 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
         }
     }
     /* shared memory in counting mode, aligned: count and return (detailed
-     * mode checks races and records requests in the slow path: its limits are 0) */
-    if (__builtin_expect(!(a & (size - 1)) && size <= 16, 1)) { /* sizes above 16 (sim_access): the slow path */
+     * mode checks races and records requests in the slow path: its limits are
+     * 0). The offset rotated right by log2(size) is the access's index in
+     * size units when aligned, and at least 2^(64-k) when not (its low bits
+     * rotate to the top): one compare a window tests both. */
+    if (__builtin_expect(size <= 16, 1)) { /* sizes above 16 (sim_access): the slow path */
         const unsigned k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : 4; /* a constant */
-        if (a - w->tls_lo < w->tls_lim[k] || a - w->dyn_lo < w->dyn_lim[k]) {
+        if (rotr_k(a - w->tls_lo, k) < w->tls_lim[k] || rotr_k(a - w->dyn_lo, k) < w->dyn_lim[k]) {
             (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
             return;
         }

@@ -200,10 +200,11 @@ typedef struct sim_worker {
     unsigned async_threads;     /* threads of the block with copies pending (barriers test this) */
     uintptr_t tls_lo, tls_hi;   /* static __shared__ window (executable TLS) */
     uintptr_t dyn_lo, dyn_hi;   /* dynamic shared memory of this launch */
-    /* the hot path's shared test, one subtraction and one compare a window: an access of
-     * 1 << k bytes at a is in the static window when a - tls_lo < tls_lim[k] (the window's
-     * size less the access's, plus one). 0 sends every shared access to the slow path:
-     * detailed mode, and the watchdog once it fires (sim_shared_fast_off). */
+    /* the hot path's shared test, one subtraction, one rotation and one compare a window: an
+     * access of 1 << k bytes at a is in the static window, aligned, when (a - tls_lo) rotated
+     * right by k is below tls_lim[k] (the window's size >> k: its aligned places). 0 sends
+     * every shared access to the slow path: detailed mode, and the watchdog once it fires
+     * (sim_shared_fast_off). */
     uintptr_t tls_lim[5], dyn_lim[5];
     uintptr_t dyn_win_lo, dyn_win_hi; /* dyn buffer plus red zones */
     sim_counters c;

@@ -1815,10 +1815,12 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->dyn_hi = w->dyn_lo + cfg->shared_bytes;
             w->dyn_win_hi = w->dyn_lo + w->dyn_cap + SIM_GUARD_BYTES;
             w->detailed = detailed_mode && w->shadow_tls;
-            for (unsigned k = 0; k < 5; k++) { /* an access of 1 << k bytes fits when offset < lim */
-                const uintptr_t tn = w->tls_hi - w->tls_lo, dn = w->dyn_hi - w->dyn_lo, sz = (uintptr_t)1 << k;
-                w->tls_lim[k] = !w->detailed && tn >= sz ? tn - sz + 1 : 0;
-                w->dyn_lim[k] = !w->detailed && dn >= sz ? dn - sz + 1 : 0;
+            for (unsigned k = 0; k < 5; k++) { /* the aligned places for 1 << k bytes (sim/access.c) */
+                const uintptr_t tn = w->tls_hi - w->tls_lo, dn = w->dyn_hi - w->dyn_lo;
+                /* the hook tests alignment relative to the window's start: a start
+                 * not 16-aligned (not expected) sends that window the slow way */
+                w->tls_lim[k] = !w->detailed && !(w->tls_lo & 15) ? tn >> k : 0;
+                w->dyn_lim[k] = !w->detailed && !(w->dyn_lo & 15) ? dn >> k : 0;
             }
             w->pcprof = w->detailed && line_profile;
             memset(&w->c, 0, sizeof w->c);
