@@ -1411,6 +1411,23 @@ static __attribute__((noinline)) uint64_t warp_rendezvous(unsigned mask, int kin
     return wp->result[lane];
 }
 
+/* The running lane's result of the rendezvous it was woken from. */
+static inline __attribute__((always_inline)) uint64_t resumed_result(void)
+{
+    const sim_worker *w = sim_tls_worker;
+    const sim_thread *t = w->cur;
+    return w->warps[t->warp].result[t->lane];
+}
+
+/* The last lane to arrive completes the warp's only rendezvous for all. */
+static __attribute__((noinline)) uint64_t rdv_last(sim_worker *w, sim_thread *t, sim_warp *wp, unsigned lane)
+{
+    if (__builtin_expect(rdv_complete(w, wp, 0, lane), 0))
+        sim_block_abort(w);
+    w->cur = t;
+    return wp->result[lane];
+}
+
 /* The common case in few instructions: a valid mask, and the lane opens or
  * joins the warp's only pending rendezvous (same mask, kind and width).
  * Everything else, misuse included, goes the general way. The lanes of a
@@ -1439,12 +1456,9 @@ static inline __attribute__((always_inline)) uint64_t rendezvous_fast(unsigned m
     if (arrived != mask) {
         w->n_warp_wait++;
         park(w, t, SIM_T_WARP, file, line);
-        return wp->result[lane];
+        return resumed_result(); /* nothing kept across the switch: no registers to save */
     }
-    if (__builtin_expect(rdv_complete(w, wp, 0, lane), 0))
-        sim_block_abort(w);
-    w->cur = t;
-    return wp->result[lane];
+    return rdv_last(w, t, wp, lane);
 }
 
 uint64_t sim_warp_shfl(unsigned mask, uint64_t v, int kind, int arg, int width, const char *file, int line)
