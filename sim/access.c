@@ -1231,10 +1231,14 @@ static void req_memo(sim_worker *w, const sim_request *r, uint32_t *out_a, uint3
     const uint32_t tag = kind << 16 | (uint32_t)r->size << 8 | (uint32_t)(base & 127u);
     const uint64_t x = ((uint64_t)r->stride ^ (uint64_t)r->lanes << 20 ^ (uint64_t)tag << 44) * 0x9E3779B97F4A7C15ull;
     const uint32_t h = (uint32_t)(x >> 54) & (SIM_REQ_MEMO - 1); /* the top 10 bits: every input reaches them */
-    if (__builtin_expect(!w->req_memo, 0)) {
-        w->req_memo = calloc(SIM_REQ_MEMO, sizeof *w->req_memo);
-        if (!w->req_memo)
-            detail_oom();
+    if (__builtin_expect(!w->req_memo, 0) && !(w->req_memo = calloc(SIM_REQ_MEMO, sizeof *w->req_memo))) {
+        /* no memory for the memo: measure every time (this may run on the
+         * scheduler's stack, where a block cannot be aborted) */
+        uint64_t it[32];
+        const unsigned n = affine_items(it, r->a0 - (uintptr_t)((intptr_t)r->lane0 * r->stride), r->stride, r->size,
+                                        r->lanes);
+        measure(it, n, r->space, 1, out_a, out_b);
+        return;
     }
     sim_req_memo *e = &w->req_memo[h];
     if (e->tag == tag && e->lanes == r->lanes && e->stride == r->stride) {
@@ -1254,10 +1258,9 @@ static void req_memo(sim_worker *w, const sim_request *r, uint32_t *out_a, uint3
  * item by item (a hit is exact); a miss measures and takes the entry. */
 static void list_memo(sim_worker *w, const uint64_t *it, unsigned n, int space, uint32_t *out_a, uint32_t *out_b)
 {
-    if (__builtin_expect(!w->list_memo, 0)) {
-        w->list_memo = calloc(SIM_LIST_MEMO, sizeof *w->list_memo);
-        if (!w->list_memo)
-            detail_oom();
+    if (__builtin_expect(!w->list_memo, 0) && !(w->list_memo = calloc(SIM_LIST_MEMO, sizeof *w->list_memo))) {
+        measure(it, n, space, 1, out_a, out_b); /* no memory for the memo (see req_memo) */
+        return;
     }
     const int shared = (space & SIM_SPACE_SHARED) != 0;
     const uint32_t tag = shared ? 1u : (space & SIM_SPACE_ATOM) ? 2u : 3u;

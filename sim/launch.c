@@ -1517,9 +1517,6 @@ void sim_warp_mma(float *d, const float *ab, const float *as, const float *bb, c
     sim_worker *w = sim_tls_worker;
     const sim_warp *wp = &w->warps[w->cur->warp];
     const int kind = as ? SIM_RDV_MMA3 : SIM_RDV_MMA;
-    if (wp->n_rdv != 0 && (wp->n_rdv > 1 || wp->rdv[0].line != line || wp->rdv[0].kind != kind ||
-                           wp->rdv[0].file != file)) /* the lanes of one call: one string literal */
-        mma_check_site(w, wp, kind, file, line);
     mma_operand(w, d, 4, 0, pc);
     mma_operand(w, ab, 4, 0, pc);
     mma_operand(w, bb, 2, 0, pc);
@@ -1528,6 +1525,11 @@ void sim_warp_mma(float *d, const float *ab, const float *as, const float *bb, c
         mma_operand(w, bs, 2, 0, pc);
     }
     mma_operand(w, d, 4, 1, pc); /* written by the last lane to arrive */
+    /* after the operands: in detailed mode an access may let other lanes run
+     * (make_room), and they may have opened the rendezvous meanwhile */
+    if (wp->n_rdv != 0 && (wp->n_rdv > 1 || wp->rdv[0].line != line || wp->rdv[0].kind != kind ||
+                           wp->rdv[0].file != file)) /* the lanes of one call: one string literal */
+        mma_check_site(w, wp, kind, file, line);
     sim_mma_frag f = {d, ab, as, bb, bs};
     (void)rendezvous_fast(0xffffffffu, kind, (uint64_t)(uintptr_t)&f, 0, 32, file, line);
 }
