@@ -384,6 +384,13 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
             detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
         return;
     }
+    /* counting mode's sample of bank conflicts (sim/launch.c): the same requests, no race checks */
+    if (__builtin_expect(w->sample, 0) && !atomic && !w->async && w->cur && !(a & (size - 1)) && in_shared(w, a, size)) {
+        (&w->c.sram_read_bytes)[wr] += size;
+        if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
+            detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+        return;
+    }
     access_general(w, a, size, wr, pc, atomic);
 }
 

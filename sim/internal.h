@@ -206,6 +206,11 @@ typedef struct sim_worker {
      * every shared access to the slow path: detailed mode, and the watchdog once it fires
      * (sim_shared_fast_off). */
     uintptr_t tls_lim[5], dyn_lim[5];
+    /* counting mode's sample of bank conflicts (sim/launch.c sample_start): stretches
+     * of a block's plain shared accesses grouped into warp requests as detailed mode does */
+    int sample, sample_block, sample_dense;
+    uint64_t sample_sram0, sample_skip, sample_rng, sample_first[2], sample_got;
+    uintptr_t lim_keep[2][5];
     uintptr_t dyn_win_lo, dyn_win_hi; /* dyn buffer plus red zones */
     sim_counters c;
 
@@ -255,6 +260,7 @@ typedef struct sim_worker {
     struct sim_l2_done { uint64_t b; uint64_t *e; size_t n; int lost; } l2_batch[32]; /* finished, not handed over */
     unsigned l2_nbatch;
     uint64_t l1_gen;
+    uint64_t blk_gacc; /* the running block's global accesses (its threads' l2_occ, summed as each ends) */
 
     sim_req_memo *req_memo;   /* SIM_REQ_MEMO entries, allocated by the first detailed launch */
     sim_list_memo *list_memo; /* SIM_LIST_MEMO entries, likewise */
@@ -272,6 +278,8 @@ typedef struct sim_worker {
 /* worker->detailed has this bit or-ed in by the watchdog: the next access
  * that tests the detailed flag stops the thread (no cost on the hot path) */
 #define SIM_DETAILED_TIMEOUT 2
+#define SIM_SAMPLE_SKIP 63 /* barrier intervals skipped between two sampled, on average */
+#define SIM_SAMPLE_FIRST 4 /* a block's first stretches, all sampled */
 void sim_shared_fast_off(sim_worker *w);
 
 extern _Thread_local sim_worker *sim_tls_worker;
@@ -334,6 +342,7 @@ static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uin
         sim_l2_turn(w);
 }
 unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
+double sim_time_roofline(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c); /* sim/l2.c's cleaning */
 int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks); /* 0 or -1 (out of memory) */
 void sim_l2_block_done(sim_worker *w, uint64_t b);
 #define SIM_L2_BATCH 32 /* finished blocks a worker hands over at once (sim_l2_worker_flush) */

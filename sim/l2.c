@@ -576,10 +576,10 @@ void sim_l2_launch_end(sim_counters *c)
      * back at a steady rate (flash v1, which rewrites O in L2 again and again,
      * wrote 0.79, 12.6 and 50.3 MB in 42, 672 and 2690 ms: 18.7 MB/s each
      * time). A line cleaned and written again is written back again: at most
-     * one write-back per rewrite. The kernel's time is the time model's
-     * (without FLOPs, which the simulator does not count). */
+     * one write-back per rewrite. The kernel's time is the roofline the rate was fitted
+     * with (sim_time_roofline, without FLOPs). */
     const sim_device *dev = sim_get_device();
-    double t = sim_time_model(dev, &L2.cfg, c, 0).seconds, clean = dev->ceil.l2_clean_bytes_per_s * t;
+    double t = sim_time_roofline(dev, &L2.cfg, c), clean = dev->ceil.l2_clean_bytes_per_s * t;
     double cap = 32.0 * (double)L2.rewrites;
     c->dram_write_bytes += (uint64_t)(clean < cap ? clean : cap) / 32 * 32;
 }

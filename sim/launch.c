@@ -176,6 +176,7 @@ sim_status sim_set_max_dynamic_shared(size_t bytes)
 /* ---- settings from the environment ------------------------------------------- */
 static long env_stack_kb = 64;  /* SIMTLAB_STACK_KB: KiB of stack per CUDA thread */
 static long env_timeout_s = 120; /* SIMTLAB_TIMEOUT: seconds per launch, 0 = no watchdog */
+static long sample_on = 1;        /* SIMTLAB_SAMPLE: counting mode samples bank conflicts (sample_start) */
 
 /* Reads a whole number from the environment; -1 (with the error set) when it
  * is set to anything but a number in [lo, hi]. */
@@ -205,6 +206,10 @@ static int env_settings(void)
                        &env_stack_kb) ||
               env_long("SIMTLAB_TIMEOUT", 0, 86400 * 7, 120, "seconds a launch may run; 0 turns the watchdog off",
                        &env_timeout_s) ||
+              env_long("SIMTLAB_SAMPLE", 0, 1, 1,
+                       "1: counting mode samples the shared-memory bank conflicts of a grid's first and last blocks for the "
+                       "time model; 0: no "
+                       "sample", &sample_on) ||
               env_long("SIMTLAB_L2_COLD", 0, 1, 1,
                        "1: every launch starts on an empty L2, as Nsight Compute measures one kernel; 0: the L2 "
                        "lives through the program", &cold);
@@ -567,15 +572,100 @@ void *sim_dynamic_shared(void) { return (void *)sim_tls_worker->dyn_lo; }
 /* ---- the block scheduler ----------------------------------------------------- */
 static void activemask_settle(sim_worker *w, sim_warp *wp, int force);
 
+/* ---- counting mode's sample of bank conflicts ------------------------------
+ * The time model needs shared-memory wavefronts (32-way conflicts make flash
+ * v1 8x slower), which counting mode does not count. In the grid's first
+ * and last blocks (a causal grid's first is its smallest) it samples them:
+ * in a sampled stretch between two barriers (there every request is
+ * whole), the plain shared accesses go the slow way (the fast-path windows
+ * are closed) and are grouped into warp requests as detailed mode groups
+ * them, without race checks. After each sampled stretch a random number of
+ * stretches, SIM_SAMPLE_SKIP on average, is not: about 1/32 of the block's,
+ * spread over it, each stretch as likely as any other (a fixed stride would
+ * meet some phases of a loop more than others, and a stretch picked by the
+ * bytes so far is more often the one after a long stretch). The seed is fixed:
+ * a launch's figures are always the same. The block's first SIM_SAMPLE_FIRST
+ * stretches are sampled too, but count only when fewer than that many others
+ * were (a block with few barriers: then every stretch counts). The
+ * wavefronts and bytes go to sample_*; the detailed counters stay 0. */
+static void sample_open(sim_worker *w)
+{
+    w->sample = 1;
+    w->sample_sram0 = w->c.sram_read_bytes + w->c.sram_write_bytes;
+    memset(w->tls_lim, 0, sizeof w->tls_lim);
+    memset(w->dyn_lim, 0, sizeof w->dyn_lim);
+}
+
+static void sample_close(sim_worker *w)
+{
+    sim_counters *c = &w->c;
+    uint64_t wf = c->shared_ld_wavefronts + c->shared_st_wavefronts;
+    uint64_t bytes = c->sram_read_bytes + c->sram_write_bytes - w->sample_sram0;
+    if (w->sample_dense) { /* the block's first stretches: kept aside */
+        w->sample_dense--;
+        w->sample_first[0] += wf;
+        w->sample_first[1] += bytes;
+    } else {
+        c->sample_wavefronts += wf;
+        c->sample_sram_bytes += bytes;
+        w->sample_got += bytes != 0;
+    }
+    c->shared_ld_requests = c->shared_st_requests = 0;
+    c->shared_ld_wavefronts = c->shared_st_wavefronts = 0;
+    c->shared_ld_conflicts = c->shared_st_conflicts = 0;
+    memcpy(w->tls_lim, w->lim_keep[0], sizeof w->tls_lim);
+    memcpy(w->dyn_lim, w->lim_keep[1], sizeof w->dyn_lim);
+    w->sample = 0;
+    uint64_t x = w->sample_rng; /* xorshift64 */
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    w->sample_rng = x;
+    w->sample_skip = w->sample_dense ? 0 : x % (2 * SIM_SAMPLE_SKIP + 1);
+}
+
+static void sample_start(sim_worker *w) /* the first or the last block */
+{
+    w->sample_block = 1;
+    w->sample_rng = 0x9E3779B97F4A7C15ull;
+    w->sample_got = 0;
+    w->sample_first[0] = w->sample_first[1] = 0;
+    memcpy(w->lim_keep[0], w->tls_lim, sizeof w->tls_lim);
+    memcpy(w->lim_keep[1], w->dyn_lim, sizeof w->dyn_lim);
+    w->sample_dense = SIM_SAMPLE_FIRST;
+    sample_open(w);
+}
+
+/* At a barrier's release, the warps' requests flushed: a stretch ends, the next begins. */
+static void sample_barrier(sim_worker *w)
+{
+    if (w->sample)
+        sample_close(w);
+    if (!w->sample_skip)
+        sample_open(w);
+    else
+        w->sample_skip--;
+}
+
+static void sample_stop(sim_worker *w) /* the block's end */
+{
+    if (w->sample)
+        sample_close(w);
+    if (w->sample_got < SIM_SAMPLE_FIRST) {
+        w->c.sample_wavefronts += w->sample_first[0];
+        w->c.sample_sram_bytes += w->sample_first[1];
+    }
+    w->sample_block = 0;
+}
+
 static void thread_finished(sim_worker *w, sim_thread *t)
 {
     t->state = SIM_T_DONE;
     w->n_done++;
+    w->blk_gacc += t->l2_occ;
     sim_warp *wp = &w->warps[t->warp];
     wp->done |= 1u << t->lane;
     if (wp->n_rdv)
         activemask_settle(w, wp, 0);
-    if (w->detailed && wp->done == wp->exists)
+    if ((w->detailed || w->sample) && wp->done == wp->exists)
         sim_warp_flush(w, wp);
 }
 
@@ -826,9 +916,11 @@ static void resolve_stall(sim_worker *w)
         w->last_or = w->bar_or;
         w->rel_next = 0;
         w->rel_end = w->n_threads;
-        if (w->detailed)
+        if (w->detailed || w->sample)
             for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++)
                 sim_warp_flush(w, &w->warps[k]);
+        if (__builtin_expect(w->sample_block, 0))
+            sample_barrier(w);
         w->n_bar = 0;
         w->epoch++;
         w->c.barriers++;
@@ -1053,9 +1145,11 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
             }
             t->stack = NULL;
         }
-    if (w->detailed)
+    if (w->detailed || w->sample)
         for (unsigned k = 0; k < (n + 31) / 32; k++)
             sim_warp_flush(w, &w->warps[k]);
+    if (w->sample_block)
+        sample_stop(w);
 }
 
 /* ---- barriers -------------------------------------------------------------------- */
@@ -1289,7 +1383,7 @@ static int rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
     }
     w->ready_tail = tail;
 done:
-    if (w->detailed && r.arrived == (wp->exists & ~wp->done))
+    if ((w->detailed || w->sample) && r.arrived == (wp->exists & ~wp->done))
         sim_warp_flush(w, wp);
     return 0;
 }
@@ -1796,6 +1890,79 @@ int sim_resolve_pcs(const uintptr_t *pcs, size_t n, sim_pc_source *out)
     return rc;
 }
 
+/* ---- where the blocks would run (the time model's busiest SM) ---------------------- */
+/* Each block's work, by block index (kept between launches). NULL past
+ * SIM_SCHED_MAX_BLOCKS blocks or out of memory: the time model then takes the
+ * blocks as even. */
+static uint64_t *sched_buffer(uint64_t nblocks)
+{
+    static uint64_t *buf;
+    static uint64_t cap;
+    if (nblocks > SIM_SCHED_MAX_BLOCKS)
+        return NULL;
+    if (nblocks > cap) {
+        uint64_t *b = realloc(buf, nblocks * sizeof *b);
+        if (!b)
+            return NULL;
+        buf = b;
+        cap = nblocks;
+    }
+    memset(buf, 0, nblocks * sizeof *buf);
+    return buf;
+}
+
+/* Blocks in index order, each to the SM with the least work so far (the
+ * lowest-numbered on a tie, so a first wave goes round the SMs): a list
+ * schedule, as the block scheduler hands the next block to the SM that
+ * frees room first. A min-heap of SMs keyed by (work, index). n = 0 (a launch
+ * that did not finish) leaves the counters at 0. */
+static void sched_place(const uint64_t *work, uint64_t n, unsigned sms, sim_counters *c)
+{
+    if (!n || !sms)
+        return;
+    uint64_t *load = calloc(sms, sizeof *load), *cnt = calloc(sms, sizeof *cnt);
+    unsigned *heap = malloc(sms * sizeof *heap);
+    if (!load || !cnt || !heap) {
+        free(load), free(cnt), free(heap);
+        return;
+    }
+    for (unsigned i = 0; i < sms; i++)
+        heap[i] = i; /* all zero: already a heap in index order */
+#define SCHED_LESS(a, b) (load[a] < load[b] || (load[a] == load[b] && (a) < (b)))
+    uint64_t total = 0, largest = 0;
+    for (uint64_t b = 0; b < n; b++) {
+        unsigned s = heap[0];
+        uint64_t wk = work[b];
+        load[s] += wk ? wk : 1; /* an empty block still takes its turn */
+        cnt[s]++;
+        total += wk;
+        largest = wk > largest ? wk : largest;
+        for (unsigned i = 0;;) { /* sift the root down */
+            unsigned l = 2 * i + 1, r = l + 1, m = i;
+            if (l < sms && SCHED_LESS(heap[l], heap[m]))
+                m = l;
+            if (r < sms && SCHED_LESS(heap[r], heap[m]))
+                m = r;
+            if (m == i)
+                break;
+            unsigned t = heap[i];
+            heap[i] = heap[m];
+            heap[m] = t;
+            i = m;
+        }
+    }
+#undef SCHED_LESS
+    unsigned busiest = 0;
+    for (unsigned i = 1; i < sms; i++)
+        if (load[i] > load[busiest])
+            busiest = i;
+    c->sched_work = total;
+    c->sched_sm_work = load[busiest] < total ? load[busiest] : total;
+    c->sched_sm_blocks = cnt[busiest];
+    c->sched_block_work = largest;
+    free(load), free(cnt), free(heap);
+}
+
 int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void *), const void *args)
 {
     memset(&last_info, 0, sizeof last_info);
@@ -1829,6 +1996,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     const uint64_t chunk = nblocks / ((uint64_t)sim_worker_count() * 256) + 1;
     sim_counters total;
     memset(&total, 0, sizeof total);
+    uint64_t *blk_work = sched_buffer(nblocks);
     sim_err_rec err;
     int has_err = 0, setup_failed = 0;
     uint64_t blocks_run = 0;
@@ -1892,7 +2060,13 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                         stop = 1;
                         break;
                     }
+                    uint64_t sram0 = w->c.sram_read_bytes + w->c.sram_write_bytes;
+                    w->blk_gacc = 0;
+                    if ((b == 0 || b == nblocks - 1) && !w->detailed && sample_on)
+                        sample_start(w);
                     run_block(w, b, cfg);
+                    if (blk_work)
+                        blk_work[b] = w->c.sram_read_bytes + w->c.sram_write_bytes - sram0 + 4 * w->blk_gacc;
                     if (!w->block_failed && !w->timed_out) /* finished: the timeout report counts these */
                         my_blocks++;
                     sim_l2_block_done(w, b);
@@ -1931,6 +2105,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         }
     }
     sim_l2_launch_end(&total);
+    if (blk_work)
+        sched_place(blk_work, blocks_run < nblocks ? 0 : nblocks, sim_get_device()->sm_count, &total);
     int fired = env_timeout_s > 0 && atomic_load(&wd_fired);
     if (env_timeout_s > 0)
         wd_disarm();

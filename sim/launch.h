@@ -134,7 +134,22 @@ typedef struct sim_counters {
     uint64_t dram_write_bytes; /* predicted: dirty sectors L2 wrote back during the launch, x 32 */
     uint64_t l2_dirty_bytes;   /* dirty in L2 after the launch: DRAM writes still to come */
     uint64_t l2_incomplete;    /* 1: a block's trace overflowed (sim/l2.c SIM_TRACE_CAP); the L2 figures are low */
+    /* The blocks as the chip would place them (sim/timemodel.c): each block's
+     * work is its shared bytes + 4 x its global accesses; blocks go, in order,
+     * to the SM with the least work so far (the block scheduler hands the next
+     * block to the first SM with room). 0 in sched_work when the grid had more
+     * than SIM_SCHED_MAX_BLOCKS blocks (or no memory): then taken as even. */
+    uint64_t sched_work;       /* all blocks' work */
+    uint64_t sched_sm_work;    /* the busiest SM's */
+    uint64_t sched_sm_blocks;  /* the blocks it ran */
+    uint64_t sched_block_work; /* the largest block's */
+    /* Counting mode's sample of bank conflicts (about 1/32 of the stretches between
+     * barriers of the grid's first and last blocks, grouped into warp requests as
+     * detailed mode does: sim/launch.c; 0 in detailed mode, which counts them all,
+     * and with SIMTLAB_SAMPLE=0): the shared bytes sampled and their wavefronts. */
+    uint64_t sample_sram_bytes, sample_wavefronts;
 } sim_counters;
+#define SIM_SCHED_MAX_BLOCKS ((uint64_t)1 << 22)
 
 /* The L2 model (sim/l2.c, docs/l2-model.md) fills the l2_* and dram_*
  * counters of every launch, in every mode. One L2 for the process, as on the
@@ -144,17 +159,29 @@ typedef struct sim_counters {
  * Compute measures one kernel by default), and copies bypass it. */
 void sim_l2_set_cold(int on);
 int sim_l2_get_cold(void);
-/* A kernel's time predicted by a roofline over the preset's ceilings
- * (sim/timemodel.c): launch + the largest of its DRAM, L2, shared-memory and
- * FP32 times (plus a quarter of the others), over the fraction of the SMs its
- * grid can use and the occupancy of those SMs. */
+/* A kernel's time predicted from its counters (sim/timemodel.c): the busiest
+ * SM's instruction issue, its longest block's chain of instructions, its
+ * shared-memory wavefronts, its global memory latency and its block starts, and the launch's
+ * DRAM and L2 bandwidth; the largest bounds, half of the others adds. flops:
+ * the kernel's FLOPs (the simulator does not count arithmetic; 0 if not
+ * known). */
 typedef struct sim_time_pred {
     double seconds;
-    double t_dram, t_l2, t_smem, t_fp32; /* each over the SMs the grid uses */
-    double occupancy; /* resident warps of an SM / 64, at most 1: the time is divided by it */
-    const char *bound; /* "DRAM", "L2", "shared memory", "FP32" or "launch" */
+    double t_issue, t_smem, t_latency, t_blocks, t_dram, t_l2; /* each term alone, seconds */
+    double warps; /* resident warps on the busiest SM */
+    double wavefronts; /* the launch's shared wavefronts: counted (detailed mode) or from the sample */
+    const char *bound; /* "issue", "shared memory", "memory latency", "block starts", "DRAM", "L2" or "launch" */
 } sim_time_pred;
 sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c, double flops);
+/* Its constants, fitted to the H200's lesson kernels (docs/l2-model.md) and
+ * assumed for the other presets: */
+#define SIM_TM_P 3.0     /* warp instructions an SM issues a cycle at most (in these units: an access
+                            * counts one a 4-byte word, so a float4 counts 4; the chip has 4 schedulers) */
+#define SIM_TM_CPI 2.5   /* cycles between a warp's instructions */
+#define SIM_TM_L 1200.0  /* cycles a global access takes */
+#define SIM_TM_C 16.0    /* global bytes a thread has in flight */
+#define SIM_TM_K 200.0   /* cycles an SM spends starting a block */
+#define SIM_TM_BETA 0.3  /* how much of the other terms adds to the largest */
 
 /* DRAM bytes that copies and memsets moved through the L2 model so far. */
 void sim_l2_host_totals(uint64_t *dram_read_bytes, uint64_t *dram_write_bytes);

@@ -1,52 +1,120 @@
 /* sim/timemodel.c - a kernel's time predicted from what it moves and computes
- * (issue 15): a roofline over the preset's ceilings.
+ * (issue 15, docs/l2-model.md "The time model").
  *
- *   terms = DRAM bytes / DRAM rate, L2 bytes / L2 rate,
- *           shared bytes / shared rate, FLOPs / FP32 rate
- *   t = launch + (max(terms) + 1/4 (sum(terms) - max(terms))) / busy / warps
+ * The lesson kernels on the H200 are mostly not bandwidth-bound: their grids
+ * are small (flash v1 runs 2 blocks on 132 SMs) and a few warps an SM cannot
+ * hide latency. So the model looks at the busiest SM, where the blocks would
+ * run (sim/launch.c places them, in order, on the SM with the least work so
+ * far), and takes the largest of these times, in SM clock cycles:
  *
- * DRAM bytes are the L2 model's (sim/l2.c), L2 bytes the sectors that reached
- * L2, shared bytes what the kernel read and wrote in shared memory; FLOPs
- * come from the caller (the simulator does not count arithmetic). busy: the
- * fraction of the chip a grid can use, min(1, blocks / SMs): a grid of 2
- * blocks runs on 2 SMs. warps: the resident warps of an SM over 64 (a full
- * SM; fewer warps hide less latency), at most 1. The other terms overlap the
- * largest only in part (a quarter of them adds). Both constants were fitted
- * to the H200's lesson kernels (docs/l2-model.md, where the fit and its
- * misses are). The largest term names what bounds the kernel. The
- * ceilings of the h200 preset were measured on the chip
- * (scripts/gpu/ceilings.cu, docs/gpu/l2-run3/ceilings.txt); the others are
- * scaled from their datasheets (docs/l2-model.md).
+ *   issue    its warp instructions over its issue rate: I / min(P, W / CPI).
+ *            I = (FMAs + shared accesses + global accesses) / 32, counting
+ *            FLOPs / 2 FMAs and an access a 4-byte word; W = the warps
+ *            resident on that SM. A warp issues once every CPI cycles (its
+ *            instructions wait on each other), the SM at most P a cycle.
+ *   chain    the largest block's warp instructions one after another (x CPI):
+ *            a causal grid of one wave takes as long as its longest block.
+ *   shared   its shared-memory wavefronts, one a cycle (detailed mode counts
+ *            them, bank conflicts included; counting mode scales its shared
+ *            bytes by the wavefronts a byte of its sample, block 0's first
+ *            accesses grouped as detailed mode does: sim/launch.c; without
+ *            a sample, 128 bytes a wavefront).
+ *   latency  its global bytes over what its warps keep in flight (Little's
+ *            law): C bytes a thread, L cycles each.
+ *   blocks   K cycles to start each of its blocks (a grid of 65535 tiny
+ *            blocks takes 55 us on the H200, whatever they do).
+ *   DRAM, L2 the launch's DRAM and L2 bytes over the chip's bandwidths.
+ *
+ *   t = launch + (largest + BETA x (sum of the others)) / clock
+ *
+ * P, CPI, L, C, K and BETA (sim/launch.h) were fitted to the H200's lesson
+ * kernels (the flushed sweep and a full-grid set: scripts/timemodel/fit_sm.py,
+ * docs/l2-model.md); the bandwidths were measured on the chip
+ * (scripts/gpu/ceilings.cu); the SM clock is the shared-memory ceiling over
+ * 128 bytes a cycle an SM. Without FLOPs from the caller (simtlab run: the
+ * simulator does not count arithmetic) the issue terms see memory
+ * instructions only and predict low for compute-heavy kernels.
  */
 #include <math.h>
 
 #include "internal.h"
 
+#define TM_P SIM_TM_P /* sim/launch.h */
+#define TM_CPI SIM_TM_CPI
+#define TM_L SIM_TM_L
+#define TM_C SIM_TM_C
+#define TM_K SIM_TM_K
+#define TM_BETA SIM_TM_BETA
+
 sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c, double flops)
 {
     sim_time_pred p = {0};
+    const sim_ceilings *k = &dev->ceil;
+    double clock = k->smem_bytes_per_s / (128.0 * dev->sm_count);
+    double blocks = (double)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+    unsigned threads = cfg->block.x * cfg->block.y * cfg->block.z, wpb = (threads + 31) / 32;
+    double fit = sim_blocks_per_sm(dev, cfg), nb, share, longest;
+    if (c->sched_work && c->sched_sm_blocks) { /* where sim/launch.c placed the blocks */
+        nb = (double)c->sched_sm_blocks;
+        share = (double)c->sched_sm_work / (double)c->sched_work;
+        longest = (double)c->sched_block_work / (double)c->sched_work;
+    } else { /* even blocks, round the SMs */
+        nb = ceil(blocks / dev->sm_count);
+        share = nb / blocks;
+        longest = 1.0 / blocks;
+    }
+    double W = (nb < fit ? nb : fit) * wpb, wmax = dev->max_threads_per_sm / 32.0;
+    W = W < wmax ? W : wmax;
+    double sram = (double)(c->sram_read_bytes + c->sram_write_bytes);
+    double hbm = (double)(c->hbm_read_bytes + c->hbm_write_bytes);
+    double instr = (flops / 2 + sram / 4 + hbm / 4) / 32;
+    double rate = W / TM_CPI < TM_P ? W / TM_CPI : TM_P;
+    double issue = share * instr / rate, chain = longest * instr / wpb * TM_CPI;
+    p.t_issue = (issue > chain ? issue : chain) / clock;
+    double wf = (double)(c->shared_ld_wavefronts + c->shared_st_wavefronts + c->shared_atom_wavefronts +
+                         c->async_st_wavefronts);
+    if (wf <= 0 && c->sample_sram_bytes) /* counting mode: its sample's wavefronts a byte */
+        wf = sram * (double)c->sample_wavefronts / (double)c->sample_sram_bytes;
+    p.t_smem = share * (wf > 0 ? wf : sram / 128) / clock;
+    p.wavefronts = wf > 0 ? wf : sram / 128;
+    p.t_latency = share * hbm * TM_L / (W * 32 * TM_C) / clock;
+    p.t_blocks = nb * TM_K / clock;
+    p.t_dram = (double)(c->dram_read_bytes + c->dram_write_bytes) / k->dram_bytes_per_s;
+    p.t_l2 = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors) / k->l2_bytes_per_s;
+    p.warps = W;
+    p.bound = "issue";
+    double m = p.t_issue;
+    if (p.t_smem > m)
+        m = p.t_smem, p.bound = "shared memory";
+    if (p.t_latency > m)
+        m = p.t_latency, p.bound = "memory latency";
+    if (p.t_blocks > m)
+        m = p.t_blocks, p.bound = "block starts";
+    if (p.t_dram > m)
+        m = p.t_dram, p.bound = "DRAM";
+    if (p.t_l2 > m)
+        m = p.t_l2, p.bound = "L2";
+    double sum = p.t_issue + p.t_smem + p.t_latency + p.t_blocks + p.t_dram + p.t_l2, t = m + TM_BETA * (sum - m);
+    if (t < k->launch_s)
+        p.bound = "launch";
+    p.seconds = k->launch_s + t;
+    return p;
+}
+
+/* The session-9 roofline, kept for one use: sim/l2.c's background cleaning,
+ * whose rate (18.7 MB/s of dirty lines) was fitted with these times. */
+double sim_time_roofline(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c)
+{
     const sim_ceilings *k = &dev->ceil;
     double blocks = (double)cfg->grid.x * cfg->grid.y * cfg->grid.z;
     double busy = blocks < dev->sm_count ? blocks / dev->sm_count : 1.0;
     unsigned warps = (cfg->block.x * cfg->block.y * cfg->block.z + 31) / 32;
     double per_sm = ceil(blocks / dev->sm_count), fit = sim_blocks_per_sm(dev, cfg);
     double resident = (per_sm < fit ? per_sm : fit) * warps, occ = resident < 64 ? resident / 64 : 1.0;
-    p.t_dram = (double)(c->dram_read_bytes + c->dram_write_bytes) / k->dram_bytes_per_s / busy;
-    p.t_l2 = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors) / k->l2_bytes_per_s / busy;
-    p.t_smem = (double)(c->sram_read_bytes + c->sram_write_bytes) / k->smem_bytes_per_s / busy;
-    p.t_fp32 = flops / k->fp32_flops_per_s / busy;
-    p.occupancy = occ;
-    p.bound = "DRAM";
-    double m = p.t_dram;
-    if (p.t_l2 > m)
-        m = p.t_l2, p.bound = "L2";
-    if (p.t_smem > m)
-        m = p.t_smem, p.bound = "shared memory";
-    if (p.t_fp32 > m)
-        m = p.t_fp32, p.bound = "FP32";
-    double sum = p.t_dram + p.t_l2 + p.t_smem + p.t_fp32, t = (m + 0.25 * (sum - m)) / occ;
-    if (t < k->launch_s)
-        p.bound = "launch";
-    p.seconds = k->launch_s + t;
-    return p;
+    double t[3] = {(double)(c->dram_read_bytes + c->dram_write_bytes) / k->dram_bytes_per_s / busy,
+                   32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors) / k->l2_bytes_per_s / busy,
+                   (double)(c->sram_read_bytes + c->sram_write_bytes) / k->smem_bytes_per_s / busy};
+    double m = t[0] > t[1] ? t[0] : t[1];
+    m = m > t[2] ? m : t[2];
+    return k->launch_s + (m + 0.25 * (t[0] + t[1] + t[2] - m)) / occ;
 }

@@ -189,6 +189,9 @@ ParameterizedTest(stride_case *c, counters, strided)
  *  padded: tile[32][33]: the column's words are 33 apart, 32 different banks:
  *          shared loads R wavefronts, 0 conflicts.
  *  tiled and padded: SRAM 4E bytes written and 4E read; one barrier per block.
+ *          Counting mode's sample of bank conflicts (the first and the last
+ *          block, both their stretches): 2 x 8 TILE^2 bytes, and 2 x 33 (tiled)
+ *          or 2 x 2 (padded) wavefronts a TILE^2 / 32 requests.
  *  all: HBM 4E read, 4E written. */
 enum { TR_NAIVE, TR_TILED, TR_PADDED };
 static const char *const tr_name[] = {"naive", "tiled", "padded"};
@@ -240,6 +243,11 @@ ParameterizedTest(tr_case *c, counters, transpose)
         EXPECT_CTR(threads, blocks * TILE * TILE_ROWS, "%s n=%d detailed=%d", k, n, detailed);
         expect_alloc(d_in, 4 * E, 0, "transpose: in");
         expect_alloc(d_out, 0, 4 * E, "transpose: out");
+        /* counting mode samples the bank conflicts of the first and the last
+         * block (sim/launch.c): two stretches each (one barrier), both counted */
+        const uint64_t block_bytes = 8 * TILE * TILE, block_wf = TILE * TILE / 32 * (c->kind == TR_TILED ? 33 : 2);
+        EXPECT_CTR(sample_sram_bytes, !detailed && shared ? 2 * block_bytes : 0, "%s n=%d detailed=%d", k, n, detailed);
+        EXPECT_CTR(sample_wavefronts, !detailed && shared ? 2 * block_wf : 0, "%s n=%d detailed=%d", k, n, detailed);
         if (!detailed) {
             expect_no_detail(k);
             continue;

@@ -234,36 +234,89 @@ Test(l2, persistent_l2_carries_over)
     sim_l2_set_cold(1);
 }
 
-/* The time model (sim/timemodel.c) on counters made by hand, preset h200:
- *   t = launch + (max + (sum - max) / 4) / busy / occupancy,
- * 264 blocks of 256 threads: busy 1, 2 blocks (16 warps) an SM: occupancy 1/4;
+/* The time model (sim/timemodel.c) on counters made by hand, preset h200
+ * (clock: the shared ceiling over 128 B a cycle an SM, 1.969 GHz):
+ *   t = launch + (largest + SIM_TM_BETA x (sum of the others)) / clock,
+ * the others including K cycles to start each block of the busiest SM.
  * 3.951 GB of DRAM traffic is 1 ms at the measured 3.951 TB/s. */
-Test(l2, time_model_roofline)
+Test(l2, time_model_terms)
 {
     const sim_device *h = sim_device_find("h200");
+    const double clock = h->ceil.smem_bytes_per_s / (128.0 * h->sm_count), B = SIM_TM_BETA;
+    const double starts = 2 * SIM_TM_K / clock; /* 2 blocks an SM to start */
     sim_counters c = {0};
     c.dram_read_bytes = 3951000000ull;
+    /* 264 blocks of 256 threads, none placed (sched_work 0): even, 2 an SM */
     simt_cfg cfg = cfg1(264, 256, 0);
     sim_time_pred p = sim_time_model(h, &cfg, &c, 0);
-    cr_assert_float_eq(p.seconds, 2e-6 + 1e-3 / 0.25, 1e-9, "DRAM-bound: %.9g s", p.seconds);
+    cr_assert_float_eq(p.seconds, 2e-6 + 1e-3 + B * starts, 1e-9, "DRAM-bound: %.9g s", p.seconds);
     cr_assert_str_eq(p.bound, "DRAM");
-    /* add shared traffic worth 2 ms: it bounds, and a quarter of the DRAM time adds */
-    c.sram_read_bytes = (uint64_t)(2e-3 * h->ceil.smem_bytes_per_s);
+    /* shared bytes worth 2 ms of wavefronts on the busiest SM (2 of the 264
+     * blocks): they bound. Their instructions (4 bytes each, 32 a warp
+     * instruction) issue at min(P, 16 warps / CPI) a cycle: a part of it adds */
+    double share = 2.0 / 264, sram = 2e-3 * clock * 128 / share;
+    c.sram_read_bytes = (uint64_t)sram;
     p = sim_time_model(h, &cfg, &c, 0);
-    cr_assert_float_eq(p.seconds, 2e-6 + (2e-3 + 0.25 * 1e-3) / 0.25, 1e-8, "shared-bound: %.9g s", p.seconds);
+    double rate = 16 / SIM_TM_CPI < SIM_TM_P ? 16 / SIM_TM_CPI : SIM_TM_P;
+    double issue = share * (sram / 4 / 32) / rate / clock;
+    cr_assert_float_eq(p.seconds, 2e-6 + 2e-3 + B * (1e-3 + issue + starts), 1e-8, "shared-bound: %.9g s", p.seconds);
     cr_assert_str_eq(p.bound, "shared memory");
-    /* 2 blocks use 2 of the 132 SMs, one block (8 warps) each */
+    /* detailed mode's wavefronts replace bytes / 128: 4x the wavefronts, 4x the time */
+    c.shared_ld_wavefronts = (uint64_t)(4 * sram / 128);
+    p = sim_time_model(h, &cfg, &c, 0);
+    cr_assert_float_eq(p.t_smem, 8e-3, 1e-8, "bank conflicts: %.9g s", p.t_smem);
+    /* 2 blocks of 8 warps, FLOPs only: one block an SM, half the work each;
+     * 8 warps issue at min(P, 8 / CPI) */
     memset(&c, 0, sizeof c);
-    double flops = 1e-3 * h->ceil.fp32_flops_per_s;
     cfg = cfg1(2, 256, 0);
+    double flops = 1e12, instr = flops / 2 / 32;
+    rate = 8 / SIM_TM_CPI < SIM_TM_P ? 8 / SIM_TM_CPI : SIM_TM_P;
     p = sim_time_model(h, &cfg, &c, flops);
-    cr_assert_float_eq(p.seconds, 2e-6 + 1e-3 / (2.0 / 132) / (8.0 / 64), 1e-6, "2 blocks: %.9g s", p.seconds);
-    cr_assert_str_eq(p.bound, "FP32");
-    /* nothing to do: the launch */
+    cr_assert_float_eq(p.t_issue, 0.5 * instr / rate / clock, 1e-9, "2 blocks: %.9g s", p.t_issue);
+    cr_assert_str_eq(p.bound, "issue");
+    cr_assert_float_eq(p.warps, 8, 0);
+    /* the same two blocks as placed by a launch, one with 3/4 of the work
+     * (a causal grid): the busiest SM has that block */
+    c.sched_work = 400, c.sched_sm_work = 300, c.sched_sm_blocks = 1, c.sched_block_work = 300;
+    p = sim_time_model(h, &cfg, &c, flops);
+    cr_assert_float_eq(p.t_issue, 0.75 * instr / rate / clock, 1e-9, "uneven blocks: %.9g s", p.t_issue);
+    /* global memory latency: 1 GB read by 264 blocks of 8 warps, 2 an SM */
+    memset(&c, 0, sizeof c);
+    cfg = cfg1(264, 256, 0);
+    c.hbm_read_bytes = 1000000000ull;
+    p = sim_time_model(h, &cfg, &c, 0);
+    cr_assert_float_eq(p.t_latency, share * 1e9 * SIM_TM_L / (16 * 32 * SIM_TM_C) / clock, 1e-9, "latency: %.9g s",
+                       p.t_latency);
+    /* nothing to do: the launch, and K cycles to start each of the busiest SM's 2 blocks */
     memset(&c, 0, sizeof c);
     p = sim_time_model(h, &cfg, &c, 0);
-    cr_assert_float_eq(p.seconds, 2e-6, 1e-12);
+    cr_assert_float_eq(p.seconds, 2e-6 + starts, 1e-12, "%.9g s", p.seconds);
     cr_assert_str_eq(p.bound, "launch");
+    /* 65535 blocks that do nothing: their starts bound (the H200: 55 us) */
+    cfg = cfg1(65535, 256, 0);
+    p = sim_time_model(h, &cfg, &c, 0);
+    cr_assert_float_eq(p.t_blocks, 497 * SIM_TM_K / clock, 1e-12, "%.9g s", p.t_blocks);
+    cr_assert_str_eq(p.bound, "block starts");
+}
+
+/* Where a launch places its blocks (sim/launch.c): 2 x SMs blocks of 32
+ * threads, the first SMs of them 4 loads a thread, the others 1 (and a store
+ * each). In order, each to the SM with the least work so far: the heavy ones
+ * one an SM, then the light ones round again. The busiest SM: one of each.
+ * Work: shared bytes + 4 x global accesses. */
+Test(l2, blocks_placed_on_the_least_busy_sm)
+{
+    const unsigned sms = (unsigned)sim_get_device()->sm_count;
+    float *in = dev_buffer(256 * sizeof(float), "in"), *out = dev_buffer(2 * sms * 32 * sizeof(float), "out");
+    simt_cfg cfg = cfg1(2 * sms, 32, 0);
+    SIM_CHECK(l2_uneven_launch_sim(&cfg, out, in, (int)sms));
+    const uint64_t heavy = 4 * 32 * 5, light = 4 * 32 * 2;
+    EXPECT(sched_block_work, heavy, "the largest block");
+    EXPECT(sched_work, sms * (heavy + light), "every block");
+    EXPECT(sched_sm_blocks, 2, "the busiest SM");
+    EXPECT(sched_sm_work, heavy + light, "the busiest SM");
+    SIM_CHECK(sim_free(in));
+    SIM_CHECK(sim_free(out));
 }
 
 /* One block of 128 threads, 1100 loads each, a shuffle after every load.

@@ -135,6 +135,19 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         sim_time_pred p = sim_time_model(sim_get_device(), &k->cfg, &k->sim, k->flops);
         json_num(j, "predicted_ms", p.seconds * 1e3);
         json_str(j, "bound", p.bound);
+        json_num(j, "issue_ms", p.t_issue * 1e3);
+        json_num(j, "shared_ms", p.t_smem * 1e3);
+        json_num(j, "latency_ms", p.t_latency * 1e3);
+        json_num(j, "blocks_ms", p.t_blocks * 1e3);
+        json_num(j, "dram_ms", p.t_dram * 1e3);
+        json_num(j, "l2_ms", p.t_l2 * 1e3);
+        json_num(j, "warps", p.warps);
+        json_num(j, "shared_wavefronts", p.wavefronts); /* counted (--detail) or estimated from a sample */
+        /* where the blocks ran (sim/launch.c): the busiest SM's work and blocks, the largest block's */
+        json_uint(j, "work", k->sim.sched_work);
+        json_uint(j, "sm_work", k->sim.sched_sm_work);
+        json_uint(j, "sm_blocks", k->sim.sched_sm_blocks);
+        json_uint(j, "block_work", k->sim.sched_block_work);
     } else {
         json_null(j, "predicted_ms");
         json_null(j, "bound");

@@ -82,9 +82,21 @@ __global__ void l2_turns(int *log, int *ticket, const float *x, int iters)
         log[0] = -1; /* never: keeps v */
 }
 
+/* Blocks below `heavy` make 4 loads a thread, the others 1; every thread one
+ * store (tests/test_l2.c: where the blocks are placed). */
+__global__ void l2_uneven(float *out, const float *in, int heavy)
+{
+    const int b = blockIdx.x, t = threadIdx.x, reps = b < heavy ? 4 : 1;
+    float s = 0.0f;
+    for (int r = 0; r < reps; r++)
+        s += in[(t + r * 32) % 256];
+    out[b * blockDim.x + t] = s;
+}
+
 LAUNCHER(l2_turns, (int *, log), (int *, ticket), (const float *, x), (int, iters))
 LAUNCHER(l2_read, (float *, sink), (const float *, x), (long long, n), (int, passes), (int, stride))
 LAUNCHER(l2_write, (float *, y), (long long, n), (float, v))
 LAUNCHER(l2_read_all_blocks, (float *, sink), (const float *, x), (int, n))
 LAUNCHER(l2_atomic_one, (int *, counter))
 LAUNCHER(l2_read_chunks, (float *, sink), (const float *, x), (long long, n), (int, chunks))
+LAUNCHER(l2_uneven, (float *, out), (const float *, in), (int, heavy))

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# scripts/gpu/timemodel.sh - one device call for issue 15's time model (sim/timemodel.c).
+#   OUT=/dir bash scripts/gpu/timemodel.sh      (on the device machine, from the repository root)
+# A. CPU: the simulator's side of the sweep's large runs (lesson 4 at N = 4096 and 8192, runs
+#    16-23 of docs/gpu/l2-run4/lessons-runs.txt) with the JSON of this build (where the blocks
+#    ran: time_model.work ...), all 8 at once with 2 workers each: flash v1's grid has 2 blocks,
+#    so more workers a run would idle. Results: $OUT/tm/sims/sim-<i>.json.
+# B. GPU, meanwhile: launches the fit never saw, for a held-out check: lesson 4 with
+#    --batch 4 --heads 16 (grids that fill the chip; the sweep's have 2 heads), N 1024 and 2048,
+#    d 64 and 128, causal and not, under Nsight Compute with one pass of metrics on a flushed L2
+#    (--cache-control all), as docs/gpu/l2-run4 was measured. Results: $OUT/tm/val/
+#    lessons-all.csv and lessons-runs.txt (scripts/l2_parity.py's format).
+set -u
+OUT=${OUT:-/tmp/simtlab-tm}
+D=$OUT/tm
+mkdir -p "$D/sims" "$D/val"
+{
+  date -u +"%Y-%m-%d %H:%M UTC"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nvcc --version | tail -2
+  ncu --version | tail -1
+  nproc
+} >"$D/env.txt" 2>&1
+cat "$D/env.txt"
+
+SB=/tmp/simtlab-simbuild
+(
+  cmake -S . -B $SB -DSIMTLAB_CUDA=OFF -DSIMTLAB_TESTS=OFF >"$D/simbuild.txt" 2>&1 &&
+    cmake --build $SB -j8 --target lesson >>"$D/simbuild.txt" 2>&1 || { echo "sim build failed" >>"$D/sims/log.txt"; exit 1; }
+  while read -r cc i rc _ args; do
+    [ "$cc" = none ] && [ "$i" -ge 16 ] && [ "$i" -le 23 ] || continue
+    # shellcheck disable=SC2086
+    set -- $(printf '%s' "$args" | sed 's/--mode cuda//; s/--repeats 0//; s/--no-counters//')
+    (
+      s=$(date +%s)
+      OMP_NUM_THREADS=2 SIMTLAB_TIMEOUT=0 SIMTLAB_L2_COLD=1 timeout 480 $SB/lesson "$@" --mode sim --arch h200 --json \
+        >"$D/sims/sim-$i.json" 2>"$D/sims/sim-$i.err"
+      echo "sim $i rc=$? $(($(date +%s) - s)) s: $*" >>"$D/sims/log.txt"
+    ) &
+  done <docs/gpu/l2-run4/lessons-runs.txt
+  wait
+) &
+simjob=$!
+
+B=/tmp/simtlab-build
+export SIMTLAB_NO_COUNTERS=1 # ncu holds the profiler
+cmake -S . -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >"$D/build.txt" 2>&1 &&
+  cmake --build $B -j6 --target lesson >>"$D/build.txt" 2>&1 || { tail -30 "$D/build.txt"; }
+M=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
+: >"$D/val/lessons-all.csv"
+: >"$D/val/lessons-runs.txt"
+i=0
+for n in 1024 2048; do
+  for d in 64 128; do
+    for c in "" "--causal"; do
+      r="4 --n $n --d $d --batch 4 --heads 16 $c"
+      # shellcheck disable=SC2086
+      timeout 120 ncu --cache-control all --clock-control none --metrics $M -o /tmp/v$i -f \
+        $B/lesson $r --mode cuda --repeats 0 --no-counters >"$D/val/run-$i.txt" 2>&1
+      echo "all $i rc=$? lesson $r --mode cuda --repeats 0 --no-counters" >>"$D/val/lessons-runs.txt"
+      echo "none $i rc=0 lesson $r --mode cuda --repeats 0 --no-counters" >>"$D/val/lessons-runs.txt"
+      ncu --import /tmp/v$i.ncu-rep --csv --page raw --print-units base 2>/dev/null |
+        sed "s/^/\"$i\",/" >>"$D/val/lessons-all.csv"
+      i=$((i + 1))
+    done
+  done
+done
+echo "validation done: $(grep -c . "$D/val/lessons-all.csv") csv lines"
+wait $simjob
+cat "$D/sims/log.txt"
