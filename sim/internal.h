@@ -188,6 +188,17 @@ typedef struct sim_err_rec {
     char text[768]; /* the body; kernel name and pc line are added at the end */
 } sim_err_rec;
 
+#define SIM_SAMPLE_SKIP 255 /* stretches of a kind skipped between two sampled, on average, at most */
+#define SIM_SAMPLE_KINDS 16 /* kinds of stretches told apart (by the barrier they start at) */
+/* Counting mode's sample of bank conflicts (sim/launch.c): the stretches that start at one barrier. */
+typedef struct sim_sample_kind {
+    const char *file; /* the barrier's site; NULL, 0: the block's start */
+    int line;
+    uint64_t bytes, seen;  /* all its stretches' shared bytes, and their number */
+    uint64_t s_bytes, s_wf; /* the sampled ones' bytes and wavefronts */
+    uint64_t skip;         /* stretches to skip before the next sampled */
+} sim_sample_kind;
+
 typedef struct sim_worker {
     /* hot: read by every instrumented access */
     uint64_t *l2_tr;          /* the running block's global sectors, for the L2 model (sim/l2.c) */
@@ -208,8 +219,10 @@ typedef struct sim_worker {
     uintptr_t tls_lim[5], dyn_lim[5];
     /* counting mode's sample of bank conflicts (sim/launch.c sample_start): stretches
      * of a block's plain shared accesses grouped into warp requests as detailed mode does */
-    int sample, sample_block, sample_dense;
-    uint64_t sample_sram0, sample_skip, sample_rng, sample_first[2], sample_got;
+    int sample, sample_block;
+    uint64_t sample_sram0, sample_rng;
+    unsigned n_kinds;
+    sim_sample_kind kinds[SIM_SAMPLE_KINDS], *sample_cur; /* stretches by the barrier they start at */
     uintptr_t lim_keep[2][5];
     uintptr_t dyn_win_lo, dyn_win_hi; /* dyn buffer plus red zones */
     sim_counters c;
@@ -278,8 +291,6 @@ typedef struct sim_worker {
 /* worker->detailed has this bit or-ed in by the watchdog: the next access
  * that tests the detailed flag stops the thread (no cost on the hot path) */
 #define SIM_DETAILED_TIMEOUT 2
-#define SIM_SAMPLE_SKIP 63 /* barrier intervals skipped between two sampled, on average */
-#define SIM_SAMPLE_FIRST 4 /* a block's first stretches, all sampled */
 void sim_shared_fast_off(sim_worker *w);
 
 extern _Thread_local sim_worker *sim_tls_worker;

@@ -574,85 +574,101 @@ static void activemask_settle(sim_worker *w, sim_warp *wp, int force);
 
 /* ---- counting mode's sample of bank conflicts ------------------------------
  * The time model needs shared-memory wavefronts (32-way conflicts make flash
- * v1 8x slower), which counting mode does not count. In the grid's first
- * and last blocks (a causal grid's first is its smallest) it samples them:
- * in a sampled stretch between two barriers (there every request is
- * whole), the plain shared accesses go the slow way (the fast-path windows
- * are closed) and are grouped into warp requests as detailed mode groups
- * them, without race checks. After each sampled stretch a random number of
- * stretches, SIM_SAMPLE_SKIP on average, is not: about 1/32 of the block's,
- * spread over it, each stretch as likely as any other (a fixed stride would
- * meet some phases of a loop more than others, and a stretch picked by the
- * bytes so far is more often the one after a long stretch). The seed is fixed:
- * a launch's figures are always the same. The block's first SIM_SAMPLE_FIRST
- * stretches are sampled too, but count only when fewer than that many others
- * were (a block with few barriers: then every stretch counts). The
- * wavefronts and bytes go to sample_*; the detailed counters stay 0. */
+ * v1 8x slower), which counting mode does not count. In the grid's first and
+ * last blocks (a causal grid's first is its smallest) it samples them: in a
+ * sampled stretch between two barriers (there every request is whole), the
+ * plain shared accesses go the slow way (the fast-path windows are closed)
+ * and are grouped into warp requests as detailed mode groups them, without
+ * race checks. Stretches are told apart by the barrier they start at (the
+ * block's start is one too): flash v1 repeats five, one of them 16 wavefronts
+ * a 128 bytes, another as long with 1, so a sample across them would swing
+ * with which it met. Each kind counts all its bytes and samples its first
+ * two stretches, then one in m + 1, m random, on average min(SIM_SAMPLE_SKIP,
+ * its stretches so far / 2): every stretch of a short block, about 1/64 of a
+ * long one's. At the block's end each kind's bytes times its sampled
+ * wavefronts a byte go to sample_*; the detailed counters stay 0. The seed
+ * is fixed: a launch's figures are always the same. */
+static sim_sample_kind *sample_kind(sim_worker *w, const char *file, int line)
+{
+    for (unsigned i = 0; i < w->n_kinds; i++)
+        if (w->kinds[i].file == file && w->kinds[i].line == line)
+            return &w->kinds[i];
+    if (w->n_kinds == SIM_SAMPLE_KINDS) /* past the table: merged into its last kind */
+        return &w->kinds[SIM_SAMPLE_KINDS - 1];
+    sim_sample_kind *k = &w->kinds[w->n_kinds++];
+    *k = (sim_sample_kind){.file = file, .line = line};
+    return k;
+}
+
 static void sample_open(sim_worker *w)
 {
     w->sample = 1;
-    w->sample_sram0 = w->c.sram_read_bytes + w->c.sram_write_bytes;
     memset(w->tls_lim, 0, sizeof w->tls_lim);
     memset(w->dyn_lim, 0, sizeof w->dyn_lim);
 }
 
-static void sample_close(sim_worker *w)
+/* The stretch of kind k ends: its bytes, and, sampled, its wavefronts. */
+static void sample_end_stretch(sim_worker *w, sim_sample_kind *k)
 {
     sim_counters *c = &w->c;
-    uint64_t wf = c->shared_ld_wavefronts + c->shared_st_wavefronts;
-    uint64_t bytes = c->sram_read_bytes + c->sram_write_bytes - w->sample_sram0;
-    if (w->sample_dense) { /* the block's first stretches: kept aside */
-        w->sample_dense--;
-        w->sample_first[0] += wf;
-        w->sample_first[1] += bytes;
-    } else {
-        c->sample_wavefronts += wf;
-        c->sample_sram_bytes += bytes;
-        w->sample_got += bytes != 0;
-    }
+    uint64_t now = c->sram_read_bytes + c->sram_write_bytes, bytes = now - w->sample_sram0;
+    w->sample_sram0 = now;
+    k->bytes += bytes;
+    k->seen++;
+    if (!w->sample)
+        return;
+    k->s_bytes += bytes;
+    k->s_wf += c->shared_ld_wavefronts + c->shared_st_wavefronts;
     c->shared_ld_requests = c->shared_st_requests = 0;
     c->shared_ld_wavefronts = c->shared_st_wavefronts = 0;
     c->shared_ld_conflicts = c->shared_st_conflicts = 0;
     memcpy(w->tls_lim, w->lim_keep[0], sizeof w->tls_lim);
     memcpy(w->dyn_lim, w->lim_keep[1], sizeof w->dyn_lim);
     w->sample = 0;
-    uint64_t x = w->sample_rng; /* xorshift64 */
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    w->sample_rng = x;
-    w->sample_skip = w->sample_dense ? 0 : x % (2 * SIM_SAMPLE_SKIP + 1);
 }
 
 static void sample_start(sim_worker *w) /* the first or the last block */
 {
     w->sample_block = 1;
     w->sample_rng = 0x9E3779B97F4A7C15ull;
-    w->sample_got = 0;
-    w->sample_first[0] = w->sample_first[1] = 0;
+    w->n_kinds = 0;
+    memset(w->kinds, 0, sizeof w->kinds);
+    w->sample_cur = sample_kind(w, NULL, 0);
+    w->sample_sram0 = w->c.sram_read_bytes + w->c.sram_write_bytes;
     memcpy(w->lim_keep[0], w->tls_lim, sizeof w->tls_lim);
     memcpy(w->lim_keep[1], w->dyn_lim, sizeof w->dyn_lim);
-    w->sample_dense = SIM_SAMPLE_FIRST;
     sample_open(w);
 }
 
 /* At a barrier's release, the warps' requests flushed: a stretch ends, the next begins. */
 static void sample_barrier(sim_worker *w)
 {
-    if (w->sample)
-        sample_close(w);
-    if (!w->sample_skip)
+    sample_end_stretch(w, w->sample_cur);
+    sim_sample_kind *k = w->sample_cur = sample_kind(w, w->bar_file, w->bar_line);
+    if (k->seen < 2 || !k->skip) {
+        uint64_t m = k->seen < SIM_SAMPLE_SKIP ? k->seen : SIM_SAMPLE_SKIP;
+        uint64_t x = w->sample_rng; /* xorshift64 */
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        w->sample_rng = x;
+        k->skip = x % (2 * m + 1) + 1; /* this one, then skip - 1 more */
         sample_open(w);
-    else
-        w->sample_skip--;
+    }
+    k->skip--;
 }
 
 static void sample_stop(sim_worker *w) /* the block's end */
 {
-    if (w->sample)
-        sample_close(w);
-    if (w->sample_got < SIM_SAMPLE_FIRST) {
-        w->c.sample_wavefronts += w->sample_first[0];
-        w->c.sample_sram_bytes += w->sample_first[1];
+    sample_end_stretch(w, w->sample_cur);
+    double wf = 0, bytes = 0;
+    for (unsigned i = 0; i < w->n_kinds; i++) {
+        const sim_sample_kind *k = &w->kinds[i];
+        if (k->s_bytes) {
+            wf += (double)k->bytes * (double)k->s_wf / (double)k->s_bytes;
+            bytes += (double)k->bytes;
+        }
     }
+    w->c.sample_wavefronts += (uint64_t)(wf + 0.5);
+    w->c.sample_sram_bytes += (uint64_t)bytes;
     w->sample_block = 0;
 }
 

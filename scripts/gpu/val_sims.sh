@@ -13,8 +13,10 @@ first=${1:-0} last=${2:-999}
 PAR=${PAR:-1}
 n=0
 SB=/tmp/simtlab-simbuild
-cmake -S . -B $SB -DSIMTLAB_CUDA=OFF -DSIMTLAB_TESTS=OFF >"$D/build.txt" 2>&1 &&
-  cmake --build $SB -j16 --target lesson >>"$D/build.txt" 2>&1 || { tail -20 "$D/build.txt"; exit 1; }
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  cmake -S . -B $SB -DSIMTLAB_CUDA=OFF -DSIMTLAB_TESTS=OFF >"$D/build.txt" 2>&1 &&
+    cmake --build $SB -j16 --target lesson >>"$D/build.txt" 2>&1 || { tail -20 "$D/build.txt"; exit 1; }
+fi
 while read -r cc i rc _ args; do
   [ "$cc" = none ] && [ "$i" -ge "$first" ] && [ "$i" -le "$last" ] || continue
   # shellcheck disable=SC2086
