@@ -103,13 +103,14 @@ endif()
 
 set(csv_model_vs_h200 "${SRC}/../docs/gpu/l2-parity-none.csv")
 set(csv2_model_vs_h200 "${SRC}/../docs/gpu/l2-parity-all.csv")
+set(csv3_model_vs_h200 "${SRC}/../docs/gpu/timemodel-val-all.csv")
 set(plots hbm_vs_n hbm_vs_sram tensors sim_vs_gpu softmax model_vs_h200 backward_vs_n backward_vs_sram)
 set(made)
 foreach(p ${plots})
   foreach(fmt ${FORMATS})
     set(file "${OUT}/${p}.${fmt}")
     file(REMOVE "${file}")
-    execute_process(COMMAND "${GNUPLOT}" -e "dir='${SRC}'; csv='${csv_${p}}'; csv2='${csv2_${p}}'; out='${OUT}/${p}'; fmt='${fmt}'"
+    execute_process(COMMAND "${GNUPLOT}" -e "dir='${SRC}'; csv='${csv_${p}}'; csv2='${csv2_${p}}'; csv3='${csv3_${p}}'; out='${OUT}/${p}'; fmt='${fmt}'"
                             "${SRC}/${p}.gp"
                     RESULT_VARIABLE rc ERROR_VARIABLE err)
     if(EXISTS "${file}")

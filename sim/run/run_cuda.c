@@ -494,7 +494,7 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
                 "DRAM bytes (read + written)", (unsigned long long)(sk->sim.dram_read_bytes + sk->sim.dram_write_bytes),
                 (unsigned long long)(hk.hw.dram_read_bytes + hk.hw.dram_write_bytes));
         sim_time_pred tp = sim_time_model(sim_get_device(), &sk->cfg, &sk->sim, 0);
-        fprintf(stderr, "    %-30s %14.2f %14.2f   (the simulator's: its time model, %s-bound)\n", "time (us)",
+        fprintf(stderr, "    %-30s %14.2f %14.2f   (the simulator's: its time model, bound by %s)\n", "time (us)",
                 tp.seconds * 1e6, hk.hw.gpu_time_ns / 1e3, tp.bound);
     }
     fprintf(stderr, "  %s\n", diffs ? "some counters differ (docs/parity-h200.md explains the known cases)"
