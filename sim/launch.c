@@ -176,7 +176,9 @@ sim_status sim_set_max_dynamic_shared(size_t bytes)
 /* ---- settings from the environment ------------------------------------------- */
 static long env_stack_kb = 64;  /* SIMTLAB_STACK_KB: KiB of stack per CUDA thread */
 static long env_timeout_s = 120; /* SIMTLAB_TIMEOUT: seconds per launch, 0 = no watchdog */
-static long sample_on = 1;        /* SIMTLAB_SAMPLE: counting mode samples bank conflicts (sample_start) */
+static long sample_on = 1;        /* SIMTLAB_SAMPLE, else sim_set_sample: counting mode samples bank conflicts */
+static int sample_api = 1;        /* sim_set_sample */
+void sim_set_sample(int on) { sample_api = on != 0; }
 
 /* Reads a whole number from the environment; -1 (with the error set) when it
  * is set to anything but a number in [lo, hi]. */
@@ -206,9 +208,9 @@ static int env_settings(void)
                        &env_stack_kb) ||
               env_long("SIMTLAB_TIMEOUT", 0, 86400 * 7, 120, "seconds a launch may run; 0 turns the watchdog off",
                        &env_timeout_s) ||
-              env_long("SIMTLAB_SAMPLE", 0, 1, 1,
+              env_long("SIMTLAB_SAMPLE", 0, 1, sample_api,
                        "1: counting mode samples the shared-memory bank conflicts of a grid's first and last blocks for the "
-                       "time model; 0: no "
+                       "time model (the default unless the program turned it off); 0: no "
                        "sample", &sample_on) ||
               env_long("SIMTLAB_L2_COLD", 0, 1, 1,
                        "1: every launch starts on an empty L2, as Nsight Compute measures one kernel; 0: the L2 "

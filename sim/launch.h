@@ -88,6 +88,12 @@ const sim_device *sim_get_device(void);
  * accesses, shared-memory wavefronts and bank conflicts, and shared-memory
  * race detection. It is several times slower. */
 void sim_set_detailed(int on);
+/* Counting mode samples shared-memory bank conflicts in each launch's first
+ * and last blocks, for the time model (sim/launch.c sample_start; about 10 %
+ * of flash v1's time at lesson 4's defaults). On by default; a program that
+ * does not report the time model may turn it off. SIMTLAB_SAMPLE=0 or 1 in the
+ * environment overrides this. */
+void sim_set_sample(int on);
 int sim_get_detailed(void);
 
 /* Dynamic shared memory above 48 KB must be opted into, as with

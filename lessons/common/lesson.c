@@ -68,6 +68,9 @@ int lesson_start(const char *prog, int argc, char **argv, const lesson_opt *opts
             fprintf(stderr, "%s: %s\n", prog, bes[*n_bes].err);
             return LESSON_USAGE;
         }
+        /* the text report shows no predicted times: the bank-conflict sample the
+         * time model needs in counting mode is taken only for --json */
+        sim_set_sample(c->json);
         (*n_bes)++;
     }
     if (want_cuda) {
