@@ -384,9 +384,15 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
             detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
         return;
     }
-    /* counting mode's sample of bank conflicts (sim/launch.c): the same requests, no race checks */
-    if (__builtin_expect(w->sample, 0) && !atomic && !w->async && w->cur && !(a & (size - 1)) && in_shared(w, a, size)) {
+    /* counting mode's sample of bank conflicts (sim/launch.c): the same requests, no race checks
+     * (detailed == 0: not when the watchdog's flag is up; access_general stops the thread) */
+    if (__builtin_expect(w->sample, 0) && w->detailed == 0 && !atomic && !w->async && w->cur && !(a & (size - 1)) &&
+        in_shared(w, a, size)) {
         (&w->c.sram_read_bytes)[wr] += size;
+        if (__builtin_expect(++w->sample_n > SIM_SAMPLE_MAX_ACCESSES, 0)) { /* too long a stretch: dropped */
+            sim_sample_drop(w);
+            return;
+        }
         if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
             detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
         return;

@@ -190,6 +190,7 @@ typedef struct sim_err_rec {
 
 #define SIM_SAMPLE_SKIP 255 /* stretches of a kind skipped between two sampled, on average, at most */
 #define SIM_SAMPLE_KINDS 16 /* kinds of stretches told apart (by the barrier they start at) */
+#define SIM_SAMPLE_MAX_ACCESSES ((uint64_t)1 << 22) /* a sampled stretch longer than this is dropped */
 /* Counting mode's sample of bank conflicts (sim/launch.c): the stretches that start at one barrier. */
 typedef struct sim_sample_kind {
     const char *file; /* the barrier's site; NULL, 0: the block's start */
@@ -220,7 +221,7 @@ typedef struct sim_worker {
     /* counting mode's sample of bank conflicts (sim/launch.c sample_start): stretches
      * of a block's plain shared accesses grouped into warp requests as detailed mode does */
     int sample, sample_block;
-    uint64_t sample_sram0, sample_rng;
+    uint64_t sample_sram0, sample_rng, sample_n;
     unsigned n_kinds;
     sim_sample_kind kinds[SIM_SAMPLE_KINDS], *sample_cur; /* stretches by the barrier they start at */
     uintptr_t lim_keep[2][5];
@@ -353,6 +354,7 @@ static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uin
         sim_l2_turn(w);
 }
 unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
+void sim_sample_drop(sim_worker *w); /* sim/launch.c: a sampled stretch too long to finish, dropped */
 double sim_time_roofline(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c); /* sim/l2.c's cleaning */
 int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks); /* 0 or -1 (out of memory) */
 void sim_l2_block_done(sim_worker *w, uint64_t b);

@@ -585,11 +585,15 @@ static void activemask_settle(sim_worker *w, sim_warp *wp, int force);
  * block's start is one too): flash v1 repeats five, one of them 16 wavefronts
  * a 128 bytes, another as long with 1, so a sample across them would swing
  * with which it met. Each kind counts all its bytes and samples its first
- * two stretches, then one in m + 1, m random, on average min(SIM_SAMPLE_SKIP,
- * its stretches so far / 2): every stretch of a short block, about 1/64 of a
- * long one's. At the block's end each kind's bytes times its sampled
- * wavefronts a byte go to sample_*; the detailed counters stay 0. The seed
- * is fixed: a launch's figures are always the same. */
+ * two stretches, then skips a random number, on average m = min(its
+ * stretches so far, SIM_SAMPLE_SKIP): a kind of a few stretches is mostly
+ * sampled, a long one about 1 in 256. A stretch of more than
+ * SIM_SAMPLE_MAX_ACCESSES sampled accesses is dropped (sim_sample_drop: a block
+ * without barriers is one stretch). At the block's end each kind's bytes
+ * times its sampled wavefronts a byte go to sample_*; the detailed counters
+ * stay 0. The seed is fixed: a launch's figures are always the same. Left:
+ * shared atomics and asynchronous copies are not sampled, but their bytes
+ * count in the stretch (detailed mode counts their wavefronts). */
 static sim_sample_kind *sample_kind(sim_worker *w, const char *file, int line)
 {
     for (unsigned i = 0; i < w->n_kinds; i++)
@@ -605,8 +609,26 @@ static sim_sample_kind *sample_kind(sim_worker *w, const char *file, int line)
 static void sample_open(sim_worker *w)
 {
     w->sample = 1;
+    w->sample_n = 0;
     memset(w->tls_lim, 0, sizeof w->tls_lim);
     memset(w->dyn_lim, 0, sizeof w->dyn_lim);
+}
+
+/* A sampled stretch past SIM_SAMPLE_MAX_ACCESSES shared accesses (a block without
+ * barriers, a long loop): its requests are counted now and thrown away, and the rest
+ * of the stretch runs unsampled, so the sample's cost stays bounded. Its kind gets
+ * no sample from it (a kind with none is left out of the estimate). */
+void sim_sample_drop(sim_worker *w)
+{
+    for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++)
+        sim_warp_flush(w, &w->warps[k]);
+    sim_counters *c = &w->c;
+    c->shared_ld_requests = c->shared_st_requests = 0;
+    c->shared_ld_wavefronts = c->shared_st_wavefronts = 0;
+    c->shared_ld_conflicts = c->shared_st_conflicts = 0;
+    memcpy(w->tls_lim, w->lim_keep[0], sizeof w->tls_lim);
+    memcpy(w->dyn_lim, w->lim_keep[1], sizeof w->dyn_lim);
+    w->sample = 0;
 }
 
 /* The stretch of kind k ends: its bytes, and, sampled, its wavefronts. */

@@ -150,10 +150,10 @@ typedef struct sim_counters {
     uint64_t sched_sm_blocks;  /* the blocks it ran */
     uint64_t sched_block_work; /* the largest block's */
     /* Counting mode's sample of bank conflicts (stretches between barriers of the
-     * grid's first and last blocks, down to 1 in 64 of a long block's, grouped into
-     * warp requests as detailed mode does: sim/launch.c; 0 in detailed mode, which
-     * counts them all, and with SIMTLAB_SAMPLE=0): the shared bytes sampled and
-     * their wavefronts, each stretch weighted by the inverse of its sampling rate. */
+     * grid's first and last blocks, told apart by the barrier they start at, down to
+     * about 1 in 256 of a kind's, grouped into warp requests as detailed mode does:
+     * sim/launch.c; 0 in detailed mode, which counts them all, and without the
+     * sample): the sampled blocks' shared bytes and their estimated wavefronts. */
     uint64_t sample_sram_bytes, sample_wavefronts;
 } sim_counters;
 #define SIM_SCHED_MAX_BLOCKS ((uint64_t)1 << 22)

@@ -656,6 +656,34 @@ static long peak_rss_kb(void)
     return ru.ru_maxrss;
 }
 
+/* Counting mode's bank-conflict sample stays bounded: one block of 256 threads,
+ * a 1 KB shared write, a barrier, then n = 16400 shared reads a thread with no
+ * barrier (4.2 M > SIM_SAMPLE_MAX_ACCESSES): that stretch is dropped, and only
+ * the first, 256 writes in 8 requests of 1 wavefront, is in the sample. The
+ * counters are counting mode's, exact. */
+Test(counters, sample_drops_a_long_stretch)
+{
+    const int n = 16400;
+    float *y = dev_buf("y", 256 * sizeof(float), NULL);
+    sim_set_detailed(0);
+    simt_cfg cfg = cfg1(1, 256, 0);
+    SIM_CHECK(shared_stretch_launch_sim(&cfg, y, n));
+    EXPECT_CTR(sram_write_bytes, 256 * 4, "shared_stretch");
+    EXPECT_CTR(sram_read_bytes, 256ull * n * 4, "shared_stretch");
+    EXPECT_CTR(sample_sram_bytes, 256 * 4, "shared_stretch: the first stretch only");
+    EXPECT_CTR(sample_wavefronts, 8, "shared_stretch: the first stretch only");
+    expect_no_detail("shared_stretch");
+    float out[256];
+    to_host(out, y, sizeof out);
+    for (int t = 0; t < 256; t++) {
+        double want = 0;
+        for (int i = 0; i < n; i++)
+            want += (t + i) & 255;
+        cr_assert_float_eq(out[t], (float)want, 1e-3 * want, "y[%d] = %g, want %g", t, out[t], want);
+    }
+    SIM_CHECK(sim_free(y));
+}
+
 Test(counters, detailed_memory_is_bounded)
 {
     enum { T = 64, PER = 1 << 19 };

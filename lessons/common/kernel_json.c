@@ -148,9 +148,12 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_uint(j, "sm_work", k->sim.sched_sm_work);
         json_uint(j, "sm_blocks", k->sim.sched_sm_blocks);
         json_uint(j, "block_work", k->sim.sched_block_work);
-    } else {
-        json_null(j, "predicted_ms");
-        json_null(j, "bound");
+    } else { /* the same keys, null: a JSON's shape does not depend on the backend */
+        static const char *const keys[] = {"predicted_ms", "bound", "issue_ms", "shared_ms", "latency_ms",
+                                           "blocks_ms", "dram_ms", "l2_ms", "warps", "shared_wavefronts",
+                                           "work", "sm_work", "sm_blocks", "block_work"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            json_null(j, keys[i]);
     }
     json_end(j);
     json_num(j, "flops", k->flops);

@@ -185,7 +185,24 @@ __global__ void long_stretch(float *y, const float *x, int n)
     y[threadIdx.x] = s;
 }
 
+/* shared_stretch: each thread writes its word of a 256-word shared array,
+ * then, after one barrier, reads words of it n times without another barrier:
+ * counting mode's bank-conflict sample drops a stretch this long (sim/launch.c,
+ * SIM_SAMPLE_MAX_ACCESSES) */
+__global__ void shared_stretch(float *y, int n)
+{
+    __shared__ float a[256];
+    const int t = threadIdx.x;
+    a[t] = (float)t;
+    __syncthreads();
+    float s = 0.0f;
+    for (int i = 0; i < n; i++)
+        s += a[(t + i) & 255];
+    y[t] = s;
+}
+
 LAUNCHER(long_stretch, (float *, y), (const float *, x), (int, n))
+LAUNCHER(shared_stretch, (float *, y), (int, n))
 LAUNCHER(copy_strided, (float *, y), (const float *, x), (int, n), (int, stride))
 LAUNCHER(transpose_naive, (float *, out), (const float *, in), (int, n))
 LAUNCHER(transpose_tiled, (float *, out), (const float *, in), (int, n))
