@@ -618,10 +618,8 @@ static void sample_open(sim_worker *w)
  * barriers, a long loop): its requests are counted now and thrown away, and the rest
  * of the stretch runs unsampled, so the sample's cost stays bounded. Its kind gets
  * no sample from it (a kind with none is left out of the estimate). */
-void sim_sample_drop(sim_worker *w)
+static void sample_close(sim_worker *w) /* the detailed counters back to 0, the fast path open again */
 {
-    for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++)
-        sim_warp_flush(w, &w->warps[k]);
     sim_counters *c = &w->c;
     c->shared_ld_requests = c->shared_st_requests = 0;
     c->shared_ld_wavefronts = c->shared_st_wavefronts = 0;
@@ -629,6 +627,13 @@ void sim_sample_drop(sim_worker *w)
     memcpy(w->tls_lim, w->lim_keep[0], sizeof w->tls_lim);
     memcpy(w->dyn_lim, w->lim_keep[1], sizeof w->dyn_lim);
     w->sample = 0;
+}
+
+void sim_sample_drop(sim_worker *w)
+{
+    for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++)
+        sim_warp_flush(w, &w->warps[k]);
+    sample_close(w);
 }
 
 /* The stretch of kind k ends: its bytes, and, sampled, its wavefronts. */
@@ -643,12 +648,7 @@ static void sample_end_stretch(sim_worker *w, sim_sample_kind *k)
         return;
     k->s_bytes += bytes;
     k->s_wf += c->shared_ld_wavefronts + c->shared_st_wavefronts;
-    c->shared_ld_requests = c->shared_st_requests = 0;
-    c->shared_ld_wavefronts = c->shared_st_wavefronts = 0;
-    c->shared_ld_conflicts = c->shared_st_conflicts = 0;
-    memcpy(w->tls_lim, w->lim_keep[0], sizeof w->tls_lim);
-    memcpy(w->dyn_lim, w->lim_keep[1], sizeof w->dyn_lim);
-    w->sample = 0;
+    sample_close(w);
 }
 
 static void sample_start(sim_worker *w) /* the first or the last block */

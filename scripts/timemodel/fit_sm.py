@@ -27,7 +27,7 @@ import itertools, json, math, os, sys
 sys.path.insert(0, 'scripts')
 sys.path.insert(0, 'scripts/timemodel')
 import l2_parity as P
-from fit import pattern
+from fit import pattern, table  # the session-9 analysis: the command patterns, the table
 
 SMS, WMAX = 132, 64
 CLK = 3.327e13 / (128 * SMS)        # the h200 preset's shared ceiling over 128 B a cycle an SM
@@ -106,25 +106,6 @@ def fit(rows):
         if best is None or s < best[0]:
             best = (s, p)
     return best[1]
-
-
-def stats(pairs):
-    n = len(pairs)
-    xs, ys = [a for a, b in pairs], [b for a, b in pairs]
-    mx, my = sum(xs) / n, sum(ys) / n
-    r = sum((x - mx) * (y - my) for x, y in pairs) / math.sqrt(
-        sum((x - mx) ** 2 for x in xs) * sum((y - my) ** 2 for y in ys))
-    rel = [abs(a - b) / b for a, b in pairs]
-    return n, r, 100 * sum(rel) / n, sum(e <= 0.10 for e in rel), sum(e <= 0.25 for e in rel)
-
-
-def table(title, sets):
-    print("\n" + title)
-    print("| model | launches | Pearson r | mean abs rel err | within 10 % | within 25 % |")
-    print("|---|---|---|---|---|---|")
-    for name, pairs in sets:
-        if pairs:
-            print("| %s | %d | %.4f | %.1f %% | %d | %d |" % ((name,) + stats(pairs)))
 
 
 def main():
