@@ -614,11 +614,8 @@ static void sample_open(sim_worker *w)
     memset(w->dyn_lim, 0, sizeof w->dyn_lim);
 }
 
-/* A sampled stretch past SIM_SAMPLE_MAX_ACCESSES shared accesses (a block without
- * barriers, a long loop): its requests are counted now and thrown away, and the rest
- * of the stretch runs unsampled, so the sample's cost stays bounded. Its kind gets
- * no sample from it (a kind with none is left out of the estimate). */
-static void sample_close(sim_worker *w) /* the detailed counters back to 0, the fast path open again */
+/* A sampled stretch ends: the detailed counters back to 0, the fast path open again. */
+static void sample_close(sim_worker *w)
 {
     sim_counters *c = &w->c;
     c->shared_ld_requests = c->shared_st_requests = 0;
@@ -629,6 +626,10 @@ static void sample_close(sim_worker *w) /* the detailed counters back to 0, the 
     w->sample = 0;
 }
 
+/* A sampled stretch past SIM_SAMPLE_MAX_ACCESSES shared accesses (a block without
+ * barriers, a long loop): its requests are counted now and thrown away, and the rest
+ * of the stretch runs unsampled, so the sample's cost stays bounded. Its kind gets
+ * no sample from it (a kind with none is left out of the estimate). */
 void sim_sample_drop(sim_worker *w)
 {
     for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++)

@@ -169,7 +169,7 @@ int sim_l2_get_cold(void);
 /* A kernel's time predicted from its counters (sim/timemodel.c): the busiest
  * SM's instruction issue, its longest block's chain of instructions, its
  * shared-memory wavefronts, its global memory latency and its block starts, and the launch's
- * DRAM and L2 bandwidth; the largest bounds, half of the others adds. flops:
+ * DRAM and L2 bandwidth; the largest bounds, SIM_TM_BETA of the others adds. flops:
  * the kernel's FLOPs (the simulator does not count arithmetic; 0 if not
  * known). */
 typedef struct sim_time_pred {

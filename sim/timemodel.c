@@ -16,9 +16,9 @@
  *            a causal grid of one wave takes as long as its longest block.
  *   shared   its shared-memory wavefronts, one a cycle (detailed mode counts
  *            them, bank conflicts included; counting mode scales its shared
- *            bytes by the wavefronts a byte of its sample, block 0's first
- *            accesses grouped as detailed mode does: sim/launch.c; without
- *            a sample, 128 bytes a wavefront).
+ *            bytes by the wavefronts a byte of its sample of the grid's first
+ *            and last blocks: sim/launch.c sample_start; without a sample,
+ *            128 bytes a wavefront).
  *   latency  its global bytes over what its warps keep in flight (Little's
  *            law): C bytes a thread, L cycles each.
  *   blocks   K cycles to start each of its blocks (a grid of 65535 tiny
@@ -38,13 +38,6 @@
 #include <math.h>
 
 #include "internal.h"
-
-#define TM_P SIM_TM_P /* sim/launch.h */
-#define TM_CPI SIM_TM_CPI
-#define TM_L SIM_TM_L
-#define TM_C SIM_TM_C
-#define TM_K SIM_TM_K
-#define TM_BETA SIM_TM_BETA
 
 sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c, double flops)
 {
@@ -68,8 +61,8 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     double sram = (double)(c->sram_read_bytes + c->sram_write_bytes);
     double hbm = (double)(c->hbm_read_bytes + c->hbm_write_bytes);
     double instr = (flops / 2 + sram / 4 + hbm / 4) / 32;
-    double rate = W / TM_CPI < TM_P ? W / TM_CPI : TM_P;
-    double issue = share * instr / rate, chain = longest * instr / wpb * TM_CPI;
+    double rate = W / SIM_TM_CPI < SIM_TM_P ? W / SIM_TM_CPI : SIM_TM_P;
+    double issue = share * instr / rate, chain = longest * instr / wpb * SIM_TM_CPI;
     p.t_issue = (issue > chain ? issue : chain) / clock;
     double wf = (double)(c->shared_ld_wavefronts + c->shared_st_wavefronts + c->shared_atom_wavefronts +
                          c->async_st_wavefronts);
@@ -77,8 +70,8 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
         wf = sram * (double)c->sample_wavefronts / (double)c->sample_sram_bytes;
     p.t_smem = share * (wf > 0 ? wf : sram / 128) / clock;
     p.wavefronts = wf > 0 ? wf : sram / 128;
-    p.t_latency = share * hbm * TM_L / (W * 32 * TM_C) / clock;
-    p.t_blocks = nb * TM_K / clock;
+    p.t_latency = share * hbm * SIM_TM_L / (W * 32 * SIM_TM_C) / clock;
+    p.t_blocks = nb * SIM_TM_K / clock;
     p.t_dram = (double)(c->dram_read_bytes + c->dram_write_bytes) / k->dram_bytes_per_s;
     p.t_l2 = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors) / k->l2_bytes_per_s;
     p.warps = W;
@@ -94,7 +87,7 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
         m = p.t_dram, p.bound = "DRAM";
     if (p.t_l2 > m)
         m = p.t_l2, p.bound = "L2";
-    double sum = p.t_issue + p.t_smem + p.t_latency + p.t_blocks + p.t_dram + p.t_l2, t = m + TM_BETA * (sum - m);
+    double sum = p.t_issue + p.t_smem + p.t_latency + p.t_blocks + p.t_dram + p.t_l2, t = m + SIM_TM_BETA * (sum - m);
     if (t < k->launch_s)
         p.bound = "launch";
     p.seconds = k->launch_s + t;

@@ -3,8 +3,9 @@
 #   OUT=/dir bash scripts/gpu/timemodel.sh      (on the device machine, from the repository root)
 # A. CPU: the simulator's side of the sweep's large runs (lesson 4 at N = 4096 and 8192, runs
 #    16-23 of docs/gpu/l2-run4/lessons-runs.txt) with the JSON of this build (where the blocks
-#    ran: time_model.work ...), all 8 at once with 2 workers each: flash v1's grid has 2 blocks,
-#    so more workers a run would idle. Results: $OUT/tm/sims/sim-<i>.json.
+#    ran: time_model.work ...), all 8 at once with 2 workers each (scripts/gpu/val_sims.sh, PAR=8):
+#    flash v1's grid has 2 blocks, so more workers a run would idle.
+#    Results: $OUT/tm/sims/valsims/sim-<i>.json.
 # B. GPU, meanwhile: launches the fit never saw, for a held-out check: lesson 4 with
 #    --batch 4 --heads 16 (grids that fill the chip; the sweep's have 2 heads), N 1024 and 2048,
 #    d 64 and 128, causal and not, under Nsight Compute with one pass of metrics on a flushed L2
@@ -23,23 +24,7 @@ mkdir -p "$D/sims" "$D/val"
 } >"$D/env.txt" 2>&1
 cat "$D/env.txt"
 
-SB=/tmp/simtlab-simbuild
-(
-  cmake -S . -B $SB -DSIMTLAB_CUDA=OFF -DSIMTLAB_TESTS=OFF >"$D/simbuild.txt" 2>&1 &&
-    cmake --build $SB -j8 --target lesson >>"$D/simbuild.txt" 2>&1 || { echo "sim build failed" >>"$D/sims/log.txt"; exit 1; }
-  while read -r cc i rc _ args; do
-    [ "$cc" = none ] && [ "$i" -ge 16 ] && [ "$i" -le 23 ] || continue
-    # shellcheck disable=SC2086
-    set -- $(printf '%s' "$args" | sed 's/--mode cuda//; s/--repeats 0//; s/--no-counters//')
-    (
-      s=$(date +%s)
-      OMP_NUM_THREADS=2 SIMTLAB_TIMEOUT=0 SIMTLAB_L2_COLD=1 timeout 480 $SB/lesson "$@" --mode sim --arch h200 --json \
-        >"$D/sims/sim-$i.json" 2>"$D/sims/sim-$i.err"
-      echo "sim $i rc=$? $(($(date +%s) - s)) s: $*" >>"$D/sims/log.txt"
-    ) &
-  done <docs/gpu/l2-run4/lessons-runs.txt
-  wait
-) &
+OUT=$D/sims VAL_RUNS=docs/gpu/l2-run4/lessons-runs.txt PAR=8 bash scripts/gpu/val_sims.sh 16 23 >/dev/null 2>&1 &
 simjob=$!
 
 B=/tmp/simtlab-build
@@ -67,4 +52,4 @@ for n in 1024 2048; do
 done
 echo "validation done: $(grep -c . "$D/val/lessons-all.csv") csv lines"
 wait $simjob
-cat "$D/sims/log.txt"
+cat "$D/sims/valsims/log.txt"
