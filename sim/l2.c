@@ -15,13 +15,18 @@
  *     sector the block already wrote is merged with it (a warp writes a
  *     sector as one request; rewriting a dirty sector sends nothing new to
  *     DRAM). Atomics always reach L2, where the chip makes them.
- *  3. Waves (under a lock, in block order): blocks run on the chip in waves
- *     of SMs x blocks-per-SM. When every block of the oldest wave is done,
- *     their traces are fed to the L2 interleaved, SIM_L2_RR entries of each
- *     block in turn, as if the wave's blocks ran side by side. Blocks are
- *     handed out in increasing order, so waves complete nearly in order and
- *     only a few waves' traces wait at a time. The result does not depend on
- *     the number of workers or on timing: only on the grid and the traces.
+ *  3. A window (under a lock, in block order): on the chip SMs x blocks-per-SM
+ *     blocks are resident at once. Their traces are fed to the L2 interleaved,
+ *     SIM_L2_RR sectors of each in turn, as if they ran side by side; when one
+ *     ends, the next block in order takes its place (an SM starts a new block
+ *     when one ends). A grid of more than one wave starts its first wave
+ *     staggered (block i of n after i / n of the mean block's length): the
+ *     chip's waves do not stay in step, so a block's accesses meet those of
+ *     blocks at every stage of theirs (standard attention's softmax rereads
+ *     rows the others push out; waves in step kept them). One worker feeds
+ *     while the others go on simulating; it stops where the next block is not
+ *     done yet, and goes on when it is. The result does not depend on the
+ *     number of workers or on timing: only on the grid and the traces.
  *  4. The L2: SIM_L2_KEEP % of the preset's size, 128-byte lines of four
  *     32-byte sectors, 16 ways, LRU, line address modulo the set count.
  *     Sectors carry valid and dirty bits: a read miss fetches the aligned
@@ -82,8 +87,13 @@ static struct {
     int feeding;
     uint64_t base, nblocks, wave;
     size_t cap;
-    struct block_trace { uint64_t *e; size_t n, pos; uint64_t sub; int done; } *slot, *wbuf; /* wbuf: the wave being fed; sub: the sector of e[pos]'s run */
-    uint64_t base_done; /* blocks of [base, base + wave) done */
+    /* base: the next block to enter the window; [base, ready_end) are done */
+    struct block_trace { uint64_t *e; size_t n, pos; uint64_t sub, delay; int done; } *slot;
+    /* the window: nact blocks being fed (sub: the sector of e[pos]'s run; delay:
+     * rounds before a staggered block starts); cur: the slot the feed goes on at */
+    struct block_trace *act;
+    uint64_t nact, cur, ready_end;
+    int started; /* the first wave entered the window */
     uint64_t stored_end; /* 1 + the highest block stored this launch (a failed launch's final feed stops there) */
     uint64_t pending;    /* entries stored and not fed yet (at most SIM_PENDING_MAX) */
     unsigned l1_shift;  /* this launch's L1 model: 2^l1_shift sectors a block */
@@ -332,11 +342,12 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
         L2.cap = want;
     }
     memset(L2.slot, 0, L2.cap * sizeof *L2.slot);
-    struct block_trace *wb = realloc(L2.wbuf, L2.wave * sizeof *wb);
-    if (!wb)
+    struct block_trace *act = realloc(L2.act, L2.wave * sizeof *act);
+    if (!act)
         return -1;
-    L2.wbuf = wb;
-    L2.base_done = 0;
+    L2.act = act;
+    L2.nact = L2.cur = L2.ready_end = 0;
+    L2.started = 0;
     L2.stored_end = 0;
     L2.pending = 0;
     return 0;
@@ -382,64 +393,129 @@ static size_t l1_filter(sim_worker *w, uint64_t *e, size_t n)
     return k;
 }
 
-/* Feeds one wave's traces (n blocks) interleaved, and frees them. */
-static void feed_wave(struct block_trace *tr, uint64_t n)
+/* Under the lock: block b's trace, moved out of its slot into *t. */
+static void take_locked(uint64_t b, struct block_trace *t)
 {
-    for (int more = 1; more;) {
-        more = 0;
-        for (uint64_t i = 0; i < n; i++) {
-            struct block_trace *t = &tr[i];
+    struct block_trace *s = &L2.slot[b % L2.cap];
+    *t = (struct block_trace){.e = s->done ? s->e : NULL, .n = s->done ? s->n : 0};
+    L2.pending -= t->n;
+    memset(s, 0, sizeof *s);
+}
+
+/* The next block in order for a window slot whose block ended: 1 (in *t), -1 none
+ * left, 0 not done yet; then the caller stops feeding, and gives up the feeder's
+ * role under the same lock as the check, so that the worker storing that block
+ * takes the role over (store_locked). final: a block that never ran is empty,
+ * and none past the last one that ran is walked (a failed launch). */
+static int take_next(int final, struct block_trace *t)
+{
+    pthread_mutex_lock(&L2.lock);
+    uint64_t b = L2.base;
+    int r = 1;
+    if (b >= L2.nblocks || (final && b >= L2.stored_end))
+        r = -1;
+    else if (!final && b >= L2.ready_end)
+        r = 0, L2.feeding = 0;
+    else {
+        take_locked(b, t);
+        L2.base = b + 1;
+        if (L2.ready_end < L2.base)
+            L2.ready_end = L2.base;
+    }
+    pthread_mutex_unlock(&L2.lock);
+    return r;
+}
+
+/* Under the lock, once the first wave's blocks are done: they enter the window.
+ * A grid of more than one wave starts them staggered, block i of n after i / n
+ * of their mean length: on the chip the waves do not stay in step (a block starts
+ * when one ends, and blocks drift apart), so a block's accesses meet those of
+ * blocks at every stage of theirs (docs/l2-model.md "Blocks in a sliding window").
+ * One wave alone starts in step, as it does on the chip. */
+static void start_window(int final)
+{
+    uint64_t n = L2.nblocks < L2.wave ? L2.nblocks : L2.wave;
+    if (final && n > L2.stored_end)
+        n = L2.stored_end;
+    uint64_t sectors = 0;
+    for (uint64_t b = 0; b < n; b++) {
+        struct block_trace *t = &L2.act[b];
+        take_locked(b, t);
+        for (size_t k = 0; k < t->n; k++)
+            sectors += (t->e[k] >> SIM_L2_OCC_SHIFT) + 1;
+    }
+    if (L2.nblocks > L2.wave && n) {
+        uint64_t rounds = sectors / n / SIM_L2_RR;
+        for (uint64_t b = 0; b < n; b++)
+            L2.act[b].delay = rounds * b / n;
+    }
+    L2.nact = n;
+    L2.cur = 0;
+    L2.base = n;
+    if (L2.ready_end < n)
+        L2.ready_end = n;
+    L2.started = 1;
+}
+
+/* Feeds the window round by round, from where the last call stopped: each block
+ * in it SIM_L2_RR sectors in turn, as if they ran side by side; a block that
+ * ends is replaced, in its place, by the next block in order (as an SM takes a
+ * new block when one ends). 1: the window is empty (every block fed); 0: a
+ * replacement is not done yet (take_next gave the feeder's role up). */
+static int feed_window(int final)
+{
+    while (L2.nact) {
+        while (L2.cur < L2.nact) {
+            struct block_trace *t = &L2.act[L2.cur];
+            if (t->delay) {
+                t->delay--;
+                L2.cur++;
+                continue;
+            }
             for (unsigned budget = SIM_L2_RR; budget && t->pos < t->n; budget--) {
                 uint64_t e = t->e[t->pos], len = (e >> SIM_L2_OCC_SHIFT) + 1;
                 l2_sector((e >> 2 & SECTOR_MASK) + t->sub, (unsigned)(e & 3));
                 if (++t->sub == len)
                     t->sub = 0, t->pos++;
             }
-            more |= t->pos < t->n;
+            int r = 1;
+            while (t->pos >= t->n && r > 0) { /* ended (or empty): the next block in order */
+                free(t->e);
+                *t = (struct block_trace){0};
+                r = take_next(final, t);
+            }
+            if (r == 0)
+                return 0; /* resumed here: the slot is empty and asks again */
+            if (r < 0) {
+                *t = L2.act[--L2.nact]; /* none left: the last slot moves here (fed in this round) */
+                continue;
+            }
+            L2.cur++;
         }
+        L2.cur = 0;
     }
-    for (uint64_t i = 0; i < n; i++)
-        free(tr[i].e);
+    return 1;
 }
 
-static uint64_t wave_end(void) { return L2.base + L2.wave < L2.nblocks ? L2.base + L2.wave : L2.nblocks; }
-
-/* Under the lock: the oldest wave, moved into L2.wbuf if all its blocks are
- * done (or final); returns its size (0: none). */
-static uint64_t take_wave(int final)
-{
-    uint64_t b0 = L2.base, b1 = wave_end();
-    if (b0 >= b1 || (!final && L2.base_done < b1 - b0) || (final && b0 >= L2.stored_end))
-        return 0; /* final: blocks past the last one that ran (a failed launch) are not walked */
-    for (uint64_t b = b0; b < b1; b++) {
-        L2.wbuf[b - b0] = L2.slot[b % L2.cap];
-        L2.pending -= L2.slot[b % L2.cap].n;
-        memset(&L2.slot[b % L2.cap], 0, sizeof *L2.slot);
-    }
-    L2.base = b1;
-    L2.base_done = 0;
-    for (uint64_t b = b1, e = wave_end(); b < e; b++)
-        L2.base_done += L2.slot[b % L2.cap].done;
-    return b1 - b0;
-}
-
-/* Feeds every complete wave, oldest first; one feeder at a time (the others
- * only store their blocks and go on). */
+/* Feeds what the done blocks allow; one feeder at a time (the others only
+ * store their blocks and go on). */
 static void feed_ready(int final)
 {
     pthread_mutex_lock(&L2.lock);
-    if (L2.feeding) {
+    uint64_t first = L2.nblocks < L2.wave ? L2.nblocks : L2.wave;
+    if (L2.feeding || (!L2.started && !final && L2.ready_end < first)) {
         pthread_mutex_unlock(&L2.lock);
         return;
     }
+    if (!L2.started)
+        start_window(final);
     L2.feeding = 1;
-    for (uint64_t n; (n = take_wave(final));) {
-        pthread_mutex_unlock(&L2.lock);
-        feed_wave(L2.wbuf, n);
-        pthread_mutex_lock(&L2.lock);
-    }
-    L2.feeding = 0;
     pthread_mutex_unlock(&L2.lock);
+    if (feed_window(final)) {
+        pthread_mutex_lock(&L2.lock);
+        L2.feeding = 0;
+        pthread_mutex_unlock(&L2.lock);
+    }
 }
 
 /* Entries in occurrence order (stable: threads in the order they ran), by
@@ -514,7 +590,8 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
         sim_l2_worker_flush(w);
 }
 
-/* Under the lock: stores one finished block's trace; 1 if the oldest wave is now complete. */
+/* Under the lock: stores one finished block's trace; 1 if the feed can go on
+ * (the first wave is done, or the next block for the window). */
 static int store_locked(uint64_t b, uint64_t *keep, size_t n, int lost)
 {
     if (lost)
@@ -541,10 +618,12 @@ static int store_locked(uint64_t b, uint64_t *keep, size_t n, int lost)
         L2.overflow = 1;
     }
     L2.pending += keep ? n : 0;
-    L2.slot[b % L2.cap] = (struct block_trace){keep, keep ? n : 0, 0, 0, 1};
+    L2.slot[b % L2.cap] = (struct block_trace){.e = keep, .n = keep ? n : 0, .done = 1};
     if (b + 1 > L2.stored_end)
         L2.stored_end = b + 1;
-    return b < wave_end() && ++L2.base_done == wave_end() - L2.base;
+    while (L2.ready_end < L2.nblocks && L2.ready_end - L2.base < L2.cap && L2.slot[L2.ready_end % L2.cap].done)
+        L2.ready_end++;
+    return L2.started ? L2.ready_end > L2.base : L2.ready_end >= (L2.nblocks < L2.wave ? L2.nblocks : L2.wave);
 }
 
 void sim_l2_worker_flush(sim_worker *w)
