@@ -447,6 +447,11 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
             if (!atomic)
                 shared_race_check(w, a, size, wr, pc);
             detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+        } else if (w->sample) { /* counting mode's sample: atomics and async copies too (their own requests) */
+            if (++w->sample_n > SIM_SAMPLE_MAX_ACCESSES)
+                sim_sample_drop(w);
+            else
+                detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
         }
         return;
     }

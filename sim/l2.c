@@ -53,7 +53,7 @@
 #define SIM_L2_LINE_SHIFT 7 /* 128-byte lines */
 #define SIM_L2_RR 16        /* entries each block of a wave feeds per turn */
 #define SIM_TRACE_CAP ((size_t)1 << 25) /* trace entries a block may keep (256 MB) */
-#define SIM_PENDING_MAX ((uint64_t)1 << 25) /* entries of finished blocks waiting for their wave (256 MB) */
+#define SIM_PENDING_MAX ((uint64_t)1 << 27) /* entries of finished blocks waiting to enter the window (1 GiB) */
 #define SECTOR_MASK (((uint64_t)1 << (SIM_L2_OCC_SHIFT - 2)) - 1)
 #define RUN_MAX ((uint64_t)1 << (64 - SIM_L2_OCC_SHIFT)) /* sectors one entry's run may hold */
 

@@ -621,6 +621,8 @@ static void sample_close(sim_worker *w)
     c->shared_ld_requests = c->shared_st_requests = 0;
     c->shared_ld_wavefronts = c->shared_st_wavefronts = 0;
     c->shared_ld_conflicts = c->shared_st_conflicts = 0;
+    c->shared_atom_requests = c->shared_atom_wavefronts = c->shared_atom_conflicts = 0;
+    c->async_requests = c->async_ld_sectors = c->async_st_wavefronts = c->async_st_conflicts = 0;
     memcpy(w->tls_lim, w->lim_keep[0], sizeof w->tls_lim);
     memcpy(w->dyn_lim, w->lim_keep[1], sizeof w->dyn_lim);
     w->sample = 0;
@@ -648,7 +650,7 @@ static void sample_end_stretch(sim_worker *w, sim_sample_kind *k)
     if (!w->sample)
         return;
     k->s_bytes += bytes;
-    k->s_wf += c->shared_ld_wavefronts + c->shared_st_wavefronts;
+    k->s_wf += c->shared_ld_wavefronts + c->shared_st_wavefronts + c->shared_atom_wavefronts + c->async_st_wavefronts;
     sample_close(w);
 }
 
@@ -1994,13 +1996,17 @@ static void sched_place(const uint64_t *work, uint64_t n, unsigned sms, sim_coun
     }
 #undef SCHED_LESS
     unsigned busiest = 0;
-    for (unsigned i = 1; i < sms; i++)
+    uint64_t most = cnt[0];
+    for (unsigned i = 1; i < sms; i++) {
         if (load[i] > load[busiest])
             busiest = i;
+        most = cnt[i] > most ? cnt[i] : most;
+    }
     c->sched_work = total;
     c->sched_sm_work = load[busiest] < total ? load[busiest] : total;
     c->sched_sm_blocks = cnt[busiest];
     c->sched_block_work = largest;
+    c->sched_max_blocks = most;
     free(load), free(cnt), free(heap);
 }
 

@@ -149,6 +149,7 @@ typedef struct sim_counters {
     uint64_t sched_sm_work;    /* the busiest SM's */
     uint64_t sched_sm_blocks;  /* the blocks it ran */
     uint64_t sched_block_work; /* the largest block's */
+    uint64_t sched_max_blocks; /* the most blocks one SM ran (block starts: sim/timemodel.c) */
     /* Counting mode's sample of bank conflicts (stretches between barriers of the
      * grid's first and last blocks, told apart by the barrier they start at, down to
      * about 1 in 256 of a kind's, grouped into warp requests as detailed mode does:

@@ -46,15 +46,19 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     double clock = k->smem_bytes_per_s / (128.0 * dev->sm_count);
     double blocks = (double)cfg->grid.x * cfg->grid.y * cfg->grid.z;
     unsigned threads = cfg->block.x * cfg->block.y * cfg->block.z, wpb = (threads + 31) / 32;
-    double fit = sim_blocks_per_sm(dev, cfg), nb, share, longest;
+    double fit = sim_blocks_per_sm(dev, cfg), nb, share, longest, starts;
     if (c->sched_work && c->sched_sm_blocks) { /* where sim/launch.c placed the blocks */
         nb = (double)c->sched_sm_blocks;
+        /* block starts: on the SM that ran the most (one heavy block and many
+         * empty ones: the SMs beside it start the empty ones) */
+        starts = c->sched_max_blocks > c->sched_sm_blocks ? (double)c->sched_max_blocks : nb;
         share = (double)c->sched_sm_work / (double)c->sched_work;
         longest = (double)c->sched_block_work / (double)c->sched_work;
     } else { /* even blocks, round the SMs */
         nb = ceil(blocks / dev->sm_count);
         share = nb / blocks;
         longest = 1.0 / blocks;
+        starts = nb;
     }
     double W = (nb < fit ? nb : fit) * wpb, wmax = dev->max_threads_per_sm / 32.0;
     W = W < wmax ? W : wmax;
@@ -71,7 +75,7 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     p.t_smem = share * (wf > 0 ? wf : sram / 128) / clock;
     p.wavefronts = wf > 0 ? wf : sram / 128;
     p.t_latency = share * hbm * SIM_TM_L / (W * 32 * SIM_TM_C) / clock;
-    p.t_blocks = nb * SIM_TM_K / clock;
+    p.t_blocks = starts * SIM_TM_K / clock;
     p.t_dram = (double)(c->dram_read_bytes + c->dram_write_bytes) / k->dram_bytes_per_s;
     p.t_l2 = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors) / k->l2_bytes_per_s;
     p.warps = W;

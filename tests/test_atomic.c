@@ -350,4 +350,16 @@ Test(atomic, counted_as_their_own_requests)
     cr_assert_eq(c->shared_ld_requests, GRID, "shared loads: thread 0's only, %llu",
                  (unsigned long long)c->shared_ld_requests);
     sim_set_detailed(0);
+    /* counting mode's sample of bank conflicts (the first and last blocks) sees
+     * the atomics as detailed mode does: per block, thread 0's store and load
+     * (1 wavefront each, 4 bytes each) and BLOCK / 32 atomic requests of one
+     * wavefront (8 bytes a thread: the read and the write) */
+    sim_set_sample(1);
+    SIM_CHECK(atom_int_shared_launch_sim(&cfg, res, old, val, init, ATOM_ADD));
+    c = &sim_last_launch()->c;
+    cr_assert_eq(c->sample_sram_bytes, 2 * (8 + 8 * BLOCK), "sampled shared bytes %llu",
+                 (unsigned long long)c->sample_sram_bytes);
+    cr_assert_eq(c->sample_wavefronts, 2 * (2 + BLOCK / 32), "sampled wavefronts %llu (atomics included)",
+                 (unsigned long long)c->sample_wavefronts);
+    cr_assert_eq(c->shared_atom_wavefronts, 0, "counting mode: no detailed counters in its figures");
 }

@@ -247,7 +247,8 @@ Test(l2, persistent_l2_carries_over)
 /* The time model (sim/timemodel.c) on counters made by hand, preset h200
  * (clock: the shared ceiling over 128 B a cycle an SM, 1.969 GHz):
  *   t = launch + (largest + SIM_TM_BETA x (sum of the others)) / clock,
- * the others including K cycles to start each block of the busiest SM.
+ * the others including K cycles to start each block of the SM that started
+ * the most (the busiest SM's, unless placed blocks say otherwise).
  * 3.951 GB of DRAM traffic is 1 ms at the measured 3.951 TB/s. */
 Test(l2, time_model_terms)
 {
@@ -307,6 +308,13 @@ Test(l2, time_model_terms)
     p = sim_time_model(h, &cfg, &c, 0);
     cr_assert_float_eq(p.t_blocks, 497 * SIM_TM_K / clock, 1e-12, "%.9g s", p.t_blocks);
     cr_assert_str_eq(p.bound, "block starts");
+    /* placed: one heavy block alone on the busiest SM, 500 empty ones on another
+     * (sched_max_blocks): the starts are counted where the blocks were started */
+    memset(&c, 0, sizeof c);
+    c.sched_work = 1000, c.sched_sm_work = 1000, c.sched_sm_blocks = 1, c.sched_block_work = 1000;
+    c.sched_max_blocks = 500;
+    p = sim_time_model(h, &cfg, &c, 0);
+    cr_assert_float_eq(p.t_blocks, 500 * SIM_TM_K / clock, 1e-12, "the SM of 500 starts: %.9g s", p.t_blocks);
 }
 
 /* Where a launch places its blocks (sim/launch.c): 2 x SMs blocks of 32
@@ -324,6 +332,7 @@ Test(l2, blocks_placed_on_the_least_busy_sm)
     EXPECT(sched_block_work, heavy, "the largest block");
     EXPECT(sched_work, sms * (heavy + light), "every block");
     EXPECT(sched_sm_blocks, 2, "the busiest SM");
+    EXPECT(sched_max_blocks, 2, "every SM");
     EXPECT(sched_sm_work, heavy + light, "the busiest SM");
     SIM_CHECK(sim_free(in));
     SIM_CHECK(sim_free(out));

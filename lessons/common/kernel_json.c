@@ -143,15 +143,17 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_num(j, "l2_ms", p.t_l2 * 1e3);
         json_num(j, "warps", p.warps);
         json_num(j, "shared_wavefronts", p.wavefronts); /* counted (--detail) or estimated from a sample */
-        /* where the blocks ran (sim/launch.c): the busiest SM's work and blocks, the largest block's */
+        /* where the blocks ran (sim/launch.c): the busiest SM's work and blocks, the largest block's,
+         * the most blocks an SM ran */
         json_uint(j, "work", k->sim.sched_work);
         json_uint(j, "sm_work", k->sim.sched_sm_work);
         json_uint(j, "sm_blocks", k->sim.sched_sm_blocks);
         json_uint(j, "block_work", k->sim.sched_block_work);
+        json_uint(j, "max_sm_blocks", k->sim.sched_max_blocks);
     } else { /* the same keys, null: a JSON's shape does not depend on the backend */
         static const char *const keys[] = {"predicted_ms", "bound", "issue_ms", "shared_ms", "latency_ms",
                                            "blocks_ms", "dram_ms", "l2_ms", "warps", "shared_wavefronts",
-                                           "work", "sm_work", "sm_blocks", "block_work"};
+                                           "work", "sm_work", "sm_blocks", "block_work", "max_sm_blocks"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             json_null(j, keys[i]);
     }

@@ -66,6 +66,7 @@ def load(sdir, gdir, cc='all'):
             dram=k['dram']['read_bytes'] + k['dram']['write_bytes'],
             l2=k['l2']['read_sectors'] + k['l2']['write_sectors'], flops=k['flops'] or 0.0,
             work=tm['work'], sm_work=tm['sm_work'], sm_blocks=tm['sm_blocks'], block_work=tm['block_work'],
+            max_sm_blocks=tm.get('max_sm_blocks') or 0,  # absent in JSON before session 13
             c_ms=tm['predicted_ms'], gpu_s=P.num(g, 'gpu__time_duration.sum') * 1e-9))
     return rows
 
@@ -76,15 +77,17 @@ def predict(r, p, wavefronts='json'):
     count, or its ratio for the command pattern), 'none' (128 bytes a wavefront)."""
     if r['work'] and r['sm_blocks']:
         nb, share, longest = r['sm_blocks'], r['sm_work'] / r['work'], r['block_work'] / r['work']
+        starts = max(nb, r['max_sm_blocks'])
     else:
         nb = math.ceil(r['blocks'] / SMS)
         share, longest = nb / r['blocks'], 1.0 / r['blocks']
+        starts = nb
     W = min(min(nb, r['fit']) * r['wpb'], WMAX)
     instr = (r['flops'] / 2 + r['sram'] / 4 + r['hbm'] / 4) / 32
     issue = max(share * instr / min(p['P'], W / p['CPI']), longest * instr / r['wpb'] * p['CPI'])
     smem = share * {'json': r['wf_json'], 'detail': r['wf'], 'none': r['sram'] / 128}[wavefronts]
     lat = share * r['hbm'] * p['L'] / (W * 32 * p['C'])
-    t = [issue, smem, lat, nb * p['K'], r['dram'] / DRAM * CLK, 32.0 * r['l2'] / L2 * CLK]
+    t = [issue, smem, lat, starts * p['K'], r['dram'] / DRAM * CLK, 32.0 * r['l2'] / L2 * CLK]
     m = max(t)
     return LAUNCH + (m + p['BETA'] * (sum(t) - m)) / CLK
 
