@@ -183,13 +183,13 @@ typedef struct sim_time_pred {
 sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c, double flops);
 /* Its constants, fitted to the H200's lesson kernels (docs/l2-model.md) and
  * assumed for the other presets: */
-#define SIM_TM_P 3.0     /* warp instructions an SM issues a cycle at most (in these units: an access
+#define SIM_TM_P 4.0     /* warp instructions an SM issues a cycle at most (in these units: an access
                             * counts one a 4-byte word, so a float4 counts 4; the chip has 4 schedulers) */
 #define SIM_TM_CPI 2.5   /* cycles between a warp's instructions */
-#define SIM_TM_L 1200.0  /* cycles a global access takes */
+#define SIM_TM_L 1000.0  /* cycles a global access takes */
 #define SIM_TM_C 16.0    /* global bytes a thread has in flight */
 #define SIM_TM_K 200.0   /* cycles an SM spends starting a block */
-#define SIM_TM_BETA 0.3  /* how much of the other terms adds to the largest */
+#define SIM_TM_BETA 0.4  /* how much of the other terms adds to the largest */
 
 /* DRAM bytes that copies and memsets moved through the L2 model so far. */
 void sim_l2_host_totals(uint64_t *dram_read_bytes, uint64_t *dram_write_bytes);
