@@ -447,7 +447,9 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
             if (!atomic)
                 shared_race_check(w, a, size, wr, pc);
             detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
-        } else if (w->sample) { /* counting mode's sample: atomics and async copies too (their own requests) */
+        } else if (w->sample && w->async != SIM_SPACE_SKIP) { /* counting mode's sample: atomics and async
+                                                                 * copies too (their own requests; an atomic's
+                                                                 * write half records nothing) */
             if (++w->sample_n > SIM_SAMPLE_MAX_ACCESSES)
                 sim_sample_drop(w);
             else

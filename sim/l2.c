@@ -51,7 +51,7 @@
 
 #define SIM_L2_WAYS 16
 #define SIM_L2_LINE_SHIFT 7 /* 128-byte lines */
-#define SIM_L2_RR 16        /* entries each block of a wave feeds per turn */
+#define SIM_L2_RR 16        /* sectors each block of the window feeds per turn */
 #define SIM_TRACE_CAP ((size_t)1 << 25) /* trace entries a block may keep (256 MB) */
 #define SIM_PENDING_MAX ((uint64_t)1 << 27) /* entries of finished blocks waiting to enter the window (1 GiB) */
 #define SECTOR_MASK (((uint64_t)1 << (SIM_L2_OCC_SHIFT - 2)) - 1)
@@ -85,7 +85,7 @@ static struct {
     /* blocks done but not yet fed: slot[b % cap] for b in [base, base + cap) */
     pthread_mutex_t lock;
     int feeding;
-    uint64_t base, nblocks, wave;
+    uint64_t base, nblocks, wave, first; /* first: the first wave's blocks (min(nblocks, wave)) */
     size_t cap;
     /* base: the next block to enter the window; [base, ready_end) are done */
     struct block_trace { uint64_t *e; size_t n, pos; uint64_t sub, delay; int done; } *slot;
@@ -324,6 +324,7 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
     const sim_device *dev = sim_get_device();
     unsigned per_sm = sim_blocks_per_sm(dev, cfg);
     L2.wave = (uint64_t)dev->sm_count * per_sm;
+    L2.first = nblocks < L2.wave ? nblocks : L2.wave;
     /* L1 and shared memory are one array of shared_per_sm + 28 KB an SM (256 KB
      * on sm_90); what the resident blocks' shared memory leaves is L1, split
      * between them (static __shared__ is not known: counted as none) */
@@ -426,35 +427,40 @@ static int take_next(int final, struct block_trace *t)
     return r;
 }
 
-/* Under the lock, once the first wave's blocks are done: they enter the window.
- * A grid of more than one wave starts them staggered, block i of n after i / n
- * of their mean length: on the chip the waves do not stay in step (a block starts
- * when one ends, and blocks drift apart), so a block's accesses meet those of
- * blocks at every stage of theirs (docs/l2-model.md "Blocks in a sliding window").
- * One wave alone starts in step, as it does on the chip. */
+/* Under the lock, once the first wave's blocks are done: they enter the window. */
 static void start_window(int final)
 {
-    uint64_t n = L2.nblocks < L2.wave ? L2.nblocks : L2.wave;
+    uint64_t n = L2.first;
     if (final && n > L2.stored_end)
         n = L2.stored_end;
-    uint64_t sectors = 0;
-    for (uint64_t b = 0; b < n; b++) {
-        struct block_trace *t = &L2.act[b];
-        take_locked(b, t);
-        for (size_t k = 0; k < t->n; k++)
-            sectors += (t->e[k] >> SIM_L2_OCC_SHIFT) + 1;
-    }
-    if (L2.nblocks > L2.wave && n) {
-        uint64_t rounds = sectors / n / SIM_L2_RR;
-        for (uint64_t b = 0; b < n; b++)
-            L2.act[b].delay = rounds * b / n;
-    }
+    for (uint64_t b = 0; b < n; b++)
+        take_locked(b, &L2.act[b]);
     L2.nact = n;
     L2.cur = 0;
     L2.base = n;
     if (L2.ready_end < n)
         L2.ready_end = n;
     L2.started = 1;
+}
+
+/* The feeder, outside the lock (the window is its own), before the first round:
+ * a grid of more than one wave starts its first wave staggered, block i of n
+ * after i / n of their mean length: on the chip the waves do not stay in step
+ * (a block starts when one ends, and blocks drift apart), so a block's accesses
+ * meet those of blocks at every stage of theirs (docs/l2-model.md "Blocks in a
+ * sliding window"). One wave alone starts in step, as it does on the chip. */
+static void stagger_window(void)
+{
+    const uint64_t n = L2.nact;
+    if (L2.nblocks <= L2.wave || !n)
+        return;
+    uint64_t sectors = 0;
+    for (uint64_t b = 0; b < n; b++)
+        for (size_t k = 0; k < L2.act[b].n; k++)
+            sectors += (L2.act[b].e[k] >> SIM_L2_OCC_SHIFT) + 1;
+    const uint64_t rounds = sectors / n / SIM_L2_RR;
+    for (uint64_t b = 0; b < n; b++)
+        L2.act[b].delay = rounds * b / n;
 }
 
 /* Feeds the window round by round, from where the last call stopped: each block
@@ -502,15 +508,17 @@ static int feed_window(int final)
 static void feed_ready(int final)
 {
     pthread_mutex_lock(&L2.lock);
-    uint64_t first = L2.nblocks < L2.wave ? L2.nblocks : L2.wave;
-    if (L2.feeding || (!L2.started && !final && L2.ready_end < first)) {
+    if (L2.feeding || (!L2.started && !final && L2.ready_end < L2.first)) {
         pthread_mutex_unlock(&L2.lock);
         return;
     }
-    if (!L2.started)
+    int fresh = !L2.started;
+    if (fresh)
         start_window(final);
     L2.feeding = 1;
     pthread_mutex_unlock(&L2.lock);
+    if (fresh)
+        stagger_window();
     if (feed_window(final)) {
         pthread_mutex_lock(&L2.lock);
         L2.feeding = 0;
@@ -599,7 +607,7 @@ static int store_locked(uint64_t b, uint64_t *keep, size_t n, int lost)
     while (b - L2.base >= L2.cap) { /* a worker far ahead of another: more slots */
         size_t cap = L2.cap * 2;
         struct block_trace *s = calloc(cap, sizeof *s);
-        if (!s) { /* out of memory: the block's wave completes only at the launch's end */
+        if (!s) { /* out of memory: the block is fed (empty) only at the launch's end */
             L2.overflow = 1;
             free(keep);
             return 0;
@@ -611,7 +619,7 @@ static int store_locked(uint64_t b, uint64_t *keep, size_t n, int lost)
         L2.cap = cap;
     }
     if (keep && L2.pending + n > SIM_PENDING_MAX) {
-        /* blocks behind a slow one wait for its wave: past this, their traces are dropped and the
+        /* blocks behind a slow one wait to enter the window: past this, their traces are dropped and the
          * launch's figures marked incomplete (a lower bound) rather than memory growing with the grid */
         free(keep);
         keep = NULL;
@@ -623,7 +631,7 @@ static int store_locked(uint64_t b, uint64_t *keep, size_t n, int lost)
         L2.stored_end = b + 1;
     while (L2.ready_end < L2.nblocks && L2.ready_end - L2.base < L2.cap && L2.slot[L2.ready_end % L2.cap].done)
         L2.ready_end++;
-    return L2.started ? L2.ready_end > L2.base : L2.ready_end >= (L2.nblocks < L2.wave ? L2.nblocks : L2.wave);
+    return L2.started ? L2.ready_end > L2.base : L2.ready_end >= L2.first;
 }
 
 void sim_l2_worker_flush(sim_worker *w)

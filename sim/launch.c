@@ -591,9 +591,9 @@ static void activemask_settle(sim_worker *w, sim_warp *wp, int force);
  * SIM_SAMPLE_MAX_ACCESSES sampled accesses is dropped (sim_sample_drop: a block
  * without barriers is one stretch). At the block's end each kind's bytes
  * times its sampled wavefronts a byte go to sample_*; the detailed counters
- * stay 0. The seed is fixed: a launch's figures are always the same. Left:
- * shared atomics and asynchronous copies are not sampled, but their bytes
- * count in the stretch (detailed mode counts their wavefronts). */
+ * stay 0. The seed is fixed: a launch's figures are always the same. Shared
+ * atomics and asynchronous copies are sampled as their own requests, as
+ * detailed mode counts them (sim/access.c access_general). */
 static sim_sample_kind *sample_kind(sim_worker *w, const char *file, int line)
 {
     for (unsigned i = 0; i < w->n_kinds; i++)
