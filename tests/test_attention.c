@@ -425,3 +425,21 @@ ParameterizedTest(bug_case *b, attention_bugs, v2_shared_over_48k_without_opt_in
     attn_params a = params_of(&b->c, b->versions);
     run_and_check(&a, 0);
 }
+
+/* The FLOPs a tiled kernel executes (the time model's input): causal, each tile
+ * of br query rows computes keys up to its last row's, rounded up to g keys.
+ * N = 256, d = 64, one head: 64-row tiles see 64, 128, 192, 256 keys: 64 x 640 =
+ * 40960 pairs (the useful ones: 256 x 257 / 2 = 32896); 192-row tiles with keys
+ * to the row (g = 1): 192 x 192 + 64 x 256 = 53248; 48 x 48 tiles (g = 48):
+ * five tiles of 48 rows see 48 ... 240 keys, the last 16 rows 256: 48 x (48 + 96
+ * + 144 + 192 + 240) + 16 x 256 = 38656. Not causal: 4 N^2 d. */
+Test(attention, executed_flops_count_whole_tiles)
+{
+    attn_shape s = {.B = 1, .H = 1, .N = 256, .d = 64, .causal = 1};
+    cr_assert_float_eq(attn_flops(&s), 4.0 * 64 * 32896, 1e-6);
+    cr_assert_float_eq(attn_flops_executed(&s, 64, 64), 4.0 * 64 * 40960, 1e-6);
+    cr_assert_float_eq(attn_flops_executed(&s, 192, 1), 4.0 * 64 * 53248, 1e-6);
+    cr_assert_float_eq(attn_flops_executed(&s, 48, 48), 4.0 * 64 * 38656, 1e-6);
+    s.causal = 0;
+    cr_assert_float_eq(attn_flops_executed(&s, 64, 64), 4.0 * 64 * 256 * 256, 1e-6);
+}

@@ -84,6 +84,12 @@ uint64_t attn_flash_v1_shared_bytes(int d, int br, int bc);
 uint64_t attn_flash_v2_shared_bytes(int d, int bc);
 /* 4 d per visible (query, key) pair: 4 N^2 d per head, causal N(N+1)/2 pairs */
 double attn_flops(const attn_shape *s);
+/* The FLOPs a tiled kernel executes: causal, each tile of br query rows
+ * computes its keys up to its last row's, rounded up to g keys (the kernel's
+ * key tile: the masked part of the diagonal tiles counts); not causal,
+ * attn_flops. What the time model needs (sim/timemodel.c); the reports keep
+ * attn_flops, the useful ones. */
+double attn_flops_executed(const attn_shape *s, int br, int g);
 #ifdef __cplusplus
 }
 #endif

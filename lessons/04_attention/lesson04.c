@@ -260,11 +260,14 @@ int attn_run(backend *be, const attn_params *a, const float *q, const float *k, 
             be_kernel *kr = &be->kernels[i];
             /* the FLOPs go to the kernels that do them: v2's first, v1's last; standard's two
              * matrix products (scores, pv) half each (the time model, sim/timemodel.c, needs them
-             * where they are spent) */
+             * where they are spent), as executed: causal, whole tiles up to the diagonal (standard:
+             * 64 x 64, STD_TILE; v1: Br x Bc; v2: Br rows, keys up to the tile's last row) */
             if (ver == VER_STD)
-                kr->flops = i == r->first_kernel || i == be->n_kernels - 1 ? attn_flops(&sh) / 2 : 0;
+                kr->flops = i == r->first_kernel || i == be->n_kernels - 1 ? attn_flops_executed(&sh, 64, 64) / 2 : 0;
+            else if (ver == VER_V1)
+                kr->flops = i == be->n_kernels - 1 ? attn_flops_executed(&sh, a->v1_br, a->v1_bc) : 0;
             else
-                kr->flops = i == (ver == VER_V2 ? r->first_kernel : be->n_kernels - 1) ? attn_flops(&sh) : 0;
+                kr->flops = i == r->first_kernel ? attn_flops_executed(&sh, a->v2_br, 1) : 0;
             r->time_ms += kr->time_ms;
             r->hbm_read += kr->hw.valid ? kr->hw.dram_read_bytes : kr->sim.hbm_read_bytes;
             r->hbm_write += kr->hw.valid ? kr->hw.dram_write_bytes : kr->sim.hbm_write_bytes;

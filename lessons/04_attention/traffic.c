@@ -279,3 +279,16 @@ double attn_flops(const attn_shape *s)
     double N = s->N, pairs = s->causal ? N * (N + 1) / 2 : N * N;
     return 4.0 * s->d * pairs * s->B * s->H;
 }
+
+double attn_flops_executed(const attn_shape *s, int br, int g)
+{
+    if (!s->causal || br < 1 || g < 1)
+        return attn_flops(s);
+    const long long N = s->N;
+    double pairs = 0;
+    for (long long i0 = 0; i0 < N; i0 += br) {
+        long long rows = N - i0 < br ? N - i0 : br, keys = (i0 + br + g - 1) / g * g;
+        pairs += (double)rows * (double)(keys < N ? keys : N);
+    }
+    return 4.0 * s->d * pairs * s->B * s->H;
+}
