@@ -369,6 +369,18 @@ static inline __attribute__((always_inline)) void race_check_inline(sim_worker *
 static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                              uintptr_t pc, int space);
 
+/* Counting mode's sample (sim/launch.c) takes one more access of its stretch: 0 when
+ * the stretch passed SIM_SAMPLE_MAX_ACCESSES and was dropped (the access is not
+ * recorded), so the sample's cost stays bounded. */
+static inline int sample_take(sim_worker *w)
+{
+    if (__builtin_expect(++w->sample_n > SIM_SAMPLE_MAX_ACCESSES, 0)) {
+        sim_sample_drop(w);
+        return 0;
+    }
+    return 1;
+}
+
 /* Everything the hooks do not finish inline. First, without a stack frame
  * of its own, detailed mode's common case: an aligned shared access of a
  * thread (race check, then the request its lane joins), as lean as the
@@ -389,11 +401,7 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
     if (__builtin_expect(w->sample, 0) && w->detailed == 0 && !atomic && !w->async && w->cur && !(a & (size - 1)) &&
         in_shared(w, a, size)) {
         (&w->c.sram_read_bytes)[wr] += size;
-        if (__builtin_expect(++w->sample_n > SIM_SAMPLE_MAX_ACCESSES, 0)) { /* too long a stretch: dropped */
-            sim_sample_drop(w);
-            return;
-        }
-        if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
+        if (sample_take(w) && !record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
             detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
         return;
     }
@@ -450,9 +458,7 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
         } else if (w->sample && w->async != SIM_SPACE_SKIP) { /* counting mode's sample: atomics and async
                                                                  * copies too (their own requests; an atomic's
                                                                  * write half records nothing) */
-            if (++w->sample_n > SIM_SAMPLE_MAX_ACCESSES)
-                sim_sample_drop(w);
-            else
+            if (sample_take(w))
                 detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
         }
         return;

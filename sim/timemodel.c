@@ -21,8 +21,9 @@
  *            128 bytes a wavefront).
  *   latency  its global bytes over what its warps keep in flight (Little's
  *            law): C bytes a thread, L cycles each.
- *   blocks   K cycles to start each of its blocks (a grid of 65535 tiny
- *            blocks takes 55 us on the H200, whatever they do).
+ *   blocks   K cycles to start each block, on the SM that started the most
+ *            (a grid of 65535 tiny blocks takes 55 us on the H200, whatever
+ *            they do).
  *   DRAM, L2 the launch's DRAM and L2 bytes over the chip's bandwidths.
  *
  *   t = launch + (largest + BETA x (sum of the others)) / clock
