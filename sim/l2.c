@@ -23,8 +23,10 @@
  *     staggered (block i of n after i / n of the mean block's length): the
  *     chip's waves do not stay in step, so a block's accesses meet those of
  *     blocks at every stage of theirs (standard attention's softmax rereads
- *     rows the others push out; waves in step kept them). One worker feeds
- *     while the others go on simulating; it stops where the next block is not
+ *     rows the others push out; waves in step kept them). The first wave's
+ *     blocks on one SM are fed oldest first (quantum_table): the oldest ends
+ *     first, as the chip's age-ordered warp schedulers make it, and its writes
+ *     meet the others' reads. One worker feeds while the others go on simulating; it stops where the next block is not
  *     done yet, and goes on when it is. The result does not depend on the
  *     number of workers or on timing: only on the grid and the traces.
  *  4. The L2: SIM_L2_KEEP % of the preset's size, 128-byte lines of four
@@ -62,6 +64,10 @@
 #define SIM_L2_KEEP 70      /* percent of the L2 that holds data a kernel re-reads (two partitions keep some lines twice) */
 #endif
 #define SIM_L2_FETCH 2     /* a read miss fetches 2 sectors (64 bytes, the aligned pair) from DRAM */
+#define SIM_L2_PER_SM_MAX 64 /* blocks an SM may hold (sm_90: 32) */
+#ifndef SIM_L2_AGE
+#define SIM_L2_AGE 20 /* percent: a first-wave block's share of its SM's feed against the next older one's */
+#endif
 #define SIM_L2_DIRTY_WAYS 10 /* dirty lines a set may hold; one more cleans the least recently used */
 
 static struct {
@@ -88,11 +94,15 @@ static struct {
     uint64_t base, nblocks, wave, first; /* first: the first wave's blocks (min(nblocks, wave)) */
     size_t cap;
     /* base: the next block to enter the window; [base, ready_end) are done */
-    struct block_trace { uint64_t *e; size_t n, pos; uint64_t sub, delay; int done; } *slot;
+    struct block_trace { uint64_t *e; size_t n, pos; uint64_t sub, delay; int done, first; unsigned sm, rank; } *slot;
     /* the window: nact blocks being fed (sub: the sector of e[pos]'s run; delay:
      * rounds before a staggered block starts); cur: the slot the feed goes on at */
     struct block_trace *act;
     uint64_t nact, cur, ready_end;
+    unsigned sms;         /* the preset's SMs: block b of the first wave is on SM b % sms */
+    int by_age;           /* the first wave's quanta depend on the blocks' ages (SIM_L2_AGE < 100) */
+    unsigned *sm_first;   /* per SM: its first-wave blocks still running (ranks 0 .. sm_first - 1, 0 the oldest) */
+    unsigned quantum[SIM_L2_PER_SM_MAX + 1][SIM_L2_PER_SM_MAX]; /* [first-wave blocks running][rank]: sectors a round */
     int started; /* the first wave entered the window */
     uint64_t stored_end; /* 1 + the highest block stored this launch (a failed launch's final feed stops there) */
     uint64_t pending;    /* entries stored and not fed yet (at most SIM_PENDING_MAX) */
@@ -310,6 +320,35 @@ unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg)
     return n ? n : 1;
 }
 
+/* The sectors a block of the first wave feeds per round, by its age on its SM
+ * (docs/l2-model.md "The first wave, oldest first"): the blocks of a first wave
+ * start together, and an SM's warp schedulers favour the oldest warps, so of
+ * its k first-wave blocks the oldest runs ahead and ends first; its writes then
+ * meet the others' reads (the H200 writes back a share of what a single wave
+ * writes at its blocks' ends; fed in step, the model wrote back none). Rank r
+ * of k gets RR k g^r / (1 + g + ... + g^(k-1)) sectors (at least 1), so an SM
+ * feeds about RR k a round whatever its blocks' ages; g = SIM_L2_AGE / 100
+ * (1: plain round robin). Blocks that replace ended ones arrive one by one,
+ * already apart, and get RR each: ranking them too drove blocks that share
+ * tiles apart (standard attention's pv, causal, d = 128: +38 % DRAM read). */
+static void quantum_table(unsigned per_sm)
+{
+    const double g = SIM_L2_AGE / 100.0;
+    if (per_sm > SIM_L2_PER_SM_MAX)
+        per_sm = SIM_L2_PER_SM_MAX;
+    L2.by_age = g != 1.0;
+    for (unsigned k = 1; k <= per_sm; k++) {
+        double sum = 0, w = 1;
+        for (unsigned r = 0; r < k; r++, w *= g)
+            sum += w;
+        w = 1;
+        for (unsigned r = 0; r < k; r++, w *= g) {
+            double q = SIM_L2_RR * (double)k * w / sum + 0.5;
+            L2.quantum[k][r] = q < 1 ? 1 : (unsigned)q;
+        }
+    }
+}
+
 int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
 {
     if (l2_ready())
@@ -347,6 +386,13 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
     if (!act)
         return -1;
     L2.act = act;
+    unsigned *first = realloc(L2.sm_first, dev->sm_count * sizeof *first);
+    if (!first)
+        return -1;
+    L2.sm_first = first;
+    memset(first, 0, dev->sm_count * sizeof *first);
+    L2.sms = dev->sm_count;
+    quantum_table(per_sm);
     L2.nact = L2.cur = L2.ready_end = 0;
     L2.started = 0;
     L2.stored_end = 0;
@@ -433,8 +479,12 @@ static void start_window(int final)
     uint64_t n = L2.first;
     if (final && n > L2.stored_end)
         n = L2.stored_end;
-    for (uint64_t b = 0; b < n; b++)
+    for (uint64_t b = 0; b < n; b++) {
         take_locked(b, &L2.act[b]);
+        L2.act[b].first = 1;
+        L2.act[b].sm = (unsigned)(b % L2.sms); /* the chip deals the first wave round the SMs */
+        L2.act[b].rank = L2.sm_first[L2.act[b].sm]++;
+    }
     L2.nact = n;
     L2.cur = 0;
     L2.base = n;
@@ -463,6 +513,19 @@ static void stagger_window(void)
         L2.act[b].delay = rounds * b / n;
 }
 
+/* The first-wave block of slot t ended: the younger first-wave blocks of its SM
+ * move up a rank. */
+static void leave_first(struct block_trace *t)
+{
+    if (L2.by_age)
+        for (uint64_t x = 0; x < L2.nact; x++) {
+            struct block_trace *o = &L2.act[x];
+            o->rank -= o->first && o->sm == t->sm && o->rank > t->rank;
+        }
+    L2.sm_first[t->sm]--;
+    t->first = 0;
+}
+
 /* Feeds the window round by round, from where the last call stopped: each block
  * in it SIM_L2_RR sectors in turn, as if they ran side by side; a block that
  * ends is replaced, in its place, by the next block in order (as an SM takes a
@@ -478,17 +541,22 @@ static int feed_window(int final)
                 L2.cur++;
                 continue;
             }
-            for (unsigned budget = SIM_L2_RR; budget && t->pos < t->n; budget--) {
+            for (unsigned budget = t->first && L2.by_age ? L2.quantum[L2.sm_first[t->sm]][t->rank] : SIM_L2_RR;
+                 budget && t->pos < t->n; budget--) {
                 uint64_t e = t->e[t->pos], len = (e >> SIM_L2_OCC_SHIFT) + 1;
                 l2_sector((e >> 2 & SECTOR_MASK) + t->sub, (unsigned)(e & 3));
                 if (++t->sub == len)
                     t->sub = 0, t->pos++;
             }
             int r = 1;
-            while (t->pos >= t->n && r > 0) { /* ended (or empty): the next block in order */
+            while (t->pos >= t->n && r > 0) { /* ended (or empty): the next block in order, the SM's youngest */
+                if (t->first)
+                    leave_first(t);
+                const unsigned sm = t->sm;
                 free(t->e);
-                *t = (struct block_trace){0};
+                *t = (struct block_trace){.sm = sm};
                 r = take_next(final, t);
+                t->sm = sm; /* take_next wrote the whole record */
             }
             if (r == 0)
                 return 0; /* resumed here: the slot is empty and asks again */

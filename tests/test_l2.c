@@ -94,10 +94,12 @@ Test(l2, every_launch_starts_empty)
 Test(l2, sweep_twice_the_capacity_misses_twice)
 {
     const size_t B = 2 * C;
-    const int wave = 108 * 8;
+    const int wave = 108; /* one block an SM (its shared memory): no block of an SM runs ahead of another */
     float *x = dev_buffer(B, "x");
-    simt_cfg cfg = cfg1(2 * wave, 256, 0);
+    simt_cfg cfg = cfg1(2 * wave, 256, 100 << 10);
+    SIM_CHECK(sim_set_max_dynamic_shared(100 << 10));
     SIM_CHECK(l2_read_chunks_launch_sim(&cfg, sink, x, (long long)(B / 4), wave));
+    SIM_CHECK(sim_set_max_dynamic_shared(48 << 10));
     /* Block b + wave reads block b's chunk again as soon as block b ends (the window,
      * staggered: sim/l2.c start_window); between a sector's two reads the other blocks
      * read about 2 C - one chunk, so LRU keeps next to nothing: at least 99.9 % of the
@@ -110,6 +112,32 @@ Test(l2, sweep_twice_the_capacity_misses_twice)
               "two sweeps over 2 C: %llu hits, want the pairs' second sectors (%llu) and at most 0.1 %% more",
               U(c->l2_read_hits), U(B / 32));
     SIM_CHECK(sim_free(x));
+}
+
+/* One wave, two blocks an SM (1024 threads each), each block reading its own
+ * chunk of 4 C in all and then writing its chunk of C / 4: the older block of
+ * each SM is fed about 5 times the younger's share (SIM_L2_AGE 20: 27 and 5
+ * sectors a round), so it ends when the younger has read a sixth of its
+ * chunk; the younger then reads about 1.7 C more, which pushes the older's
+ * dirty lines (C / 8) out of L2. Fed in step, every block would write at the
+ * launch's end and nothing would be written back. */
+Test(l2, a_first_wave_block_ends_in_age_order)
+{
+    const size_t B = 4 * C, W = C / 4;
+    float *x = dev_buffer(B, "x"), *y = dev_buffer(W, "y");
+    simt_cfg cfg = cfg1(2 * 108, 1024, 0);
+    SIM_CHECK(l2_read_then_write_launch_sim(&cfg, y, x, (long long)(B / 4), (long long)(W / 4)));
+    const sim_counters *c = last();
+    const uint64_t written = c->l2_write_sectors * 32;
+    cr_assert(written > W - W / 50 && written <= W, "the blocks wrote %llu bytes, want about %llu", U(written), U(W));
+    cr_assert(c->dram_write_bytes >= written / 4 && c->dram_write_bytes <= written / 2,
+              "the older blocks' writes (half of %llu bytes) were followed by 1.7 C of reads: DRAM write %llu, want "
+              "at least half of those and at most all",
+              U(written), U(c->dram_write_bytes));
+    cr_assert_eq(c->dram_write_bytes + c->l2_dirty_bytes, written, "written back %llu + dirty %llu, want %llu",
+                 U(c->dram_write_bytes), U(c->l2_dirty_bytes), U(written));
+    SIM_CHECK(sim_free(x));
+    SIM_CHECK(sim_free(y));
 }
 
 Test(l2, dram_is_read_in_64_byte_pairs)

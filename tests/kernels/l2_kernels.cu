@@ -54,6 +54,18 @@ __global__ void l2_read_chunks(float *sink, const float *x, long long n, int chu
         sink[0] = acc;
 }
 
+/* block b reads chunk b of x, then writes chunk b of y (n floats each, in
+ * gridDim.x chunks of whole 64-byte pairs): a block's writes come at its end */
+__global__ void l2_read_then_write(float *y, const float *x, long long n, long long m)
+{
+    float acc = 0;
+    const long long len = (n / gridDim.x) & ~15LL, wlen = (m / gridDim.x) & ~15LL;
+    for (long long i = blockIdx.x * len + threadIdx.x; i < (blockIdx.x + 1) * len; i += blockDim.x)
+        acc += x[i];
+    for (long long i = blockIdx.x * wlen + threadIdx.x; i < (blockIdx.x + 1) * wlen; i += blockDim.x)
+        y[i] = acc == -12345.0f ? acc : 1.0f;
+}
+
 /* every thread adds 1 to one counter */
 __global__ void l2_atomic_one(int *counter)
 {
@@ -99,4 +111,5 @@ LAUNCHER(l2_write, (float *, y), (long long, n), (float, v))
 LAUNCHER(l2_read_all_blocks, (float *, sink), (const float *, x), (int, n))
 LAUNCHER(l2_atomic_one, (int *, counter))
 LAUNCHER(l2_read_chunks, (float *, sink), (const float *, x), (long long, n), (int, chunks))
+LAUNCHER(l2_read_then_write, (float *, y), (const float *, x), (long long, n), (long long, m))
 LAUNCHER(l2_uneven, (float *, out), (const float *, in), (int, heavy))
