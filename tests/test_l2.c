@@ -19,8 +19,8 @@
  *  - DRAM is read in aligned 64-byte pairs of sectors: one float of every 64
  *    bytes reads the whole range, one of every 128 bytes half of it;
  *  - writes of B bytes: no DRAM reads (no fetch for a full sector), no DRAM
- *    writes while B fits, B dirty bytes left; a set holds at most 10 dirty
- *    lines (D = 10/16 C in all), so 2 C written write back 2 C - D during the
+ *    writes while B fits, B dirty bytes left; a set holds at most 10 or 11 dirty
+ *    lines (D, about 10.67/16 C in all), so 2 C written write back 2 C - D during the
  *    launch and leave D dirty;
  *  - 264 blocks each reading the same 64 KiB: DRAM reads 64 KiB, the other
  *    263 blocks hit;
@@ -42,7 +42,9 @@
 #define U(x) ((unsigned long long)(x))
 #define MIB (1ull << 20)
 #define C (28 * MIB)
-#define D (C / 16 * 10) /* dirty lines a set may hold: 10 of its 16 ways */
+/* dirty lines the sets may hold: 10 of 16 ways, 11 in sets whose index is not a multiple of 3 */
+#define NSETS (C / 128 / 16)
+#define D ((NSETS * 10 + NSETS - (NSETS + 2) / 3) * 128)
 
 static float *sink;
 
