@@ -26,8 +26,9 @@
  *     rows the others push out; waves in step kept them). The first wave's
  *     blocks on one SM are fed oldest first (quantum_table): the oldest ends
  *     first, as the chip's age-ordered warp schedulers make it, and its writes
- *     meet the others' reads. One worker feeds while the others go on simulating; it stops where the next block is not
- *     done yet, and goes on when it is. The result does not depend on the
+ *     meet the others' reads. One worker feeds while the others go on
+ *     simulating; it stops where the next block is not done yet, and goes on
+ *     when it is. The result does not depend on the
  *     number of workers or on timing: only on the grid and the traces.
  *  4. The L2: SIM_L2_KEEP % of the preset's size, 128-byte lines of four
  *     32-byte sectors, 16 ways, LRU, line address modulo the set count.
@@ -486,9 +487,11 @@ static void start_window(int final)
         n = L2.stored_end;
     for (uint64_t b = 0; b < n; b++) {
         take_locked(b, &L2.act[b]);
-        L2.act[b].first = 1;
-        L2.act[b].sm = (unsigned)(b % L2.sms); /* the chip deals the first wave round the SMs */
-        L2.act[b].rank = L2.sm_first[L2.act[b].sm]++;
+        struct block_trace *t = &L2.act[b];
+        t->sm = (unsigned)(b % L2.sms); /* the chip deals the first wave round the SMs */
+        t->first = L2.sm_first[t->sm] < SIM_L2_PER_SM_MAX; /* past the table's size: round robin */
+        if (t->first)
+            t->rank = L2.sm_first[t->sm]++;
     }
     L2.nact = n;
     L2.cur = 0;
