@@ -101,7 +101,7 @@ static struct {
     struct block_trace *act;
     uint64_t nact, cur, ready_end;
     unsigned sms;         /* the preset's SMs: block b of the first wave is on SM b % sms */
-    int by_age;           /* the first wave's quanta depend on the blocks' ages (SIM_L2_AGE < 100) */
+    int by_age;           /* the first wave's quanta depend on the blocks' ages (SIM_L2_AGE != 100) */
     unsigned *sm_first;   /* per SM: its first-wave blocks still running (ranks 0 .. sm_first - 1, 0 the oldest) */
     unsigned quantum[SIM_L2_PER_SM_MAX + 1][SIM_L2_PER_SM_MAX]; /* [first-wave blocks running][rank]: sectors a round */
     int started; /* the first wave entered the window */
@@ -535,7 +535,8 @@ static void leave_first(struct block_trace *t)
 }
 
 /* Feeds the window round by round, from where the last call stopped: each block
- * in it SIM_L2_RR sectors in turn, as if they ran side by side; a block that
+ * in it its share in turn (a first-wave block its quantum_table share, the others
+ * SIM_L2_RR sectors), as if they ran side by side; a block that
  * ends is replaced, in its place, by the next block in order (as an SM takes a
  * new block when one ends). 1: the window is empty (every block fed); 0: a
  * replacement is not done yet (take_next gave the feeder's role up). */

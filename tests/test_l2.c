@@ -12,8 +12,8 @@
  *    hit (the other sector of a pair, fetched with the first); a second
  *    launch starts empty again; a second pass in the same launch reads
  *    nothing more from DRAM while B fits (B <= C);
- *  - a sweep of 2 C by one wave of blocks (108 SMs x 8 blocks of 256 threads),
- *    then again by the next wave: LRU keeps the last 16 lines of each set,
+ *  - a sweep of 2 C by one wave of blocks (one block an SM, 100 KiB of shared
+ *    memory: 108 blocks a wave), then again by the next wave: LRU keeps the last 16 lines of each set,
  *    so the second sweep misses (nearly: the waves overlap) everywhere (DRAM
  *    reads 4 C, less at most 0.1 % of 2 C);
  *  - DRAM is read in aligned 64-byte pairs of sectors: one float of every 64
@@ -103,7 +103,7 @@ Test(l2, sweep_twice_the_capacity_misses_twice)
     SIM_CHECK(l2_read_chunks_launch_sim(&cfg, sink, x, (long long)(B / 4), wave));
     SIM_CHECK(sim_set_max_dynamic_shared(48 << 10));
     /* Block b + wave reads block b's chunk again as soon as block b ends (the window,
-     * staggered: sim/l2.c start_window); between a sector's two reads the other blocks
+     * staggered: sim/l2.c stagger_window); between a sector's two reads the other blocks
      * read about 2 C - one chunk, so LRU keeps next to nothing: at least 99.9 % of the
      * second sweep misses. (Waves in step would miss it all.) */
     const sim_counters *c = last();
@@ -119,10 +119,11 @@ Test(l2, sweep_twice_the_capacity_misses_twice)
 /* One wave, two blocks an SM (1024 threads each), each block reading its own
  * chunk of 4 C in all and then writing its chunk of C / 4: the older block of
  * each SM is fed about 5 times the younger's share (SIM_L2_AGE 20: 27 and 5
- * sectors a round), so it ends when the younger has read a sixth of its
- * chunk; the younger then reads about 1.7 C more, which pushes the older's
- * dirty lines (C / 8) out of L2. Fed in step, every block would write at the
- * launch's end and nothing would be written back. */
+ * sectors a round), so it ends when the younger has read a fifth of its
+ * chunk; the younger then reads about 1.6 C more, which pushes the older's
+ * dirty lines (C / 8) out of L2: all of them (the chunks end on line
+ * boundaries), and none of the younger's. Fed in step, every block would write
+ * at the launch's end and nothing would be written back. */
 Test(l2, a_first_wave_block_ends_in_age_order)
 {
     const size_t B = 4 * C, W = C / 4;
@@ -133,7 +134,7 @@ Test(l2, a_first_wave_block_ends_in_age_order)
     const uint64_t written = c->l2_write_sectors * 32;
     cr_assert(written > W - W / 50 && written <= W, "the blocks wrote %llu bytes, want about %llu", U(written), U(W));
     cr_assert(c->dram_write_bytes >= written / 4 && c->dram_write_bytes <= written / 2,
-              "the older blocks' writes (half of %llu bytes) were followed by 1.7 C of reads: DRAM write %llu, want "
+              "the older blocks' writes (half of %llu bytes) were followed by 1.6 C of reads: DRAM write %llu, want "
               "at least half of those and at most all",
               U(written), U(c->dram_write_bytes));
     cr_assert_eq(c->dram_write_bytes + c->l2_dirty_bytes, written, "written back %llu + dirty %llu, want %llu",
