@@ -101,7 +101,6 @@ static struct {
     struct block_trace *act;
     uint64_t nact, cur, ready_end;
     unsigned sms;         /* the preset's SMs: block b of the first wave is on SM b % sms */
-    int by_age;           /* the first wave's quanta depend on the blocks' ages (SIM_L2_AGE != 100) */
     unsigned *sm_first;   /* per SM: its first-wave blocks still running (ranks 0 .. sm_first - 1, 0 the oldest) */
     unsigned quantum[SIM_L2_PER_SM_MAX + 1][SIM_L2_PER_SM_MAX]; /* [first-wave blocks running][rank]: sectors a round */
     int started; /* the first wave entered the window */
@@ -342,7 +341,6 @@ static void quantum_table(unsigned per_sm)
     const double g = SIM_L2_AGE / 100.0;
     if (per_sm > SIM_L2_PER_SM_MAX)
         per_sm = SIM_L2_PER_SM_MAX;
-    L2.by_age = g != 1.0;
     for (unsigned k = 1; k <= per_sm; k++) {
         double sum = 0, w = 1;
         for (unsigned r = 0; r < k; r++, w *= g)
@@ -525,11 +523,10 @@ static void stagger_window(void)
  * move up a rank. */
 static void leave_first(struct block_trace *t)
 {
-    if (L2.by_age)
-        for (uint64_t x = 0; x < L2.nact; x++) {
-            struct block_trace *o = &L2.act[x];
-            o->rank -= o->first && o->sm == t->sm && o->rank > t->rank;
-        }
+    for (uint64_t x = 0; x < L2.nact; x++) {
+        struct block_trace *o = &L2.act[x];
+        o->rank -= o->first && o->sm == t->sm && o->rank > t->rank;
+    }
     L2.sm_first[t->sm]--;
     t->first = 0;
 }
@@ -550,7 +547,7 @@ static int feed_window(int final)
                 L2.cur++;
                 continue;
             }
-            for (unsigned budget = t->first && L2.by_age ? L2.quantum[L2.sm_first[t->sm]][t->rank] : SIM_L2_RR;
+            for (unsigned budget = t->first ? L2.quantum[L2.sm_first[t->sm]][t->rank] : SIM_L2_RR;
                  budget && t->pos < t->n; budget--) {
                 uint64_t e = t->e[t->pos], len = (e >> SIM_L2_OCC_SHIFT) + 1;
                 l2_sector((e >> 2 & SECTOR_MASK) + t->sub, (unsigned)(e & 3));

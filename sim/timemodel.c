@@ -51,7 +51,7 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     if (c->sched_work && c->sched_sm_blocks) { /* where sim/launch.c placed the blocks */
         nb = (double)c->sched_sm_blocks;
         /* block starts: on the SM that ran the most (one heavy block and many
-         * empty ones: the SMs beside it start the empty ones) */
+         * empty ones: the SMs beside it start the empty ones), at least the busiest's */
         starts = c->sched_max_blocks > c->sched_sm_blocks ? (double)c->sched_max_blocks : nb;
         share = (double)c->sched_sm_work / (double)c->sched_work;
         longest = (double)c->sched_block_work / (double)c->sched_work;
