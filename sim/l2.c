@@ -31,12 +31,14 @@
  *     when it is. The result does not depend on the
  *     number of workers or on timing: only on the grid and the traces.
  *  4. The L2: SIM_L2_KEEP % of the preset's size, 128-byte lines of four
- *     32-byte sectors, 16 ways, LRU, line address modulo the set count.
+ *     32-byte sectors, 16 ways, LRU; a line's set is its address, its 1 KB runs
+ *     permuted inside 512 KB groups (set_of), modulo the set count.
  *     Sectors carry valid and dirty bits: a read miss fetches the aligned
  *     pair of sectors from DRAM, a write allocates without fetching (the
  *     chip keeps byte masks) and marks it dirty, an atomic fetches if needed
  *     and marks it dirty. A dirty line is written back when evicted (dirty
- *     sectors only), and a set holds at most 10 or 11 dirty lines (dirty_cap).
+ *     sectors only), and a set holds at most 10 or 11 dirty lines, one fewer
+ *     beside a hot clean line (dirty_cap).
  *
  * By default every launch starts on an empty L2, as Nsight Compute measures
  * a kernel; sim_l2_set_cold(0) (SIMTLAB_L2_COLD=0) keeps it through the
@@ -69,7 +71,8 @@
 #ifndef SIM_L2_AGE
 #define SIM_L2_AGE 20 /* percent: a first-wave block's share of its SM's feed against the next older one's */
 #endif
-#define SIM_L2_DIRTY_WAYS 10 /* dirty lines a set may hold, one more in 2 sets of 3 (dirty_cap) */
+#define SIM_L2_DIRTY_WAYS 10 /* dirty lines a set may hold, one more in 2 sets of 3, one fewer beside a hot clean line (dirty_cap) */
+#define SIM_L2_HASH_SHIFT 12 /* set_of permutes 1 KB runs inside aligned 512 KB groups */
 
 static struct {
     size_t bytes; /* the preset's L2 */
@@ -79,6 +82,7 @@ static struct {
     uint64_t *tag; /* line address + 1; 0: empty */
     uint64_t *lru; /* last use (L2.clock) */
     uint8_t *valid, *dirty; /* per sector of the line */
+    uint8_t *hot;   /* per line: looked up again (not the lookup just before) since it came in */
     uint8_t *live;  /* per set: touched in this launch (listed in touched) */
     uint32_t *touched;
     size_t n_touched;
@@ -112,14 +116,31 @@ static struct {
     uint64_t host_fetched, host_written_back; /* outside launches: copies, memsets */
 } L2 = {.lock = PTHREAD_MUTEX_INITIALIZER, .last_line = UINT64_MAX, .cold = 1};
 
-/* Consecutive lines go to consecutive sets (the tag arrays are then read in
- * order, which the CPU prefetches); the set counts of the presets are not
- * powers of two, so power-of-two strides still spread over the sets. */
-static inline size_t set_of(uint64_t line) { return (size_t)(line % L2.nsets) * SIM_L2_WAYS; }
+/* Runs of 8 consecutive lines go to consecutive sets (the tag arrays are then
+ * read in order, which the CPU prefetches); the set counts of the presets are
+ * not powers of two, so power-of-two strides still spread over the sets. */
+static inline size_t set_of(uint64_t line)
+{
+    /* The chip hashes addresses to its slices; a row-strided buffer (every row
+     * of causal attention's S starts at a multiple of 64 lines) would otherwise
+     * pile into a few sets. The runs of 8 lines (1 KB) inside each aligned group
+     * of 2^SIM_L2_HASH_SHIFT lines are permuted (XOR with a mix of the group's
+     * number), so a buffer of whole groups still fills every set evenly and a
+     * run's tags stay in consecutive sets. */
+    uint64_t g = line >> SIM_L2_HASH_SHIFT;
+    g ^= g >> 31;
+    g *= 0xbf58476d1ce4e5b9ull;
+    g ^= g >> 29;
+    line ^= (g & (((uint64_t)1 << (SIM_L2_HASH_SHIFT - 3)) - 1)) << 3;
+    return (size_t)(line % L2.nsets) * SIM_L2_WAYS;
+}
 
 /* Dirty lines the set starting at way index `set` may hold; one more cleans its least
  * recently used dirty line. 10 2/3 a set on average: on the H200 preset 29.4 MB in all,
- * what the probe's pure writes of 32-256 MB left dirty (29.1-29.6 MB; docs/l2-model.md). */
+ * what the probe's pure writes of 32-256 MB left dirty (29.1-29.6 MB; docs/l2-model.md).
+ * A set that also holds a clean line read again since it came in (a hot input: standard
+ * scores' Q and K tiles) holds one dirty line fewer (l2_sector): with its inputs hot the
+ * H200 kept 26.0-26.6 MB of S dirty, one way of every set less (session 15). */
 static inline unsigned dirty_cap(size_t set) { return SIM_L2_DIRTY_WAYS + (set / SIM_L2_WAYS % 3 != 0); }
 
 static inline void write_back(size_t i)
@@ -146,6 +167,7 @@ static void l2_sector(uint64_t sector, unsigned kind)
         for (unsigned k = 0; k < SIM_L2_WAYS; k++)
             if (tags[k] == want) {
                 i = set + k;
+                L2.hot[i] = 1;
                 break;
             }
     }
@@ -163,6 +185,7 @@ static void l2_sector(uint64_t sector, unsigned kind)
             write_back(i);
         L2.tag[i] = want;
         L2.valid[i] = 0;
+        L2.hot[i] = 0;
     }
     L2.lru[i] = ++L2.clock;
     L2.last_line = line;
@@ -184,15 +207,16 @@ static void l2_sector(uint64_t sector, unsigned kind)
     L2.rewrites += kind != 0 && (L2.dirty[i] & bit);
     if (kind != 0 && !(L2.dirty[i] & bit)) {
         if (!L2.dirty[i] && SIM_L2_DIRTY_WAYS < SIM_L2_WAYS) { /* a line turns dirty: the set's cap (dirty_cap) */
-            unsigned nd = 0;
+            unsigned nd = 0, hot = 0;
             size_t old = SIZE_MAX;
             for (size_t k = set; k < set + SIM_L2_WAYS; k++)
                 if (L2.dirty[k]) {
                     nd++;
                     if (old == SIZE_MAX || L2.lru[k] < L2.lru[old])
                         old = k;
-                }
-            if (nd >= dirty_cap(set))
+                } else
+                    hot |= L2.hot[k] && k != i;
+            if (old != SIZE_MAX && nd + hot >= dirty_cap(set))
                 write_back(old);
         }
         L2.dirty[i] |= bit;
@@ -211,14 +235,14 @@ static int l2_ready(void)
     uint32_t nsets = (uint32_t)((bytes * SIM_L2_KEEP / 100) >> SIM_L2_LINE_SHIFT) / SIM_L2_WAYS;
     size_t n = (size_t)nsets * SIM_L2_WAYS;
     uint64_t *tag = calloc(n, sizeof *tag), *lru = calloc(n, sizeof *lru);
-    uint8_t *valid = calloc(n, 1), *dirty = calloc(n, 1), *live = calloc(nsets, 1);
+    uint8_t *valid = calloc(n, 1), *dirty = calloc(n, 1), *hot = calloc(n, 1), *live = calloc(nsets, 1);
     uint32_t *touched = calloc(nsets, sizeof *touched);
-    if (!tag || !lru || !valid || !dirty || !live || !touched) {
-        free(tag), free(lru), free(valid), free(dirty), free(live), free(touched);
+    if (!tag || !lru || !valid || !dirty || !hot || !live || !touched) {
+        free(tag), free(lru), free(valid), free(dirty), free(hot), free(live), free(touched);
         return -1;
     }
-    free(L2.tag), free(L2.lru), free(L2.valid), free(L2.dirty), free(L2.live), free(L2.touched);
-    L2.tag = tag, L2.lru = lru, L2.valid = valid, L2.dirty = dirty, L2.live = live, L2.touched = touched;
+    free(L2.tag), free(L2.lru), free(L2.valid), free(L2.dirty), free(L2.hot), free(L2.live), free(L2.touched);
+    L2.tag = tag, L2.lru = lru, L2.valid = valid, L2.dirty = dirty, L2.hot = hot, L2.live = live, L2.touched = touched;
     L2.nsets = nsets;
     L2.n_touched = 0;
     L2.bytes = bytes;
@@ -238,6 +262,7 @@ static void l2_clear(void)
         memset(&L2.lru[i], 0, SIM_L2_WAYS * sizeof *L2.lru); /* empty ways are the least recently used */
         memset(&L2.valid[i], 0, SIM_L2_WAYS);
         memset(&L2.dirty[i], 0, SIM_L2_WAYS);
+        memset(&L2.hot[i], 0, SIM_L2_WAYS);
         L2.live[s] = 0;
     }
     L2.n_touched = 0;
@@ -737,10 +762,13 @@ void sim_l2_launch_end(sim_counters *c)
      * back at a steady rate (flash v1, which rewrites O in L2 again and again,
      * wrote 0.79, 12.6 and 50.3 MB in 42, 672 and 2690 ms: 18.7 MB/s each
      * time). A line cleaned and written again is written back again: at most
-     * one write-back per rewrite. The kernel's time is the roofline the rate was fitted
-     * with (sim_time_roofline, without FLOPs). */
+     * one write-back per rewrite. The kernel's time: the larger of the roofline the rate
+     * was fitted with (sim_time_roofline) and the time model's (without FLOPs, which
+     * the L2 does not know: the kernels that rewrite much are bound by shared memory). */
     const sim_device *dev = sim_get_device();
-    double t = sim_time_roofline(dev, &L2.cfg, c), clean = dev->ceil.l2_clean_bytes_per_s * t;
+    double t = sim_time_roofline(dev, &L2.cfg, c), tm = sim_time_model(dev, &L2.cfg, c, 0).seconds;
+    t = tm > t ? tm : t;
+    double clean = dev->ceil.l2_clean_bytes_per_s * t;
     double cap = 32.0 * (double)L2.rewrites;
     c->dram_write_bytes += (uint64_t)(clean < cap ? clean : cap) / 32 * 32;
 }

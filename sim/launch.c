@@ -2151,9 +2151,9 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             }
         }
     }
-    sim_l2_launch_end(&total);
     if (blk_work)
         sched_place(blk_work, blocks_run < nblocks ? 0 : nblocks, sim_get_device()->sm_count, &total);
+    sim_l2_launch_end(&total); /* after sched_place: its background cleaning runs for the time model's time */
     int fired = env_timeout_s > 0 && atomic_load(&wd_fired);
     if (env_timeout_s > 0)
         wd_disarm();

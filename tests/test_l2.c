@@ -3,8 +3,9 @@
  * Preset sm_80 (A100, a 40 MiB L2). The model keeps 70 % of it for data a
  * kernel re-reads (docs/l2-model.md): C = 28 MiB of 128-byte lines in 16
  * ways, 14336 sets. Allocations start on 64 KiB boundaries, so a buffer
- * starts a line, and consecutive lines go to consecutive sets: a buffer of
- * k x C puts exactly 16 k lines in every set. Every launch starts on an empty
+ * starts a line; lines go to sets in order, 1 KB runs permuted inside each
+ * 512 KB group (sim/l2.c set_of): a buffer of k x C (whole groups) puts
+ * exactly 16 k lines in every set. Every launch starts on an empty
  * L2. The kernels (tests/kernels/l2_kernels.cu) read or write each float of a
  * range once per pass; 8 floats make a 32-byte sector.
  * Closed forms:
@@ -15,13 +16,13 @@
  *  - a sweep of 2 C by one wave of blocks (one block an SM, 100 KiB of shared
  *    memory: 108 blocks a wave), then again by the next wave: LRU keeps the last 16 lines of each set,
  *    so the second sweep misses (nearly: the waves overlap) everywhere (DRAM
- *    reads 4 C, less at most 0.1 % of 2 C);
+ *    reads 4 C, less at most 0.5 % of 2 C);
  *  - DRAM is read in aligned 64-byte pairs of sectors: one float of every 64
  *    bytes reads the whole range, one of every 128 bytes half of it;
  *  - writes of B bytes: no DRAM reads (no fetch for a full sector), no DRAM
  *    writes while B fits, B dirty bytes left; a set holds at most 10 or 11 dirty
  *    lines (D, about 10.67/16 C in all), so 2 C written write back 2 C - D during the
- *    launch and leave D dirty;
+ *    launch and leave D dirty; one line fewer a set beside a clean line read again;
  *  - 264 blocks each reading the same 64 KiB: DRAM reads 64 KiB, the other
  *    263 blocks hit;
  *  - atomics on one word: its sector pair is fetched once, the sector left dirty,
@@ -104,14 +105,16 @@ Test(l2, sweep_twice_the_capacity_misses_twice)
     SIM_CHECK(sim_set_max_dynamic_shared(48 << 10));
     /* Block b + wave reads block b's chunk again as soon as block b ends (the window,
      * staggered: sim/l2.c stagger_window); between a sector's two reads the other blocks
-     * read about 2 C - one chunk, so LRU keeps next to nothing: at least 99.9 % of the
-     * second sweep misses. (Waves in step would miss it all.) */
+     * read about 2 C - one chunk, so LRU keeps next to nothing: at least 99.5 % of the
+     * second sweep misses. (Waves in step would miss it all. The set hash, set_of, spreads
+     * a chunk's last lines over sets the other chunks fill a little unevenly: 0.27 % of
+     * the second sweep hits.) */
     const sim_counters *c = last();
-    cr_assert(c->dram_read_bytes <= 2 * B && c->dram_read_bytes >= 2 * B - B / 1000,
-              "two sweeps over 2 C: DRAM read %llu, want %llu less at most 0.1 %% of one sweep",
+    cr_assert(c->dram_read_bytes <= 2 * B && c->dram_read_bytes >= 2 * B - B / 200,
+              "two sweeps over 2 C: DRAM read %llu, want %llu less at most 0.5 %% of one sweep",
               U(c->dram_read_bytes), U(2 * B));
-    cr_assert(c->l2_read_hits >= B / 32 && c->l2_read_hits <= B / 32 + B / 32 / 1000,
-              "two sweeps over 2 C: %llu hits, want the pairs' second sectors (%llu) and at most 0.1 %% more",
+    cr_assert(c->l2_read_hits >= B / 32 && c->l2_read_hits <= B / 32 + B / 32 / 200,
+              "two sweeps over 2 C: %llu hits, want the pairs' second sectors (%llu) and at most 0.5 %% more",
               U(c->l2_read_hits), U(B / 32));
     SIM_CHECK(sim_free(x));
 }
@@ -171,6 +174,21 @@ Test(l2, writes_stay_dirty_while_they_fit)
     EXPECT(dram_write_bytes, 2 * C - D, "2 C written: all but D written back during the launch");
     EXPECT(l2_dirty_bytes, D, "2 C written: D left dirty");
     EXPECT(dram_read_bytes, 0, "2 C written");
+    SIM_CHECK(sim_free(y));
+}
+
+/* Writes of 2 C beside reads of a buffer of C / 8 (2 lines in every set: whole
+ * 512 KiB groups) read again and again: every set holds a hot clean line, so
+ * one dirty line fewer (sim/l2.c dirty_cap): D less one line a set is left dirty. */
+Test(l2, hot_reads_leave_one_dirty_line_fewer_a_set)
+{
+    float *y = dev_buffer(2 * C, "y"), *x = dev_buffer(C / 8, "x");
+    simt_cfg cfg = cfg1(108, 256, 0); /* one block an SM: all fed alike, so every x line is read again every 3.5 MiB */
+    SIM_CHECK(l2_write_reading_launch_sim(&cfg, y, (long long)(2 * C / 4), x, (long long)(C / 8 / 4)));
+    EXPECT(dram_read_bytes, C / 8, "x read once from DRAM");
+    EXPECT(l2_dirty_bytes, D - NSETS * 128, "2 C written beside hot reads: D less a line a set left dirty");
+    EXPECT(dram_write_bytes, 2 * C - (D - NSETS * 128), "2 C written beside hot reads: the rest written back");
+    SIM_CHECK(sim_free(x));
     SIM_CHECK(sim_free(y));
 }
 

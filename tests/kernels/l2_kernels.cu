@@ -66,6 +66,15 @@ __global__ void l2_read_then_write(float *y, const float *x, long long n, long l
         y[i] = acc == -12345.0f ? acc : 1.0f;
 }
 
+/* writes y[0..n) once, spread over the grid, each write beside a read of
+ * x[i % m]: x is read again and again while y streams through (standard
+ * scores' Q and K tiles beside its S) */
+__global__ void l2_write_reading(float *y, long long n, const float *x, long long m)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        y[i] = x[i % m] + 1.0f;
+}
+
 /* every thread adds 1 to one counter */
 __global__ void l2_atomic_one(int *counter)
 {
@@ -112,4 +121,5 @@ LAUNCHER(l2_read_all_blocks, (float *, sink), (const float *, x), (int, n))
 LAUNCHER(l2_atomic_one, (int *, counter))
 LAUNCHER(l2_read_chunks, (float *, sink), (const float *, x), (long long, n), (int, chunks))
 LAUNCHER(l2_read_then_write, (float *, y), (const float *, x), (long long, n), (long long, m))
+LAUNCHER(l2_write_reading, (float *, y), (long long, n), (const float *, x), (long long, m))
 LAUNCHER(l2_uneven, (float *, out), (const float *, in), (int, heavy))
