@@ -88,6 +88,7 @@ static struct {
     size_t n_touched;
     uint64_t clock;
     uint64_t last_line, last_way; /* the last lookup (only a lookup of another line evicts) */
+    uint64_t hash_group, hash_xor; /* set_of's last group and its permutation */
     uint64_t dirty_sectors;
     /* this launch's tallies */
     uint64_t rd_sectors, wr_sectors, rd_hits, wr_hits, fetched, written_back;
@@ -114,7 +115,7 @@ static struct {
     simt_cfg cfg;       /* this launch's */
     int cold;           /* every launch starts on an empty L2 (sim_l2_set_cold) */
     uint64_t host_fetched, host_written_back; /* outside launches: copies, memsets */
-} L2 = {.lock = PTHREAD_MUTEX_INITIALIZER, .last_line = UINT64_MAX, .cold = 1};
+} L2 = {.lock = PTHREAD_MUTEX_INITIALIZER, .last_line = UINT64_MAX, .hash_group = UINT64_MAX, .cold = 1};
 
 /* Runs of 8 consecutive lines go to consecutive sets (the tag arrays are then
  * read in order, which the CPU prefetches); the set counts of the presets are
@@ -128,11 +129,14 @@ static inline size_t set_of(uint64_t line)
      * number), so a buffer of whole groups still fills every set evenly and a
      * run's tags stay in consecutive sets. */
     uint64_t g = line >> SIM_L2_HASH_SHIFT;
-    g ^= g >> 31;
-    g *= 0xbf58476d1ce4e5b9ull;
-    g ^= g >> 29;
-    line ^= (g & (((uint64_t)1 << (SIM_L2_HASH_SHIFT - 3)) - 1)) << 3;
-    return (size_t)(line % L2.nsets) * SIM_L2_WAYS;
+    if (g != L2.hash_group) { /* lookups come in runs: the group's mix is kept */
+        uint64_t h = g ^ g >> 31;
+        h *= 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 29;
+        L2.hash_group = g;
+        L2.hash_xor = (h & (((uint64_t)1 << (SIM_L2_HASH_SHIFT - 3)) - 1)) << 3;
+    }
+    return (size_t)((line ^ L2.hash_xor) % L2.nsets) * SIM_L2_WAYS;
 }
 
 /* Dirty lines the set starting at way index `set` may hold; one more cleans its least
