@@ -775,6 +775,9 @@ void sim_l2_launch_end(sim_counters *c)
     double clean = dev->ceil.l2_clean_bytes_per_s * t;
     double cap = 32.0 * (double)L2.rewrites;
     c->dram_write_bytes += (uint64_t)(clean < cap ? clean : cap) / 32 * 32;
+    /* on an empty L2 the launch's code comes from DRAM too (after the times above: the
+     * roofline would spread it over the blocks) */
+    c->dram_read_bytes += L2.cold ? SIM_L2_LAUNCH_FETCH_BYTES : 0;
 }
 
 /* ---- outside launches ------------------------------------------------------ */

@@ -167,6 +167,13 @@ typedef struct sim_counters {
  * Compute measures one kernel by default), and copies bypass it. */
 void sim_l2_set_cold(int on);
 int sim_l2_get_cold(void);
+/* What a launch on an empty L2 reads from DRAM besides its data: its code and
+ * constant banks (on the H200, 7.5 KB for the smallest lesson kernels, flash
+ * v1's init and lesson 6's add; up to about 40 KB for flash v2's unrolled
+ * code, which the simulator cannot see). Added to dram_read_bytes of every
+ * launch with cold starts on; with them off the code stays in L2 and a
+ * program's data dwarfs it. */
+#define SIM_L2_LAUNCH_FETCH_BYTES 7680u
 /* A kernel's time predicted from its counters (sim/timemodel.c): the busiest
  * SM's instruction issue, its longest block's chain of instructions, its
  * shared-memory wavefronts, its global memory latency and its block starts, and the launch's
