@@ -46,3 +46,9 @@ wait
 if [ "${TAR:-0}" = 1 ]; then
   tar -C "$OUT" -czf "$OUT/sims.tgz" sweep val build.txt
 fi
+# a run stopped by the deadline (rc=124) or failed left a JSON that is not a result: say which
+bad=$(cat "$OUT/sweep/log.txt" "$OUT/val/log.txt" 2>/dev/null | grep -v ' rc=0 ')
+if [ -n "$bad" ]; then
+  printf 'all_sims.sh: these runs did not finish; run them again before copying their JSON:\n%s\n' "$bad" >&2
+  exit 1
+fi
