@@ -126,8 +126,9 @@ static inline size_t set_of(uint64_t line)
      * of causal attention's S starts at a multiple of 64 lines) would otherwise
      * pile into a few sets. The runs of 8 lines (1 KB) inside each aligned group
      * of 2^SIM_L2_HASH_SHIFT lines are permuted (XOR with a mix of the group's
-     * number), so a buffer of whole groups still fills every set evenly and a
-     * run's tags stay in consecutive sets. */
+     * number): a bijection, so the whole groups of a buffer fill the sets as
+     * evenly as the plain modulo (its partial end groups move a line between
+     * some sets), and a run's tags stay in consecutive sets. */
     uint64_t g = line >> SIM_L2_HASH_SHIFT;
     if (g != L2.hash_group) { /* lookups come in runs: the group's mix is kept */
         uint64_t h = g ^ g >> 31;
@@ -142,8 +143,9 @@ static inline size_t set_of(uint64_t line)
 /* Dirty lines the set starting at way index `set` may hold; one more cleans its least
  * recently used dirty line. 10 2/3 a set on average: on the H200 preset 29.4 MB in all,
  * what the probe's pure writes of 32-256 MB left dirty (29.1-29.6 MB; docs/l2-model.md).
- * A set that also holds a clean line read again since it came in (a hot input: standard
- * scores' Q and K tiles) holds one dirty line fewer (l2_sector): with its inputs hot the
+ * A set that also holds a clean line looked up again since it came in (a hot input:
+ * standard scores' Q and K tiles; the lookup just before does not count, and a line the
+ * feed splits between two turns counts too) holds one dirty line fewer (l2_sector): with its inputs hot the
  * H200 kept 26.0-26.6 MB of S dirty, one way of every set less (session 15). */
 static inline unsigned dirty_cap(size_t set) { return SIM_L2_DIRTY_WAYS + (set / SIM_L2_WAYS % 3 != 0); }
 
@@ -824,7 +826,7 @@ void sim_l2_host_access(uintptr_t a, size_t n, int wr)
             for (size_t k = set; k < set + SIM_L2_WAYS; k++)
                 if (L2.tag[k] == line + 1) {
                     L2.dirty_sectors -= (unsigned)__builtin_popcount(L2.dirty[k]);
-                    L2.tag[k] = 0, L2.valid[k] = L2.dirty[k] = 0, L2.lru[k] = 0;
+                    L2.tag[k] = 0, L2.valid[k] = L2.dirty[k] = L2.hot[k] = 0, L2.lru[k] = 0;
                 }
         }
         L2.last_line = UINT64_MAX;
