@@ -7,12 +7,13 @@
 # whole sweep of 2026-12-04 00:20 UTC (run 4), driver 580.159.04:
 # docs/gpu/l2-run4/lessons-all.csv, joined in docs/gpu/l2-parity-all.csv (the
 # first launch of each kernel of a run). The simulator runs the same commands
-# with --arch h200 --json (cold starts, the default). Launches under 1 MB of
-# DRAM traffic are not judged (the issue's bound is for >= 1 MB). flash v1 is
-# a known miss at some shapes (-7.6 % here, -10.3 % in run 2, to -17 % at
-# N = 512: docs/l2-model.md) and is held to 15 % until it is mended;
-# everything else to 10 %. Cost: about 8 s of simulation (lesson 3's 4096 x
-# 4096 is most of it).
+# with --arch h200 --json (cold starts, the default). Launches of 1 MB of DRAM
+# traffic or more are held to 10 %, smaller ones to 15 % (issue 15's bounds;
+# flash v1's init kernel reads no data, only its code: 7.5 KB on the chip and
+# in the model, sim/launch.h SIM_L2_LAUNCH_FETCH_BYTES). flash v1 is still a
+# miss at other shapes (-15.5 % at N = 512, d = 64: docs/l2-model.md), within
+# 6 % at these two. Cost: about 8 s of simulation (lesson 3's 4096 x 4096 is
+# most of it).
 cmake_minimum_required(VERSION 3.20)
 function(fail text)
   message("${text}")
@@ -28,17 +29,20 @@ set(cases
   "4 --n 1024 --d 64|attn_std_scores|1059072|10"
   "4 --n 1024 --d 64|attn_std_softmax|8396032|10"
   "4 --n 1024 --d 64|attn_std_pv|8925952|10|90816"
-  "4 --n 1024 --d 64|attn_flash_v1|3019776|15|42075520"
+  "4 --n 1024 --d 64|attn_flash_v1_init|7680|15"
+  "4 --n 1024 --d 64|attn_flash_v1|3019776|10|42075520"
   "4 --n 1024 --d 64|attn_flash_v2_d64|1613056|10|260736"
   "4 --n 512 --d 128 --causal|attn_std_scores|1058816|10"
   "4 --n 512 --d 128 --causal|attn_std_softmax|1089792|10"
   "4 --n 512 --d 128 --causal|attn_std_pv|1714944|10"
-  "4 --n 512 --d 128 --causal|attn_flash_v1|2405376|15|9854144"
+  "4 --n 512 --d 128 --causal|attn_flash_v1_init|7680|15"
+  "4 --n 512 --d 128 --causal|attn_flash_v1|2405376|10|9854144"
   "4 --n 512 --d 128 --causal|attn_flash_v2_d128|1634048|10|137536"
   "2 --n 16777216|scale_v1|114616832|10"
   "3 --rows 4096 --cols 4096|softmax_naive|114348032|10"
   "3 --rows 4096 --cols 4096|softmax_safe|110725120|10"
   "3 --rows 4096 --cols 4096|softmax_online|112043264|10|55136"
+  "6|add_kernel|795136|15"
   "6|softmax_kernel|5715200|10")
 set(report "")
 set(bad 0)
