@@ -46,6 +46,8 @@ static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a
     sim_l2_note(w, off, (unsigned)wr, 1);
 }
 
+static void shared_detailed(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
+
 /* vol: a volatile access (a flag threads communicate through): checked and
  * counted, but, like an atomic, never a race (sim_access_slow's last argument) */
 static inline __attribute__((always_inline)) void access_inline(uintptr_t a, unsigned size, int wr, uintptr_t pc,
@@ -65,8 +67,15 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
     if (__builtin_expect(size <= 16, 1)) { /* sizes above 16 (sim_access): the slow path */
         const unsigned k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : 4; /* a constant */
         if (rotr_k(a - w->dyn_lo, k) < w->dyn_lim[k] || rotr_k(a - w->tls_lo, k) < w->tls_lim[k]) {
-            (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
-            return;
+            if (__builtin_expect(w->detailed != 0, 0)) { /* race check and request: no further test */
+                if (!vol) {
+                    shared_detailed(w, a, size, wr, pc);
+                    return;
+                }
+            } else {
+                (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
+                return;
+            }
         }
     }
     uintptr_t off = a - sim_arena.base;
@@ -406,6 +415,22 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
         return;
     }
     access_general(w, a, size, wr, pc, atomic);
+}
+
+/* Detailed mode's aligned shared access of a thread, from the hook, which has
+ * tested the window and the alignment (its limits: sim/launch.c): the same as
+ * sim_access_slow's first branch without its tests. The watchdog's bit in
+ * w->detailed sends it the general way (its limits go to 0 as well). */
+static __attribute__((noinline)) void shared_detailed(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
+{
+    if (__builtin_expect(w->detailed != 1 || w->async || !w->cur, 0)) {
+        sim_access_slow(w, a, size, wr, pc, 0);
+        return;
+    }
+    (&w->c.sram_read_bytes)[wr] += size;
+    race_check_inline(w, a, size, wr, pc);
+    if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
+        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
 }
 
 static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)

@@ -2073,8 +2073,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                 const uintptr_t tn = w->tls_hi - w->tls_lo, dn = w->dyn_hi - w->dyn_lo;
                 /* the hook tests alignment relative to the window's start: a start
                  * not 16-aligned (not expected) sends that window the slow way */
-                w->tls_lim[k] = !w->detailed && !(w->tls_lo & 15) ? tn >> k : 0;
-                w->dyn_lim[k] = !w->detailed && !(w->dyn_lo & 15) ? dn >> k : 0;
+                w->tls_lim[k] = !(w->tls_lo & 15) ? tn >> k : 0;
+                w->dyn_lim[k] = !(w->dyn_lo & 15) ? dn >> k : 0;
             }
             w->pcprof = w->detailed && line_profile;
             memset(&w->c, 0, sizeof w->c);
