@@ -56,9 +56,8 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
     sim_worker *w = sim_tls_worker;
     if (__builtin_expect(w == NULL, 0))
         return; /* no launch running: host code that happens to live in a kernel unit */
-    /* shared memory in counting mode, aligned: count and return (detailed
-     * mode checks races and records requests in the slow path: its limits are
-     * 0). The offset rotated right by log2(size) is the access's index in
+    /* shared memory, aligned: in counting mode count and return; in detailed
+     * mode, the race check and the request (shared_detailed). The offset rotated right by log2(size) is the access's index in
      * size units when aligned, and at least 2^(64-k) when not (its low bits
      * rotate to the top): one compare a window tests both. Tested before
      * HBM: a kernel that uses shared memory accesses it far more often than

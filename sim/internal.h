@@ -214,9 +214,9 @@ typedef struct sim_worker {
     uintptr_t dyn_lo, dyn_hi;   /* dynamic shared memory of this launch */
     /* the hot path's shared test, one subtraction, one rotation and one compare a window: an
      * access of 1 << k bytes at a is in the static window, aligned, when (a - tls_lo) rotated
-     * right by k is below tls_lim[k] (the window's size >> k: its aligned places). 0 sends
-     * every shared access to the slow path: detailed mode, and the watchdog once it fires
-     * (sim_shared_fast_off). */
+     * right by k is below tls_lim[k] (the window's size >> k: its aligned places); in detailed
+     * mode it goes on to shared_detailed (sim/access.c). 0 sends every shared access to the
+     * slow path: counting mode's sample, and the watchdog once it fires (sim_shared_fast_off). */
     uintptr_t tls_lim[5], dyn_lim[5];
     /* counting mode's sample of bank conflicts (sim/launch.c sample_start): stretches
      * of a block's plain shared accesses grouped into warp requests as detailed mode does */
