@@ -699,7 +699,6 @@ Test(counters, detailed_memory_is_bounded)
     long before = peak_rss_kb();
     SIM_CHECK(long_stretch_launch_sim(&cfg, dy, dx, n));
     long grew = peak_rss_kb() - before;
-    const sim_counters *c = &sim_last_launch()->c;
     EXPECT_CTR(global_ld_requests, (uint64_t)n / 32, "long stretch: one load request per warp and iteration");
     EXPECT_CTR(global_ld_sectors, (uint64_t)n / 32 * 4, "long stretch: 4 sectors a request");
     EXPECT_CTR(global_st_requests, T / 32, "long stretch: the stores");
