@@ -57,9 +57,10 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
     if (__builtin_expect(w == NULL, 0))
         return; /* no launch running: host code that happens to live in a kernel unit */
     /* shared memory, aligned: in counting mode count and return; in detailed
-     * mode, the race check and the request (shared_detailed). The offset rotated right by log2(size) is the access's index in
-     * size units when aligned, and at least 2^(64-k) when not (its low bits
-     * rotate to the top): one compare a window tests both. Tested before
+     * mode, the race check and the request (shared_detailed). The offset
+     * rotated right by log2(size) is the access's index in size units when
+     * aligned, and at least 2^(64-k) when not (its low bits rotate to the
+     * top): one compare a window tests both. Tested before
      * HBM: a kernel that uses shared memory accesses it far more often than
      * HBM (that is what it is for), and the test costs HBM accesses three
      * instructions a window. Dynamic first (the lessons' tiled kernels). */
@@ -389,19 +390,26 @@ static inline int sample_take(sim_worker *w)
     return 1;
 }
 
+/* Detailed mode's aligned shared access of a thread: count it, check it for
+ * races, and add it to the request its lane joins. */
+static inline __attribute__((always_inline)) void shared_record(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                                uintptr_t pc)
+{
+    (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
+    race_check_inline(w, a, size, wr, pc);
+    if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
+        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+}
+
 /* Everything the hooks do not finish inline. First, without a stack frame
- * of its own, detailed mode's common case: an aligned shared access of a
- * thread (race check, then the request its lane joins), as lean as the
- * counting mode's global path; the rest, checks and reports included, in
- * access_general. */
+ * of its own, detailed mode's aligned shared accesses the hook's windows did
+ * not catch (sizes above 16; most come through shared_detailed); the rest,
+ * checks and reports included, in access_general. */
 static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)
 {
     if (__builtin_expect(w->detailed == 1, 1) && !atomic && !w->async && w->cur && !(a & (size - 1)) &&
         in_shared(w, a, size)) {
-        (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
-        race_check_inline(w, a, size, wr, pc);
-        if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
-            detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+        shared_record(w, a, size, wr, pc);
         return;
     }
     /* counting mode's sample of bank conflicts (sim/launch.c): the same requests, no race checks
@@ -426,10 +434,7 @@ static __attribute__((noinline)) void shared_detailed(sim_worker *w, uintptr_t a
         sim_access_slow(w, a, size, wr, pc, 0);
         return;
     }
-    (&w->c.sram_read_bytes)[wr] += size;
-    race_check_inline(w, a, size, wr, pc);
-    if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
-        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+    shared_record(w, a, size, wr, pc);
 }
 
 static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)

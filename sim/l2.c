@@ -144,9 +144,10 @@ static inline size_t set_of(uint64_t line)
  * recently used dirty line. 10 2/3 a set on average: on the H200 preset 29.4 MB in all,
  * what the probe's pure writes of 32-256 MB left dirty (29.1-29.6 MB; docs/l2-model.md).
  * A set that also holds a clean line looked up again since it came in (a hot input:
- * standard scores' Q and K tiles; the lookup just before does not count, and a line the
- * feed splits between two turns counts too) holds one dirty line fewer (l2_sector): with its inputs hot the
- * H200 kept 26.0-26.6 MB of S dirty, one way of every set less (session 15). */
+ * standard scores' Q and K tiles; the lookup just before does not count, and a line
+ * the feed splits between two turns counts too) holds one dirty line fewer
+ * (l2_sector): with its inputs hot the H200 kept 26.0-26.6 MB of S dirty, one way of
+ * every set less (session 15). */
 static inline unsigned dirty_cap(size_t set) { return SIM_L2_DIRTY_WAYS + (set / SIM_L2_WAYS % 3 != 0); }
 
 static inline void write_back(size_t i)
