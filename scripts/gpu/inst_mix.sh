@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# scripts/gpu/inst_mix.sh - one device call for the time model's issue terms (issue 15):
+# every lesson kernel of the compare sweep and of the full grids, under Nsight Compute with the
+# sections that say what a kernel's warps issue and why they wait (InstructionStats: warp
+# instructions per SASS opcode; WarpStateStats: stall reasons; SchedulerStats: issue slots;
+# ComputeWorkloadAnalysis: pipe use; Occupancy; LaunchStats), each kernel on a flushed L2
+# (--cache-control all, as docs/gpu/l2-run4). Timing is not taken from here (many passes).
+#   OUT=/dir bash scripts/gpu/inst_mix.sh      (on the device machine, from the repository root)
+# Results: $OUT/inst/env.txt, runs.txt (index, rc, command), inst-<i>.csv (ncu raw page, metric
+# instances as values), build.txt; DEADLINE (s, default 400) stops starting new runs.
+set -u
+OUT=${OUT:-/tmp/simtlab-inst}
+D=$OUT/inst
+DEADLINE=${DEADLINE:-400}
+mkdir -p "$D"
+start=$(date +%s)
+{
+  date -u +"%Y-%m-%d %H:%M UTC"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nvcc --version | tail -2
+  ncu --version | tail -1
+} >"$D/env.txt" 2>&1
+cat "$D/env.txt"
+B=/tmp/simtlab-build
+export SIMTLAB_NO_COUNTERS=1 # ncu holds the profiler
+cmake -S . -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >"$D/build.txt" 2>&1 &&
+  cmake --build $B -j16 --target lesson >>"$D/build.txt" 2>&1 || { tail -30 "$D/build.txt"; exit 1; }
+echo "built at $(($(date +%s) - start)) s"
+runs=()
+for n in 256 512 1024 2048 4096 8192; do
+  for d in 64 128; do
+    runs+=("4 --n $n --d $d" "4 --n $n --d $d --causal")
+  done
+done
+for n in 1024 2048; do
+  for d in 64 128; do
+    runs+=("4 --n $n --d $d --batch 4 --heads 16" "4 --n $n --d $d --batch 4 --heads 16 --causal")
+  done
+done
+runs+=("2" "2 --n 16777216" "3" "3 --rows 4096 --cols 4096" "6" "6 --n 16777216 --rows 4096 --cols 1024")
+S="--section InstructionStats --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats"
+: >"$D/runs.txt"
+i=0
+for r in "${runs[@]}"; do
+  if [ $(($(date +%s) - start)) -gt "$DEADLINE" ]; then
+    echo "$i rc=skipped lesson $r (deadline)" >>"$D/runs.txt"
+    i=$((i + 1))
+    continue
+  fi
+  extra="--launch-count 12"
+  case "$r" in 4*) extra="" ;; esac
+  case "$r" in 4*) lx="--repeats 0 --no-counters" ;; *) lx="" ;; esac
+  # shellcheck disable=SC2086
+  timeout 120 ncu --cache-control all --clock-control none $S $extra -o /tmp/im$i -f \
+    $B/lesson $r --mode cuda $lx >"$D/run-$i.txt" 2>&1
+  rc=$?
+  echo "$i rc=$rc lesson $r --mode cuda $lx" >>"$D/runs.txt"
+  ncu --import /tmp/im$i.ncu-rep --csv --page raw --print-units base --print-metric-instances values \
+    >"$D/inst-$i.csv" 2>>"$D/run-$i.txt"
+  i=$((i + 1))
+done
+echo "done at $(($(date +%s) - start)) s"
+cat "$D/runs.txt"
