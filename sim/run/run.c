@@ -406,6 +406,9 @@ static void compile_argv(const opts *o, unit *u, int pass)
         argv[a++] = "-fno-tree-loop-distribute-patterns";
         argv[a++] = "-fno-thread-jumps"; /* one store site a source store: CMakeLists.txt, simtlab_kernels */
         argv[a++] = "-fstack-clash-protection";
+#ifdef SIMTLAB_RUN_ARCH
+        argv[a++] = SIMTLAB_RUN_ARCH; /* -march=native, as the lessons' kernels (CMakeLists.txt) */
+#endif
     }
     argv[a++] = pass == PASS_HOST ? "-DSIMTLAB_DEV_FN=[[gnu::weak]]" : "-DSIMTLAB_DEV_FN=";
     argv[a++] = pass == PASS_SINGLE ? "-DSIMTLAB_HOST_FN=[[gnu::no_sanitize_thread]]" : "-DSIMTLAB_HOST_FN=";
@@ -712,6 +715,9 @@ int main(int argc, char **argv)
     /* the cache directory: by content of the sources and flags, and simtlab's own inputs */
     uint64_t h = 0xcbf29ce484222325ull;
     h = fnv_str(h, "simtlab run 1");
+#ifdef SIMTLAB_RUN_ARCH
+    h = fnv_str(h, SIMTLAB_RUN_ARCH);
+#endif
     for (int i = 0; i < o.n_files; i++) {
         size_t n;
         char *s = read_file(o.files[i], &n);
