@@ -7,7 +7,7 @@
 # (--cache-control all, as docs/gpu/l2-run4). Timing is not taken from here (many passes).
 #   OUT=/dir bash scripts/gpu/inst_mix.sh      (on the device machine, from the repository root)
 # Results: $OUT/inst/env.txt, runs.txt (index, rc, command), inst-<i>.csv (ncu raw page, metric
-# instances as values), build.txt; DEADLINE (s, default 400) stops starting new runs.
+# instances with their keys), build.txt; DEADLINE (s, default 400) stops starting new runs.
 set -u
 OUT=${OUT:-/tmp/simtlab-inst}
 D=$OUT/inst
@@ -55,8 +55,12 @@ for r in "${runs[@]}"; do
     $B/lesson $r --mode cuda $lx >"$D/run-$i.txt" 2>&1
   rc=$?
   echo "$i rc=$rc lesson $r --mode cuda $lx" >>"$D/runs.txt"
-  ncu --import /tmp/im$i.ncu-rep --csv --page raw --print-units base --print-metric-instances values \
-    >"$D/inst-$i.csv" 2>>"$D/run-$i.txt"
+  # instanced metrics (sass__inst_executed_per_opcode) with their keys; ncu versions without
+  # `details` get `values`
+  ncu --import /tmp/im$i.ncu-rep --csv --page raw --print-units base --print-metric-instances details \
+    >"$D/inst-$i.csv" 2>>"$D/run-$i.txt" ||
+    ncu --import /tmp/im$i.ncu-rep --csv --page raw --print-units base --print-metric-instances values \
+      >"$D/inst-$i.csv" 2>>"$D/run-$i.txt"
   i=$((i + 1))
 done
 echo "done at $(($(date +%s) - start)) s"
