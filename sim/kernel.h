@@ -235,7 +235,23 @@ static inline __attribute__((unused, always_inline)) float exp2_approx(float x)
 #define __constant__ static __attribute__((section("simtlab_const")))
 #define __restrict__ restrict
 #define __align__(n) __attribute__((aligned(n)))
-#define __launch_bounds__(...)
+/* __launch_bounds__(T, B): nvcc gives each thread at most the registers that
+ * let B blocks of T threads share an SM, and with that many registers taken
+ * an SM holds B of them (lesson 4's flash v2: 168 registers, 2 blocks, where
+ * shared memory alone would allow 4). Registers are not known here, so B is
+ * the simulator's residency for the kernel (sim/l2.c sim_blocks_per_sm: the
+ * L2 model's window of resident blocks, the time model's warps). gcc cannot
+ * attach a number to a function, so B travels as the function's alignment,
+ * 32 << B bytes (B from 1 to 10; 16 bytes when there is no B), read back by
+ * the launcher with __builtin_has_attribute (SIM_LAUNCH_BOUNDS_BLOCKS). */
+#define __launch_bounds__(...) SIM_LB_(__VA_ARGS__, 0, 0)
+#define SIM_LB_(t, b, ...) __attribute__((aligned(SIM_LB_ALIGN(b))))
+#define SIM_LB_ALIGN(b) ((b) <= 0 ? 16 : 32 << ((b) < 10 ? (b) : 10))
+#define SIM_LB_IS(k, b) __builtin_has_attribute(k, aligned(32 << (b)))
+#define SIM_LAUNCH_BOUNDS_BLOCKS(k)                                                                        \
+    (SIM_LB_IS(k, 10) ? 10u : SIM_LB_IS(k, 9) ? 9u : SIM_LB_IS(k, 8) ? 8u : SIM_LB_IS(k, 7) ? 7u           \
+     : SIM_LB_IS(k, 6) ? 6u : SIM_LB_IS(k, 5) ? 5u : SIM_LB_IS(k, 4) ? 4u : SIM_LB_IS(k, 3) ? 3u           \
+     : SIM_LB_IS(k, 2) ? 2u : SIM_LB_IS(k, 1) ? 1u : 0u)
 
 /* Built-in variables: values returned by const functions, so the compiler
  * keeps them in registers and the instrumentation never sees a read. */
@@ -392,7 +408,9 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         SIMT_MAP(SIMT_PARAM, SIMT_COMMA, __VA_ARGS__))                                     \
     {                                                                                      \
         struct k##_args_ a_ = {SIMT_MAP(SIMT_NAME, SIMT_COMMA, __VA_ARGS__)};              \
-        return sim_launch(cfg, #k, k##_thunk_, &a_);                                        \
+        simt_cfg c_ = *cfg;                                                                \
+        c_.min_blocks_per_sm = SIM_LAUNCH_BOUNDS_BLOCKS(k);                                \
+        return sim_launch(&c_, #k, k##_thunk_, &a_);                                        \
     }
 
 #endif /* __CUDACC__ */

@@ -339,7 +339,9 @@ void sim_l2_full(sim_worker *w, uint64_t entry, int turn)
 
 /* ---- launches ------------------------------------------------------------ */
 /* Blocks of one SM at a time: the preset's limits on threads, blocks and
- * shared memory (registers are not modelled; static __shared__ is not known). */
+ * shared memory, and the kernel's __launch_bounds__ blocks where it declares
+ * them (its registers allow that many: sim/kernel.h; registers themselves are
+ * not known, nor is static __shared__). */
 unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg)
 {
     unsigned threads = cfg->block.x * cfg->block.y * cfg->block.z;
@@ -354,6 +356,8 @@ unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg)
         if (by_shared < n)
             n = by_shared;
     }
+    if (cfg->min_blocks_per_sm && cfg->min_blocks_per_sm < n)
+        n = cfg->min_blocks_per_sm;
     return n ? n : 1;
 }
 

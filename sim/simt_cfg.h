@@ -19,6 +19,10 @@ typedef struct simt_cfg {
     simt_dim block;
     size_t shared_bytes; /* dynamic shared memory per block */
     void *stream;        /* cudaStream_t under CUDA; ignored by the simulator */
+    /* __launch_bounds__(threads, B)'s B, set by the simulator's launchers
+     * (sim/kernel.h LAUNCHER): the blocks an SM holds, registers permitting.
+     * 0: not declared (the residency comes from threads and shared memory). */
+    unsigned min_blocks_per_sm;
 } simt_cfg;
 
 /* ---- argument-list helpers for LAUNCHER (up to 16 parameters) ---------- */

@@ -541,7 +541,7 @@ static void record_run(run_record *r, float *d_x, float *d_y, float *d_in, float
     simt_cfg c1 = cfg1(8, 128, 0);
     SIM_CHECK(scale_v1_launch_sim(&c1, d_y, d_x, 1000));
     r->scale = sim_last_launch()->c;
-    SIM_CHECK(transpose_tiled_launch_sim(&(simt_cfg){{4, 4, 1}, {TILE, TILE_ROWS, 1}, 0, NULL}, d_t, d_in, 128));
+    SIM_CHECK(transpose_tiled_launch_sim(&(simt_cfg){{4, 4, 1}, {TILE, TILE_ROWS, 1}, 0, NULL, 0}, d_t, d_in, 128));
     r->tiled = sim_last_launch()->c;
     simt_cfg c3 = cfg1(4, 250, 0);
     SIM_CHECK(copy_strided_launch_sim(&c3, d_s, d_in, 1000, 3));

@@ -126,6 +126,47 @@ Test(l2, sweep_twice_the_capacity_misses_twice)
     SIM_CHECK(sim_free(x));
 }
 
+/* __launch_bounds__(256, 1) holds one block an SM as 100 KiB of shared memory
+ * does (nvcc sizes the registers for it; sim/kernel.h passes the 1 to the
+ * launch): the same sweep of 2 C in two waves of 108 blocks, without shared
+ * memory, gives exactly the same DRAM reads and L2 hits. Without the bound
+ * the 216 blocks are one wave (8 of 256 threads an SM), whose DRAM reads
+ * differ (4.6 % fewer). The time model sees the bound's warps: 2 blocks of 8
+ * warps an SM with (256, 2), where threads alone would allow 8. */
+Test(l2, launch_bounds_set_the_blocks_an_sm)
+{
+    const size_t B = 2 * C;
+    const int wave = 108;
+    float *x = dev_buffer(B, "x");
+    simt_cfg cfg = cfg1(2 * wave, 256, 100 << 10);
+    SIM_CHECK(sim_set_max_dynamic_shared(100 << 10));
+    SIM_CHECK(l2_read_chunks_launch_sim(&cfg, sink, x, (long long)(B / 4), wave));
+    SIM_CHECK(sim_set_max_dynamic_shared(48 << 10));
+    const sim_counters by_shared = *last();
+    cr_assert_eq(sim_last_launch()->cfg.min_blocks_per_sm, 0, "no __launch_bounds__: %u",
+                 sim_last_launch()->cfg.min_blocks_per_sm);
+    cfg = cfg1(2 * wave, 256, 0);
+    SIM_CHECK(l2_read_chunks_lb1_launch_sim(&cfg, sink, x, (long long)(B / 4), wave));
+    const sim_counters *c = last();
+    cr_assert_eq(sim_last_launch()->cfg.min_blocks_per_sm, 1, "__launch_bounds__(256, 1): %u",
+                 sim_last_launch()->cfg.min_blocks_per_sm);
+    cr_assert_eq(c->dram_read_bytes, by_shared.dram_read_bytes, "one block an SM by its bounds: DRAM read %llu, by shared memory %llu",
+                 U(c->dram_read_bytes), U(by_shared.dram_read_bytes));
+    cr_assert_eq(c->l2_read_hits, by_shared.l2_read_hits, "one block an SM by its bounds: %llu hits, by shared memory %llu",
+                 U(c->l2_read_hits), U(by_shared.l2_read_hits));
+    SIM_CHECK(l2_read_chunks_launch_sim(&cfg, sink, x, (long long)(B / 4), wave));
+    c = last();
+    cr_assert_neq(c->dram_read_bytes, by_shared.dram_read_bytes,
+                  "one wave of 216 blocks (no bound): DRAM read %llu, the same as two waves'", U(c->dram_read_bytes));
+    const sim_device *h = sim_device_find("h200");
+    cfg = cfg1(2 * 132 * 8, 256, 0); /* 8 blocks an SM to place */
+    SIM_CHECK(l2_read_chunks_lb2_launch_sim(&cfg, sink, x, 1 << 16, 2 * 132 * 8));
+    cr_assert_eq(sim_last_launch()->cfg.min_blocks_per_sm, 2);
+    cr_assert_float_eq(sim_time_model(h, &sim_last_launch()->cfg, last(), 0).warps, 16, 0, "(256, 2): 2 blocks of 8 warps");
+    cr_assert_float_eq(sim_time_model(h, &cfg, last(), 0).warps, 64, 0, "unbounded: 8 blocks of 8 warps");
+    SIM_CHECK(sim_free(x));
+}
+
 /* One wave, two blocks an SM (1024 threads each), each block reading its own
  * chunk of 4 C in all and then writing its chunk of C / 4: the older block of
  * each SM is fed about 5 times the younger's share (SIM_L2_AGE 20: 27 and 5

@@ -83,7 +83,7 @@ ParameterizedTestParameters(launch, limits)
 ParameterizedTest(limit_case *c, launch, limits)
 {
     int *d_out = dev_buf("out", sizeof(int), NULL);
-    simt_cfg cfg = {c->grid, c->block, c->shared, NULL};
+    simt_cfg cfg = {c->grid, c->block, c->shared, NULL, 0};
     int st = nothing_launch_sim(&cfg, d_out);
     cr_assert_eq(st, c->want, "case %s: status %s, want %s (%s)", c->name, sim_status_name((sim_status)st),
                  sim_status_name(c->want), sim_last_error());
@@ -131,7 +131,7 @@ ParameterizedTestParameters(launch, at_limit)
 
 ParameterizedTest(edge_case *c, launch, at_limit)
 {
-    simt_cfg cfg = {c->grid, c->block, c->shared, NULL};
+    simt_cfg cfg = {c->grid, c->block, c->shared, NULL, 0};
     uint64_t blocks = (uint64_t)c->grid.x * c->grid.y * c->grid.z;
     uint64_t threads = blocks * c->block.x * c->block.y * c->block.z;
     int *d_out = dev_buf("out", 2 * blocks * sizeof(int), NULL);
@@ -291,7 +291,7 @@ ParameterizedTest(geom_case *c, launch, geometry)
     size_t nt = (size_t)b.x * b.y * b.z, nb = (size_t)g.x * g.y * g.z, n = nt * nb;
     unsigned *d_rec = dev_buf("rec", n * IDS_FIELDS * sizeof(unsigned), NULL);
     SIM_CHECK(sim_memset(d_rec, 0xff, n * IDS_FIELDS * sizeof(unsigned)));
-    simt_cfg cfg = {g, b, 0, NULL};
+    simt_cfg cfg = {g, b, 0, NULL, 0};
     SIM_CHECK(ids_launch_sim(&cfg, d_rec));
     unsigned *rec = malloc(n * IDS_FIELDS * sizeof(unsigned));
     to_host(rec, d_rec, n * IDS_FIELDS * sizeof(unsigned));

@@ -43,7 +43,7 @@
 static inline simt_cfg cfg3(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                             size_t shared)
 {
-    simt_cfg c = {{gx, gy, gz}, {bx, by, bz}, shared, NULL};
+    simt_cfg c = {{gx, gy, gz}, {bx, by, bz}, shared, NULL, 0};
     return c;
 }
 

@@ -216,6 +216,7 @@ int be_launch_end(backend *be, const char *kernel, const simt_cfg *cfg, int stat
     k->on_gpu = be->kind == BACKEND_CUDA;
     if (be->kind == BACKEND_SIM) {
         const sim_launch_info *li = sim_last_launch();
+        k->cfg = li->cfg; /* as launched: with the kernel's __launch_bounds__ blocks (sim/kernel.h) */
         k->sim = li->c;
         k->time_ms = li->wall_ms;
         if (status) {

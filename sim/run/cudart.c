@@ -660,7 +660,7 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
 {
     (void)stream;
     ENTER();
-    simt_cfg cfg = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, NULL};
+    simt_cfg cfg = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, NULL, 0};
     sim_status s = (sim_status)sim_launch(&cfg, kernel, thunk, args);
     const sim_launch_info *li = sim_last_launch();
     cudaError_t e = of_status(s);

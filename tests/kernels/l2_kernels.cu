@@ -43,7 +43,7 @@ __global__ void l2_read_all_blocks(float *sink, const float *x, int n)
  * last takes the rest): a grid
  * of k x chunks blocks sweeps x k times, one sweep after another when each
  * sweep is a wave */
-__global__ void l2_read_chunks(float *sink, const float *x, long long n, int chunks)
+__device__ void read_chunk(float *sink, const float *x, long long n, int chunks)
 {
     float acc = 0;
     long long len = (n / chunks) & ~15LL, c = blockIdx.x % chunks; /* chunks start 64-byte pairs */
@@ -52,6 +52,18 @@ __global__ void l2_read_chunks(float *sink, const float *x, long long n, int chu
         acc += x[i];
     if (acc == -12345.0f)
         sink[0] = acc;
+}
+__global__ void l2_read_chunks(float *sink, const float *x, long long n, int chunks) { read_chunk(sink, x, n, chunks); }
+
+/* the same, declared to hold one block an SM (as registers would: nvcc's
+ * __launch_bounds__), and two */
+__global__ void __launch_bounds__(256, 1) l2_read_chunks_lb1(float *sink, const float *x, long long n, int chunks)
+{
+    read_chunk(sink, x, n, chunks);
+}
+__global__ void __launch_bounds__(256, 2) l2_read_chunks_lb2(float *sink, const float *x, long long n, int chunks)
+{
+    read_chunk(sink, x, n, chunks);
 }
 
 /* block b reads chunk b of x, then writes chunk b of y (n floats each, in
@@ -120,6 +132,8 @@ LAUNCHER(l2_write, (float *, y), (long long, n), (float, v))
 LAUNCHER(l2_read_all_blocks, (float *, sink), (const float *, x), (int, n))
 LAUNCHER(l2_atomic_one, (int *, counter))
 LAUNCHER(l2_read_chunks, (float *, sink), (const float *, x), (long long, n), (int, chunks))
+LAUNCHER(l2_read_chunks_lb1, (float *, sink), (const float *, x), (long long, n), (int, chunks))
+LAUNCHER(l2_read_chunks_lb2, (float *, sink), (const float *, x), (long long, n), (int, chunks))
 LAUNCHER(l2_read_then_write, (float *, y), (const float *, x), (long long, n), (long long, m))
 LAUNCHER(l2_write_reading, (float *, y), (long long, n), (const float *, x), (long long, m))
 LAUNCHER(l2_uneven, (float *, out), (const float *, in), (int, heavy))

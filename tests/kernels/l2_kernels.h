@@ -9,6 +9,8 @@ DECLARE_LAUNCHER(l2_read_all_blocks, (float *, sink), (const float *, x), (int, 
 DECLARE_LAUNCHER(l2_atomic_one, (int *, counter));
 DECLARE_LAUNCHER(l2_turns, (int *, log), (int *, ticket), (const float *, x), (int, iters));
 DECLARE_LAUNCHER(l2_read_chunks, (float *, sink), (const float *, x), (long long, n), (int, chunks));
+DECLARE_LAUNCHER(l2_read_chunks_lb1, (float *, sink), (const float *, x), (long long, n), (int, chunks));
+DECLARE_LAUNCHER(l2_read_chunks_lb2, (float *, sink), (const float *, x), (long long, n), (int, chunks));
 DECLARE_LAUNCHER(l2_read_then_write, (float *, y), (const float *, x), (long long, n), (long long, m));
 DECLARE_LAUNCHER(l2_uneven, (float *, out), (const float *, in), (int, heavy));
 DECLARE_LAUNCHER(l2_write_reading, (float *, y), (long long, n), (const float *, x), (long long, m));
