@@ -36,6 +36,8 @@ HERE = 'docs/gpu/timemodel-fit'
 
 
 def blocks_per_sm(k):
+    """threads and shared memory's limit; a kernel's __launch_bounds__ lower it (load() reads that
+    from the JSON's warps)"""
     warps = (k['block'][0] * k['block'][1] * k['block'][2] + 31) // 32
     n = min(32, 2048 // (warps * 32))
     if k['shared_bytes']:
@@ -59,8 +61,11 @@ def load(sdir, gdir, cc='all'):
         else:
             wf += (k['sram'].get('atom_wavefronts') or 0) + (k['sram'].get('async_wavefronts') or 0)
         wf_json = tm.get('shared_wavefronts')  # what the build used: counted, or counting mode's sample
+        wpb, fit = (threads + 31) // 32, blocks_per_sm(k)
+        if tm.get('sm_blocks') and tm.get('warps') and tm['warps'] < min(tm['sm_blocks'], fit) * wpb:
+            fit = int(round(tm['warps'] / wpb))  # fewer: the kernel's __launch_bounds__ (sim/kernel.h)
         rows.append(dict(
-            run=i, cmd=" ".join(cmd), kernel=k['name'], blocks=B, wpb=(threads + 31) // 32, fit=blocks_per_sm(k),
+            run=i, cmd=" ".join(cmd), kernel=k['name'], blocks=B, wpb=wpb, fit=fit,
             n=int(cmd[cmd.index('--n') + 1]) if '--n' in cmd and cmd[1] == '4' else (1024 if cmd[1] == '4' else 0),
             sram=sram, wf=wf, wf_json=sram / 128.0 if wf_json is None else wf_json, hbm=k['hbm']['read_bytes'] + k['hbm']['write_bytes'],
             dram=k['dram']['read_bytes'] + k['dram']['write_bytes'],
