@@ -10,9 +10,25 @@ L2 (cold mode), so a version's launches do not depend on the others'.
 
 For each NEW_DIR/sim-<i>.json: the version entry of OLD_DIR/sim-<i>.json whose kernels start with
 the prefix is replaced by the new run's, and so are those kernels in the top-level list (in place,
-order kept). --check only prints, per file, the launches that differ (name, field, old, new).
+order kept). The two runs must have the same parameters but the version. Numbers are written as
+the lessons write them (floats %.9g), so the other versions' lines stay as they were.
+--check only prints, per file, the launches that differ (name, field, old, new).
 """
-import glob, json, os, sys
+import glob, json, os, re, sys
+
+
+def dumps(obj):
+    """json.dumps, floats as the lessons print them (%.9g): a float becomes a tagged string
+    first, then its tag is replaced by the bare number"""
+    def tag(x):
+        if isinstance(x, float):
+            return '\x00%.9g\x00' % x
+        if isinstance(x, dict):
+            return {k: tag(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [tag(v) for v in x]
+        return x
+    return re.sub(r'"\\u0000([^"\\]*)\\u0000"', r'\1', json.dumps(tag(obj), indent=2, ensure_ascii=False))
 
 
 def is_ours(name, prefix):
@@ -42,6 +58,10 @@ def main():
         if not os.path.exists(of):
             sys.exit('%s: no %s to splice into' % (nf, of))
         old, new = json.load(open(of)), json.load(open(nf))
+        po = {k: v for k, v in old['params'].items() if k != 'version'}
+        pn = {k: v for k, v in new['params'].items() if k != 'version'}
+        if po != pn:
+            sys.exit('%s and %s: not the same run: %s against %s' % (of, nf, po, pn))
         nk = [k for k in new['kernels'] if is_ours(k['name'], prefix)]
         nv = [v for v in new['sim']['versions'] if any(is_ours(k['name'], prefix) for k in v['kernels'])]
         ov = [i for i, v in enumerate(old['sim']['versions']) if any(is_ours(k['name'], prefix) for k in v['kernels'])]
@@ -59,8 +79,7 @@ def main():
         it = iter(nk)
         old['kernels'] = [next(it) if is_ours(k['name'], prefix) else k for k in old['kernels']]
         with open(of, 'w') as f:
-            json.dump(old, f, indent=2, ensure_ascii=False)
-            f.write('\n')
+            f.write(dumps(old) + '\n')
         print('%s: %d launches of %s* replaced' % (of, len(nk), prefix))
 
 

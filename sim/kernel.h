@@ -236,17 +236,20 @@ static inline __attribute__((unused, always_inline)) float exp2_approx(float x)
 #define __restrict__ restrict
 #define __align__(n) __attribute__((aligned(n)))
 /* __launch_bounds__(T, B): nvcc gives each thread at most the registers that
- * let B blocks of T threads share an SM, and with that many registers taken
- * an SM holds B of them (lesson 4's flash v2: 168 registers, 2 blocks, where
- * shared memory alone would allow 4). Registers are not known here, so B is
- * the simulator's residency for the kernel (sim/l2.c sim_blocks_per_sm: the
- * L2 model's window of resident blocks, the time model's warps). gcc cannot
- * attach a number to a function, so B travels as the function's alignment,
- * 32 << B bytes (B from 1 to 10; 16 bytes when there is no B), read back by
- * the launcher with __builtin_has_attribute (SIM_LAUNCH_BOUNDS_BLOCKS). */
+ * let B blocks of T threads share an SM. B is a minimum, but a kernel that
+ * declares it is one that needs those registers and takes them all (lesson
+ * 4's flash v2: 168 registers, 2 blocks, where shared memory alone would
+ * allow 4), so the simulator, which knows no registers, takes B as the
+ * kernel's residency when it is below the threads' and shared memory's limit
+ * (sim/l2.c sim_blocks_per_sm: the L2 model's window of resident blocks, the
+ * time model's warps). gcc cannot attach a number to a function, so B
+ * travels as the function's alignment, 32 << B bytes (B from 1 to 10; 16
+ * bytes when there is no B or it is larger, where registers rarely bind),
+ * read back by the launcher with __builtin_has_attribute
+ * (SIM_LAUNCH_BOUNDS_BLOCKS). */
 #define __launch_bounds__(...) SIM_LB_(__VA_ARGS__, 0, 0)
 #define SIM_LB_(t, b, ...) __attribute__((aligned(SIM_LB_ALIGN(b))))
-#define SIM_LB_ALIGN(b) ((b) <= 0 ? 16 : 32 << ((b) < 10 ? (b) : 10))
+#define SIM_LB_ALIGN(b) ((b) <= 0 || (b) > 10 ? 16 : 32 << ((b) > 0 && (b) <= 10 ? (b) : 0))
 #define SIM_LB_IS(k, b) __builtin_has_attribute(k, aligned(32 << (b)))
 #define SIM_LAUNCH_BOUNDS_BLOCKS(k)                                                                        \
     (SIM_LB_IS(k, 10) ? 10u : SIM_LB_IS(k, 9) ? 9u : SIM_LB_IS(k, 8) ? 8u : SIM_LB_IS(k, 7) ? 7u           \

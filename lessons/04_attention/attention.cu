@@ -700,8 +700,9 @@ __device__ __forceinline__ void flash_v2_body(float *O, float *l, float *m, floa
         flash_v2_body(O, l, m, part, Q, K, V, N, Bc, scale, causal, whole, splits, d / 16);                   \
     }
 #define V2_TWO_PER_SM __launch_bounds__(ATTN_V2_THREADS, 2)
-V2_ENTRY(16, )
-V2_ENTRY(32, )
+#define V2_ONE_PER_SM __launch_bounds__(ATTN_V2_THREADS, 1) /* nvcc: up to 255 registers, as without */
+V2_ENTRY(16, V2_ONE_PER_SM)
+V2_ENTRY(32, V2_ONE_PER_SM)
 V2_ENTRY(64, V2_TWO_PER_SM)
 V2_ENTRY(128, V2_TWO_PER_SM)
 

@@ -335,9 +335,11 @@ __global__ void attn_bwd_v2_pre(float *L, float *D, const float *O, const float 
     }
 }
 
-/* Tuning knobs of v2, for nvcc only (the simulator's counts do not depend on
- * them). BWD_V2_MIN_BLOCKS: __launch_bounds__' blocks an SM at d <= 64; 0:
- * not given (ptxas's own choice). BWD_V2_FAST_EXP: P by __expf (ex2.approx)
+/* Tuning knobs of v2, for nvcc (the simulator's sectors, wavefronts and
+ * conflicts do not depend on them; a non-zero BWD_V2_MIN_BLOCKS does set its
+ * blocks an SM, and so its L2 window and time model: sim/kernel.h).
+ * BWD_V2_MIN_BLOCKS: __launch_bounds__' blocks an SM at d <= 64; 0: not
+ * given (ptxas's own choice). BWD_V2_FAST_EXP: P by __expf (ex2.approx)
  * instead of expf. Their values are the ones measured fastest on the H200
  * (scripts/gpu/bwd_tune.sh, docs/parity-h200.md "Lesson 7"). */
 #ifndef BWD_V2_MIN_BLOCKS

@@ -361,6 +361,27 @@ static void src_dir_of(const char *file, char *dir, size_t n)
         *sl = 0;
 }
 
+#ifdef SIMTLAB_RUN_NATIVE
+/* The CPU the objects are built for (-march=native): its model and feature flags, from
+ * /proc/cpuinfo's first processor; nothing where that cannot be read. */
+static uint64_t fnv_cpu(uint64_t h)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return fnv_str(h, "-march=native");
+    char line[8192];
+    int seen = 0;
+    while (seen < 2 && fgets(line, sizeof line, f))
+        if (!strncmp(line, "model name", 10) || !strncmp(line, "flags", 5) || !strncmp(line, "Features", 8) ||
+            !strncmp(line, "CPU part", 8)) {
+            h = fnv_str(h, line);
+            seen += !strncmp(line, "flags", 5) || !strncmp(line, "Features", 8) || !strncmp(line, "model name", 10);
+        }
+    fclose(f);
+    return fnv_str(h, "-march=native -mtune=generic");
+}
+#endif
+
 /* The shim's and simtlab's libraries take part in the cache key. */
 static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.h", SIMTLAB_RUN_INCLUDE "/simtlab_cudart.h",
                                              SIMTLAB_RUN_LIB_RUNTIME, SIMTLAB_RUN_LIB_JSON, SIMTLAB_RUN_LIB_SIM};
@@ -406,8 +427,9 @@ static void compile_argv(const opts *o, unit *u, int pass)
         argv[a++] = "-fno-tree-loop-distribute-patterns";
         argv[a++] = "-fno-thread-jumps"; /* one store site a source store: CMakeLists.txt, simtlab_kernels */
         argv[a++] = "-fstack-clash-protection";
-#ifdef SIMTLAB_RUN_ARCH
-        argv[a++] = SIMTLAB_RUN_ARCH; /* -march=native, as the lessons' kernels (CMakeLists.txt) */
+#ifdef SIMTLAB_RUN_NATIVE /* as the lessons' kernel units (CMakeLists.txt, SIMTLAB_KERNEL_ARCH_FLAGS) */
+        argv[a++] = "-march=native";
+        argv[a++] = "-mtune=generic";
 #endif
     }
     argv[a++] = pass == PASS_HOST ? "-DSIMTLAB_DEV_FN=[[gnu::weak]]" : "-DSIMTLAB_DEV_FN=";
@@ -715,8 +737,8 @@ int main(int argc, char **argv)
     /* the cache directory: by content of the sources and flags, and simtlab's own inputs */
     uint64_t h = 0xcbf29ce484222325ull;
     h = fnv_str(h, "simtlab run 1");
-#ifdef SIMTLAB_RUN_ARCH
-    h = fnv_str(h, SIMTLAB_RUN_ARCH);
+#ifdef SIMTLAB_RUN_NATIVE
+    h = fnv_cpu(h); /* objects built for this CPU: another one (a shared cache) builds its own */
 #endif
     for (int i = 0; i < o.n_files; i++) {
         size_t n;

@@ -48,7 +48,7 @@ constexpr int64_t kMaxGridY = 65535;
  * (the CUDAGuard in each op made the tensors' device current). */
 simt_cfg make_cfg(int64_t gx, int64_t gy, int threads, uint64_t shared_bytes)
 {
-    simt_cfg c;
+    simt_cfg c{};
     c.grid = {(unsigned)gx, (unsigned)gy, 1u};
     c.block = {(unsigned)threads, 1u, 1u};
     c.shared_bytes = (size_t)shared_bytes;
