@@ -353,7 +353,6 @@ static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uin
     if (turn && __builtin_expect(!((occ + 1) & (SIM_L2_TURN - 1)), 0))
         sim_l2_turn(w);
 }
-unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
 void sim_sample_drop(sim_worker *w); /* sim/launch.c: a sampled stretch too long to finish, dropped */
 double sim_time_roofline(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c); /* sim/l2.c's cleaning */
 int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks); /* 0 or -1 (out of memory) */

@@ -1402,6 +1402,10 @@ static int rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
     sim_rdv r = wp->rdv[i];
     if (warp_compute(w, wp, &r))
         return -1;
+    if (r.kind < 16)
+        w->c.warp_shuffles++;
+    else if (r.kind == 16 + SIM_VOTE_BALLOT || r.kind == 16 + SIM_VOTE_ANY || r.kind == 16 + SIM_VOTE_ALL)
+        w->c.warp_votes++;
     wp->rdv[i] = wp->rdv[--wp->n_rdv];
     wp->sync_epoch++;
     sim_thread *lanes = &w->threads[(unsigned)(wp - w->warps) * 32];

@@ -133,6 +133,10 @@ typedef struct sim_counters {
     uint64_t shared_atom_conflicts;
     uint64_t barriers;  /* __syncthreads executed, per block */
     uint64_t threads;   /* threads run */
+    /* warp instructions of the intrinsics, one per warp (not per lane), every mode:
+     * shuffles (SHFL) and votes (__ballot_sync, __any_sync, __all_sync: VOTE); the time
+     * model does not count them yet (docs/l2-model.md, session 16) */
+    uint64_t warp_shuffles, warp_votes;
     /* the L2 model (sim/l2.c), every mode: what reaches L2 and DRAM */
     uint64_t l2_read_sectors, l2_write_sectors; /* sectors past the block's L1 (atomics: writes) */
     uint64_t l2_read_hits, l2_write_hits;       /* of those, found valid in L2 */
@@ -188,6 +192,11 @@ typedef struct sim_time_pred {
     const char *bound; /* "issue", "shared memory", "memory latency", "block starts", "DRAM", "L2" or "launch" */
 } sim_time_pred;
 sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c, double flops);
+/* The blocks of a launch one SM holds at once: the preset's limits on threads, blocks and
+ * dynamic shared memory, and the kernel's __launch_bounds__ blocks (cfg->min_blocks_per_sm,
+ * set by the launchers: sim/kernel.h) where lower. Registers and static __shared__ are not
+ * known. (sim/l2.c: the L2 model's window of resident blocks; the time model's warps.) */
+unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
 /* Its constants, fitted to the H200's lesson kernels (docs/l2-model.md) and
  * assumed for the other presets: */
 #define SIM_TM_P 4.0     /* warp instructions an SM issues a cycle at most (in these units: an access

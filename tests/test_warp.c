@@ -168,6 +168,33 @@ ParameterizedTest(shfl_case *c, warp, shuffle)
 }
 
 /* Invalid widths are reported (CUDA: undefined). */
+/* The launch counts warp instructions, not lanes: one shuffle (or vote) a warp
+ * that executes it, whatever its mask (sim_counters.warp_shuffles, warp_votes:
+ * the JSON's time_model.warp_shuffles / warp_votes). 3 blocks of 64 threads are
+ * 6 warps; votes() makes a ballot, an any and an all. */
+Test(warp, counts_warp_instructions_not_lanes)
+{
+    int in[3 * 64] = {0};
+    int *d_in = dev_buf("in", sizeof in, in);
+    int *d_out = dev_buf("out", sizeof in, NULL);
+    simt_cfg cfg = cfg1(3, 64, 0);
+    SIM_CHECK(shfl_int_launch_sim(&cfg, d_out, d_in, WARP_SHFL_XOR, 1, 32, FULL));
+    cr_assert_eq(sim_last_launch()->c.warp_shuffles, 6, "full mask: %llu shuffles, want 6 (one a warp)",
+                 (unsigned long long)sim_last_launch()->c.warp_shuffles);
+    cr_assert_eq(sim_last_launch()->c.warp_votes, 0);
+    SIM_CHECK(shfl_int_launch_sim(&cfg, d_out, d_in, WARP_SHFL_XOR, 1, 16, 0x0000ffffu));
+    cr_assert_eq(sim_last_launch()->c.warp_shuffles, 6, "lanes 0-15: %llu shuffles, want 6",
+                 (unsigned long long)sim_last_launch()->c.warp_shuffles);
+    unsigned *d_votes = dev_buf("votes", 3 * sizeof in, NULL);
+    SIM_CHECK(votes_launch_sim(&cfg, d_votes, d_in, FULL));
+    cr_assert_eq(sim_last_launch()->c.warp_votes, 18, "%llu votes, want 3 a warp",
+                 (unsigned long long)sim_last_launch()->c.warp_votes);
+    cr_assert_eq(sim_last_launch()->c.warp_shuffles, 0);
+    SIM_CHECK(sim_free(d_in));
+    SIM_CHECK(sim_free(d_out));
+    SIM_CHECK(sim_free(d_votes));
+}
+
 Test(warp, invalid_width)
 {
     static const int bad[] = {0, 3, 6, 33, 64, -2};

@@ -150,10 +150,16 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_uint(j, "sm_blocks", k->sim.sched_sm_blocks);
         json_uint(j, "block_work", k->sim.sched_block_work);
         json_uint(j, "max_sm_blocks", k->sim.sched_max_blocks);
+        /* the blocks an SM holds (threads, shared memory, __launch_bounds__: sim/kernel.h), and the
+         * warp instructions of shuffles and votes, which the model does not count yet */
+        json_uint(j, "blocks_per_sm", sim_blocks_per_sm(sim_get_device(), &k->cfg));
+        json_uint(j, "warp_shuffles", k->sim.warp_shuffles);
+        json_uint(j, "warp_votes", k->sim.warp_votes);
     } else { /* the same keys, null: a JSON's shape does not depend on the backend */
         static const char *const keys[] = {"predicted_ms", "bound", "issue_ms", "shared_ms", "latency_ms",
                                            "blocks_ms", "dram_ms", "l2_ms", "warps", "shared_wavefronts",
-                                           "work", "sm_work", "sm_blocks", "block_work", "max_sm_blocks"};
+                                           "work", "sm_work", "sm_blocks", "block_work", "max_sm_blocks",
+                                           "blocks_per_sm", "warp_shuffles", "warp_votes"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             json_null(j, keys[i]);
     }
