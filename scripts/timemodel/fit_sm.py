@@ -62,7 +62,9 @@ def load(sdir, gdir, cc='all'):
             wf += (k['sram'].get('atom_wavefronts') or 0) + (k['sram'].get('async_wavefronts') or 0)
         wf_json = tm.get('shared_wavefronts')  # what the build used: counted, or counting mode's sample
         wpb, fit = (threads + 31) // 32, blocks_per_sm(k)
-        if tm.get('sm_blocks') and tm.get('warps') and tm['warps'] < min(tm['sm_blocks'], fit) * wpb:
+        if tm.get('blocks_per_sm'):  # the JSON says (session 16 on)
+            fit = tm['blocks_per_sm']
+        elif tm.get('sm_blocks') and tm.get('warps') and tm['warps'] < min(tm['sm_blocks'], fit) * wpb:
             fit = int(round(tm['warps'] / wpb))  # fewer: the kernel's __launch_bounds__ (sim/kernel.h)
         rows.append(dict(
             run=i, cmd=" ".join(cmd), kernel=k['name'], blocks=B, wpb=wpb, fit=fit,
