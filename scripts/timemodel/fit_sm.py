@@ -2,7 +2,11 @@
 """scripts/timemodel/fit_sm.py - fits sim/timemodel.c's constants (P, CPI, L, C, BETA) to the H200.
 
 Run from the repository root:
-    python3 scripts/timemodel/fit_sm.py [SIM_DIR] [GPU_DIR] [VAL_DIR] [-v]
+    python3 scripts/timemodel/fit_sm.py [SIM_DIR] [GPU_DIR] [VAL_DIR] [-v] [--shuffles] [--issue-cap]
+--shuffles adds a term the C model does not have yet: A issue slots a warp shuffle (the JSON's
+time_model.warp_shuffles, or the kernels' closed forms: shuffles() below), A fitted from 0-8;
+--issue-cap keeps P (warp instructions an SM issues a cycle) at 4 or less, the chip's 4
+schedulers (session 16: docs/l2-model.md "Registers through __launch_bounds__").
 SIM_DIR (default docs/gpu/l2-parity): the simulator's JSON of every sweep command, sim-<i>.json
 (scripts/l2_sim_runs.sh), made by a build whose JSON has time_model.work etc. (where the blocks
 ran); GPU_DIR (default docs/gpu/l2-run4): the H200's flushed-L2 runs, lessons-all.csv (one ncu
@@ -45,6 +49,27 @@ def blocks_per_sm(k):
     return max(n, 1)
 
 
+def shuffles(k, cmd, params, blocks):
+    """a launch's warp shuffles: the JSON's time_model.warp_shuffles (session 16 on), else the
+    kernels' own closed forms, each checked against the simulator's count (lesson 4's defaults:
+    flash v1 450560, causal 228800; standard softmax 327680; lesson 3 at 4096 rows: naive 327680,
+    safe and online 655360); 0 for kernels that shuffle but have neither (none > 50 us)"""
+    tm = k.get('time_model') or {}
+    if tm.get('warp_shuffles') is not None:
+        return tm['warp_shuffles']
+    B, H, N = params.get('batch', 1), params.get('heads', 1), params.get('n', 0)
+    if k['name'] == 'attn_std_softmax':  # a block a row: 8 warps, 2 reductions of 2 x 5 rounds
+        return B * H * N * 160
+    if k['name'] == 'attn_flash_v1':  # a warp a row of each (K tile, Q tile) pair: 2 x 5 rounds
+        Br, Bc, causal = params['v1_br'], params['v1_bc'], params['causal']
+        return B * H * 10 * sum(N - ((j0 // Br) * Br if causal else 0) for j0 in range(0, N, Bc))
+    if k['name'] == 'softmax_naive':
+        return blocks * 80
+    if k['name'] in ('softmax_safe', 'softmax_online'):
+        return blocks * 160
+    return 0
+
+
 def load(sdir, gdir, cc='all'):
     wfr = json.load(open(os.path.join(HERE, 'wavefronts.json')))
     rows = []
@@ -74,6 +99,7 @@ def load(sdir, gdir, cc='all'):
             l2=k['l2']['read_sectors'] + k['l2']['write_sectors'], flops=k['flops'] or 0.0,
             work=tm['work'], sm_work=tm['sm_work'], sm_blocks=tm['sm_blocks'], block_work=tm['block_work'],
             max_sm_blocks=tm.get('max_sm_blocks') or 0,  # absent in JSON before session 13
+            shfl=shuffles(k, cmd, json.load(open(os.path.join(sdir, 'sim-%d.json' % i))).get('params', {}), B),
             c_ms=tm['predicted_ms'], gpu_s=P.num(g, 'gpu__time_duration.sum') * 1e-9))
     return rows
 
@@ -90,7 +116,7 @@ def predict(r, p, wavefronts='json'):
         share, longest = nb / r['blocks'], 1.0 / r['blocks']
         starts = nb
     W = min(min(nb, r['fit']) * r['wpb'], WMAX)
-    instr = (r['flops'] / 2 + r['sram'] / 4 + r['hbm'] / 4) / 32
+    instr = (r['flops'] / 2 + r['sram'] / 4 + r['hbm'] / 4) / 32 + p.get('A', 0) * r['shfl']
     issue = max(share * instr / min(p['P'], W / p['CPI']), longest * instr / r['wpb'] * p['CPI'])
     smem = share * {'json': r['wf_json'], 'detail': r['wf'], 'none': r['sram'] / 128}[wavefronts]
     lat = share * r['hbm'] * p['L'] / (W * 32 * p['C'])
@@ -103,7 +129,8 @@ GRID = dict(P=[2, 3, 4, 5, 6, 8, 1e9], CPI=[1.5, 2, 2.5, 3, 4],
             L=[400, 500, 600, 800, 1000, 1200, 1500],
             C=[16],  # only L / C enters the formula: C is held at 16 bytes (4 floats) a thread
             K=[0, 100, 200, 300],
-            BETA=[0.2, 0.3, 0.4, 0.5, 0.7])
+            BETA=[0.2, 0.3, 0.4, 0.5, 0.7],
+            A=[0])  # issue slots a warp shuffle takes: `--shuffles` fits it too (0, 1, 2, 4, 8)
 
 
 def fit(rows):
@@ -119,6 +146,10 @@ def fit(rows):
 
 
 def main():
+    if '--shuffles' in sys.argv:
+        GRID['A'] = [0, 1, 2, 4, 8]
+    if '--issue-cap' in sys.argv:  # an SM issues at most 4 warp instructions a cycle
+        GRID['P'] = [p for p in GRID['P'] if p <= 4]
     args = [a for a in sys.argv[1:] if not a.startswith('-')]
     sdir = args[0] if args else 'docs/gpu/l2-parity'
     gdir = args[1] if len(args) > 1 else 'docs/gpu/l2-run4'
@@ -145,6 +176,8 @@ def main():
               ("the full grids and the sweep's even runs (not causal)", lambda r: 'set' in r or r['run'] % 2 == 0),
               ("the full grids and the sweep's odd runs (causal)", lambda r: 'set' in r or r['run'] % 2 == 1),
               ("N <= 1024 (and lessons 2, 3, 6)", lambda r: r['n'] <= 1024))
+    if '--shuffles' in sys.argv:
+        return  # the held-out splits: without the shuffle term
     for what, train in splits:
         q = fit([r for r in rows if train(r)])
         test = [r for r in long if not train(r)]
