@@ -26,18 +26,8 @@ export SIMTLAB_NO_COUNTERS=1 # ncu holds the profiler
 cmake -S . -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >"$D/build.txt" 2>&1 &&
   cmake --build $B -j16 --target lesson >>"$D/build.txt" 2>&1 || { tail -30 "$D/build.txt"; exit 1; }
 echo "built at $(($(date +%s) - start)) s"
-runs=()
-for n in 256 512 1024 2048 4096 8192; do
-  for d in 64 128; do
-    runs+=("4 --n $n --d $d" "4 --n $n --d $d --causal")
-  done
-done
-for n in 1024 2048; do
-  for d in 64 128; do
-    runs+=("4 --n $n --d $d --batch 4 --heads 16" "4 --n $n --d $d --batch 4 --heads 16 --causal")
-  done
-done
-runs+=("2" "2 --n 16777216" "3" "3 --rows 4096 --cols 4096" "6" "6 --n 16777216 --rows 4096 --cols 1024")
+. scripts/gpu/sweep_runs.sh
+runs=("${SWEEP_RUNS[@]}" "${FULL_GRID_RUNS[@]}")
 S="--section InstructionStats --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats"
 : >"$D/runs.txt"
 i=0

@@ -51,13 +51,8 @@ cmake -S "$root" -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHIT
 cmake --build $B -j16 --target lesson >>"$D/build.txt" 2>&1 || { tail -40 "$D/build.txt"; exit 1; }
 echo "build ok"
 
-runs=()
-for n in 256 512 1024 2048 4096 8192; do
-  for d in 64 128; do
-    runs+=("4 --n $n --d $d" "4 --n $n --d $d --causal")
-  done
-done
-runs+=("2" "2 --n 16777216" "3" "3 --rows 4096 --cols 4096" "6" "6 --n 16777216 --rows 4096 --cols 1024")
+. "$root/scripts/gpu/sweep_runs.sh"
+runs=("${SWEEP_RUNS[@]}")
 # --cache-control all (each kernel on a flushed L2) for a subset
 sub=("4 --n 1024 --d 64" "4 --n 4096 --d 64" "4 --n 8192 --d 64" "4 --n 8192 --d 128 --causal" "2 --n 16777216" "3 --rows 4096 --cols 4096")
 for cc in $CCS; do
