@@ -201,11 +201,13 @@ unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
  * assumed for the other presets: */
 #define SIM_TM_P 4.0     /* warp instructions an SM issues a cycle at most (in these units: an access
                             * counts one a 4-byte word, so a float4 counts 4; the chip has 4 schedulers) */
-#define SIM_TM_CPI 2.5   /* cycles between a warp's instructions */
+#define SIM_TM_CPI 2.0   /* cycles between a warp's instructions (2.5 before session 17) */
 #define SIM_TM_L 1000.0  /* cycles a global access takes */
 #define SIM_TM_C 16.0    /* global bytes a thread has in flight */
 #define SIM_TM_K 200.0   /* cycles an SM spends starting a block */
 #define SIM_TM_BETA 0.4  /* how much of the other terms adds to the largest */
+#define SIM_TM_SHFL 4.0  /* issue slots a warp shuffle takes: the SM's shuffle unit serves 32 lanes a
+                            * cycle where its FMA pipes serve 128 (fitted: session 16, adopted 17) */
 
 /* DRAM bytes that copies and memsets moved through the L2 model so far. */
 void sim_l2_host_totals(uint64_t *dram_read_bytes, uint64_t *dram_write_bytes);

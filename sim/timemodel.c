@@ -9,7 +9,8 @@
  *
  *   issue    its warp instructions over its issue rate: I / min(P, W / CPI).
  *            I = (FMAs + shared accesses + global accesses) / 32, counting
- *            FLOPs / 2 FMAs and an access a 4-byte word; W = the warps
+ *            FLOPs / 2 FMAs and an access a 4-byte word, plus SIM_TM_SHFL
+ *            slots for each warp shuffle (the simulator counts them); W = the warps
  *            resident on that SM. A warp issues once every CPI cycles (its
  *            instructions wait on each other), the SM at most P a cycle.
  *   chain    the largest block's warp instructions one after another (x CPI):
@@ -65,7 +66,7 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     W = W < wmax ? W : wmax;
     double sram = (double)(c->sram_read_bytes + c->sram_write_bytes);
     double hbm = (double)(c->hbm_read_bytes + c->hbm_write_bytes);
-    double instr = (flops / 2 + sram / 4 + hbm / 4) / 32;
+    double instr = (flops / 2 + sram / 4 + hbm / 4) / 32 + SIM_TM_SHFL * (double)c->warp_shuffles;
     double rate = W / SIM_TM_CPI < SIM_TM_P ? W / SIM_TM_CPI : SIM_TM_P;
     double issue = share * instr / rate, chain = longest * instr / wpb * SIM_TM_CPI;
     p.t_issue = (issue > chain ? issue : chain) / clock;

@@ -389,6 +389,14 @@ Test(l2, time_model_terms)
     c.sched_work = 400, c.sched_sm_work = 300, c.sched_sm_blocks = 1, c.sched_block_work = 300;
     p = sim_time_model(h, &cfg, &c, flops);
     cr_assert_float_eq(p.t_issue, 0.75 * instr / rate / clock, 1e-9, "uneven blocks: %.9g s", p.t_issue);
+    /* warp shuffles take SIM_TM_SHFL issue slots each (the shuffle unit serves
+     * a quarter of what the FMA pipes do): as many shuffles as FMA warp
+     * instructions add SIM_TM_SHFL times those */
+    c.warp_shuffles = (uint64_t)instr;
+    p = sim_time_model(h, &cfg, &c, flops);
+    cr_assert_float_eq(p.t_issue, 0.75 * (instr + SIM_TM_SHFL * (double)(uint64_t)instr) / rate / clock, 1e-9,
+                       "shuffles: %.9g s", p.t_issue);
+    c.warp_shuffles = 0;
     /* global memory latency: 1 GB read by 264 blocks of 8 warps, 2 an SM */
     memset(&c, 0, sizeof c);
     cfg = cfg1(264, 256, 0);

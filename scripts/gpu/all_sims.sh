@@ -5,14 +5,17 @@
 # (docs/gpu/timemodel-val, one at a time with 16 workers). Results: $OUT/sweep/sim-<i>.json and
 # $OUT/val/sim-<i>.json, with a log; packed into $OUT/sims.tgz when TAR=1 (a device call brings
 # back 8 files at most). DEADLINE (seconds, default 560) stops what is still running so the
-# results get packed.
+# results get packed. Elsewhere: PAR (sweep runs at once, default 8), SWEEP_W (workers each,
+# default 2), VAL_W (workers of each full-grid run, default 16), JOBS (build, default 16); on a
+# 2-core machine PAR=1 SWEEP_W=2 VAL_W=2 JOBS=2 DEADLINE=9000 takes about 100 min (session 17).
 set -u
 OUT=${OUT:-/tmp/simtlab-all}
 SB=/tmp/simtlab-simbuild
 DEADLINE=${DEADLINE:-560}
+PAR=${PAR:-8} SWEEP_W=${SWEEP_W:-2} VAL_W=${VAL_W:-16} JOBS=${JOBS:-16}
 mkdir -p "$OUT/sweep" "$OUT/val"
 cmake -S . -B $SB -DSIMTLAB_CUDA=OFF -DSIMTLAB_TESTS=OFF >"$OUT/build.txt" 2>&1 &&
-  cmake --build $SB -j16 --target lesson >>"$OUT/build.txt" 2>&1 || { tail -20 "$OUT/build.txt"; exit 1; }
+  cmake --build $SB -j"$JOBS" --target lesson >>"$OUT/build.txt" 2>&1 || { tail -20 "$OUT/build.txt"; exit 1; }
 t0=$(date +%s)
 left() { echo $((DEADLINE - ($(date +%s) - t0))); }
 one() { # one <dir> <workers> <index> <lesson args...>
@@ -36,11 +39,11 @@ runs docs/gpu/l2-run4/lessons-runs.txt | awk '{ n = 0; for (k = 3; k <= NF; k++)
   print ($2 == 4 && n >= 4096 ? n : 0), $0 }' | sort -k1,1nr -s | cut -d' ' -f2- >"$OUT/sweep/order.txt"
 (while read -r i args; do
   # shellcheck disable=SC2086
-  printf '%s\0' "one $OUT/sweep 2 $i $args"
-done <"$OUT/sweep/order.txt") | xargs -0 -P 8 -I{} bash -c '{}' &
+  printf '%s\0' "one $OUT/sweep $SWEEP_W $i $args"
+done <"$OUT/sweep/order.txt") | xargs -0 -P "$PAR" -I{} bash -c '{}' &
 (runs docs/gpu/timemodel-val/lessons-runs.txt | while read -r i args; do
   # shellcheck disable=SC2086
-  nice -n 19 bash -c "one $OUT/val 16 $i $args"
+  nice -n 19 bash -c "one $OUT/val $VAL_W $i $args"
 done) &
 wait
 if [ "${TAR:-0}" = 1 ]; then
