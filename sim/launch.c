@@ -1772,6 +1772,12 @@ ATOMIC_FP(d, double, uint64_t, fmin, fmax)
 static sim_launch_info last_info;
 const sim_launch_info *sim_last_launch(void) { return &last_info; }
 
+int sim_in_thread(void)
+{
+    const sim_worker *w = sim_tls_worker;
+    return w && w->cur;
+}
+
 int sim_worker_count(void)
 {
 #ifdef _OPENMP

@@ -270,5 +270,7 @@ int sim_resolve_pcs(const uintptr_t *pcs, size_t n, sim_pc_source *out);
 
 /* Number of OpenMP workers launches use (1 without OpenMP). */
 int sim_worker_count(void);
+/* 1 when the caller is a simulated CUDA thread (a kernel's code), 0 in host code. */
+int sim_in_thread(void);
 
 #endif /* SIMTLAB_LAUNCH_H */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kernel_json.h"
 #include "launch.h"
@@ -27,6 +28,7 @@
 
 /* ---- options and state ------------------------------------------------------ */
 #define CUDART_VERSION_SIM 12000 /* cuda_runtime.h's CUDART_VERSION */
+#define SIMTLAB_CLOCK_KHZ 1755000LL /* cudaDeviceProp.clockRate, every preset; clock64()'s rate */
 static int inited, opt_detail, opt_lines;
 static const char *opt_json;
 static cudaError_t last_err, sticky_err;
@@ -106,6 +108,20 @@ static cudaError_t of_status(sim_status s)
     case SIM_ERR_ASSERT: return cudaErrorAssert;
     default: return cudaErrorLaunchFailure; /* divergent barrier, race, warp mask, stack, divide: see the report */
     }
+}
+
+/* clock() and clock64() in a kernel (cuda_runtime.h): the host's monotonic clock counted in
+ * cycles of the clock rate cudaGetDeviceProperties reports, so a kernel that waits for N cycles
+ * (NVIDIA's simpleHyperQ: clockRate x 10 ms) waits N / rate seconds, as on a GPU, and two reads
+ * in one thread never go back. Times taken with it are the simulator's, not a GPU's: the
+ * simulator has no cycles (its time model predicts a kernel's time: docs/l2-model.md). Before
+ * session 17 a kernel's clock() was the C library's, CPU microseconds: the sample's wait of
+ * 17.6 million "cycles" took 17.6 s of CPU a kernel. */
+long long simtlab_clock64(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * SIMTLAB_CLOCK_KHZ * 1000 + (long long)t.tv_nsec * SIMTLAB_CLOCK_KHZ / 1000000;
 }
 
 /* assert() in a kernel: glibc's assert calls __assert_fail, which the program
@@ -222,7 +238,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
         p->maxThreadsDim[i] = (int)d->max_block[i];
         p->maxGridSize[i] = (int)d->max_grid[i];
     }
-    p->clockRate = 1755000;
+    p->clockRate = SIMTLAB_CLOCK_KHZ;
     p->totalConstMem = 65536;
     p->major = d->cc_major;
     p->minor = d->cc_minor;
@@ -236,6 +252,20 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
     p->concurrentKernels = p->managedMemory = p->unifiedAddressing = p->canMapHostMemory = 1;
     p->asyncEngineCount = 2;
     p->deviceOverlap = 1;
+    p->reservedSharedMemPerBlock = 1024;
+    p->streamPrioritiesSupported = 1; /* accepted, no effect: streams run in order here */
+    p->globalL1CacheSupported = p->localL1CacheSupported = 1;
+    p->singleToDoublePrecisionPerfRatio = 2;
+    p->concurrentManagedAccess = 1;
+    p->computePreemptionSupported = 1;
+    p->hostRegisterSupported = 1;
+    /* what the simulator does not do reads 0, so a program that checks skips it: kernels
+     * reading pageable or registered host memory, grid-wide cooperative launches, clusters */
+    p->pageableMemoryAccess = p->canUseHostPointerForRegisteredMem = p->cooperativeLaunch = 0;
+    p->persistingL2CacheMaxSize = (int)(d->l2_bytes / 4 * 3);
+    p->accessPolicyMaxWindowSize = 134213632; /* the A100's and H100's */
+    p->textureAlignment = p->surfaceAlignment = 512;
+    p->texturePitchAlignment = 32;
     return cudaSuccess;
 }
 cudaError_t cudaDeviceSynchronize(void)
@@ -285,18 +315,83 @@ cudaError_t simtlab_malloc_managed(void **p, size_t n, const char *file, int lin
 {
     return simtlab_malloc(p, n, "cudaMallocManaged", file, line);
 }
-cudaError_t simtlab_malloc_host(void **p, size_t n)
+/* Pinned host memory (cudaMallocHost, cudaHostAlloc) lives in the simulator's arena, as on a GPU
+ * with unified addressing, where a kernel may read and write it through the same pointer
+ * (cudaHostGetDevicePointer gives it back). The host reads and writes it directly; copies treat
+ * it as host memory (cudaMemcpyDefault too). A kernel's accesses to it are counted as global
+ * memory and reach the L2 model's DRAM, where a GPU sends them over the host link. */
+static struct pinned {
+    void *p;
+    unsigned flags;
+} *pinned;
+static size_t n_pinned, cap_pinned;
+static struct pinned *pinned_of(const void *p)
+{
+    sim_alloc_info info;
+    if (!p || sim_alloc_query(p, &info) != SIM_OK)
+        return NULL;
+    for (size_t i = 0; i < n_pinned; i++)
+        if (pinned[i].p == info.base)
+            return &pinned[i];
+    return NULL;
+}
+cudaError_t simtlab_malloc_host(void **p, size_t n, unsigned flags, const char *what)
 {
     ENTER();
     if (!p)
-        return fail(cudaErrorInvalidValue, "cudaMallocHost", "the pointer to fill is NULL");
-    *p = malloc(n ? n : 1);
-    return *p ? cudaSuccess : fail(cudaErrorMemoryAllocation, "cudaMallocHost", "out of host memory");
+        return fail(cudaErrorInvalidValue, what, "the pointer to fill is NULL");
+    *p = NULL;
+    if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) {
+        char why[96];
+        snprintf(why, sizeof why, "flags 0x%x: cudaHostAllocDefault, Portable, Mapped, WriteCombined (0-7)", flags);
+        return fail(cudaErrorInvalidValue, what, why);
+    }
+    if (n_pinned == cap_pinned) {
+        size_t cap = cap_pinned ? 2 * cap_pinned : 16;
+        struct pinned *t = realloc(pinned, cap * sizeof *t);
+        if (!t)
+            return fail(cudaErrorMemoryAllocation, what, "out of host memory");
+        pinned = t, cap_pinned = cap;
+    }
+    char nm[40];
+    snprintf(nm, sizeof nm, "%s #%zu", what, n_pinned + 1);
+    sim_status s = sim_malloc(p, n ? n : 1, nm);
+    if (s)
+        return fail(of_status(s), what, sim_last_error());
+    pinned[n_pinned++] = (struct pinned){*p, flags};
+    return cudaSuccess;
 }
 cudaError_t cudaFreeHost(void *p)
 {
     ENTER();
-    free(p);
+    if (!p)
+        return cudaSuccess;
+    struct pinned *k = pinned_of(p);
+    if (!k || k->p != p)
+        return fail(cudaErrorInvalidValue, "cudaFreeHost", "not a pointer cudaMallocHost or cudaHostAlloc returned");
+    sim_status s = sim_free(p);
+    *k = pinned[--n_pinned];
+    return s ? fail(of_status(s), "cudaFreeHost", sim_last_error()) : cudaSuccess;
+}
+cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags)
+{
+    ENTER();
+    if (!dev || flags)
+        return fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer", dev ? "flags must be 0" : "pDevice is NULL");
+    if (!pinned_of(host))
+        return fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer",
+                    "not memory from cudaMallocHost or cudaHostAlloc (the simulator maps only those: "
+                    "cudaHostRegister'ed memory stays the host's)");
+    *dev = host; /* unified addressing: the same pointer */
+    return cudaSuccess;
+}
+cudaError_t cudaHostGetFlags(unsigned *flags, void *host)
+{
+    ENTER();
+    const struct pinned *k = pinned_of(host);
+    if (!flags || !k)
+        return fail(cudaErrorInvalidValue, "cudaHostGetFlags", flags ? "not memory from cudaHostAlloc" : "flags is NULL");
+    *flags = k->flags | cudaHostAllocMapped; /* all pinned memory is mapped with unified addressing */
     return cudaSuccess;
 }
 cudaError_t cudaFree(void *p)
@@ -310,7 +405,7 @@ cudaError_t cudaFree(void *p)
 static int on_device(const void *p)
 {
     sim_alloc_info info;
-    return p && sim_alloc_query(p, &info) == SIM_OK;
+    return p && sim_alloc_query(p, &info) == SIM_OK && !pinned_of(p);
 }
 static void copy_time(size_t n) { clock_ms += (double)n / 25e9 * 1e3; }
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k)
@@ -454,21 +549,32 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
     }
     return cudaSuccess;
 }
-static size_t limits[3] = {1024, 1 << 20, 8 << 20};
+/* CUDA's defaults; accepted and kept, no effect on the simulator (the L2 persisting size is
+ * clamped to cudaDeviceProp.persistingL2CacheMaxSize as the driver clamps it) */
+static size_t limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
 {
     ENTER();
-    if ((unsigned)limit > 2)
-        return fail(cudaErrorInvalidValue, "cudaDeviceSetLimit", "not a cudaLimit the simulator knows (0-2)");
+    if ((unsigned)limit > 6)
+        return fail(cudaErrorInvalidValue, "cudaDeviceSetLimit", "not a cudaLimit the simulator knows (0-6)");
+    if (limit == cudaLimitPersistingL2CacheSize) {
+        size_t max = sim_get_device()->l2_bytes / 4 * 3;
+        value = value < max ? value : max;
+    }
     limits[limit] = value;
     return cudaSuccess;
 }
 cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit)
 {
     ENTER();
-    if (!value || (unsigned)limit > 2)
-        return fail(cudaErrorInvalidValue, "cudaDeviceGetLimit", value ? "not a cudaLimit (0-2)" : "value is NULL");
+    if (!value || (unsigned)limit > 6)
+        return fail(cudaErrorInvalidValue, "cudaDeviceGetLimit", value ? "not a cudaLimit (0-6)" : "value is NULL");
     *value = limits[limit];
+    return cudaSuccess;
+}
+cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    ENTER();
     return cudaSuccess;
 }
 cudaError_t cudaSetDeviceFlags(unsigned flags)
@@ -565,7 +671,10 @@ cudaError_t simtlab_func_set_attribute(int attr, int value)
 }
 
 /* ---- streams and events: launches run in order, at once ------------------------------ */
-struct simtlab_stream { int unused; };
+/* a stream's attributes are kept for cudaStreamGetAttribute; launches run in order whatever
+ * they say (the default stream, 0, has its own) */
+struct simtlab_stream { cudaStreamAttrValue window, sync, priority; };
+static struct simtlab_stream default_stream;
 struct simtlab_event { double t_ms; int recorded; unsigned flags; };
 cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
@@ -599,6 +708,58 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
 {
     (void)s, (void)e, (void)flags;
     ENTER();
+    return cudaSuccess;
+}
+static cudaStreamAttrValue *stream_attr(cudaStream_t s, cudaStreamAttrID attr)
+{
+    struct simtlab_stream *t = s ? s : &default_stream;
+    switch (attr) {
+    case cudaStreamAttributeAccessPolicyWindow: return &t->window;
+    case cudaStreamAttributeSynchronizationPolicy: return &t->sync;
+    case cudaStreamAttributePriority: return &t->priority;
+    default: return NULL;
+    }
+}
+cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID attr, const cudaStreamAttrValue *value)
+{
+    ENTER();
+    cudaStreamAttrValue *to = stream_attr(s, attr);
+    char why[160];
+    if (!value)
+        return fail(cudaErrorInvalidValue, "cudaStreamSetAttribute", "value is NULL");
+    if (!to) {
+        snprintf(why, sizeof why, "attribute %d: the simulator knows the access policy window (1), the "
+                 "synchronization policy (3) and the priority (8)", (int)attr);
+        return fail(cudaErrorInvalidValue, "cudaStreamSetAttribute", why);
+    }
+    if (attr == cudaStreamAttributeAccessPolicyWindow) {
+        const cudaAccessPolicyWindow *w = &value->accessPolicyWindow;
+        if (!(w->hitRatio >= 0.0f && w->hitRatio <= 1.0f)) {
+            snprintf(why, sizeof why, "accessPolicyWindow.hitRatio %g: it must be within 0 and 1", (double)w->hitRatio);
+            return fail(cudaErrorInvalidValue, "cudaStreamSetAttribute", why);
+        }
+        if (w->num_bytes > 134213632u) {
+            snprintf(why, sizeof why, "accessPolicyWindow.num_bytes %zu: at most cudaDeviceProp."
+                     "accessPolicyMaxWindowSize, 134213632", w->num_bytes);
+            return fail(cudaErrorInvalidValue, "cudaStreamSetAttribute", why);
+        }
+        if ((unsigned)w->hitProp > 2 || (unsigned)w->missProp > 1) {
+            snprintf(why, sizeof why, "accessPolicyWindow hitProp %d, missProp %d: hitProp a cudaAccessProperty "
+                     "(0-2), missProp Normal or Streaming (0-1)", (int)w->hitProp, (int)w->missProp);
+            return fail(cudaErrorInvalidValue, "cudaStreamSetAttribute", why);
+        }
+    }
+    *to = *value;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaStreamAttrValue *value)
+{
+    ENTER();
+    const cudaStreamAttrValue *from = stream_attr(s, attr);
+    if (!value || !from)
+        return fail(cudaErrorInvalidValue, "cudaStreamGetAttribute",
+                    value ? "not an attribute the simulator keeps (1, 3, 8)" : "value is NULL");
+    *value = *from;
     return cudaSuccess;
 }
 cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }

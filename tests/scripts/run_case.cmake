@@ -200,6 +200,29 @@ elseif(CASE STREQUAL "cg")
   expect_text("${out}" "cg: correct" "result")
   file(READ ${J} js)
   expect("${js}" 96 kernels 0 hbm read_sectors) # 3 blocks x 256 ints x 4 B / 32
+elseif(CASE STREQUAL "runtime_api")
+  # clock64()/clock() in a kernel (2 ms of device cycles pass), pinned host memory a kernel
+  # doubles in place, L2 access policy windows and limits kept and checked, cudaDeviceProp
+  run(0 ${SRC}/tests/run/runtime_api.cu --json ${J})
+  expect_text("${out}" "runtime_api: correct" "result")
+  expect_text("${err}" "accessPolicyWindow.hitRatio 1.5: it must be within 0 and 1" "the bad window's message")
+  file(READ ${J} js)
+  expect("${js}" 4000 kernels 1 hbm read_bytes) # the 1000 floats the kernel read from pinned memory
+elseif(CASE STREQUAL "cg_groups")
+  # thread_group, dynamic tiles, cg::reduce and the scans on tiles of 32, 16, 4 and 64, coalesced
+  # groups: every result against the host's (the program exits 1 on a mismatch); detailed mode
+  # too, where the shared memory of the multi-warp tiles is checked for races
+  run(0 ${SRC}/tests/run/cg_groups.cu)
+  expect_text("${out}" "cg_groups: correct" "counting mode")
+  run(0 ${SRC}/tests/run/cg_groups.cu --detail)
+  expect_text("${out}" "cg_groups: correct" "detailed mode")
+elseif(CASE STREQUAL "cg_bad")
+  # tiled_partition(block, 12): the simulator's report naming the line, cudaErrorAssert for the program
+  line_of(l ${SRC}/tests/run/cg_bad.cu bad)
+  run(0 ${SRC}/tests/run/cg_bad.cu)
+  expect_text("${out}" "cg_bad: cudaErrorAssert" "the program's error")
+  expect_text("${err}" "cg::tiled_partition\\(parent, 12\\): the size must be a power of two from 1 to 32' failed in cg::tiled_partition \\(cg_bad.cu:${l}\\)" "the report")
+  expect_text("${err}" "in kernel split" "the kernel")
 elseif(CASE STREQUAL "host_speed")
   # the host pass is plain g++ -O2: host code carries no hook (a kernel is counted, main is not)
   run(0 ${SRC}/tests/run/course.cu -v)
@@ -220,7 +243,7 @@ elseif(CASE STREQUAL "host_speed")
 elseif(CASE STREQUAL "unsupported")
   line_of(l ${SRC}/tests/run/unsupported.cu grid)
   run(2 ${SRC}/tests/run/unsupported.cu)
-  expect_text("${err}" "unsupported.cu:${l}: not supported by the simulator: grid-wide or dynamic cooperative groups" "the message")
+  expect_text("${err}" "unsupported.cu:${l}: not supported by the simulator: grid-wide cooperative groups" "the message")
   string(REGEX MATCHALL "error:" walls "${err}")
   list(LENGTH walls n)
   if(n GREATER 0)

@@ -28,6 +28,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <time.h>
 #include <tuple>
 #include <utility>
 
@@ -197,6 +199,18 @@ static inline __attribute__((always_inline)) void __syncwarp(unsigned m = 0xffff
     (void)sim_warp_vote(m, 1, simtlab::VOTE_SYNC, f, l);
 }
 #define __activemask() sim_activemask()
+/* clock() and clock64() in a kernel count cycles of cudaDeviceProp.clockRate on the host's
+ * monotonic clock (sim/run/cudart.c simtlab_clock64): a kernel that waits N cycles waits N / rate
+ * seconds, and times taken with them are the simulator's. Host code's clock() stays the C
+ * library's (CPU time): the macro below asks which one is calling. <ctime> is included above,
+ * before the macro, so its own declaration of clock is untouched. */
+extern "C" int sim_in_thread(void);
+static inline long long clock64() { return simtlab_clock64(); }
+static inline clock_t simtlab_clock() { return sim_in_thread() ? (clock_t)simtlab_clock64() : ::clock(); }
+namespace std {
+using ::simtlab_clock;
+}
+#define clock() simtlab_clock()
 
 /* ---- atomics: counted as their own requests (sim/access.c) ------------- */
 enum { SIMTLAB_ATOM_ADD, SIMTLAB_ATOM_SUB, SIMTLAB_ATOM_MIN, SIMTLAB_ATOM_MAX, SIMTLAB_ATOM_EXCH, SIMTLAB_ATOM_CAS,
@@ -328,15 +342,19 @@ static inline cudaError_t cudaMallocManaged(T **p, size_t n, unsigned flags = cu
     return simtlab_malloc_managed((void **)p, n, file, line);
 }
 template <class T>
-static inline cudaError_t cudaMallocHost(T **p, size_t n)
+static inline cudaError_t cudaMallocHost(T **p, size_t n, unsigned flags = 0)
 {
-    return simtlab_malloc_host((void **)p, n);
+    return simtlab_malloc_host((void **)p, n, flags, "cudaMallocHost");
 }
 template <class T>
 static inline cudaError_t cudaHostAlloc(T **p, size_t n, unsigned flags)
 {
-    (void)flags;
-    return simtlab_malloc_host((void **)p, n);
+    return simtlab_malloc_host((void **)p, n, flags, "cudaHostAlloc");
+}
+template <class T>
+static inline cudaError_t cudaHostGetDevicePointer(T **dev, void *host, unsigned flags)
+{
+    return cudaHostGetDevicePointer((void **)dev, host, flags);
 }
 template <class T>
 static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t n, size_t offset = 0,

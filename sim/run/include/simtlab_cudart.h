@@ -114,7 +114,68 @@ typedef struct cudaDeviceProp {
     int kernelExecTimeoutEnabled;
     int ECCEnabled;
     int pciBusID, pciDeviceID, pciDomainID;
+    /* the rest of CUDA 12's fields, so that a program that reads one compiles; those the
+     * simulator has no notion of read 0 (sim/run/cudart.c cudaGetDeviceProperties) */
+    char uuid[16];
+    char luid[8];
+    unsigned luidDeviceNodeMask;
+    size_t textureAlignment, texturePitchAlignment, surfaceAlignment;
+    int maxTexture1D, maxTexture1DMipmap, maxTexture1DLinear;
+    int maxTexture2D[2], maxTexture2DMipmap[2], maxTexture2DLinear[3], maxTexture2DGather[2];
+    int maxTexture3D[3], maxTexture3DAlt[3], maxTextureCubemap;
+    int maxTexture1DLayered[2], maxTexture2DLayered[3], maxTextureCubemapLayered[2];
+    int maxSurface1D, maxSurface2D[2], maxSurface3D[3], maxSurface1DLayered[2], maxSurface2DLayered[3];
+    int maxSurfaceCubemap, maxSurfaceCubemapLayered[2];
+    int tccDriver;
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported, localL1CacheSupported;
+    int isMultiGpuBoard, multiGpuBoardGroupID;
+    int hostNativeAtomicSupported;
+    int singleToDoublePrecisionPerfRatio;
+    int pageableMemoryAccess, concurrentManagedAccess;
+    int computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem;
+    int cooperativeLaunch, cooperativeMultiDeviceLaunch;
+    int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost;
+    int persistingL2CacheMaxSize; /* bytes; access policy windows are accepted, the L2 model ignores them */
+    int accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    int hostRegisterSupported, sparseCudaArraySupported, hostRegisterReadOnlySupported;
+    int timelineSemaphoreInteropSupported, memoryPoolsSupported;
+    int gpuDirectRDMASupported;
+    unsigned gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported, ipcEventSupported, clusterLaunch, unifiedFunctionPointers;
 } cudaDeviceProp;
+
+/* L2 persistence (access policy windows): accepted and kept, so that a program that sets them
+ * runs; the simulator's L2 model has no persisting lines, so they change no count (docs/run.md) */
+typedef enum cudaAccessProperty {
+    cudaAccessPropertyNormal = 0, cudaAccessPropertyStreaming = 1, cudaAccessPropertyPersisting = 2
+} cudaAccessProperty;
+typedef struct cudaAccessPolicyWindow {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    cudaAccessProperty hitProp, missProp;
+} cudaAccessPolicyWindow;
+typedef enum cudaLaunchAttributeID {
+    cudaLaunchAttributeIgnore = 0, cudaLaunchAttributeAccessPolicyWindow = 1, cudaLaunchAttributeCooperative = 2,
+    cudaLaunchAttributeSynchronizationPolicy = 3, cudaLaunchAttributePriority = 8
+} cudaLaunchAttributeID;
+typedef cudaLaunchAttributeID cudaStreamAttrID;
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+typedef union cudaLaunchAttributeValue {
+    char pad[64];
+    cudaAccessPolicyWindow accessPolicyWindow;
+    int cooperative;
+    int syncPolicy;
+    int priority;
+} cudaLaunchAttributeValue;
+typedef cudaLaunchAttributeValue cudaStreamAttrValue;
 
 enum { cudaCpuDeviceId = -1, cudaInvalidDeviceId = -2 };
 typedef enum cudaComputeMode {
@@ -130,7 +191,9 @@ typedef enum cudaMemoryAdvise {
     cudaMemAdviseUnsetPreferredLocation = 4, cudaMemAdviseSetAccessedBy = 5, cudaMemAdviseUnsetAccessedBy = 6
 } cudaMemoryAdvise;
 typedef enum cudaLimit {
-    cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2
+    cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2,
+    cudaLimitDevRuntimeSyncDepth = 3, cudaLimitDevRuntimePendingLaunchCount = 4,
+    cudaLimitMaxL2FetchGranularity = 5, cudaLimitPersistingL2CacheSize = 6
 } cudaLimit;
 /* The attributes cudaDeviceGetAttribute answers (CUDA's numbers); others: cudaErrorInvalidValue. */
 typedef enum cudaDeviceAttr {
@@ -176,7 +239,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value); /* accepted, no effect */
 cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
 cudaError_t cudaSetDeviceFlags(unsigned flags);
-/* page-locking is a no-op here; a kernel still may not read host memory (docs/run.md) */
+/* page-locking is a no-op here; a kernel still may not read registered host memory (docs/run.md) */
 cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags);
 cudaError_t cudaHostUnregister(void *p);
 /* host callbacks run at once, in order: every launch and copy before them has completed */
@@ -196,6 +259,9 @@ cudaError_t cudaStreamDestroy(cudaStream_t s);
 cudaError_t cudaStreamSynchronize(cudaStream_t s);
 cudaError_t cudaStreamQuery(cudaStream_t s);
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
+cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID attr, const cudaStreamAttrValue *value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaStreamAttrValue *value);
+cudaError_t cudaCtxResetPersistingL2Cache(void); /* accepted: no line persists in the L2 model */
 
 cudaError_t cudaEventCreate(cudaEvent_t *e);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
@@ -214,9 +280,15 @@ cudaError_t simtlab_malloc_managed(void **p, size_t n, const char *file, int lin
 #define cudaMalloc(p, n) simtlab_malloc((void **)(p), (n), "cudaMalloc", __FILE__, __LINE__)
 #define cudaMallocManaged(p, n, ...) simtlab_malloc_managed((void **)(p), (n), __FILE__, __LINE__)
 #endif
-cudaError_t simtlab_malloc_host(void **p, size_t n);
+/* what: "cudaMallocHost" or "cudaHostAlloc"; pinned memory is in the simulator's arena: kernels may
+ * use it (cudaHostGetDevicePointer gives the same pointer), copies treat it as host memory */
+cudaError_t simtlab_malloc_host(void **p, size_t n, unsigned flags, const char *what);
+cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags);
+cudaError_t cudaHostGetFlags(unsigned *flags, void *host);
 cudaError_t simtlab_memcpy_symbol(void *symbol, size_t symbol_size, const void *src, size_t n, size_t offset, int to_symbol);
 cudaError_t simtlab_func_set_attribute(int attr, int value);
+/* clock64() in a kernel: the host's monotonic clock in cycles of cudaDeviceProp.clockRate */
+long long simtlab_clock64(void);
 
 /* What the <<<>>> launch calls: checks, runs the grid, records and reports
  * the launch (--json, --lines, the summary), returns the launch's error. */

@@ -1,0 +1,131 @@
+// tests/run/runtime_api.cu - parts of the runtime API that NVIDIA's samples use
+// (session 17): clock64()/clock() in a kernel, pinned host memory that a kernel
+// reads and writes (cudaHostAlloc, cudaHostGetDevicePointer), L2 access policy
+// windows and limits (accepted, kept, checked), and cudaDeviceProp's fields.
+// Prints "runtime_api: correct" or names what went wrong (exit 1).
+#include <cstdio>
+#include <ctime>
+
+#define CHECK(call)                                                                          \
+    do {                                                                                     \
+        cudaError_t e_ = (call);                                                             \
+        if (e_ != cudaSuccess) {                                                             \
+            printf("runtime_api: %s failed: %s (line %d)\n", #call, cudaGetErrorString(e_), __LINE__); \
+            return 1;                                                                        \
+        }                                                                                    \
+    } while (0)
+#define EXPECT(cond, ...)                    \
+    do {                                             \
+        if (!(cond)) {                               \
+            printf("runtime_api: " __VA_ARGS__);     \
+            printf("\n");                            \
+            return 1;                                \
+        }                                            \
+    } while (0)
+
+// waits `cycles` of the SM clock, as NVIDIA's simpleHyperQ does, and says how many passed
+__global__ void wait_cycles(long long cycles, long long *waited, long *with_clock)
+{
+    long long t0 = clock64();
+    clock_t c0 = clock();
+    while (clock64() - t0 < cycles) {
+    }
+    waited[threadIdx.x] = clock64() - t0;
+    with_clock[threadIdx.x] = (long)(clock() - c0);
+}
+
+// doubles what the host wrote into pinned memory, in place
+__global__ void twice(float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] *= 2.0f;
+}
+
+int main()
+{
+    int rate_khz = 0;
+    CHECK(cudaDeviceGetAttribute(&rate_khz, cudaDevAttrClockRate, 0));
+    EXPECT(rate_khz > 0, "clock rate %d kHz", rate_khz);
+
+    // clock64() and clock() in a kernel count the device clock: 2 ms worth of cycles pass
+    const long long cycles = 2LL * rate_khz; // 2 ms
+    long long *waited;
+    long *with_clock;
+    CHECK(cudaMallocManaged(&waited, 2 * sizeof(long long)));
+    CHECK(cudaMallocManaged(&with_clock, 2 * sizeof(long)));
+    clock_t host0 = clock();
+    wait_cycles<<<1, 2>>>(cycles, waited, with_clock);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    for (int t = 0; t < 2; t++) {
+        EXPECT(waited[t] >= cycles && waited[t] < cycles + 1000LL * rate_khz,
+               "thread %d waited %lld cycles for %lld", t, waited[t], cycles);
+        EXPECT(with_clock[t] >= cycles, "thread %d: clock() saw %ld cycles, clock64() %lld", t, with_clock[t], waited[t]);
+    }
+    // host code's clock() is still the C library's CPU time (seconds, not device cycles)
+    clock_t host1 = std::clock();
+    EXPECT(host1 >= host0 && host1 < 600 * (clock_t)CLOCKS_PER_SEC, "host clock() %ld", (long)host1);
+
+    // pinned host memory: written by the host, doubled by a kernel through its device pointer
+    const int n = 1000;
+    float *h, *d;
+    CHECK(cudaHostAlloc(&h, n * sizeof(float), cudaHostAllocMapped));
+    unsigned flags = 0;
+    CHECK(cudaHostGetFlags(&flags, h));
+    EXPECT(flags & cudaHostAllocMapped, "cudaHostGetFlags 0x%x", flags);
+    for (int i = 0; i < n; i++)
+        h[i] = (float)i;
+    CHECK(cudaHostGetDevicePointer(&d, h, 0));
+    twice<<<(n + 255) / 256, 256>>>(d, n);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < n; i++)
+        EXPECT(h[i] == 2.0f * i, "pinned h[%d] = %g, want %g", i, h[i], 2.0 * i);
+    // a copy from pinned memory is a host-to-device copy (cudaMemcpyDefault asks the pointers)
+    float *dev, back = 0;
+    CHECK(cudaMalloc(&dev, n * sizeof(float)));
+    CHECK(cudaMemcpy(dev, h, n * sizeof(float), cudaMemcpyDefault));
+    CHECK(cudaMemcpy(&back, dev + 7, sizeof(float), cudaMemcpyDefault));
+    EXPECT(back == 14.0f, "copied back %g", back);
+    int stack_var = 0;
+    void *p = nullptr;
+    EXPECT(cudaHostGetDevicePointer(&p, &stack_var, 0) == cudaErrorInvalidValue, "a pointer not pinned was mapped");
+    (void)cudaGetLastError();
+    CHECK(cudaFreeHost(h));
+
+    // L2 persistence: the properties, the limit (clamped), a stream's access policy window
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    EXPECT(prop.persistingL2CacheMaxSize > 0 && prop.persistingL2CacheMaxSize < prop.l2CacheSize,
+           "persistingL2CacheMaxSize %d of %d", prop.persistingL2CacheMaxSize, prop.l2CacheSize);
+    EXPECT(prop.accessPolicyMaxWindowSize > 0 && prop.pageableMemoryAccess == 0 && prop.cooperativeLaunch == 0,
+           "accessPolicyMaxWindowSize %d, pageableMemoryAccess %d, cooperativeLaunch %d",
+           prop.accessPolicyMaxWindowSize, prop.pageableMemoryAccess, prop.cooperativeLaunch);
+    CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, (size_t)1 << 40));
+    size_t lim = 0;
+    CHECK(cudaDeviceGetLimit(&lim, cudaLimitPersistingL2CacheSize));
+    EXPECT(lim == (size_t)prop.persistingL2CacheMaxSize, "persisting limit %zu, max %d", lim, prop.persistingL2CacheMaxSize);
+    cudaStream_t st;
+    CHECK(cudaStreamCreate(&st));
+    cudaStreamAttrValue a = {}, b = {};
+    a.accessPolicyWindow.base_ptr = dev;
+    a.accessPolicyWindow.num_bytes = n * sizeof(float);
+    a.accessPolicyWindow.hitRatio = 0.6f;
+    a.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    a.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    CHECK(cudaStreamSetAttribute(st, cudaStreamAttributeAccessPolicyWindow, &a));
+    CHECK(cudaStreamGetAttribute(st, cudaStreamAttributeAccessPolicyWindow, &b));
+    EXPECT(b.accessPolicyWindow.base_ptr == dev && b.accessPolicyWindow.hitRatio == 0.6f, "the window was not kept");
+    a.accessPolicyWindow.hitRatio = 1.5f;
+    EXPECT(cudaStreamSetAttribute(st, cudaStreamAttributeAccessPolicyWindow, &a) == cudaErrorInvalidValue,
+           "a hit ratio of 1.5 was accepted");
+    (void)cudaGetLastError();
+    twice<<<(n + 255) / 256, 256, 0, st>>>(dev, n);
+    CHECK(cudaStreamSynchronize(st));
+    CHECK(cudaCtxResetPersistingL2Cache());
+    CHECK(cudaStreamDestroy(st));
+    CHECK(cudaFree(dev));
+    printf("runtime_api: correct\n");
+    return 0;
+}
