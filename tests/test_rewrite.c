@@ -105,6 +105,26 @@ Test(rewrite, unsupported_features_named_with_their_line)
     cr_assert(strstr(r.err, "t.cu:7: not supported by the simulator: textures and surfaces (tex1Dfetch)"), "%s", r.err);
 }
 
+Test(rewrite, cooperative_groups_in_a_block_pass_grid_wide_named)
+{
+    const char *ok = "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+                     "#include <cooperative_groups/scan.h>\nnamespace cg = cooperative_groups;\n"
+                     "__device__ int f(cg::thread_group g) { return g.thread_rank(); }\n"
+                     "__global__ void k(int *x) {\n  cg::thread_group t = cg::tiled_partition(cg::this_thread_block(), 8);\n"
+                     "  cg::coalesced_group c = cg::coalesced_threads();\n  __shared__ cg::block_tile_memory<256> m;\n"
+                     "  x[0] = cg::reduce(c, f(t), cg::plus<int>());\n}\n";
+    rewrite_result r = rw(ok);
+    free(r.text);
+    const char *grid = "#include <cooperative_groups.h>\n#include <cooperative_groups/memcpy_async.h>\n"
+                       "__global__ void k() {\n  auto g = cooperative_groups::this_grid();\n  g.sync();\n}\n";
+    cr_assert_eq(cu_rewrite(grid, strlen(grid), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: asynchronous copies and reductions of cooperative groups "
+                            "(cg::memcpy_async"),
+              "%s", r.err);
+    cr_assert(strstr(r.err, "t.cu:4: not supported by the simulator: grid-wide cooperative groups (this_grid, grid.sync"),
+              "%s", r.err);
+}
+
 Test(rewrite, host_launch_after_device_code_is_fine)
 {
     const char *src = "__device__ int g;\n__global__ void k() { g = 1; }\nint main() { k<<<1, 1>>>(); }\n";

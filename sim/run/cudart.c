@@ -259,6 +259,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
     p->concurrentManagedAccess = 1;
     p->computePreemptionSupported = 1;
     p->hostRegisterSupported = 1;
+    p->memoryPoolsSupported = 1; /* the default pool: cudaMallocAsync allocates at once */
     /* what the simulator does not do reads 0, so a program that checks skips it: kernels
      * reading pageable or registered host memory, grid-wide cooperative launches, clusters */
     p->pageableMemoryAccess = p->canUseHostPointerForRegisteredMem = p->cooperativeLaunch = 0;
@@ -373,6 +374,88 @@ cudaError_t cudaFreeHost(void *p)
     *k = pinned[--n_pinned];
     return s ? fail(of_status(s), "cudaFreeHost", sim_last_error()) : cudaSuccess;
 }
+/* ---- memory pools: the default one; its attributes are kept --------------------------- */
+struct simtlab_mempool {
+    unsigned long long threshold;
+    int follow, opportunistic, internal;
+};
+static struct simtlab_mempool default_pool = {0, 1, 1, 1};
+cudaError_t simtlab_bad_pool(const char *fn) { return fail(cudaErrorInvalidValue, fn, "the memory pool is NULL"); }
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
+{
+    (void)s;
+    return cudaFree(p);
+}
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device)
+{
+    ENTER();
+    if (!pool || device != 0)
+        return fail(pool ? cudaErrorInvalidDevice : cudaErrorInvalidValue, "cudaDeviceGetDefaultMemPool",
+                    pool ? "the simulator has one device, 0" : "pool is NULL");
+    *pool = &default_pool;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device) { return cudaDeviceGetDefaultMemPool(pool, device); }
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool)
+{
+    ENTER();
+    if (device != 0 || pool != &default_pool)
+        return fail(cudaErrorInvalidValue, "cudaDeviceSetMemPool",
+                    "the simulator has one device, 0, and one pool, its default (cudaDeviceGetDefaultMemPool)");
+    return cudaSuccess;
+}
+static cudaError_t pool_attr(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value, int set, const char *fn)
+{
+    ENTER();
+    if (!pool || !value)
+        return fail(cudaErrorInvalidValue, fn, pool ? "value is NULL" : "the memory pool is NULL");
+    int *flag = attr == cudaMemPoolReuseFollowEventDependencies   ? &pool->follow
+                : attr == cudaMemPoolReuseAllowOpportunistic      ? &pool->opportunistic
+                : attr == cudaMemPoolReuseAllowInternalDependencies ? &pool->internal
+                                                                    : NULL;
+    if (flag) {
+        if (set)
+            *flag = *(int *)value;
+        else
+            *(int *)value = *flag;
+        return cudaSuccess;
+    }
+    switch (attr) {
+    case cudaMemPoolAttrReleaseThreshold:
+        if (set)
+            pool->threshold = *(unsigned long long *)value;
+        else
+            *(unsigned long long *)value = pool->threshold;
+        return cudaSuccess;
+    case cudaMemPoolAttrReservedMemCurrent: case cudaMemPoolAttrReservedMemHigh:
+    case cudaMemPoolAttrUsedMemCurrent: case cudaMemPoolAttrUsedMemHigh:
+        if (set && *(unsigned long long *)value != 0)
+            return fail(cudaErrorInvalidValue, fn, "a memory pool's usage can only be reset, to 0");
+        if (!set)
+            *(unsigned long long *)value = (unsigned long long)sim_bytes_in_use();
+        return cudaSuccess;
+    default: {
+        char why[80];
+        snprintf(why, sizeof why, "attribute %d is not a cudaMemPoolAttr (1-8)", (int)attr);
+        return fail(cudaErrorInvalidValue, fn, why);
+    }
+    }
+}
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value)
+{
+    return pool_attr(pool, attr, value, 1, "cudaMemPoolSetAttribute");
+}
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value)
+{
+    return pool_attr(pool, attr, value, 0, "cudaMemPoolGetAttribute");
+}
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t keep)
+{
+    (void)keep;
+    ENTER();
+    return pool ? cudaSuccess : fail(cudaErrorInvalidValue, "cudaMemPoolTrimTo", "the memory pool is NULL");
+}
+
 cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags)
 {
     ENTER();
@@ -541,6 +624,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
     case cudaDevAttrConcurrentManagedAccess: *value = 1; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrMemoryPoolsSupported: *value = p.memoryPoolsSupported; break;
     default: {
         char why[96];
         snprintf(why, sizeof why, "attribute %d is not one the simulator answers (simtlab_cudart.h)", (int)attr);

@@ -81,10 +81,17 @@ typedef struct feature {
     const char *incs[6]; /* include names (prefix) */
 } feature;
 static const feature features[] = {
-    /* the block-level part (this_thread_block, tiled_partition<N>) is in sim/run/include/cooperative_groups.h */
-    {"grid-wide or dynamic cooperative groups (this_grid, grid.sync, coalesced_threads, thread_group, cg::reduce, cooperative launches)",
-     {"this_grid", "grid_group", "this_multi_grid", "multi_grid_group", "coalesced_threads", "coalesced_group", "thread_group", "block_tile_memory", "cudaLaunchCooperativeKernel"},
-     {"cooperative_groups/"}},
+    /* cooperative groups inside one block (thread_block, thread_group, static and dynamic tiles,
+     * coalesced groups, cg::reduce, the scans) are in sim/run/include/cooperative_groups.h; grid-wide
+     * ones cannot be: a grid's blocks run one after another here, none waits for the others */
+    {"grid-wide cooperative groups (this_grid, grid.sync, multi-grid and cluster groups, cooperative launches)",
+     {"this_grid", "grid_group", "this_multi_grid", "multi_grid_group", "this_cluster", "cluster_group",
+      "cudaLaunchCooperativeKernel*"},
+     {NULL}},
+    {"asynchronous copies and reductions of cooperative groups (cg::memcpy_async, cg::reduce_update_async, "
+     "cg::reduce_store_async, cg::inclusive_scan_update, cg::exclusive_scan_update)",
+     {"memcpy_async", "reduce_update_async", "reduce_store_async", "inclusive_scan_update", "exclusive_scan_update"},
+     {"cooperative_groups/memcpy_async"}},
     {"textures and surfaces", {"tex1D", "tex1Dfetch", "tex2D", "tex3D", "texture", "cudaCreateTextureObject", "cudaBindTexture", "surf2Dread", "surf2Dwrite", "cudaCreateSurfaceObject"}, {"texture_fetch_functions", "cuda_texture_types", "surface_functions"}},
     {"cuBLAS", {"cublas*"}, {"cublas"}},
     {"cuFFT", {"cufft*"}, {"cufft"}},
@@ -98,7 +105,7 @@ static const feature features[] = {
     {"inline PTX (asm)", {"asm", "__asm__"}, {NULL}},
     {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
 };
-enum { F_ASM = 11, F_DYNPAR = 12 };
+enum { F_ASM = 12, F_DYNPAR = 13 };
 
 static int id_matches(const char *pat, const char *id, size_t len)
 {

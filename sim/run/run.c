@@ -382,9 +382,17 @@ static uint64_t fnv_cpu(uint64_t h)
 }
 #endif
 
-/* The shim's and simtlab's libraries take part in the cache key. */
-static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.h", SIMTLAB_RUN_INCLUDE "/simtlab_cudart.h",
-                                             SIMTLAB_RUN_LIB_RUNTIME, SIMTLAB_RUN_LIB_JSON, SIMTLAB_RUN_LIB_SIM};
+/* The shim's and simtlab's libraries take part in the cache key (the shim headers with code in
+ * them: cuda_runtime.h and the cooperative groups). */
+static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.h",
+                                             SIMTLAB_RUN_INCLUDE "/simtlab_cudart.h",
+                                             SIMTLAB_RUN_INCLUDE "/cooperative_groups.h",
+                                             SIMTLAB_RUN_INCLUDE "/cooperative_groups/reduce.h",
+                                             SIMTLAB_RUN_INCLUDE "/cooperative_groups/scan.h",
+                                             SIMTLAB_RUN_INCLUDE "/simtlab_math.h",
+                                             SIMTLAB_RUN_LIB_RUNTIME,
+                                             SIMTLAB_RUN_LIB_JSON,
+                                             SIMTLAB_RUN_LIB_SIM};
 
 /* ---- sim mode: build ------------------------------------------------------------------------ */
 /* Two passes over each rewritten file (rewrite.h, docs/NOTES.md):
@@ -510,15 +518,19 @@ static int post_process(const opts *o, const char *dir, unit *u, int pass)
             free(syms);
             return -1;
         }
+        int names = 0;
         for (char *line = strtok(syms, "\n"); line; line = strtok(NULL, "\n")) {
             char name[4096], type;
             if (sscanf(line, "%4095s %c", name, &type) == 2 && strchr("TDBRVWu", type))
-                fprintf(f, "%s\n", name);
+                fprintf(f, "%s\n", name), names++;
         }
         free(syms);
         if (fclose(f))
             return -1;
-        snprintf(weak_arg, sizeof weak_arg, "--weaken-symbols=%s", weak_list);
+        /* objcopy fails, silently, on an empty list: a file whose device pass defines no
+         * global symbol (only inline __device__ functions, as a .cu that others include) */
+        if (names)
+            snprintf(weak_arg, sizeof weak_arg, "--weaken-symbols=%s", weak_list);
     }
     (void)dir;
     char *argv[20];
@@ -644,9 +656,9 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
     }
     if (!started_ok || dev_failed)
         goto out;
-    int two_pass = !host_failed;
+    int two_pass = !host_failed, post_failed = 0;
     for (int i = 0; two_pass && i < o->n_files; i++)
-        two_pass = !post_process(o, dir, &units[i], PASS_DEV) && !post_process(o, dir, &units[i], PASS_HOST);
+        two_pass = !(post_failed = post_process(o, dir, &units[i], PASS_DEV) || post_process(o, dir, &units[i], PASS_HOST));
     static const int both[] = {PASS_DEV, PASS_HOST}, single[] = {PASS_SINGLE};
     if (two_pass && !link_prog(o, dir, units, both, 2, bin)) {
         rc = 0;
@@ -655,7 +667,9 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
     /* the fallback: one instrumented pass, host functions marked */
     fprintf(stderr, "simtlab run: note: the two-pass build failed (%s); building with host code instrumented "
                     "(slower, still not counted)\n",
-            host_failed ? "the host pass did not compile" : "the link failed");
+            host_failed   ? "the host pass did not compile"
+            : post_failed ? "objcopy could not mark an object's symbols (-v shows the commands)"
+                          : "the link failed");
     for (int i = 0; i < o->n_files; i++)
         if (start(o, &units[i], PASS_SINGLE) || finish(&units[i], PASS_SINGLE) ||
             post_process(o, dir, &units[i], PASS_SINGLE)) {

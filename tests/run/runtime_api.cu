@@ -1,7 +1,8 @@
 // tests/run/runtime_api.cu - parts of the runtime API that NVIDIA's samples use
 // (session 17): clock64()/clock() in a kernel, pinned host memory that a kernel
 // reads and writes (cudaHostAlloc, cudaHostGetDevicePointer), L2 access policy
-// windows and limits (accepted, kept, checked), and cudaDeviceProp's fields.
+// windows and limits (accepted, kept, checked), cudaDeviceProp's fields, and
+// stream-ordered allocation (cudaMallocAsync, the default memory pool).
 // Prints "runtime_api: correct" or names what went wrong (exit 1).
 #include <cstdio>
 #include <ctime>
@@ -126,6 +127,22 @@ int main()
     CHECK(cudaCtxResetPersistingL2Cache());
     CHECK(cudaStreamDestroy(st));
     CHECK(cudaFree(dev));
+    // stream-ordered allocation and the default memory pool
+    cudaMemPool_t pool;
+    CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+    unsigned long long threshold = 1ull << 30, got = 0;
+    CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+    CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &got));
+    EXPECT(got == threshold, "release threshold %llu", got);
+    float *a_dev;
+    CHECK(cudaMallocAsync(&a_dev, n * sizeof(float), 0));
+    CHECK(cudaMemsetAsync(a_dev, 0, n * sizeof(float), 0));
+    twice<<<(n + 255) / 256, 256>>>(a_dev, n);
+    CHECK(cudaFreeAsync(a_dev, 0));
+    CHECK(cudaStreamSynchronize(0));
+    EXPECT(cudaMemPoolSetAttribute(pool, (cudaMemPoolAttr)99, &threshold) == cudaErrorInvalidValue,
+           "attribute 99 was accepted");
+    (void)cudaGetLastError();
     printf("runtime_api: correct\n");
     return 0;
 }

@@ -292,6 +292,9 @@ static inline float __saturatef(float x) { return fminf(fmaxf(x, 0.0f), 1.0f); }
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 template <class T> static inline T __ldg(const T *p) { return *p; }
+/* the rest of CUDA's device intrinsics (rounding modes, integer, conversions, cache hints):
+ * simtlab_math.h */
+#include "simtlab_math.h"
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
@@ -340,6 +343,22 @@ static inline cudaError_t cudaMallocManaged(T **p, size_t n, unsigned flags = cu
 {
     (void)flags;
     return simtlab_malloc_managed((void **)p, n, file, line);
+}
+/* stream-ordered allocation: streams run in order here, so it is cudaMalloc / cudaFree at once */
+template <class T>
+static inline cudaError_t cudaMallocAsync(T **p, size_t n, cudaStream_t s, const char *file = __builtin_FILE(),
+                                          int line = __builtin_LINE())
+{
+    (void)s;
+    return simtlab_malloc((void **)p, n, "cudaMallocAsync", file, line);
+}
+template <class T>
+static inline cudaError_t cudaMallocFromPoolAsync(T **p, size_t n, cudaMemPool_t pool, cudaStream_t s,
+                                                  const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    (void)s;
+    return pool ? simtlab_malloc((void **)p, n, "cudaMallocFromPoolAsync", file, line)
+                : simtlab_bad_pool("cudaMallocFromPoolAsync");
 }
 template <class T>
 static inline cudaError_t cudaMallocHost(T **p, size_t n, unsigned flags = 0)

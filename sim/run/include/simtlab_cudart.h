@@ -208,7 +208,7 @@ typedef enum cudaDeviceAttr {
     cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrComputeCapabilityMajor = 75,
     cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
     cudaDevAttrManagedMemory = 83, cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
-    cudaDevAttrMaxBlocksPerMultiprocessor = 106
+    cudaDevAttrMaxBlocksPerMultiprocessor = 106, cudaDevAttrMemoryPoolsSupported = 115
 } cudaDeviceAttr;
 
 const char *cudaGetErrorString(cudaError_t e);
@@ -262,6 +262,24 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
 cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID attr, const cudaStreamAttrValue *value);
 cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaStreamAttrValue *value);
 cudaError_t cudaCtxResetPersistingL2Cache(void); /* accepted: no line persists in the L2 model */
+
+/* Memory pools: one, the device's default; cudaMallocAsync and cudaFreeAsync (cuda_runtime.h)
+ * allocate and free at once (streams run in order). Attributes are kept, with no effect. */
+typedef struct simtlab_mempool *cudaMemPool_t;
+typedef enum cudaMemPoolAttr {
+    cudaMemPoolReuseFollowEventDependencies = 1, cudaMemPoolReuseAllowOpportunistic = 2,
+    cudaMemPoolReuseAllowInternalDependencies = 3, cudaMemPoolAttrReleaseThreshold = 4,
+    cudaMemPoolAttrReservedMemCurrent = 5, cudaMemPoolAttrReservedMemHigh = 6,
+    cudaMemPoolAttrUsedMemCurrent = 7, cudaMemPoolAttrUsedMemHigh = 8
+} cudaMemPoolAttr;
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t min_bytes_to_keep);
+cudaError_t simtlab_bad_pool(const char *fn); /* cudaErrorInvalidValue: a NULL pool */
 
 cudaError_t cudaEventCreate(cudaEvent_t *e);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
