@@ -76,6 +76,7 @@ static const char *const status_names[SIM_ERR_COUNT] = {
     [SIM_ERR_INTEGER_DIVIDE] = "simIntegerDivideByZero",
     [SIM_ERR_LAUNCH_TIMEOUT] = "cudaErrorLaunchTimeout",
     [SIM_ERR_ASSERT] = "cudaErrorAssert",
+    [SIM_ERR_TRAP] = "cudaErrorLaunchFailure (trap)",
 };
 
 const char *sim_status_name(sim_status s)
@@ -1680,10 +1681,6 @@ unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int 
     return (unsigned)rendezvous_fast(mask, 16 + kind, pred != 0, 0, 32, file, line);
 }
 
-/* On a GPU __activemask() names the lanes executing it together. Lanes here
- * run one after another, so it is a rendezvous: it waits until every live
- * lane of the warp has reached it or exited (or waits elsewhere), and
- * returns the lanes that reached it. */
 int sim_kernel_assert(const char *expr, const char *file, unsigned line, const char *func)
 {
     sim_worker *w = sim_tls_worker;
@@ -1695,11 +1692,26 @@ int sim_kernel_assert(const char *expr, const char *file, unsigned line, const c
     sim_block_abort(w);
 }
 
+int sim_kernel_trap(const char *what, const char *file, unsigned line)
+{
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur)
+        return 0;
+    sim_fail(w, SIM_ERR_TRAP, (uintptr_t)__builtin_return_address(0),
+             "%s (%s:%u): the kernel stopped itself; on a GPU the launch fails with cudaErrorLaunchFailure", what,
+             basename_of(file), line);
+    sim_block_abort(w);
+}
+
 void sim_warp_lockstep(void)
 {
     (void)warp_rendezvous(0, SIM_RDV_ACTIVEMASK, 0, 0, 32, "a volatile shared access", 0);
 }
 
+/* On a GPU __activemask() names the lanes executing it together. Lanes here
+ * run one after another, so it is a rendezvous: it waits until every live
+ * lane of the warp has reached it or exited (or waits elsewhere), and
+ * returns the lanes that reached it. */
 unsigned sim_activemask(void)
 {
     return (unsigned)warp_rendezvous(0, SIM_RDV_ACTIVEMASK, 0, 0, 32, "__activemask", 0);

@@ -32,6 +32,7 @@ typedef enum sim_status {
     SIM_ERR_INTEGER_DIVIDE,        /* integer division by zero (a GPU returns garbage; the CPU traps) */
     SIM_ERR_LAUNCH_TIMEOUT,        /* cudaErrorLaunchTimeout: the launch ran past SIMTLAB_TIMEOUT seconds */
     SIM_ERR_ASSERT,                /* cudaErrorAssert: assert() failed in a kernel (sim_kernel_assert) */
+    SIM_ERR_TRAP,                  /* cudaErrorLaunchFailure: the kernel stopped itself (__trap(), sim_kernel_trap) */
     SIM_ERR_COUNT
 } sim_status;
 
@@ -231,6 +232,10 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
  * thread) and ends the block; the launch returns SIM_ERR_ASSERT. Returns 0
  * without doing anything when no simulated thread is running (host code). */
 int sim_kernel_assert(const char *expr, const char *file, unsigned line, const char *func);
+/* The kernel stopped itself (__trap(), __brkpt(), a cooperative group of an impossible size):
+ * reports what (at file:line) and ends the block; the launch returns SIM_ERR_TRAP, which a CUDA
+ * program sees as cudaErrorLaunchFailure. Returns 0 in host code. */
+int sim_kernel_trap(const char *what, const char *file, unsigned line);
 
 /* Info of the last launch (also a failed one). */
 const sim_launch_info *sim_last_launch(void);

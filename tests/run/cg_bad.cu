@@ -1,6 +1,6 @@
 // tests/run/cg_bad.cu - a dynamic tiled_partition whose size is not a power of two
 // from 1 to 32 (a GPU traps): the simulator's report names the call's line, the
-// launch fails with cudaErrorAssert, and the program goes on (no crash, no hang).
+// launch fails with cudaErrorLaunchFailure, and the program goes on (no crash, no hang).
 #include <cooperative_groups.h>
 #include <cstdio>
 namespace cg = cooperative_groups;

@@ -36,7 +36,7 @@
 #include <type_traits>
 
 /* a failed check in a kernel: the simulator's report and the block's end (sim/launch.h) */
-extern "C" int sim_kernel_assert(const char *expr, const char *file, unsigned line, const char *func);
+extern "C" int sim_kernel_trap(const char *what, const char *file, unsigned line);
 
 namespace cooperative_groups {
 
@@ -72,7 +72,7 @@ static inline bool bad_tile_size(unsigned n, const char *f, int l)
         return false;
     char what[128];
     snprintf(what, sizeof what, "cg::tiled_partition(parent, %u): the size must be a power of two from 1 to 32", n);
-    sim_kernel_assert(what, f, (unsigned)l, "cg::tiled_partition");
+    sim_kernel_trap(what, f, (unsigned)l);
     return true;
 }
 struct access;
