@@ -135,9 +135,12 @@ typedef struct sim_pcocc {
 /* A warp intrinsic some lanes wait at. Lanes of one warp may wait at
  * several at once when their masks are disjoint (CUDA 9+ allows it). */
 #define SIM_MAX_RDV 8
+#define SIM_RDV_REDUCE 24     /* kinds 24-31: __reduce_*_sync, 24 + SIM_COLL_ADD ... SIM_COLL_XOR */
 #define SIM_RDV_ACTIVEMASK 32 /* kind of __activemask(): gathers whoever is live */
 #define SIM_RDV_MMA 33        /* kind of mma_tf32: the whole warp, val[] a sim_mma_frag * */
 #define SIM_RDV_MMA3 34       /* kind of mma_tf32x3 */
+#define SIM_RDV_MATCH_ANY 35  /* __match_any_sync: the lanes with the lane's value */
+#define SIM_RDV_MATCH_ALL 36  /* __match_all_sync: the mask if every lane's value is the same, else 0 */
 /* What a lane brings to a warp matrix multiply-add (sim_warp_mma): its
  * fragments of A (4), B (2) and C = D (4), by mma.sync.m16n8k8's layout;
  * as, bs NULL for a single TF32 product. */

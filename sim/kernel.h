@@ -291,6 +291,11 @@ enum { SIM_SHFL_IDX, SIM_SHFL_UP, SIM_SHFL_DOWN, SIM_SHFL_XOR };
 enum { SIM_VOTE_BALLOT, SIM_VOTE_ANY, SIM_VOTE_ALL, SIM_VOTE_SYNC };
 uint64_t sim_warp_shfl(unsigned mask, uint64_t v, int kind, int arg, int width, const char *file, int line);
 unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int line);
+/* sm_70/80 warp collectives over the lanes of mask: __reduce_*_sync (v an unsigned or a
+ * sign-extended int) and __match_any/all_sync (v the value, 32 or 64 bits) */
+enum { SIM_COLL_ADD, SIM_COLL_MIN_U, SIM_COLL_MAX_U, SIM_COLL_MIN_I, SIM_COLL_MAX_I, SIM_COLL_AND, SIM_COLL_OR,
+       SIM_COLL_XOR, SIM_COLL_MATCH_ANY, SIM_COLL_MATCH_ALL };
+uint64_t sim_warp_collective(unsigned mask, uint64_t v, int op, const char *file, int line);
 unsigned sim_activemask(void);
 
 #define SIMT_SHFL_T(T, suf, ...)                                                          \

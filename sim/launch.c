@@ -945,6 +945,14 @@ static const char *rendezvous_name(int kind)
     case SIM_RDV_ACTIVEMASK: return "__activemask";
     case SIM_RDV_MMA: return "mma_tf32 (mma.sync.m16n8k8)";
     case SIM_RDV_MMA3: return "mma_tf32x3 (3 x mma.sync.m16n8k8)";
+    case SIM_RDV_REDUCE + SIM_COLL_ADD: return "__reduce_add_sync";
+    case SIM_RDV_REDUCE + SIM_COLL_MIN_U: case SIM_RDV_REDUCE + SIM_COLL_MIN_I: return "__reduce_min_sync";
+    case SIM_RDV_REDUCE + SIM_COLL_MAX_U: case SIM_RDV_REDUCE + SIM_COLL_MAX_I: return "__reduce_max_sync";
+    case SIM_RDV_REDUCE + SIM_COLL_AND: return "__reduce_and_sync";
+    case SIM_RDV_REDUCE + SIM_COLL_OR: return "__reduce_or_sync";
+    case SIM_RDV_REDUCE + SIM_COLL_XOR: return "__reduce_xor_sync";
+    case SIM_RDV_MATCH_ANY: return "__match_any_sync";
+    case SIM_RDV_MATCH_ALL: return "__match_all_sync";
     default: return "__syncwarp";
     }
 }
@@ -1337,6 +1345,53 @@ static void mma_compute(sim_warp *wp, int three)
 /* Fills result[] for the lanes of rendezvous r; -1 (with the report) when a
  * lane reads a lane outside the mask. Results go straight to result[] (val[]
  * is not written here), one loop per kind. */
+/* __reduce_*_sync and __match_*_sync over the lanes of mask (their values in val[]) */
+static void collective_compute(sim_warp *wp, int kind, unsigned mask)
+{
+    if (kind == SIM_RDV_MATCH_ANY || kind == SIM_RDV_MATCH_ALL) {
+        unsigned all = mask;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(mask >> l & 1))
+                continue;
+            unsigned same = 0;
+            for (unsigned k = 0; k < 32; k++)
+                same |= (unsigned)(mask >> k & 1 && wp->val[k] == wp->val[l]) << k;
+            wp->result[l] = same;
+            if (same != mask)
+                all = 0;
+        }
+        if (kind == SIM_RDV_MATCH_ALL)
+            for (unsigned l = 0; l < 32; l++)
+                if (mask >> l & 1)
+                    wp->result[l] = all;
+        return;
+    }
+    const int op = kind - SIM_RDV_REDUCE;
+    uint32_t acc = op == SIM_COLL_MIN_U || op == SIM_COLL_AND ? 0xffffffffu : 0;
+    int32_t iacc = op == SIM_COLL_MIN_I ? INT32_MAX : INT32_MIN;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        const uint32_t u = (uint32_t)wp->val[l];
+        const int32_t i = (int32_t)u;
+        switch (op) {
+        case SIM_COLL_ADD: acc += u; break;
+        case SIM_COLL_MIN_U: acc = u < acc ? u : acc; break;
+        case SIM_COLL_MAX_U: acc = u > acc ? u : acc; break;
+        case SIM_COLL_MIN_I: iacc = i < iacc ? i : iacc; break;
+        case SIM_COLL_MAX_I: iacc = i > iacc ? i : iacc; break;
+        case SIM_COLL_AND: acc &= u; break;
+        case SIM_COLL_OR: acc |= u; break;
+        default: acc ^= u; break;
+        }
+    }
+    if (op == SIM_COLL_MIN_I || op == SIM_COLL_MAX_I)
+        acc = (uint32_t)iacc;
+    for (unsigned l = 0; l < 32; l++)
+        if (mask >> l & 1)
+            wp->result[l] = acc;
+}
+
 static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
 {
     const unsigned mask = r->mask;
@@ -1348,6 +1403,11 @@ static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
     if (r->kind >= 16) { /* votes and mma: off the shuffles' path */
         if (r->kind == SIM_RDV_MMA || r->kind == SIM_RDV_MMA3) {
             mma_compute(wp, r->kind == SIM_RDV_MMA3);
+            return 0;
+        }
+        if ((r->kind >= SIM_RDV_REDUCE && r->kind < SIM_RDV_REDUCE + 8) || r->kind == SIM_RDV_MATCH_ANY ||
+            r->kind == SIM_RDV_MATCH_ALL) {
+            collective_compute(wp, r->kind, mask);
             return 0;
         }
         unsigned ballot = 0;
@@ -1405,7 +1465,9 @@ static int rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
         return -1;
     if (r.kind < 16)
         w->c.warp_shuffles++;
-    else if (r.kind == 16 + SIM_VOTE_BALLOT || r.kind == 16 + SIM_VOTE_ANY || r.kind == 16 + SIM_VOTE_ALL)
+    else if (r.kind == 16 + SIM_VOTE_BALLOT || r.kind == 16 + SIM_VOTE_ANY || r.kind == 16 + SIM_VOTE_ALL ||
+             (r.kind >= SIM_RDV_REDUCE && r.kind < SIM_RDV_REDUCE + 8) || r.kind == SIM_RDV_MATCH_ANY ||
+             r.kind == SIM_RDV_MATCH_ALL)
         w->c.warp_votes++;
     wp->rdv[i] = wp->rdv[--wp->n_rdv];
     wp->sync_epoch++;
@@ -1679,6 +1741,14 @@ void sim_warp_mma(float *d, const float *ab, const float *as, const float *bb, c
 unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int line)
 {
     return (unsigned)rendezvous_fast(mask, 16 + kind, pred != 0, 0, 32, file, line);
+}
+
+uint64_t sim_warp_collective(unsigned mask, uint64_t v, int op, const char *file, int line)
+{
+    const int kind = op == SIM_COLL_MATCH_ANY   ? SIM_RDV_MATCH_ANY
+                     : op == SIM_COLL_MATCH_ALL ? SIM_RDV_MATCH_ALL
+                                                : SIM_RDV_REDUCE + (op & 7);
+    return rendezvous_fast(mask, kind, v, 0, 32, file, line);
 }
 
 int sim_kernel_assert(const char *expr, const char *file, unsigned line, const char *func)

@@ -135,8 +135,9 @@ typedef struct sim_counters {
     uint64_t barriers;  /* __syncthreads executed, per block */
     uint64_t threads;   /* threads run */
     /* warp instructions of the intrinsics, one per warp (not per lane), every mode:
-     * shuffles (SHFL) and votes (__ballot_sync, __any_sync, __all_sync: VOTE); the time
-     * model does not count them yet (docs/l2-model.md, session 16) */
+     * shuffles (SHFL: SIM_TM_SHFL issue slots each in the time model) and votes
+     * (__ballot_sync, __any_sync, __all_sync: VOTE; __reduce_*_sync: REDUX; __match_*_sync:
+     * MATCH; the time model does not count them) */
     uint64_t warp_shuffles, warp_votes;
     /* the L2 model (sim/l2.c), every mode: what reaches L2 and DRAM */
     uint64_t l2_read_sectors, l2_write_sectors; /* sectors past the block's L1 (atomics: writes) */

@@ -110,6 +110,7 @@ void sim_syncthreads(const char *file, int line);
 int sim_syncthreads_op(int pred, int op, const char *file, int line);
 uint64_t sim_warp_shfl(unsigned mask, uint64_t v, int kind, int arg, int width, const char *file, int line);
 unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int line);
+uint64_t sim_warp_collective(unsigned mask, uint64_t v, int op, const char *file, int line);
 unsigned sim_activemask(void);
 int sim_atomic_i(int *p, int v, int cmp, int op);
 unsigned sim_atomic_u(unsigned *p, unsigned v, unsigned cmp, int op);
@@ -136,6 +137,9 @@ static constexpr int warpSize = 32; /* a variable, not a macro: prop.warpSize st
 namespace simtlab {
 enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR };
 enum { VOTE_BALLOT, VOTE_ANY, VOTE_ALL, VOTE_SYNC };
+/* sim/kernel.h's SIM_COLL_* */
+enum { COLL_ADD, COLL_MIN_U, COLL_MAX_U, COLL_MIN_I, COLL_MAX_I, COLL_AND, COLL_OR, COLL_XOR, COLL_MATCH_ANY,
+       COLL_MATCH_ALL };
 template <class T>
 static inline __attribute__((always_inline, no_sanitize_thread)) T shfl(unsigned m, T v, int kind, int arg, int w,
                                                                         const char *f, int l)
@@ -197,6 +201,44 @@ static inline __attribute__((always_inline)) void __syncwarp(unsigned m = 0xffff
                                                              int l = __builtin_LINE())
 {
     (void)sim_warp_vote(m, 1, simtlab::VOTE_SYNC, f, l);
+}
+/* sm_80's warp reductions (one REDUX a warp) and sm_70's matches, over the lanes of the mask */
+#define SIMTLAB_REDUCE(name, T, op)                                                                  \
+    static inline __attribute__((always_inline)) T name(unsigned m, T v, const char *f = __builtin_FILE(), \
+                                                        int l = __builtin_LINE())                    \
+    {                                                                                                \
+        return (T)sim_warp_collective(m, (uint64_t)(int64_t)v, simtlab::op, f, l);                   \
+    }
+SIMTLAB_REDUCE(__reduce_add_sync, unsigned, COLL_ADD)
+SIMTLAB_REDUCE(__reduce_add_sync, int, COLL_ADD)
+SIMTLAB_REDUCE(__reduce_min_sync, unsigned, COLL_MIN_U)
+SIMTLAB_REDUCE(__reduce_min_sync, int, COLL_MIN_I)
+SIMTLAB_REDUCE(__reduce_max_sync, unsigned, COLL_MAX_U)
+SIMTLAB_REDUCE(__reduce_max_sync, int, COLL_MAX_I)
+SIMTLAB_REDUCE(__reduce_and_sync, unsigned, COLL_AND)
+SIMTLAB_REDUCE(__reduce_or_sync, unsigned, COLL_OR)
+SIMTLAB_REDUCE(__reduce_xor_sync, unsigned, COLL_XOR)
+#undef SIMTLAB_REDUCE
+template <class T>
+static inline __attribute__((always_inline)) unsigned __match_any_sync(unsigned m, T v, const char *f = __builtin_FILE(),
+                                                                       int l = __builtin_LINE())
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_any_sync: a 32- or 64-bit value");
+    uint64_t u = 0;
+    std::memcpy(&u, &v, sizeof v);
+    return (unsigned)sim_warp_collective(m, u, simtlab::COLL_MATCH_ANY, f, l);
+}
+template <class T>
+static inline __attribute__((always_inline)) unsigned __match_all_sync(unsigned m, T v, int *pred,
+                                                                       const char *f = __builtin_FILE(),
+                                                                       int l = __builtin_LINE())
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_all_sync: a 32- or 64-bit value");
+    uint64_t u = 0;
+    std::memcpy(&u, &v, sizeof v);
+    unsigned r = (unsigned)sim_warp_collective(m, u, simtlab::COLL_MATCH_ALL, f, l);
+    *pred = r != 0;
+    return r;
 }
 #define __activemask() sim_activemask()
 /* clock() and clock64() in a kernel count cycles of cudaDeviceProp.clockRate on the host's
