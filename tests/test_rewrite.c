@@ -207,3 +207,24 @@ Test(rewrite, extern_shared_qualifier_after_the_type)
     same_lines(src, &r);
     free(r.text);
 }
+
+Test(rewrite, malloc_and_free_in_device_code_use_the_device_heap)
+{
+    const char *src = "#include <cstdlib>\nstruct Pool { void free(int) {} };\n"
+                      "__device__ void g(Pool &p) { p.free(1); }\n"
+                      "__global__ void k(int **o) {\n  int *a = (int *)malloc(8);\n  o[0] = a;\n  std::free(a);\n"
+                      "  void *b = ::malloc(4); free (b);\n  int *c = new (o[1]) int(3);\n}\n"
+                      "int main() { void *h = malloc(3); free(h); }\n";
+    rewrite_result r = rw(src);
+    cr_assert_eq(r.heap_calls, 4, "device malloc/free calls renamed: %d", r.heap_calls);
+    cr_assert(strstr(r.text, "(int *)simtlab_device_malloc(8)") && strstr(r.text, "std::simtlab_device_free(a)") &&
+                  strstr(r.text, "::simtlab_device_malloc(4)") && strstr(r.text, "simtlab_device_free (b)"),
+              "%s", r.text);
+    cr_assert(strstr(r.text, "p.free(1)") && strstr(r.text, "void *h = malloc(3); free(h);"),
+              "a member's free and host code's malloc/free stay: %s", r.text);
+    cr_assert(strstr(r.text, "SIMTLAB_WANT_HEAP(__COUNTER__)"), "the heap registered: %s", r.text);
+    free(r.text);
+    const char *with_new = "__global__ void k(float **o) {\n  o[0] = new float[4];\n}\n";
+    cr_assert_eq(cu_rewrite(with_new, strlen(with_new), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: new and delete in device code"), "%s", r.err);
+}

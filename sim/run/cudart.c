@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 
 #include "kernel_json.h"
@@ -374,6 +375,86 @@ cudaError_t cudaFreeHost(void *p)
     *k = pinned[--n_pinned];
     return s ? fail(of_status(s), "cudaFreeHost", sim_last_error()) : cudaSuccess;
 }
+static size_t limits[7]; /* cudaDeviceSetLimit's, below */
+
+/* ---- the device heap: malloc and free in kernels ------------------------------------------
+ * One allocation of the arena (so kernels' accesses to it are device memory, counted and
+ * checked as global memory), cut first-fit into blocks with a 16-byte header (their size and
+ * whether in use; 16-byte aligned, as CUDA's), neighbours merged when freed. Workers run blocks
+ * at once: a lock. */
+static struct {
+    char *base;
+    size_t size;
+    int wanted, made;
+    pthread_mutex_t lock;
+} heap = {.lock = PTHREAD_MUTEX_INITIALIZER};
+typedef struct heap_hdr {
+    size_t size; /* bytes of the block, header included */
+    size_t used;
+} heap_hdr;
+int simtlab_want_device_heap(void) { return heap.wanted = 1; }
+static int make_heap(void)
+{
+    if (heap.made || !heap.wanted)
+        return 0;
+    heap.made = 1;
+    size_t size = limits[cudaLimitMallocHeapSize] & ~(size_t)15;
+    if (size < 64)
+        size = 64;
+    void *p;
+    if (sim_malloc(&p, size, "the device heap (malloc in kernels)"))
+        return -1;
+    heap.base = p, heap.size = size;
+    *(heap_hdr *)p = (heap_hdr){size, 0};
+    return 0;
+}
+void *simtlab_device_malloc(size_t n)
+{
+    if (!sim_in_thread())
+        return malloc(n);
+    if (!heap.base || n == 0 || n > heap.size)
+        return NULL;
+    size_t need = sizeof(heap_hdr) + ((n + 15) & ~(size_t)15);
+    void *got = NULL;
+    pthread_mutex_lock(&heap.lock);
+    for (char *b = heap.base; b < heap.base + heap.size; b += ((heap_hdr *)b)->size) {
+        heap_hdr *h = (heap_hdr *)b;
+        if (h->used || h->size < need)
+            continue;
+        if (h->size - need >= sizeof(heap_hdr) + 16) { /* split: the rest stays free */
+            *(heap_hdr *)(b + need) = (heap_hdr){h->size - need, 0};
+            h->size = need;
+        }
+        h->used = 1;
+        got = b + sizeof(heap_hdr);
+        break;
+    }
+    pthread_mutex_unlock(&heap.lock);
+    return got; /* NULL when the heap is full, as on a GPU */
+}
+void simtlab_device_free(void *p)
+{
+    char *c = p;
+    if (!p)
+        return;
+    if (!heap.base || c < heap.base || c >= heap.base + heap.size) {
+        if (!sim_in_thread())
+            free(p);
+        else
+            sim_kernel_trap("free() of a pointer that malloc() in a kernel did not return", "device code", 0);
+        return;
+    }
+    pthread_mutex_lock(&heap.lock);
+    heap_hdr *h = (heap_hdr *)(c - sizeof(heap_hdr));
+    h->used = 0;
+    for (char *b = heap.base; b < heap.base + heap.size; b += ((heap_hdr *)b)->size) { /* merge free runs */
+        heap_hdr *x = (heap_hdr *)b;
+        while (!x->used && b + x->size < heap.base + heap.size && !((heap_hdr *)(b + x->size))->used)
+            x->size += ((heap_hdr *)(b + x->size))->size;
+    }
+    pthread_mutex_unlock(&heap.lock);
+}
+
 /* ---- memory pools: the default one; its attributes are kept --------------------------- */
 struct simtlab_mempool {
     unsigned long long threshold;
@@ -641,6 +722,9 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
     ENTER();
     if ((unsigned)limit > 6)
         return fail(cudaErrorInvalidValue, "cudaDeviceSetLimit", "not a cudaLimit the simulator knows (0-6)");
+    if (limit == cudaLimitMallocHeapSize && heap.made)
+        return fail(cudaErrorInvalidValue, "cudaDeviceSetLimit",
+                    "cudaLimitMallocHeapSize: the device heap is in use since the first launch; set it before");
     if (limit == cudaLimitPersistingL2CacheSize) {
         size_t max = sim_get_device()->l2_bytes / 4 * 3;
         value = value < max ? value : max;
@@ -906,6 +990,8 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     (void)stream;
     ENTER();
     simt_cfg cfg = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, NULL, 0};
+    if (make_heap())
+        return fail(cudaErrorMemoryAllocation, "the launch", sim_last_error());
     sim_status s = (sim_status)sim_launch(&cfg, kernel, thunk, args);
     const sim_launch_info *li = sim_last_launch();
     cudaError_t e = of_status(s);

@@ -104,8 +104,9 @@ static const feature features[] = {
     {"CUDA graphs", {"cudaGraph*", "cudaStreamBeginCapture"}, {NULL}},
     {"inline PTX (asm)", {"asm", "__asm__"}, {NULL}},
     {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
+    {"new and delete in device code (malloc and free work there)", {NULL}, {NULL}},
 };
-enum { F_ASM = 12, F_DYNPAR = 13 };
+enum { F_ASM = 12, F_DYNPAR = 13, F_NEW = 14 };
 
 static int id_matches(const char *pat, const char *id, size_t len)
 {
@@ -450,6 +451,37 @@ static long host_fn_mark(const char *h, size_t n)
 }
 
 /* ---- the scan ------------------------------------------------------------------------------- */
+/* `malloc(` or `free(` at src[i..e) in device code, called as the C library's (plain, `::` or
+ * `std::`; not a member, `x.free(p)`, nor another scope's, `Pool::free(p)`): on a GPU these
+ * allocate from the device heap (cudaLimitMallocHeapSize), so they become
+ * simtlab_device_malloc / simtlab_device_free (sim/run/cudart.c), which do so inside a kernel
+ * and call the C library's from host code (a __host__ __device__ function). */
+static int heap_call(const char *src, size_t i, const char *id, size_t len, size_t e, size_t n)
+{
+    if (!((len == 6 && !strncmp(id, "malloc", 6)) || (len == 4 && !strncmp(id, "free", 4))))
+        return 0;
+    while (e < n && isspace((unsigned char)src[e]))
+        e++;
+    if (e >= n || src[e] != '(')
+        return 0;
+    size_t b = i;
+    while (b > 0 && isspace((unsigned char)src[b - 1]))
+        b--;
+    if (b > 0 && (src[b - 1] == '.' || (src[b - 1] == '>' && b > 1 && src[b - 2] == '-')))
+        return 0;
+    if (b > 1 && src[b - 1] == ':' && src[b - 2] == ':') { /* qualified: only ::free and std::free */
+        b -= 2;
+        while (b > 0 && isspace((unsigned char)src[b - 1]))
+            b--;
+        size_t q = b;
+        while (q > 0 && ident_char((unsigned char)src[q - 1]))
+            q--;
+        if (b > q && !(b - q == 3 && !strncmp(src + q, "std", 3)))
+            return 0;
+    }
+    return 1;
+}
+
 int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -593,6 +625,19 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                     continue;
                 }
             }
+            if (dev_depth >= 0 && ((len == 3 && !strncmp(id, "new", 3)) || (len == 6 && !strncmp(id, "delete", 6)))) {
+                size_t q = e; /* placement new, `new (p) T`, allocates nothing: it stays */
+                while (q < n && isspace((unsigned char)src[q]))
+                    q++;
+                if (len == 6 || q >= n || src[q] != '(')
+                    feature_found(&sc, F_NEW, sc.line, len == 3 ? "new" : "delete");
+            }
+            if (dev_depth >= 0 && heap_call(src, sc.i, id, len, e, n)) { /* malloc/free in device code */
+                puts_(&o, len == 6 ? "simtlab_device_malloc" : "simtlab_device_free");
+                r->heap_calls++;
+                sc.i = e;
+                continue;
+            }
             put(&o, id, len);
             sc.i = e;
             continue;
@@ -720,6 +765,8 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
         put(&o, "\n", 1);
         puts_(&o, pending);
     }
+    if (r->heap_calls) /* the program needs a device heap: made before its first launch (cudart.c) */
+        puts_(&o, "\nSIMTLAB_WANT_HEAP(__COUNTER__)\n");
     if (o.oom) {
         snprintf(r->err, sizeof r->err, "%s: out of host memory rewriting the file\n", path);
         sc.errors++;

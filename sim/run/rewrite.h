@@ -37,6 +37,7 @@ typedef struct rewrite_result {
     int launches;    /* <<<>>> launches rewritten */
     int host_marks;  /* host function definitions marked SIMTLAB_HOST_FN */
     int dev_marks;   /* external kernel and __device__ function definitions marked SIMTLAB_DEV_FN */
+    int heap_calls;  /* malloc/free calls in device code, now simtlab_device_malloc/free (the device heap) */
     char err[2048];  /* on error: one "path:line: why" line per problem */
 } rewrite_result;
 

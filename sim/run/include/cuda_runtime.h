@@ -253,6 +253,15 @@ namespace std {
 using ::simtlab_clock;
 }
 #define clock() simtlab_clock()
+/* malloc/free in device code become simtlab_device_malloc/free (the rewriter); std:: and ::
+ * spell them too. A file with such calls ends with SIMTLAB_WANT_HEAP(__COUNTER__). */
+namespace std {
+using ::simtlab_device_free;
+using ::simtlab_device_malloc;
+}
+#define SIMTLAB_WANT_HEAP_(n) \
+    __attribute__((unused)) static const int simtlab_heap_wanted_##n = simtlab_want_device_heap();
+#define SIMTLAB_WANT_HEAP(n) SIMTLAB_WANT_HEAP_(n)
 
 /* ---- atomics: counted as their own requests (sim/access.c) ------------- */
 enum { SIMTLAB_ATOM_ADD, SIMTLAB_ATOM_SUB, SIMTLAB_ATOM_MIN, SIMTLAB_ATOM_MAX, SIMTLAB_ATOM_EXCH, SIMTLAB_ATOM_CAS,

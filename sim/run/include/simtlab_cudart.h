@@ -305,6 +305,13 @@ cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags);
 cudaError_t cudaHostGetFlags(unsigned *flags, void *host);
 cudaError_t simtlab_memcpy_symbol(void *symbol, size_t symbol_size, const void *src, size_t n, size_t offset, int to_symbol);
 cudaError_t simtlab_func_set_attribute(int attr, int value);
+/* malloc() and free() in device code (the rewriter renames them, sim/run/rewrite.c): inside a
+ * kernel from the device heap, cudaLimitMallocHeapSize bytes (8 MiB unless set before the first
+ * launch), NULL when it is full; from host code the C library's. A file that calls them registers
+ * the heap at start-up (simtlab_want_device_heap), so it exists before the first launch. */
+void *simtlab_device_malloc(size_t n);
+void simtlab_device_free(void *p);
+int simtlab_want_device_heap(void);
 /* clock64() in a kernel: the host's monotonic clock in cycles of cudaDeviceProp.clockRate */
 long long simtlab_clock64(void);
 
