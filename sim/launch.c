@@ -174,6 +174,11 @@ sim_status sim_set_max_dynamic_shared(size_t bytes)
     return SIM_OK;
 }
 
+size_t sim_get_max_dynamic_shared(void)
+{
+    return max_dynamic_shared ? max_dynamic_shared : cur_device->shared_per_block;
+}
+
 /* ---- settings from the environment ------------------------------------------- */
 static long env_stack_kb = 64;  /* SIMTLAB_STACK_KB: KiB of stack per CUDA thread */
 static long env_timeout_s = 120; /* SIMTLAB_TIMEOUT: seconds per launch, 0 = no watchdog */

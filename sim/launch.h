@@ -102,6 +102,8 @@ int sim_get_detailed(void);
  * Applies to every kernel (the simulator has no per-function attributes).
  * Returns SIM_ERR_INVALID_VALUE when n exceeds the preset's opt-in maximum. */
 sim_status sim_set_max_dynamic_shared(size_t bytes);
+/* The limit in force: the preset's 48 KB default, or what sim_set_max_dynamic_shared set. */
+size_t sim_get_max_dynamic_shared(void);
 
 /* ---- counters of one launch ------------------------------------------ */
 typedef struct sim_counters {

@@ -745,10 +745,11 @@ cudaError_t cudaCtxResetPersistingL2Cache(void)
     ENTER();
     return cudaSuccess;
 }
+static unsigned device_flags;
 cudaError_t cudaSetDeviceFlags(unsigned flags)
 {
-    (void)flags;
     ENTER();
+    device_flags = flags; /* kept for cudaGetDeviceFlags; how a host thread waits changes nothing here */
     return cudaSuccess;
 }
 cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags)
@@ -841,17 +842,18 @@ cudaError_t simtlab_func_set_attribute(int attr, int value)
 /* ---- streams and events: launches run in order, at once ------------------------------ */
 /* a stream's attributes are kept for cudaStreamGetAttribute; launches run in order whatever
  * they say (the default stream, 0, has its own) */
-struct simtlab_stream { cudaStreamAttrValue window, sync, priority; };
+struct simtlab_stream { cudaStreamAttrValue window, sync, priority; unsigned flags; };
 static struct simtlab_stream default_stream;
 struct simtlab_event { double t_ms; int recorded; unsigned flags; };
 cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
 {
-    (void)flags;
     ENTER();
     if (!s)
         return fail(cudaErrorInvalidValue, "cudaStreamCreate", "stream is NULL");
     *s = calloc(1, sizeof **s);
+    if (*s)
+        (*s)->flags = flags;
     return *s ? cudaSuccess : fail(cudaErrorMemoryAllocation, "cudaStreamCreate", "out of host memory");
 }
 cudaError_t cudaStreamDestroy(cudaStream_t s)
@@ -1088,3 +1090,162 @@ static void at_exit(void)
             say("--json %s: %s", opt_json, strerror(errno));
     }
 }
+
+/* ---- what a pointer is; kernels' attributes; the rest of the runtime's small calls ---------- */
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p)
+{
+    ENTER();
+    if (!a)
+        return fail(cudaErrorInvalidValue, "cudaPointerGetAttributes", "attributes is NULL");
+    sim_alloc_info info;
+    memset(a, 0, sizeof *a);
+    a->device = -2; /* cudaInvalidDeviceId, as CUDA 11+ says of unregistered memory */
+    if (!p || sim_alloc_query(p, &info) != SIM_OK || info.freed) {
+        a->type = cudaMemoryTypeUnregistered;
+        a->hostPointer = (void *)p;
+        return cudaSuccess;
+    }
+    a->device = 0;
+    a->devicePointer = (void *)p;
+    if (pinned_of(p))
+        a->type = cudaMemoryTypeHost, a->hostPointer = (void *)p;
+    else if (info.name && !strncmp(info.name, "cudaMallocManaged", 17))
+        a->type = cudaMemoryTypeManaged, a->hostPointer = (void *)p;
+    else
+        a->type = cudaMemoryTypeDevice;
+    return cudaSuccess;
+}
+cudaError_t simtlab_func_get_attributes(cudaFuncAttributes *a)
+{
+    ENTER();
+    if (!a)
+        return fail(cudaErrorInvalidValue, "cudaFuncGetAttributes", "attributes is NULL");
+    const sim_device *d = sim_get_device();
+    memset(a, 0, sizeof *a);
+    a->maxThreadsPerBlock = (int)d->max_threads_per_block;
+    a->ptxVersion = a->binaryVersion = d->cc_major * 10 + d->cc_minor;
+    a->maxDynamicSharedSizeBytes = (int)sim_get_max_dynamic_shared();
+    a->preferredShmemCarveout = -1;
+    return cudaSuccess;
+}
+static cudaSharedMemConfig bank_config = cudaSharedMemBankSizeDefault;
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig c)
+{
+    ENTER();
+    if ((unsigned)c > 2)
+        return fail(cudaErrorInvalidValue, "cudaDeviceSetSharedMemConfig", "not a cudaSharedMemConfig (0-2)");
+    bank_config = c; /* kept; the banks stay 4 bytes wide, as on sm_50 and later */
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig *c)
+{
+    ENTER();
+    if (!c)
+        return fail(cudaErrorInvalidValue, "cudaDeviceGetSharedMemConfig", "config is NULL");
+    *c = cudaSharedMemBankSizeFourByte;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority)
+{
+    cudaError_t e = cudaStreamCreateWithFlags(s, flags);
+    if (!e)
+        (*s)->priority.priority = priority < -5 ? -5 : priority > 0 ? 0 : priority;
+    return e;
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+    ENTER();
+    if (least)
+        *least = 0;
+    if (greatest)
+        *greatest = -5; /* the H100's range; streams run in order here whatever their priority */
+    return cudaSuccess;
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags)
+{
+    ENTER();
+    if (!flags)
+        return fail(cudaErrorInvalidValue, "cudaStreamGetFlags", "flags is NULL");
+    *flags = s ? s->flags : cudaStreamDefault;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority)
+{
+    ENTER();
+    if (!priority)
+        return fail(cudaErrorInvalidValue, "cudaStreamGetPriority", "priority is NULL");
+    *priority = s ? s->priority.priority : 0;
+    return cudaSuccess;
+}
+cudaError_t cudaMemset2D(void *p, size_t pitch, int v, size_t width, size_t height)
+{
+    ENTER();
+    if (width > pitch)
+        return fail(cudaErrorInvalidValue, "cudaMemset2D", "width is larger than the pitch");
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = cudaMemset((char *)p + r * pitch, v, width);
+        if (e)
+            return e;
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int v, size_t width, size_t height, cudaStream_t s)
+{
+    (void)s;
+    return cudaMemset2D(p, pitch, v, width, height);
+}
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind k, cudaStream_t s)
+{
+    (void)s;
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, k);
+}
+cudaError_t cudaMemcpyPeer(void *dst, int dst_dev, const void *src, int src_dev, size_t n)
+{
+    ENTER();
+    if (dst_dev != 0 || src_dev != 0)
+        return fail(cudaErrorInvalidDevice, "cudaMemcpyPeer", "the simulator has one device, 0");
+    return cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice);
+}
+cudaError_t cudaDeviceCanAccessPeer(int *can, int dev, int peer)
+{
+    ENTER();
+    if (!can || dev != 0 || peer != 0)
+        return fail(can ? cudaErrorInvalidDevice : cudaErrorInvalidValue, "cudaDeviceCanAccessPeer",
+                    can ? "the simulator has one device, 0" : "canAccessPeer is NULL");
+    *can = 0; /* a device is not its own peer */
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags)
+{
+    (void)flags;
+    ENTER();
+    (void)peer;
+    return fail(cudaErrorInvalidDevice, "cudaDeviceEnablePeerAccess", "the simulator has one device: no peer");
+}
+cudaError_t cudaGetDeviceFlags(unsigned *flags)
+{
+    ENTER();
+    if (!flags)
+        return fail(cudaErrorInvalidValue, "cudaGetDeviceFlags", "flags is NULL");
+    *flags = device_flags | cudaDeviceMapHost;
+    return cudaSuccess;
+}
+cudaError_t cudaChooseDevice(int *dev, const cudaDeviceProp *want)
+{
+    ENTER();
+    if (!dev || !want)
+        return fail(cudaErrorInvalidValue, "cudaChooseDevice", dev ? "prop is NULL" : "device is NULL");
+    *dev = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetPCIBusId(char *id, int len, int dev)
+{
+    ENTER();
+    if (!id || len <= 0 || dev != 0)
+        return fail(dev ? cudaErrorInvalidDevice : cudaErrorInvalidValue, "cudaDeviceGetPCIBusId",
+                    dev ? "the simulator has one device, 0" : "pciBusId is NULL or len <= 0");
+    snprintf(id, (size_t)len, "0000:00:00.0");
+    return cudaSuccess;
+}
+cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }

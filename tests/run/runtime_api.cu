@@ -2,7 +2,8 @@
 // (session 17): clock64()/clock() in a kernel, pinned host memory that a kernel
 // reads and writes (cudaHostAlloc, cudaHostGetDevicePointer), L2 access policy
 // windows and limits (accepted, kept, checked), cudaDeviceProp's fields, and
-// stream-ordered allocation (cudaMallocAsync, the default memory pool).
+// stream-ordered allocation (cudaMallocAsync, the default memory pool), and the small calls:
+// cudaPointerGetAttributes, cudaFuncGetAttributes, stream priorities, cudaMemset2D, symbols, peers.
 // Prints "runtime_api: correct" or names what went wrong (exit 1).
 #include <cstdio>
 #include <ctime>
@@ -34,6 +35,8 @@ __global__ void wait_cycles(long long cycles, long long *waited, long *with_cloc
     waited[threadIdx.x] = clock64() - t0;
     with_clock[threadIdx.x] = (long)(clock() - c0);
 }
+
+__device__ float table[4];
 
 // doubles what the host wrote into pinned memory, in place
 __global__ void twice(float *x, int n)
@@ -143,6 +146,57 @@ int main()
     EXPECT(cudaMemPoolSetAttribute(pool, (cudaMemPoolAttr)99, &threshold) == cudaErrorInvalidValue,
            "attribute 99 was accepted");
     (void)cudaGetLastError();
+    // what a pointer is, a kernel's attributes, streams' priorities, 2D memsets, symbols, peers
+    float *dv, *mv, *pv;
+    CHECK(cudaMalloc(&dv, 64 * sizeof(float)));
+    CHECK(cudaMallocManaged(&mv, 64 * sizeof(float)));
+    CHECK(cudaMallocHost(&pv, 64 * sizeof(float)));
+    cudaPointerAttributes pa;
+    CHECK(cudaPointerGetAttributes(&pa, dv + 3));
+    EXPECT(pa.type == cudaMemoryTypeDevice && pa.device == 0 && pa.devicePointer == dv + 3, "device pointer: type %d",
+           (int)pa.type);
+    CHECK(cudaPointerGetAttributes(&pa, mv));
+    EXPECT(pa.type == cudaMemoryTypeManaged && pa.hostPointer == mv, "managed pointer: type %d", (int)pa.type);
+    CHECK(cudaPointerGetAttributes(&pa, pv));
+    EXPECT(pa.type == cudaMemoryTypeHost && pa.devicePointer == pv, "pinned pointer: type %d", (int)pa.type);
+    CHECK(cudaPointerGetAttributes(&pa, &stack_var));
+    EXPECT(pa.type == cudaMemoryTypeUnregistered, "a stack pointer: type %d", (int)pa.type);
+    cudaFuncAttributes fa;
+    CHECK(cudaFuncGetAttributes(&fa, twice));
+    EXPECT(fa.maxThreadsPerBlock == prop.maxThreadsPerBlock && fa.maxDynamicSharedSizeBytes >= 48 * 1024 &&
+               fa.binaryVersion == prop.major * 10 + prop.minor,
+           "cudaFuncGetAttributes: %d threads, %d dynamic shared, version %d", fa.maxThreadsPerBlock,
+           fa.maxDynamicSharedSizeBytes, fa.binaryVersion);
+    int least = 1, greatest = 1, pr = 1;
+    CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    cudaStream_t hi;
+    CHECK(cudaStreamCreateWithPriority(&hi, cudaStreamNonBlocking, greatest));
+    CHECK(cudaStreamGetPriority(hi, &pr));
+    unsigned sflags = 0;
+    CHECK(cudaStreamGetFlags(hi, &sflags));
+    EXPECT(least == 0 && greatest < 0 && pr == greatest && sflags == cudaStreamNonBlocking,
+           "priorities %d..%d, got %d, flags %u", least, greatest, pr, sflags);
+    CHECK(cudaMemset2DAsync(dv, 16 * sizeof(float), 0, 8 * sizeof(float), 4, hi));
+    float rows[4][16];
+    CHECK(cudaMemcpy2DAsync(rows, sizeof rows[0], dv, 16 * sizeof(float), 8 * sizeof(float), 4, cudaMemcpyDeviceToHost, hi));
+    CHECK(cudaStreamSynchronize(hi));
+    EXPECT(rows[3][7] == 0.0f, "cudaMemset2D left %g", rows[3][7]);
+    CHECK(cudaStreamDestroy(hi));
+    size_t sym = 0;
+    CHECK(cudaGetSymbolSize(&sym, table));
+    const float vals[4] = {1, 2, 3, 4};
+    CHECK(cudaMemcpyToSymbolAsync(table, vals, sizeof vals, 0, cudaMemcpyHostToDevice, 0));
+    float back4[4];
+    CHECK(cudaMemcpyFromSymbolAsync(back4, table, sizeof back4, 0, cudaMemcpyDeviceToHost, 0));
+    EXPECT(sym == sizeof(float) * 4 && back4[2] == 3.0f, "symbol of %zu bytes, read back %g", sym, back4[2]);
+    int can = 1;
+    CHECK(cudaDeviceCanAccessPeer(&can, 0, 0));
+    char bus[32];
+    CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
+    EXPECT(can == 0 && bus[0], "peer access %d, bus id '%s'", can, bus);
+    CHECK(cudaFree(dv));
+    CHECK(cudaFree(mv));
+    CHECK(cudaFreeHost(pv));
     printf("runtime_api: correct\n");
     return 0;
 }

@@ -456,6 +456,34 @@ static inline cudaError_t cudaFuncSetCacheConfig(F *, cudaFuncCache)
 {
     return cudaSuccess;
 }
+template <class F>
+static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F *)
+{
+    return simtlab_func_get_attributes(a);
+}
+template <class F>
+static inline cudaError_t cudaFuncSetSharedMemConfig(F *, cudaSharedMemConfig c)
+{
+    return cudaDeviceSetSharedMemConfig(c);
+}
+template <class T>
+static inline cudaError_t cudaGetSymbolSize(size_t *n, const T &symbol)
+{
+    *n = sizeof symbol;
+    return cudaSuccess;
+}
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbolAsync(T &symbol, const void *src, size_t n, size_t offset = 0,
+                                                  cudaMemcpyKind k = cudaMemcpyHostToDevice, cudaStream_t = 0)
+{
+    return cudaMemcpyToSymbol(symbol, src, n, offset, k);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t n, size_t offset = 0,
+                                                    cudaMemcpyKind k = cudaMemcpyDeviceToHost, cudaStream_t = 0)
+{
+    return cudaMemcpyFromSymbol(dst, symbol, n, offset, k);
+}
 static inline cudaError_t cudaStreamCreate(cudaStream_t *s, unsigned flags) { return cudaStreamCreateWithFlags(s, flags); }
 static inline cudaError_t cudaEventRecord(cudaEvent_t e) { return cudaEventRecord(e, (cudaStream_t)0); }
 static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k)

@@ -281,6 +281,49 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, vo
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t min_bytes_to_keep);
 cudaError_t simtlab_bad_pool(const char *fn); /* cudaErrorInvalidValue: a NULL pool */
 
+/* What a pointer is (cudaPointerGetAttributes): arena memory is device (cudaMalloc*), managed
+ * (cudaMallocManaged) or pinned host memory (cudaMallocHost, cudaHostAlloc); anything else is
+ * unregistered host memory. */
+typedef enum cudaMemoryType {
+    cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3
+} cudaMemoryType;
+typedef struct cudaPointerAttributes {
+    cudaMemoryType type;
+    int device;
+    void *devicePointer;
+    void *hostPointer;
+} cudaPointerAttributes;
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p);
+/* A kernel's attributes (cudaFuncGetAttributes): what the simulator knows; registers, local and
+ * static shared memory it does not see (0; docs/run.md) */
+typedef struct cudaFuncAttributes {
+    size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+    int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA, maxDynamicSharedSizeBytes;
+    int preferredShmemCarveout, clusterDimMustBeSet, requiredClusterWidth, requiredClusterHeight,
+        requiredClusterDepth, clusterSchedulingPolicyPreference, nonPortableClusterSizeAllowed;
+} cudaFuncAttributes;
+cudaError_t simtlab_func_get_attributes(cudaFuncAttributes *a);
+typedef enum cudaSharedMemConfig {
+    cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1, cudaSharedMemBankSizeEightByte = 2
+} cudaSharedMemConfig;
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig c); /* accepted: 4-byte banks (sm_90) */
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig *c);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags);
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority);
+cudaError_t cudaMemset2D(void *p, size_t pitch, int v, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int v, size_t width, size_t height, cudaStream_t s);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind k, cudaStream_t s);
+cudaError_t cudaMemcpyPeer(void *dst, int dst_dev, const void *src, int src_dev, size_t n);
+cudaError_t cudaDeviceCanAccessPeer(int *can, int dev, int peer);
+cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
+cudaError_t cudaGetDeviceFlags(unsigned *flags);
+cudaError_t cudaChooseDevice(int *dev, const cudaDeviceProp *want);
+cudaError_t cudaDeviceGetPCIBusId(char *id, int len, int dev);
+cudaError_t cudaThreadExit(void);
+
 cudaError_t cudaEventCreate(cudaEvent_t *e);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
 cudaError_t cudaEventDestroy(cudaEvent_t e);
