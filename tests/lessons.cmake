@@ -49,6 +49,10 @@ lesson_smoke(lesson_2_bad_flag RC 2 ARGS "2 --bogus" MATCH "--bogus")
 lesson_smoke(lesson_4_bad_n RC 2 ARGS "4 --n 0" MATCH "--n 0")
 lesson_smoke(lesson_4_bad_d RC 2 ARGS "4 --d abc" MATCH "abc")
 lesson_smoke(lesson_4_d48_v2 RC 2 ARGS "4 --d 48 --version v2" MATCH "16, 32, 64 and 128" "48")
+# --version takes a comma list, as lesson 7's (the two versions run, v1 does not)
+lesson_smoke(lesson_4_two_versions RC 0 ARGS "4 --n 64 --heads 1 --d 16 --version standard,v2" ORDERED
+             MATCH "standard " "v2 " "\nPASS\n$" NOMATCH "attn_flash_v1")
+lesson_smoke(lesson_4_bad_version RC 2 ARGS "4 --version standard,v3" MATCH "--version 'standard,v3': expected standard, v1, v2, a comma list")
 lesson_smoke(lesson_9_missing RC 2 ARGS "9" MATCH "no lesson 9")
 # lesson 7: every version exact against its closed form, the gradients passing, the
 # memory the forward saved; bad input refused with the limit and the fix

@@ -16,7 +16,6 @@
 
 enum { VER_STD, VER_V1, VER_V2, NVER };
 static const char *const ver_names[NVER] = {"standard", "v1", "v2"};
-static const char *const version_choices[] = {"standard", "v1", "v2", "all", NULL};
 
 typedef struct dev_bufs {
     float *q, *k, *v, *s, *p, *o, *l, *m, *part;
@@ -624,15 +623,7 @@ static void print_json(const attn_params *a, backend *bes, int nb, attn_version_
     json_close(&j);
 }
 
-int attn_parse_versions(const char *v)
-{
-    if (!strcmp(v, "all"))
-        return 7;
-    for (int i = 0; i < NVER; i++)
-        if (!strcmp(v, ver_names[i]))
-            return 1 << i;
-    return 0;
-}
+int attn_parse_versions(const char *v) { return lesson_parse_versions(v, ver_names, NVER); }
 
 /* ---- --sweep (lessons/common/sweep.h) --------------------------------------------- */
 static const char *const sweep_names[] = {"n", "d", "batch", "heads", "sram", "br", "bc", NULL};
@@ -789,7 +780,7 @@ int lesson04_main(int argc, char **argv)
         {"bc", OPT_INT, &bc, "KEYS", "flash v1: override Bc", 1, 1 << 16, NULL},
         {"v2-splits", OPT_INT, &splits, "S", "flash v2: key ranges of each last-wave tile (default 0: planned; 1: none)", 0, 64, NULL},
         {"causal", OPT_FLAG, &causal, NULL, "causal mask: query i sees keys j <= i", 0, 0, NULL},
-        {"version", OPT_CHOICE, &version, "standard|v1|v2|all", "which versions to run (default all)", 0, 0, version_choices},
+        {"version", OPT_STR, &version, "LIST", "which versions to run: standard, v1, v2, a comma list of them (standard,v2) or all (default)", 0, 0, NULL},
         {"csv", OPT_STR, &csv, "PATH", "write one CSV row per backend and version (and sweep point) to PATH", 0, 0, NULL},
         {"sweep", OPT_STR, &sweep, "NAME=RANGE", "run over n, d, batch, heads, sram, br or bc: n=256:4096:x2, sram=16k:64k:+16k, d=32,64", 0, 0, NULL},
         {"repeats", OPT_INT, &repeats, "R", "GPU: timed runs per version, median reported (default 10)", 0, 1000, NULL},
@@ -810,6 +801,12 @@ int lesson04_main(int argc, char **argv)
     attn_params a = {.B = (int)B, .H = (int)H, .N = (int)N, .d = (int)d, .causal = causal, .sram = sram,
                      .br_override = br, .bc_override = bc, .splits_override = splits, .versions = attn_parse_versions(version), .arch = c.arch,
                      .repeats = (int)repeats, .counters = !no_counters};
+    if (!a.versions) {
+        snprintf(err, sizeof err,
+                 "--version '%s': expected standard, v1, v2, a comma list of them without spaces (standard,v2) or all",
+                 version);
+        return lesson_usage_error("lesson 4", opts, err);
+    }
     if ((double)B * H * N * d > (double)(1LL << 31) || ((a.versions & 1) && (double)B * H * N * N > (double)(1LL << 32))) {
         snprintf(err, sizeof err,
                  "B*H*N*d = %.4g (and B*H*N*N = %.4g for S and P) is too large for this lesson (limits 2^31 and "

@@ -39,7 +39,7 @@ typedef struct attn_version_result {
 
 /* Picks the tiles and validates them against the device; -1 with the reason. */
 int attn_params_check(attn_params *a, char *err, size_t n);
-int attn_parse_versions(const char *v); /* "all" -> 7, "v1" -> 2, 0 if unknown */
+int attn_parse_versions(const char *v); /* "all" -> 7, "v1" -> 2, "standard,v2" -> 5, 0 if unknown */
 /* Seeded inputs in [-1, 1) and the double-precision reference (caller frees):
  * ref holds O (B*H*N*d), then l and m (B*H*N each), which attn_run checks
  * for flash v1 and v2 too. When attn_spot_check(a) (B*H*N*N*d > 4e9), the

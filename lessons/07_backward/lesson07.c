@@ -762,26 +762,7 @@ static int run_sweep(const bwd_params *base, const sweep_spec *sp, backend *bes,
     return pass && !stopped ? LESSON_PASS : LESSON_FAIL;
 }
 
-int bwd_parse_versions(const char *v)
-{
-    if (!strcmp(v, "all"))
-        return 7;
-    int mask = 0;
-    while (*v) {
-        size_t len = strcspn(v, ",");
-        int bit = 0;
-        for (int i = 0; i < BWD_NVER; i++)
-            if (len == strlen(ver_names[i]) && !strncmp(v, ver_names[i], len))
-                bit = 1 << i;
-        if (!bit)
-            return 0;
-        mask |= bit;
-        v += len;
-        if (*v == ',' && !*++v)
-            return 0; /* a trailing comma */
-    }
-    return mask;
-}
+int bwd_parse_versions(const char *v) { return lesson_parse_versions(v, ver_names, BWD_NVER); }
 
 int lesson07_main(int argc, char **argv)
 {

@@ -359,3 +359,24 @@ void lesson_json_tensors(json *j, int nt, const char *const *names, const uint64
     }
     json_end(j);
 }
+
+int lesson_parse_versions(const char *v, const char *const *names, int n)
+{
+    if (!strcmp(v, "all"))
+        return (1 << n) - 1;
+    int mask = 0;
+    while (*v) {
+        size_t len = strcspn(v, ",");
+        int bit = 0;
+        for (int i = 0; i < n; i++)
+            if (len == strlen(names[i]) && !strncmp(v, names[i], len))
+                bit = 1 << i;
+        if (!bit)
+            return 0;
+        mask |= bit;
+        v += len;
+        if (*v == ',' && !*++v)
+            return 0; /* a trailing comma */
+    }
+    return mask;
+}

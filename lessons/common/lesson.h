@@ -37,6 +37,10 @@ check_result check_close(const float *got, const double *ref, size_t n, double r
 
 /* Prints "<prog>: <why>" and the usage line to stderr; returns LESSON_USAGE. */
 int lesson_usage_error(const char *prog, const lesson_opt *opts, const char *why);
+/* --version's value: "all" (every one of the n names), one name, or a comma list of them
+ * ("standard,v2"); a bit mask over names[], 0 for anything else (an unknown name, a space, an
+ * empty item) */
+int lesson_parse_versions(const char *v, const char *const *names, int n);
 /* Handles the parse, --help and --mode; fills the backends to run (1 or 2:
  * sim first). Returns -1 to continue, or an exit code to return. */
 int lesson_start(const char *prog, int argc, char **argv, const lesson_opt *opts, lesson_common *c,
