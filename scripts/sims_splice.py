@@ -63,7 +63,7 @@ def main():
             sys.exit('%s: no %s to splice into' % (nf, of))
         old, new = json.load(open(of)), json.load(open(nf))
         # a run of one version leaves the others' plans at 0 (v1_br, v2_splits, ...): not compared
-        unplanned = {k for k, v in new['params'].items() if k[:3] in ('v1_', 'v2_') and v == 0}
+        unplanned = {k for run in (old, new) for k, v in run['params'].items() if k[:3] in ('v1_', 'v2_') and v == 0}
         po = {k: v for k, v in old['params'].items() if k != 'version' and k not in unplanned}
         pn = {k: v for k, v in new['params'].items() if k != 'version' and k not in unplanned}
         if po != pn:
