@@ -245,6 +245,29 @@ elseif(CASE STREQUAL "device_heap")
   expect_text("${err}" "the device heap is in use since the first launch" "the late limit's message")
   file(READ ${J} js)
   expect("${js}" 102400 kernels 0 hbm read_bytes)
+elseif(CASE STREQUAL "intrinsics")
+  # simtlab_math.h: rounding modes, conversions, integer intrinsics bit for bit, the math functions
+  # within their tolerances (the program checks all against the host's references, exit 1 on a
+  # mismatch); the cache-hinted loads and stores are counted as plain accesses
+  run(0 ${SRC}/tests/run/intrinsics.cu --json ${J})
+  expect_text("${out}" "1 \\+ 1e-8: rn 0x1p\\+0, rz 0x1p\\+0, ru 0x1.000002p\\+0, rd 0x1p\\+0" "the rounding modes differ")
+  expect_text("${out}" "intrinsics: correct" "result")
+  file(READ ${J} js)
+  expect("${js}" hinted kernels 0 name)
+  expect("${js}" 18432 kernels 0 hbm read_bytes)  # 5 x 512 floats and 512 float4s
+  expect("${js}" 16384 kernels 0 hbm write_bytes) # 4 x 512 floats and 512 float4s
+  run(0 ${SRC}/tests/run/intrinsics.cu --detail)
+  expect_text("${out}" "intrinsics: correct" "detailed mode")
+elseif(CASE STREQUAL "trap")
+  # __trap() and __brkpt() in thread 5: the report names the call's line and the thread, the
+  # program sees cudaErrorLaunchFailure (a GPU's trap)
+  foreach(what trap brkpt)
+    line_of(l ${SRC}/tests/run/trap.cu ${what})
+    run(0 ${SRC}/tests/run/trap.cu -- ${what})
+    expect_text("${out}" "trap: cudaErrorLaunchFailure \\(unspecified launch failure\\)" "the program's error (${what})")
+    expect_text("${err}" "__${what}\\(\\) \\(trap.cu:${l}\\): the kernel stopped itself" "the report (${what})")
+    expect_text("${err}" "in kernel stop_at.*thread \\(5,0,0\\)" "the kernel and thread (${what})")
+  endforeach()
 elseif(CASE STREQUAL "host_speed")
   # the host pass is plain g++ -O2: host code carries no hook (a kernel is counted, main is not)
   run(0 ${SRC}/tests/run/course.cu -v)

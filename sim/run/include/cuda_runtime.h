@@ -333,12 +333,7 @@ SIMTLAB_SCOPED(atomicDec)
 /* ---- device math ---------------------------------------------------------- */
 /* __expf, __logf, __log2f, __sinf, __cosf, __powf, __exp10f: glibc's math.h
  * declares these names itself (the exact functions; CUDA's are approximations) */
-static inline float __fdividef(float a, float b) { return a / b; }
-static inline float __frcp_rn(float x) { return 1.0f / x; }
-static inline float __fsqrt_rn(float x) { return sqrtf(x); }
-static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
-static inline float __fmul_rn(float a, float b) { return a * b; }
-static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fdividef(float a, float b) { return a / b; } /* __fadd_rn & co.: simtlab_math.h */
 static inline float __saturatef(float x) { return fminf(fmaxf(x, 0.0f), 1.0f); }
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
