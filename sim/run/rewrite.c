@@ -490,8 +490,9 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
     char pending[4096] = "";
     putf(&o, "#line 1 \"%s\"\n", path);
     int depth = 0, dev_hdr = 0, dev_depth = -1, line_start = 1;
-    /* per brace depth: 1 a function body or initializer (code), 0 a scope (file, namespace, class) */
-    unsigned char body[512] = {0};
+    /* per brace depth: 1 a function body or initializer (code), 0 a scope (file, namespace, class);
+     * cls: the scope is a class, struct or union, whose member functions are inline (no mark) */
+    unsigned char body[512] = {0}, cls[512] = {0};
     size_t hdr = o.n; /* where the current scope-level header starts in the output */
     while (sc.i < n) {
         char c = src[sc.i];
@@ -652,7 +653,7 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                 for (size_t q = 0; q < hn; q++)
                     has_eq |= h[q] == '=' && (q + 1 >= hn || h[q + 1] != '=') && (q == 0 || !strchr("<>=!", h[q - 1]));
                 is_body = has_par || has_eq;
-                long at = has_par ? host_fn_mark(h, hn) : -1;
+                long at = has_par && !(depth > 0 && cls[depth < 512 ? depth - 1 : 511]) ? host_fn_mark(h, hn) : -1;
                 /* device code: a mark only where [[gnu::weak]] may go (external, not inline/template) */
                 if (at >= 0 && dev_hdr && (has_word(h, hn, "static") || has_word(h, hn, "inline") ||
                                            has_word(h, hn, "__forceinline__") || has_word(h, hn, "template") ||
@@ -675,8 +676,13 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
             if (dev_hdr && dev_depth < 0)
                 dev_depth = depth;
             dev_hdr = 0;
-            if (depth < 512)
+            if (depth < 512) {
                 body[depth] = (unsigned char)is_body;
+                cls[depth] = (unsigned char)(!is_body && hdr <= o.n && o.p &&
+                                             (has_word(o.p + hdr, o.n - hdr, "class") ||
+                                              has_word(o.p + hdr, o.n - hdr, "struct") ||
+                                              has_word(o.p + hdr, o.n - hdr, "union")));
+            }
             depth++;
         } else if (c == '}') {
             if (depth > 0)
