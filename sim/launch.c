@@ -1350,6 +1350,9 @@ static void mma_compute(sim_warp *wp, int three)
 /* Fills result[] for the lanes of rendezvous r; -1 (with the report) when a
  * lane reads a lane outside the mask. Results go straight to result[] (val[]
  * is not written here), one loop per kind. */
+#define VOTE_KINDS                                                                                      \
+    ((1ull << (16 + SIM_VOTE_BALLOT)) | (1ull << (16 + SIM_VOTE_ANY)) | (1ull << (16 + SIM_VOTE_ALL)) |    \
+     (0xffull << SIM_RDV_REDUCE) | (1ull << SIM_RDV_MATCH_ANY) | (1ull << SIM_RDV_MATCH_ALL))
 /* __reduce_*_sync and __match_*_sync over the lanes of mask (their values in val[]) */
 static void collective_compute(sim_warp *wp, int kind, unsigned mask)
 {
@@ -1468,12 +1471,9 @@ static int rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
     sim_rdv r = wp->rdv[i];
     if (warp_compute(w, wp, &r))
         return -1;
-    if (r.kind < 16)
-        w->c.warp_shuffles++;
-    else if (r.kind == 16 + SIM_VOTE_BALLOT || r.kind == 16 + SIM_VOTE_ANY || r.kind == 16 + SIM_VOTE_ALL ||
-             (r.kind >= SIM_RDV_REDUCE && r.kind < SIM_RDV_REDUCE + 8) || r.kind == SIM_RDV_MATCH_ANY ||
-             r.kind == SIM_RDV_MATCH_ALL)
-        w->c.warp_votes++;
+    /* one counter each: kinds 0-15 shuffles, the votes, reductions and matches (kinds < 64) */
+    w->c.warp_shuffles += r.kind < 16;
+    w->c.warp_votes += (VOTE_KINDS >> (r.kind & 63)) & 1;
     wp->rdv[i] = wp->rdv[--wp->n_rdv];
     wp->sync_epoch++;
     sim_thread *lanes = &w->threads[(unsigned)(wp - w->warps) * 32];
