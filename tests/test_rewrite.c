@@ -247,3 +247,20 @@ Test(rewrite, no_mark_inside_a_class)
     same_lines(src, &r);
     free(r.text);
 }
+
+/* keywords in comments and strings are not keywords: a `// ... struct ...` before a namespace
+ * made it a class (no marks: the host pass's uninstrumented kernel ran, unchecked), a block
+ * comment holding "template" before a kernel left it unmarked (review, session 17) */
+Test(rewrite, keywords_in_comments_do_not_count)
+{
+    const char *src = "struct Pair { int a; }; // end of struct Pair\n"
+                      "namespace soa { __global__ void k(float *a) { a[0] = 1; } }\n"
+                      "/* a template for the others */\n__global__ void k2(float *a) { a[0] = 2; }\n"
+                      "const char *s = \"class\"; void h(int x) { }\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "__global__ void k SIMTLAB_DEV_FN (float *a)"), "kernel in the namespace:\n%s", r.text);
+    cr_assert(strstr(r.text, "__global__ void k2 SIMTLAB_DEV_FN (float *a)"), "kernel after the comment:\n%s", r.text);
+    cr_assert(strstr(r.text, "void h SIMTLAB_HOST_FN (int x)"), "after a string:\n%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}

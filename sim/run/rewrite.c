@@ -317,13 +317,34 @@ static int extern_shared(scan *sc, buf *o, const char *decl, size_t len, int dep
 }
 
 /* ---- host and device function definitions ---------------------------------------------- */
+/* Whether the word w is in h's code: comments and string or character literals are skipped
+ * (a `// the struct above` before a namespace or a kernel is not a keyword) */
 static int has_word(const char *h, size_t n, const char *w)
 {
     size_t wl = strlen(w);
-    for (size_t i = 0; i + wl <= n; i++)
-        if (!strncmp(h + i, w, wl) && (i == 0 || !ident_char((unsigned char)h[i - 1])) &&
+    for (size_t i = 0; i < n; i++) {
+        if (h[i] == '/' && i + 1 < n && h[i + 1] == '/') {
+            while (i < n && h[i] != '\n')
+                i++;
+            continue;
+        }
+        if (h[i] == '/' && i + 1 < n && h[i + 1] == '*') {
+            for (i += 2; i + 1 < n && !(h[i] == '*' && h[i + 1] == '/'); i++)
+                ;
+            i++;
+            continue;
+        }
+        if (h[i] == '"' || h[i] == '\'') {
+            const char q = h[i];
+            for (i++; i < n && h[i] != q; i++)
+                if (h[i] == '\\')
+                    i++;
+            continue;
+        }
+        if (i + wl <= n && !strncmp(h + i, w, wl) && (i == 0 || !ident_char((unsigned char)h[i - 1])) &&
             (i + wl == n || !ident_char((unsigned char)h[i + wl])))
             return 1;
+    }
     return 0;
 }
 
@@ -678,10 +699,11 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
             dev_hdr = 0;
             if (depth < 512) {
                 body[depth] = (unsigned char)is_body;
-                cls[depth] = (unsigned char)(!is_body && hdr <= o.n && o.p &&
-                                             (has_word(o.p + hdr, o.n - hdr, "class") ||
-                                              has_word(o.p + hdr, o.n - hdr, "struct") ||
-                                              has_word(o.p + hdr, o.n - hdr, "union")));
+                const char *h = o.p ? o.p + hdr : "";
+                size_t hn = o.p && hdr <= o.n ? o.n - hdr : 0;
+                cls[depth] = (unsigned char)(!is_body && !has_word(h, hn, "namespace") && !has_word(h, hn, "extern") &&
+                                             (has_word(h, hn, "class") || has_word(h, hn, "struct") ||
+                                              has_word(h, hn, "union")));
             }
             depth++;
         } else if (c == '}') {

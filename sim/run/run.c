@@ -774,6 +774,7 @@ int main(int argc, char **argv)
         h = fnv_str(h, o.cflags[i]);
     for (size_t i = 0; i < sizeof simtlab_inputs / sizeof simtlab_inputs[0]; i++)
         h = fnv_stat(h, simtlab_inputs[i]);
+    h = fnv_stat(h, "/proc/self/exe"); /* this driver: its rewriter's output is what is compiled */
     const char *cache = getenv("SIMTLAB_RUN_CACHE");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%016llx", cache && cache[0] ? cache : SIMTLAB_RUN_CACHE_DEFAULT, (unsigned long long)h);
