@@ -1772,9 +1772,13 @@ int sim_kernel_trap(const char *what, const char *file, unsigned line)
     sim_worker *w = sim_tls_worker;
     if (!w || !w->cur)
         return 0;
-    sim_fail(w, SIM_ERR_TRAP, (uintptr_t)__builtin_return_address(0),
-             "%s (%s:%u): the kernel stopped itself; on a GPU the launch fails with cudaErrorLaunchFailure", what,
-             basename_of(file), line);
+    if (file)
+        sim_fail(w, SIM_ERR_TRAP, (uintptr_t)__builtin_return_address(0),
+                 "%s (%s:%u): the kernel stopped itself; on a GPU the launch fails with cudaErrorLaunchFailure", what,
+                 basename_of(file), line);
+    else /* the runtime found it (the device heap): the report's location line names the kernel's */
+        sim_fail(w, SIM_ERR_TRAP, (uintptr_t)__builtin_return_address(0),
+                 "%s: the kernel stopped; on a GPU the launch fails with cudaErrorLaunchFailure", what);
     sim_block_abort(w);
 }
 

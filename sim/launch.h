@@ -236,7 +236,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
  * without doing anything when no simulated thread is running (host code). */
 int sim_kernel_assert(const char *expr, const char *file, unsigned line, const char *func);
 /* The kernel stopped itself (__trap(), __brkpt(), a cooperative group of an impossible size):
- * reports what (at file:line) and ends the block; the launch returns SIM_ERR_TRAP, which a CUDA
+ * reports what (at file:line; file NULL: no line) and ends the block; the launch returns SIM_ERR_TRAP, which a CUDA
  * program sees as cudaErrorLaunchFailure. Returns 0 in host code. */
 int sim_kernel_trap(const char *what, const char *file, unsigned line);
 

@@ -330,7 +330,7 @@ static size_t n_pinned, cap_pinned;
 static struct pinned *pinned_of(const void *p)
 {
     sim_alloc_info info;
-    if (!p || sim_alloc_query(p, &info) != SIM_OK)
+    if (!p || sim_alloc_query(p, &info) != SIM_OK || info.freed)
         return NULL;
     for (size_t i = 0; i < n_pinned; i++)
         if (pinned[i].p == info.base)
@@ -393,20 +393,39 @@ typedef struct heap_hdr {
     size_t used;
 } heap_hdr;
 int simtlab_want_device_heap(void) { return heap.wanted = 1; }
-static int make_heap(void)
+static int make_heap(char *why, size_t wn)
 {
     if (heap.made || !heap.wanted)
         return 0;
-    heap.made = 1;
     size_t size = limits[cudaLimitMallocHeapSize] & ~(size_t)15;
     if (size < 64)
         size = 64;
     void *p;
-    if (sim_malloc(&p, size, "the device heap (malloc in kernels)"))
+    if (sim_malloc(&p, size, "the device heap (malloc in kernels)")) {
+        snprintf(why, wn, "the device heap, cudaLimitMallocHeapSize = %zu bytes, does not fit in the simulator's "
+                 "device memory (%s); set a smaller one with cudaDeviceSetLimit before the first launch", size,
+                 sim_last_error());
         return -1;
+    }
+    heap.made = 1;
     heap.base = p, heap.size = size;
     *(heap_hdr *)p = (heap_hdr){size, 0};
     return 0;
+}
+/* A block header that a kernel's write past its block did not break: at least a header and
+ * 16 bytes, a multiple of 16, inside the heap. */
+static int heap_hdr_ok(const char *b)
+{
+    const heap_hdr *h = (const heap_hdr *)b;
+    return h->size >= sizeof(heap_hdr) + 16 && !(h->size & 15) && h->size <= (size_t)(heap.base + heap.size - b) &&
+           h->used <= 1;
+}
+static void heap_corrupt(const char *b)
+{
+    char what[200];
+    snprintf(what, sizeof what, "the device heap is corrupted at %p (offset %zu): a write past the end of a block "
+             "that malloc() in a kernel returned overwrote the next block's header", (void *)b, (size_t)(b - heap.base));
+    sim_kernel_trap(what, NULL, 0);
 }
 void *simtlab_device_malloc(size_t n)
 {
@@ -416,9 +435,14 @@ void *simtlab_device_malloc(size_t n)
         return NULL;
     size_t need = sizeof(heap_hdr) + ((n + 15) & ~(size_t)15);
     void *got = NULL;
+    const char *bad = NULL;
     pthread_mutex_lock(&heap.lock);
     for (char *b = heap.base; b < heap.base + heap.size; b += ((heap_hdr *)b)->size) {
         heap_hdr *h = (heap_hdr *)b;
+        if (!heap_hdr_ok(b)) {
+            bad = b;
+            break;
+        }
         if (h->used || h->size < need)
             continue;
         if (h->size - need >= sizeof(heap_hdr) + 16) { /* split: the rest stays free */
@@ -430,6 +454,8 @@ void *simtlab_device_malloc(size_t n)
         break;
     }
     pthread_mutex_unlock(&heap.lock);
+    if (bad)
+        heap_corrupt(bad); /* ends the block: does not return in a kernel */
     return got; /* NULL when the heap is full, as on a GPU */
 }
 void simtlab_device_free(void *p)
@@ -438,21 +464,45 @@ void simtlab_device_free(void *p)
     if (!p)
         return;
     if (!heap.base || c < heap.base || c >= heap.base + heap.size) {
-        if (!sim_in_thread())
+        if (!sim_in_thread()) {
             free(p);
-        else
-            sim_kernel_trap("free() of a pointer that malloc() in a kernel did not return", "device code", 0);
+            return;
+        }
+        char what[160];
+        snprintf(what, sizeof what, "free(%p) in a kernel: not a pointer that malloc() in a kernel returned", p);
+        sim_kernel_trap(what, NULL, 0);
         return;
     }
+    const char *bad = NULL;
+    int found = 0, was_used = 0;
     pthread_mutex_lock(&heap.lock);
-    heap_hdr *h = (heap_hdr *)(c - sizeof(heap_hdr));
-    h->used = 0;
-    for (char *b = heap.base; b < heap.base + heap.size; b += ((heap_hdr *)b)->size) { /* merge free runs */
+    for (char *b = heap.base; b < heap.base + heap.size; b += ((heap_hdr *)b)->size) { /* find it, merge free runs */
         heap_hdr *x = (heap_hdr *)b;
-        while (!x->used && b + x->size < heap.base + heap.size && !((heap_hdr *)(b + x->size))->used)
+        if (!heap_hdr_ok(b)) {
+            bad = b;
+            break;
+        }
+        if (b + sizeof(heap_hdr) == c) {
+            found = 1, was_used = (int)x->used;
+            x->used = 0;
+        }
+        while (!x->used && b + x->size < heap.base + heap.size && heap_hdr_ok(b + x->size) &&
+               !((heap_hdr *)(b + x->size))->used)
             x->size += ((heap_hdr *)(b + x->size))->size;
     }
     pthread_mutex_unlock(&heap.lock);
+    if (bad) {
+        heap_corrupt(bad);
+        return;
+    }
+    if (!found || !was_used) {
+        char what[200];
+        snprintf(what, sizeof what, "free(%p) in a kernel: %s", p,
+                 found ? "the block was freed already (a double free)"
+                       : "inside the device heap but not the start of a block malloc() returned");
+        if (sim_in_thread())
+            sim_kernel_trap(what, NULL, 0);
+    }
 }
 
 /* ---- memory pools: the default one; its attributes are kept --------------------------- */
@@ -563,6 +613,9 @@ cudaError_t cudaFree(void *p)
     ENTER();
     if (!p)
         return cudaSuccess;
+    if (pinned_of(p))
+        return fail(cudaErrorInvalidValue, "cudaFree",
+                    "the pointer is pinned host memory (cudaMallocHost, cudaHostAlloc): free it with cudaFreeHost");
     sim_status s = sim_free(p);
     return s ? fail(of_status(s), "cudaFree", sim_last_error()) : cudaSuccess;
 }
@@ -992,8 +1045,9 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     (void)stream;
     ENTER();
     simt_cfg cfg = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, NULL, 0};
-    if (make_heap())
-        return fail(cudaErrorMemoryAllocation, "the launch", sim_last_error());
+    char heap_why[600];
+    if (make_heap(heap_why, sizeof heap_why))
+        return fail(cudaErrorMemoryAllocation, "the launch", heap_why);
     sim_status s = (sim_status)sim_launch(&cfg, kernel, thunk, args);
     const sim_launch_info *li = sim_last_launch();
     cudaError_t e = of_status(s);
