@@ -860,6 +860,17 @@ int sim_yield(sim_worker *w, int prefer_new)
     return 1;
 }
 
+void sim_clock_yield(uintptr_t pc)
+{
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur)
+        return;
+    w->cur->last_pc = pc;
+    if (w->timed_out)
+        sim_timeout_stop(w, pc);
+    sim_yield(w, 1);
+}
+
 void sim_spin_yield(sim_worker *w, uintptr_t pc)
 {
     w->cur->last_pc = pc;

@@ -280,5 +280,9 @@ int sim_resolve_pcs(const uintptr_t *pcs, size_t n, sim_pc_source *out);
 int sim_worker_count(void);
 /* 1 when the caller is a simulated CUDA thread (a kernel's code), 0 in host code. */
 int sim_in_thread(void);
+/* A simulated thread waits on the clock (clock64() in a loop): the block's other threads run
+ * meanwhile, not yet started ones first, so a block's threads wait together as a GPU's do;
+ * the watchdog (SIMTLAB_TIMEOUT) may stop it here. pc: the caller's. Nothing in host code. */
+void sim_clock_yield(uintptr_t pc);
 
 #endif /* SIMTLAB_LAUNCH_H */

@@ -226,6 +226,15 @@ Test(rewrite, malloc_and_free_in_device_code_use_the_device_heap)
               "a member's free and host code's malloc/free stay: %s", r.text);
     cr_assert(strstr(r.text, "SIMTLAB_WANT_HEAP(__COUNTER__)"), "the heap registered: %s", r.text);
     free(r.text);
+    const char *other = "template <class T> struct Arena { static void free(T *) {} };\n"
+                        "__device__ long g(int *p) { Arena<int>::free(p); return clock() + std::clock(); }\n"
+                        "long h() { return clock(); }\n";
+    r = rw(other);
+    cr_assert(strstr(r.text, "Arena<int>::free(p)") && strstr(r.text, "return simtlab_clock() + std::simtlab_clock()") &&
+                  strstr(r.text, "long h SIMTLAB_HOST_FN () { return clock(); }"),
+              "another scope's free stays, device clock() is renamed, host clock() is not:\n%s", r.text);
+    cr_assert_eq(r.heap_calls, 0);
+    free(r.text);
     const char *with_new = "__global__ void k(float **o) {\n  o[0] = new float[4];\n}\n";
     cr_assert_eq(cu_rewrite(with_new, strlen(with_new), "t.cu", &r), -1);
     cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: new and delete in device code"), "%s", r.err);

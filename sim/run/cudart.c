@@ -113,13 +113,15 @@ static cudaError_t of_status(sim_status s)
 
 /* clock() and clock64() in a kernel (cuda_runtime.h): the host's monotonic clock counted in
  * cycles of the clock rate cudaGetDeviceProperties reports, so a kernel that waits for N cycles
- * (NVIDIA's simpleHyperQ: clockRate x 10 ms) waits N / rate seconds, as on a GPU, and two reads
- * in one thread never go back. Times taken with it are the simulator's, not a GPU's: the
+ * (NVIDIA's simpleHyperQ: clockRate x 10 ms) waits about N / rate seconds, as on a GPU (each read
+ * first lets the block's other threads run: they wait together, not one after another), and two
+ * reads in one thread never go back. Times taken with it are the simulator's, not a GPU's: the
  * simulator has no cycles (its time model predicts a kernel's time: docs/l2-model.md). Before
  * session 17 a kernel's clock() was the C library's, CPU microseconds: the sample's wait of
  * 17.6 million "cycles" took 17.6 s of CPU a kernel. */
 long long simtlab_clock64(void)
 {
+    sim_clock_yield((uintptr_t)__builtin_return_address(0)); /* the block's other threads wait too */
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (long long)t.tv_sec * SIMTLAB_CLOCK_KHZ * 1000 + (long long)t.tv_nsec * SIMTLAB_CLOCK_KHZ / 1000000;

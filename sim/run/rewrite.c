@@ -472,14 +472,16 @@ static long host_fn_mark(const char *h, size_t n)
 }
 
 /* ---- the scan ------------------------------------------------------------------------------- */
-/* `malloc(` or `free(` at src[i..e) in device code, called as the C library's (plain, `::` or
- * `std::`; not a member, `x.free(p)`, nor another scope's, `Pool::free(p)`): on a GPU these
- * allocate from the device heap (cudaLimitMallocHeapSize), so they become
- * simtlab_device_malloc / simtlab_device_free (sim/run/cudart.c), which do so inside a kernel
- * and call the C library's from host code (a __host__ __device__ function). */
+/* `malloc(`, `free(` or `clock(` at src[i..e) in device code, called as the C library's (plain,
+ * `::` or `std::`; not a member, `x.free(p)`, nor another scope's, `Pool::free(p)`): on a GPU
+ * malloc and free allocate from the device heap (cudaLimitMallocHeapSize) and clock reads the
+ * SM's cycle counter, so they become simtlab_device_malloc / simtlab_device_free (sim/run/cudart.c)
+ * and simtlab_clock (cuda_runtime.h), which do so inside a kernel and call the C library's from
+ * host code (a __host__ __device__ function). Host code keeps the C library's names. */
 static int heap_call(const char *src, size_t i, const char *id, size_t len, size_t e, size_t n)
 {
-    if (!((len == 6 && !strncmp(id, "malloc", 6)) || (len == 4 && !strncmp(id, "free", 4))))
+    if (!((len == 6 && !strncmp(id, "malloc", 6)) || (len == 4 && !strncmp(id, "free", 4)) ||
+          (len == 5 && !strncmp(id, "clock", 5))))
         return 0;
     while (e < n && isspace((unsigned char)src[e]))
         e++;
@@ -497,8 +499,8 @@ static int heap_call(const char *src, size_t i, const char *id, size_t len, size
         size_t q = b;
         while (q > 0 && ident_char((unsigned char)src[q - 1]))
             q--;
-        if (b > q && !(b - q == 3 && !strncmp(src + q, "std", 3)))
-            return 0;
+        if ((b > q && !(b - q == 3 && !strncmp(src + q, "std", 3))) || (b == q && b > 0 && src[b - 1] == '>'))
+            return 0; /* another scope's: Pool::free, Arena<int>::free */
     }
     return 1;
 }
@@ -654,9 +656,9 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                 if (len == 6 || q >= n || src[q] != '(')
                     feature_found(&sc, F_NEW, sc.line, len == 3 ? "new" : "delete");
             }
-            if (dev_depth >= 0 && heap_call(src, sc.i, id, len, e, n)) { /* malloc/free in device code */
-                puts_(&o, len == 6 ? "simtlab_device_malloc" : "simtlab_device_free");
-                r->heap_calls++;
+            if (dev_depth >= 0 && heap_call(src, sc.i, id, len, e, n)) { /* malloc/free/clock in device code */
+                puts_(&o, len == 6 ? "simtlab_device_malloc" : len == 4 ? "simtlab_device_free" : "simtlab_clock");
+                r->heap_calls += len != 5;
                 sc.i = e;
                 continue;
             }

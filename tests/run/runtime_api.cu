@@ -26,13 +26,15 @@
     } while (0)
 
 // waits `cycles` of the SM clock, as NVIDIA's simpleHyperQ does, and says how many passed
-__global__ void wait_cycles(long long cycles, long long *waited, long *with_clock)
+__global__ void wait_cycles(long long cycles, long long *waited, long *with_clock, long long *start_end)
 {
     long long t0 = clock64();
+    start_end[2 * threadIdx.x] = t0;
     clock_t c0 = clock();
     while (clock64() - t0 < cycles) {
     }
     waited[threadIdx.x] = clock64() - t0;
+    start_end[2 * threadIdx.x + 1] = t0 + waited[threadIdx.x];
     with_clock[threadIdx.x] = (long)(clock() - c0);
 }
 
@@ -54,15 +56,25 @@ int main()
 
     // clock64() and clock() in a kernel count the device clock: 2 ms worth of cycles pass
     const long long cycles = 2LL * rate_khz; // 2 ms
-    long long *waited;
+    const int waiters = 32;
+    long long *waited, *start_end;
     long *with_clock;
-    CHECK(cudaMallocManaged(&waited, 2 * sizeof(long long)));
-    CHECK(cudaMallocManaged(&with_clock, 2 * sizeof(long)));
+    CHECK(cudaMallocManaged(&waited, waiters * sizeof(long long)));
+    CHECK(cudaMallocManaged(&with_clock, waiters * sizeof(long)));
+    CHECK(cudaMallocManaged(&start_end, 2 * waiters * sizeof(long long)));
     clock_t host0 = clock();
-    wait_cycles<<<1, 2>>>(cycles, waited, with_clock);
+    wait_cycles<<<1, waiters>>>(cycles, waited, with_clock, start_end);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
-    for (int t = 0; t < 2; t++) {
+    // the block's threads wait together, as a GPU's warps do: the last one starts before the first ends
+    long long last_start = 0, first_end = -1;
+    for (int t = 0; t < waiters; t++) {
+        last_start = start_end[2 * t] > last_start ? start_end[2 * t] : last_start;
+        first_end = first_end < 0 || start_end[2 * t + 1] < first_end ? start_end[2 * t + 1] : first_end;
+    }
+    EXPECT(last_start < first_end, "the threads waited one after another (last start %lld, first end %lld)",
+           last_start, first_end);
+    for (int t = 0; t < waiters; t++) {
         EXPECT(waited[t] >= cycles && waited[t] < cycles + 1000LL * rate_khz,
                "thread %d waited %lld cycles for %lld", t, waited[t], cycles);
         EXPECT(with_clock[t] >= cycles, "thread %d: clock() saw %ld cycles, clock64() %lld", t, with_clock[t], waited[t]);

@@ -242,17 +242,17 @@ static inline __attribute__((always_inline)) unsigned __match_all_sync(unsigned 
 }
 #define __activemask() sim_activemask()
 /* clock() and clock64() in a kernel count cycles of cudaDeviceProp.clockRate on the host's
- * monotonic clock (sim/run/cudart.c simtlab_clock64): a kernel that waits N cycles waits N / rate
- * seconds, and times taken with them are the simulator's. Host code's clock() stays the C
- * library's (CPU time): the macro below asks which one is calling. <ctime> is included above,
- * before the macro, so its own declaration of clock is untouched. */
+ * monotonic clock (sim/run/cudart.c simtlab_clock64), and let the block's other threads run
+ * meanwhile: a kernel that waits N cycles waits about N / rate seconds; times taken with them
+ * are the simulator's. The rewriter renames clock() calls in device code to simtlab_clock();
+ * host code's clock() stays the C library's (CPU time), as does a __host__ __device__
+ * function's when the host calls it. */
 extern "C" int sim_in_thread(void);
 static inline long long clock64() { return simtlab_clock64(); }
 static inline clock_t simtlab_clock() { return sim_in_thread() ? (clock_t)simtlab_clock64() : ::clock(); }
 namespace std {
 using ::simtlab_clock;
 }
-#define clock() simtlab_clock()
 /* malloc/free in device code become simtlab_device_malloc/free (the rewriter); std:: and ::
  * spell them too. A file with such calls ends with SIMTLAB_WANT_HEAP(__COUNTER__). */
 namespace std {
