@@ -28,9 +28,9 @@
 // waits `cycles` of the SM clock, as NVIDIA's simpleHyperQ does, and says how many passed
 __global__ void wait_cycles(long long cycles, long long *waited, long *with_clock, long long *start_end)
 {
+    clock_t c0 = clock(); // read first and last: its interval holds clock64()'s
     long long t0 = clock64();
     start_end[2 * threadIdx.x] = t0;
-    clock_t c0 = clock();
     while (clock64() - t0 < cycles) {
     }
     waited[threadIdx.x] = clock64() - t0;
