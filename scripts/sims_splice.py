@@ -62,8 +62,11 @@ def main():
         if not os.path.exists(of):
             sys.exit('%s: no %s to splice into' % (nf, of))
         old, new = json.load(open(of)), json.load(open(nf))
-        # a run of one version leaves the others' plans at 0 (v1_br, v2_splits, ...): not compared
-        unplanned = {k for run in (old, new) for k, v in run['params'].items() if k[:3] in ('v1_', 'v2_') and v == 0}
+        # the plans (v1_br, v2_splits, ...) of a version either run left out are not compared: a run
+        # leaves them at 0 (v2_whole is 0 in some plans that ran, so the value cannot say)
+        ran = [{v['name'] for v in run['sim']['versions']} for run in (old, new)]
+        unplanned = {k for k in set(old['params']) | set(new['params'])
+                     if k[:3] in ('v1_', 'v2_') and any(k[:2] not in r for r in ran)}
         po = {k: v for k, v in old['params'].items() if k != 'version' and k not in unplanned}
         pn = {k: v for k, v in new['params'].items() if k != 'version' and k not in unplanned}
         if po != pn:
