@@ -540,8 +540,11 @@ cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool)
 static cudaError_t pool_attr(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value, int set, const char *fn)
 {
     ENTER();
-    if (!pool || !value)
-        return fail(cudaErrorInvalidValue, fn, pool ? "value is NULL" : "the memory pool is NULL");
+    if (pool != &default_pool || !value)
+        return fail(cudaErrorInvalidValue, fn,
+                    !pool ? "the memory pool is NULL"
+                    : pool != &default_pool ? "not the device's pool (cudaDeviceGetDefaultMemPool gives the one there is)"
+                                            : "value is NULL");
     int *flag = attr == cudaMemPoolReuseFollowEventDependencies   ? &pool->follow
                 : attr == cudaMemPoolReuseAllowOpportunistic      ? &pool->opportunistic
                 : attr == cudaMemPoolReuseAllowInternalDependencies ? &pool->internal
@@ -562,8 +565,10 @@ static cudaError_t pool_attr(cudaMemPool_t pool, cudaMemPoolAttr attr, void *val
         return cudaSuccess;
     case cudaMemPoolAttrReservedMemCurrent: case cudaMemPoolAttrReservedMemHigh:
     case cudaMemPoolAttrUsedMemCurrent: case cudaMemPoolAttrUsedMemHigh:
-        if (set && *(unsigned long long *)value != 0)
-            return fail(cudaErrorInvalidValue, fn, "a memory pool's usage can only be reset, to 0");
+        if (set && ((attr != cudaMemPoolAttrReservedMemHigh && attr != cudaMemPoolAttrUsedMemHigh) ||
+                    *(unsigned long long *)value != 0))
+            return fail(cudaErrorInvalidValue, fn,
+                        "of a pool's usage only the high marks (ReservedMemHigh, UsedMemHigh) can be set, to 0");
         if (!set)
             *(unsigned long long *)value = (unsigned long long)sim_bytes_in_use();
         return cudaSuccess;
@@ -592,8 +597,11 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t keep)
 cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags)
 {
     ENTER();
-    if (!dev || flags)
-        return fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer", dev ? "flags must be 0" : "pDevice is NULL");
+    if (!dev || flags) {
+        char why[64];
+        snprintf(why, sizeof why, "flags %u: they must be 0", flags);
+        return fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer", dev ? why : "pDevice is NULL");
+    }
     if (!pinned_of(host))
         return fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer",
                     "not memory from cudaMallocHost or cudaHostAlloc (the simulator maps only those: "
@@ -775,8 +783,11 @@ static size_t limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
 {
     ENTER();
-    if ((unsigned)limit > 6)
-        return fail(cudaErrorInvalidValue, "cudaDeviceSetLimit", "not a cudaLimit the simulator knows (0-6)");
+    if ((unsigned)limit > 6) {
+        char why[96];
+        snprintf(why, sizeof why, "limit %d: not a cudaLimit the simulator knows (0-6)", (int)limit);
+        return fail(cudaErrorInvalidValue, "cudaDeviceSetLimit", why);
+    }
     if (limit == cudaLimitMallocHeapSize && heap.made)
         return fail(cudaErrorInvalidValue, "cudaDeviceSetLimit",
                     "cudaLimitMallocHeapSize: the device heap is in use since the first launch; set it before");
@@ -790,8 +801,11 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
 cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit)
 {
     ENTER();
-    if (!value || (unsigned)limit > 6)
-        return fail(cudaErrorInvalidValue, "cudaDeviceGetLimit", value ? "not a cudaLimit (0-6)" : "value is NULL");
+    if (!value || (unsigned)limit > 6) {
+        char why[96];
+        snprintf(why, sizeof why, "limit %d: not a cudaLimit (0-6)", (int)limit);
+        return fail(cudaErrorInvalidValue, "cudaDeviceGetLimit", value ? why : "value is NULL");
+    }
     *value = limits[limit];
     return cudaSuccess;
 }
@@ -975,6 +989,8 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID attr, const 
         }
     }
     *to = *value;
+    if (attr == cudaStreamAttributePriority) /* the range cudaDeviceGetStreamPriorityRange gives */
+        to->priority = to->priority < -5 ? -5 : to->priority > 0 ? 0 : to->priority;
     return cudaSuccess;
 }
 cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaStreamAttrValue *value)
@@ -1188,8 +1204,11 @@ static cudaSharedMemConfig bank_config = cudaSharedMemBankSizeDefault;
 cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig c)
 {
     ENTER();
-    if ((unsigned)c > 2)
-        return fail(cudaErrorInvalidValue, "cudaDeviceSetSharedMemConfig", "not a cudaSharedMemConfig (0-2)");
+    if ((unsigned)c > 2) {
+        char why[96];
+        snprintf(why, sizeof why, "config %d: not a cudaSharedMemConfig (0-2)", (int)c);
+        return fail(cudaErrorInvalidValue, "cudaDeviceSetSharedMemConfig", why);
+    }
     bank_config = c; /* kept; the banks stay 4 bytes wide, as on sm_50 and later */
     return cudaSuccess;
 }
@@ -1236,8 +1255,11 @@ cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority)
 cudaError_t cudaMemset2D(void *p, size_t pitch, int v, size_t width, size_t height)
 {
     ENTER();
-    if (width > pitch)
-        return fail(cudaErrorInvalidValue, "cudaMemset2D", "width is larger than the pitch");
+    if (width > pitch) {
+        char why[120];
+        snprintf(why, sizeof why, "width %zu bytes is larger than the pitch, %zu", width, pitch);
+        return fail(cudaErrorInvalidValue, "cudaMemset2D", why);
+    }
     for (size_t r = 0; r < height; r++) {
         cudaError_t e = cudaMemset((char *)p + r * pitch, v, width);
         if (e)
