@@ -154,6 +154,8 @@ int main()
     CHECK(cudaMemsetAsync(a_dev, 0, n * sizeof(float), 0));
     twice<<<(n + 255) / 256, 256>>>(a_dev, n);
     CHECK(cudaFreeAsync(a_dev, 0));
+    CHECK(cudaMallocAsync(&a_dev, n * sizeof(float), pool, 0)); // the C++ form with a pool
+    CHECK(cudaFreeAsync(a_dev, 0));
     CHECK(cudaStreamSynchronize(0));
     EXPECT(cudaMemPoolSetAttribute(pool, (cudaMemPoolAttr)99, &threshold) == cudaErrorInvalidValue,
            "attribute 99 was accepted");

@@ -399,6 +399,13 @@ static inline cudaError_t cudaMallocAsync(T **p, size_t n, cudaStream_t s, const
     return simtlab_malloc((void **)p, n, "cudaMallocAsync", file, line);
 }
 template <class T>
+static inline cudaError_t cudaMallocAsync(T **p, size_t n, cudaMemPool_t pool, cudaStream_t s,
+                                          const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    (void)s;
+    return pool ? simtlab_malloc((void **)p, n, "cudaMallocAsync", file, line) : simtlab_bad_pool("cudaMallocAsync");
+}
+template <class T>
 static inline cudaError_t cudaMallocFromPoolAsync(T **p, size_t n, cudaMemPool_t pool, cudaStream_t s,
                                                   const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
