@@ -14,7 +14,7 @@
  *   cg::tiled_partition(parent, n) (n a power of two from 1 to 32 at run time,
  *   parent a thread_block, a thread_group or a coalesced_group): a
  *   thread_group (a coalesced_group for a coalesced parent); another n is the
- *   simulator's report and cudaErrorAssert (a GPU traps);
+ *   simulator's report and cudaErrorLaunchFailure (a GPU traps);
  *   cg::coalesced_threads(): coalesced_group, the lanes of the warp that reach
  *   it together (__activemask()), with the tiles' warp functions, whose
  *   source lanes are ranks among the group's lanes;
