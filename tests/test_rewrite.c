@@ -226,6 +226,11 @@ Test(rewrite, malloc_and_free_in_device_code_use_the_device_heap)
               "a member's free and host code's malloc/free stay: %s", r.text);
     cr_assert(strstr(r.text, "SIMTLAB_WANT_HEAP(__COUNTER__)"), "the heap registered: %s", r.text);
     free(r.text);
+    const char *ctor = "struct Buf { int *p; __device__ Buf(int n) : p((int *)malloc(n * 4)) {} };\n";
+    r = rw(ctor);
+    cr_assert(strstr(r.text, ": p((int *)simtlab_device_malloc(n * 4))") && r.heap_calls == 1,
+              "a device constructor's initializer list:\n%s", r.text);
+    free(r.text);
     const char *other = "template <class T> struct Arena { static void free(T *) {} };\n"
                         "__device__ long g(int *p) { Arena<int>::free(p); return clock() + std::clock(); }\n"
                         "long h() { return clock(); }\n";

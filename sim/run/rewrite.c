@@ -656,7 +656,7 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                 if (len == 6 || q >= n || src[q] != '(')
                     feature_found(&sc, F_NEW, sc.line, len == 3 ? "new" : "delete");
             }
-            if (dev_depth >= 0 && heap_call(src, sc.i, id, len, e, n)) { /* malloc/free/clock in device code */
+            if ((dev_depth >= 0 || dev_hdr) && heap_call(src, sc.i, id, len, e, n)) { /* device code, a constructor's initializer list too */
                 puts_(&o, len == 6 ? "simtlab_device_malloc" : len == 4 ? "simtlab_device_free" : "simtlab_clock");
                 r->heap_calls += len != 5;
                 sc.i = e;
