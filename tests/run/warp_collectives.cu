@@ -21,7 +21,7 @@ __global__ void collectives(int *out)
     o[OR] = (int)__reduce_or_sync(full, 1u << (lane % 8));
     o[XOR] = (int)__reduce_xor_sync(full, lane);
     o[EVEN] = lane % 2 == 0 ? (int)__reduce_add_sync(0x55555555u, lane) : -1;
-    o[ANY] = (int)__match_any_sync(full, lane / 4);
+    o[ANY] = (int)__match_any_sync(full, (short)(lane / 4)); // a short converts to int, as with nvcc
     int pred = -1;
     o[ALL] = (int)__match_all_sync(full, 7.5f, &pred);
     o[ALLP] = pred;

@@ -31,6 +31,7 @@
 #include <ctime>
 #include <time.h>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "simtlab_cudart.h"
@@ -223,9 +224,13 @@ template <class T>
 static inline __attribute__((always_inline)) unsigned __match_any_sync(unsigned m, T v, const char *f = __builtin_FILE(),
                                                                        int l = __builtin_LINE())
 {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_any_sync: a 32- or 64-bit value");
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || (std::is_integral<T>::value && sizeof(T) < 4),
+                  "__match_any_sync: a 32- or 64-bit value");
     uint64_t u = 0;
-    std::memcpy(&u, &v, sizeof v);
+    if (sizeof(T) < 4) /* bool, char, short: converted to int, as nvcc's overloads take them */
+        u = (uint64_t)(uint32_t)(int)v;
+    else
+        std::memcpy(&u, &v, sizeof v);
     return (unsigned)sim_warp_collective(m, u, simtlab::COLL_MATCH_ANY, f, l);
 }
 template <class T>
@@ -233,9 +238,13 @@ static inline __attribute__((always_inline)) unsigned __match_all_sync(unsigned 
                                                                        const char *f = __builtin_FILE(),
                                                                        int l = __builtin_LINE())
 {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_all_sync: a 32- or 64-bit value");
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || (std::is_integral<T>::value && sizeof(T) < 4),
+                  "__match_all_sync: a 32- or 64-bit value");
     uint64_t u = 0;
-    std::memcpy(&u, &v, sizeof v);
+    if (sizeof(T) < 4) /* bool, char, short: converted to int, as nvcc's overloads take them */
+        u = (uint64_t)(uint32_t)(int)v;
+    else
+        std::memcpy(&u, &v, sizeof v);
     unsigned r = (unsigned)sim_warp_collective(m, u, simtlab::COLL_MATCH_ALL, f, l);
     *pred = r != 0;
     return r;
