@@ -226,6 +226,13 @@ Test(rewrite, malloc_and_free_in_device_code_use_the_device_heap)
               "a member's free and host code's malloc/free stay: %s", r.text);
     cr_assert(strstr(r.text, "SIMTLAB_WANT_HEAP(__COUNTER__)"), "the heap registered: %s", r.text);
     free(r.text);
+    const char *mac = "#define RELEASE(p) free(p) /* free(x) */\n#define free(q) my_free(q)\n#define S \"free(\"\n";
+    r = rw(mac);
+    cr_assert(strstr(r.text, "#define RELEASE(p) simtlab_device_free(p) /* free(x) */") &&
+                  strstr(r.text, "#define free(q) my_free(q)") && strstr(r.text, "#define S \"free(\"") &&
+                  r.heap_calls == 1,
+              "a macro's body is renamed, not its name, comments or strings:\n%s", r.text);
+    free(r.text);
     const char *ctor = "struct Buf { int *p; __device__ Buf(int n) : p((int *)malloc(n * 4)) {} };\n";
     r = rw(ctor);
     cr_assert(strstr(r.text, ": p((int *)simtlab_device_malloc(n * 4))") && r.heap_calls == 1,

@@ -505,6 +505,56 @@ static int heap_call(const char *src, size_t i, const char *id, size_t len, size
     return 1;
 }
 
+/* A #define line, src[from..to), copied with its malloc/free/clock calls renamed as heap_call
+ * says: the macro may be expanded in device code, and the renamed functions call the C
+ * library's from host code (comments and strings in it are copied as they are) */
+static void put_define(buf *o, const char *src, size_t from, size_t to, size_t n, rewrite_result *r)
+{
+    size_t i = from, done = from;
+    while (i < to && src[i] != '#')
+        i++;
+    for (i++; i < to && isspace((unsigned char)src[i]); i++)
+        ;
+    i += 6; /* "define" */
+    while (i < to && isspace((unsigned char)src[i]))
+        i++;
+    while (i < to && ident_char((unsigned char)src[i])) /* the macro's own name stays */
+        i++;
+    while (i < to) {
+        char c = src[i];
+        if (c == '"' || c == '\'') { /* a literal */
+            for (i++; i < to && src[i] != c; i++)
+                if (src[i] == '\\')
+                    i++;
+            i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < to && src[i + 1] == '*') {
+            for (i += 2; i + 1 < to && !(src[i] == '*' && src[i + 1] == '/'); i++)
+                ;
+            i += 2;
+            continue;
+        }
+        if (c == '/' && i + 1 < to && src[i + 1] == '/')
+            break;
+        if (ident_char((unsigned char)c) && !(i > from && ident_char((unsigned char)src[i - 1]))) {
+            size_t e = i;
+            while (e < to && ident_char((unsigned char)src[e]))
+                e++;
+            if (heap_call(src, i, src + i, e - i, e, n)) {
+                put(o, src + done, i - done);
+                puts_(o, e - i == 6 ? "simtlab_device_malloc" : e - i == 4 ? "simtlab_device_free" : "simtlab_clock");
+                r->heap_calls += e - i != 5;
+                done = e;
+            }
+            i = e;
+            continue;
+        }
+        i++;
+    }
+    put(o, src + done, to - done);
+}
+
 int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -539,8 +589,12 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                 size_t k = j + 1;
                 while (k < e && isspace((unsigned char)src[k]))
                     k++;
-                if (!(e - k >= 6 && !strncmp(src + k, "define", 6)) || !memmem(src + j, e - j, "<<<", 3)) {
-                    put(&o, src + sc.i, e - sc.i);
+                int is_define = e - k >= 6 && !strncmp(src + k, "define", 6);
+                if (!is_define || !memmem(src + j, e - j, "<<<", 3)) {
+                    if (is_define) /* a macro may be used in device code: malloc/free/clock renamed */
+                        put_define(&o, src, sc.i, e, n, r);
+                    else
+                        put(&o, src + sc.i, e - sc.i);
                     sc.line += lines;
                     sc.i = e;
                     hdr = o.n + 1; /* after its newline */
