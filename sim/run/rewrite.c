@@ -84,9 +84,10 @@ static const feature features[] = {
     /* cooperative groups inside one block (thread_block, thread_group, static and dynamic tiles,
      * coalesced groups, cg::reduce, the scans) are in sim/run/include/cooperative_groups.h; grid-wide
      * ones cannot be: a grid's blocks run one after another here, none waits for the others */
-    {"grid-wide cooperative groups (this_grid, grid.sync, multi-grid and cluster groups, cooperative launches)",
-     {"this_grid", "grid_group", "this_multi_grid", "multi_grid_group", "this_cluster", "cluster_group",
-      "cudaLaunchCooperativeKernel*"},
+    /* this_grid() is (its members work in any launch; grid.sync() is a report at run time) */
+    {"cooperative launches, multi-grid and cluster groups (cudaLaunchCooperativeKernel, this_multi_grid, "
+     "this_cluster: all blocks resident at once, where the simulator runs them one after another)",
+     {"this_multi_grid", "multi_grid_group", "this_cluster", "cluster_group", "cudaLaunchCooperativeKernel*"},
      {NULL}},
     {"asynchronous copies and reductions of cooperative groups (cg::memcpy_async, cg::reduce_update_async, "
      "cg::reduce_store_async, cg::inclusive_scan_update, cg::exclusive_scan_update)",

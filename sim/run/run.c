@@ -394,6 +394,19 @@ static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.
                                              SIMTLAB_RUN_LIB_JSON,
                                              SIMTLAB_RUN_LIB_SIM};
 
+/* __CUDA_ARCH__ of the preset's chip, defined in the device pass of .cu files only, as nvcc
+ * defines it while compiling device code: a kernel's `#if __CUDA_ARCH__ >= 700` path is the one
+ * that runs, and host code (the host pass) sees it undefined. The single-pass fallback, which
+ * compiles host code too, leaves it undefined (docs/run.md). */
+static const char *cuda_arch_define(const char *arch)
+{
+    if (arch && !strcmp(arch, "sm_80"))
+        return "-D__CUDA_ARCH__=800";
+    if (arch && !strcmp(arch, "sm_89"))
+        return "-D__CUDA_ARCH__=890";
+    return "-D__CUDA_ARCH__=900"; /* sm_90, h200, the default */
+}
+
 /* ---- sim mode: build ------------------------------------------------------------------------ */
 /* Two passes over each rewritten file (rewrite.h, docs/NOTES.md):
  *   device pass  instrumented (the simulator's hooks), every global symbol
@@ -440,6 +453,8 @@ static void compile_argv(const opts *o, unit *u, int pass)
         argv[a++] = "-mtune=generic";
 #endif
     }
+    if (pass == PASS_DEV && u->is_cu) /* as nvcc's device compilation: device paths (#if __CUDA_ARCH__ >= 700) */
+        argv[a++] = cuda_arch_define(o->arch);
     argv[a++] = pass == PASS_HOST ? "-DSIMTLAB_DEV_FN=[[gnu::weak]]" : "-DSIMTLAB_DEV_FN=";
     argv[a++] = pass == PASS_SINGLE ? "-DSIMTLAB_HOST_FN=[[gnu::no_sanitize_thread]]" : "-DSIMTLAB_HOST_FN=";
     argv[a++] = "-Wno-unknown-pragmas";
@@ -775,6 +790,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof simtlab_inputs / sizeof simtlab_inputs[0]; i++)
         h = fnv_stat(h, simtlab_inputs[i]);
     h = fnv_stat(h, "/proc/self/exe"); /* this driver: its rewriter's output is what is compiled */
+    h = fnv_str(h, cuda_arch_define(o.arch)); /* the device pass's __CUDA_ARCH__ */
     const char *cache = getenv("SIMTLAB_RUN_CACHE");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%016llx", cache && cache[0] ? cache : SIMTLAB_RUN_CACHE_DEFAULT, (unsigned long long)h);

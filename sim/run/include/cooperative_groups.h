@@ -24,9 +24,12 @@
  * synchronizes only the tile's warps): every thread of the block must reach
  * a multi-warp tile's sync(), shfl(), any(), all(), reduce or scan, or the
  * simulator reports a barrier only some threads reach.
- * Grid-wide groups (this_grid(), grid.sync(), cudaLaunchCooperativeKernel),
- * multi-grid and cluster groups and cg::memcpy_async are not here: the
- * rewriter names them as unsupported (sim/run/rewrite.c).
+ *   cg::labeled_partition(g, label), cg::binary_partition(g, pred) of a warp-level group;
+ *   cg::this_grid(): grid_group's members (thread_rank, size, num_blocks, block_rank, ...)
+ *   for grid-stride loops; its sync() is the simulator's report and a launch failure (a
+ *   grid-wide barrier needs all blocks resident; blocks run one after another here).
+ * cudaLaunchCooperativeKernel, multi-grid and cluster groups and cg::memcpy_async are not
+ * here: the rewriter names them as unsupported (sim/run/rewrite.c).
  * Barriers and warp intrinsics carry the caller's file and line, as
  * __syncthreads() does, so reports name the student's line. */
 #ifndef SIMTLAB_COOPERATIVE_GROUPS_H
@@ -383,6 +386,54 @@ static inline thread_group tiled_partition(const thread_group &parent, unsigned 
         return detail::block_tile(n);
     return detail::lanes_tile(parent, n);
 }
+
+/* The lanes of a warp-level group (a tile of at most 32, a coalesced group) with the same
+ * label: a coalesced group of them (sm_70's match.any). binary_partition: label pred. */
+template <class G>
+static inline coalesced_group labeled_partition(const G &g, unsigned label, const char *f = __builtin_FILE(),
+                                                int l = __builtin_LINE())
+{
+    static_assert(std::is_base_of<thread_group, G>::value, "labeled_partition: a tile of at most 32 or a coalesced_group");
+    const unsigned in = detail::access::mask(g);
+    return detail::access::coalesced(__match_any_sync(in, label, f, l), 0, 1);
+}
+template <class G>
+static inline coalesced_group binary_partition(const G &g, bool pred, const char *f = __builtin_FILE(),
+                                               int l = __builtin_LINE())
+{
+    return labeled_partition(g, pred ? 1u : 0u, f, l);
+}
+
+/* The whole grid: its members work in any launch (a grid-stride loop over thread_rank() and
+ * size()); grid.sync() needs a cooperative launch whose blocks are all resident at once, and the
+ * simulator runs a grid's blocks one after another: sync() is the simulator's report and a
+ * launch failure. */
+class grid_group {
+  public:
+    unsigned long long thread_rank() const
+    {
+        return (unsigned long long)block_rank() * detail::block_threads() + detail::block_rank();
+    }
+    unsigned long long size() const { return (unsigned long long)num_blocks() * detail::block_threads(); }
+    unsigned long long num_threads() const { return size(); }
+    unsigned long long block_rank() const
+    {
+        return ((unsigned long long)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    }
+    unsigned long long num_blocks() const { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
+    dim3 block_index() const { return dim3(blockIdx); }
+    dim3 group_dim() const { return dim3(gridDim); }
+    dim3 dim_blocks() const { return dim3(gridDim); }
+    dim3 dim_threads() const { return dim3(blockDim); }
+    bool is_valid() const { return true; }
+    void sync(const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
+    {
+        sim_kernel_trap("grid.sync(): a grid-wide barrier needs a cooperative launch, all blocks resident at once; "
+                        "the simulator runs a grid's blocks one after another (run it on a GPU: simtlab run --mode cuda)",
+                        f, (unsigned)l);
+    }
+};
+static inline grid_group this_grid() { return grid_group(); }
 
 template <class G>
 static inline void sync(const G &g, const char *f = __builtin_FILE(), int l = __builtin_LINE())
