@@ -126,6 +126,17 @@ Test(rewrite, cooperative_groups_in_a_block_pass_grid_wide_named)
               "%s", r.err);
 }
 
+/* libcu++'s headers (NVIDIA's globalToShmemAsyncCopy): one message, not "No such file" */
+Test(rewrite, libcudacxx_named)
+{
+    const char *src = "#include <cuda/pipeline>\n__global__ void k() {}\n";
+    rewrite_result r;
+    cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:1: not supported by the simulator: libcu++ (cuda::pipeline") &&
+                  strstr(r.err, "#include <cuda/pipeline>"),
+              "%s", r.err);
+}
+
 Test(rewrite, host_launch_after_device_code_is_fine)
 {
     const char *src = "__device__ int g;\n__global__ void k() { g = 1; }\nint main() { k<<<1, 1>>>(); }\n";

@@ -103,11 +103,12 @@ static const feature features[] = {
     {"half precision (__half, __nv_bfloat16)", {"__half", "__half2", "half2", "__float2half", "__half2float", "__nv_bfloat16", "__float2bfloat16"}, {"cuda_fp16", "cuda_bf16", "cuda_fp8"}},
     {"tensor-core WMMA", {"wmma", "nvcuda"}, {"mma.h"}},
     {"CUDA graphs", {"cudaGraph*", "cudaStreamBeginCapture"}, {NULL}},
+    {"libcu++ (cuda::pipeline, cuda::barrier, cuda::atomic, cuda::std)", {NULL}, {"cuda/"}},
     {"inline PTX (asm)", {"asm", "__asm__"}, {NULL}},
     {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
     {"new and delete in device code (malloc and free work there)", {NULL}, {NULL}},
 };
-enum { F_ASM = 12, F_DYNPAR = 13, F_NEW = 14 };
+enum { F_ASM = 13, F_DYNPAR = 14, F_NEW = 15 };
 
 static int id_matches(const char *pat, const char *id, size_t len)
 {
