@@ -269,7 +269,8 @@ typedef struct sim_worker {
 
     int l2_lost;        /* this block's trace overflowed (sim_l2_grow) */
     size_t l2_done;     /* l2_tr[0, l2_done) already sorted and filtered (a compaction) */
-    uint64_t *l1_tags;  /* 2^SIM_L1_SHIFT_MAX: the L1 model of sim/l2.c */
+    uint64_t *l1_tags;  /* 2^SIM_L1_SHIFT_MAX: the write-merge table of sim/l2.c */
+    uint64_t *l1r_tags; /* 2^SIM_L1_SHIFT_MAX: the in-block read table of sim/l2.c */
     size_t l2_alloc;    /* entries l2_tr has room for */
     uint64_t *l2_tmp;   /* l2_tmp_n entries: the occurrence sort's other buffer */
     size_t l2_tmp_n;

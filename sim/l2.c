@@ -7,17 +7,23 @@
  *  1. Recording (hot path, sim/access.c): every global access appends its
  *     32-byte sector and kind (read, write, atomic) to the worker's trace of
  *     the running block, unless it repeats the entry just appended.
- *  2. L1 (block end, on the worker, no lock): the block's trace, in the order
- *     of each thread's accesses (see SIM_L2_OCC_SHIFT), goes through a filter
- *     standing for the block's share of its SM's L1 (hashed, direct-mapped,
- *     empty at the block's start; sized per launch): a read of a sector the block
- *     already read or wrote is an L1 hit and never reaches L2; a write of a
- *     sector the block already wrote is merged with it (a warp writes a
- *     sector as one request; rewriting a dirty sector sends nothing new to
- *     DRAM). Atomics always reach L2, where the chip makes them.
+ *  2. Within the block (block end, on the worker, no lock): the block's trace,
+ *     in the order of each thread's accesses (see SIM_L2_OCC_SHIFT), goes
+ *     through two small hashed, direct-mapped tables, empty at the block's
+ *     start and sized per launch: a read of a sector the block read just
+ *     before (a table of a quarter of its share of the SM's L1 model, below)
+ *     is an L1 hit whatever the other blocks do; a write of a sector the block
+ *     already wrote (a table of its share of the whole L1) is merged with it
+ *     (a warp writes a sector as one request; rewriting a dirty sector sends
+ *     nothing new to DRAM). What is left is the block's trace, its runs of
+ *     consecutive sectors one entry each. Atomics always reach L2.
  *  3. A window (under a lock, in block order): on the chip SMs x blocks-per-SM
- *     blocks are resident at once. Their traces are fed to the L2 interleaved,
- *     SIM_L2_RR sectors of each in turn, as if they ran side by side; when one
+ *     blocks are resident at once. Their traces are fed interleaved, SIM_L2_RR
+ *     reads of each in turn (a write costs 1 / SIM_L2_READ_COST of a read: a
+ *     warp waits for its loads, not for its stores), as if they ran side by
+ *     side, through the L1 of the block's SM (SIM_L1_KEEP % of what shared
+ *     memory leaves of it, SIM_L1_WAYS ways, LRU; reads and writes allocate,
+ *     a read that finds its sector is a hit) to the L2; when one
  *     ends, the next block in order takes its place (an SM starts a new block
  *     when one ends). A grid of more than one wave starts its first wave
  *     staggered (block i of n after i / n of the mean block's length): the
@@ -73,6 +79,11 @@
 #endif
 #define SIM_L2_DIRTY_WAYS 10 /* dirty lines a set may hold, one more in 2 sets of 3, one fewer beside a hot clean line (dirty_cap) */
 #define SIM_L2_HASH_SHIFT 12 /* set_of permutes 1 KB runs inside aligned 512 KB groups */
+#ifndef SIM_L1_KEEP
+#define SIM_L1_KEEP 50 /* percent of an SM's L1 (what shared memory leaves) that keeps what its blocks read */
+#endif
+#define SIM_L1_WAYS 4       /* the L1 model's ways (LRU) */
+#define SIM_L2_READ_COST 16 /* the window's turn: SIM_L2_RR reads of 16 each, a write 1 */
 
 static struct {
     size_t bytes; /* the preset's L2 */
@@ -111,7 +122,15 @@ static struct {
     int started; /* the first wave entered the window */
     uint64_t stored_end; /* 1 + the highest block stored this launch (a failed launch's final feed stops there) */
     uint64_t pending;    /* entries stored and not fed yet (at most SIM_PENDING_MAX) */
-    unsigned l1_shift;  /* this launch's L1 model: 2^l1_shift sectors a block */
+    unsigned l1_shift;  /* this launch's write-merge table: 2^l1_shift sectors a block */
+    unsigned l1r_shift; /* this launch's in-block read table: 2^l1r_shift sectors a block */
+    /* the SMs' L1s (sms x l1_sets x SIM_L1_WAYS, SM-major), fed by the window */
+    uint64_t *l1_tag, *l1_lru; /* line + 1 (0: empty); last use (l1_clock) */
+    uint8_t *l1_valid;         /* per sector of the line */
+    size_t l1_sets, l1_cap;    /* sets an SM this launch; lines allocated */
+    uint64_t l1_clock;
+    uint64_t l1_last_line, l1_last_way; /* the last L1 lookup (line, way) and its SM */
+    unsigned l1_last_sm;
     simt_cfg cfg;       /* this launch's */
     int cold;           /* every launch starts on an empty L2 (sim_l2_set_cold) */
     uint64_t host_fetched, host_written_back; /* outside launches: copies, memsets */
@@ -156,6 +175,48 @@ static inline void write_back(size_t i)
     L2.written_back += n * 32u;
     L2.dirty_sectors -= n;
     L2.dirty[i] = 0;
+}
+
+/* One sector of a block on SM sm through that SM's L1; 1: a read that hits
+ * there (the L2 never sees it). Reads and writes allocate (the least recently
+ * used way of the set goes), an atomic drops L1's copy of its sector. */
+static int l1_hit(unsigned sm, uint64_t sector, unsigned kind)
+{
+    if (!L2.l1_sets)
+        return 0;
+    const uint64_t line = sector >> 2, want = line + 1;
+    const uint8_t bit = (uint8_t)(1u << (sector & 3));
+    size_t i = SIZE_MAX, base;
+    if (line == L2.l1_last_line && sm == L2.l1_last_sm) { /* the last lookup's line (a run's next sector) */
+        i = L2.l1_last_way;
+        base = i - i % SIM_L1_WAYS;
+    } else {
+        /* the set: the line's hash scaled to the set count (a multiply, not a division) */
+        base = ((size_t)sm * L2.l1_sets + (size_t)(((line * 0x9E3779B97F4A7C15ull) >> 32) * L2.l1_sets >> 32)) * SIM_L1_WAYS;
+        for (size_t k = base; k < base + SIM_L1_WAYS; k++)
+            if (L2.l1_tag[k] == want) {
+                i = k;
+                break;
+            }
+    }
+    if (kind == 2) {
+        if (i != SIZE_MAX)
+            L2.l1_valid[i] &= (uint8_t)~bit;
+        return 0;
+    }
+    if (i == SIZE_MAX) {
+        i = base;
+        for (size_t k = base + 1; k < base + SIM_L1_WAYS; k++)
+            if (L2.l1_lru[k] < L2.l1_lru[i])
+                i = k;
+        L2.l1_tag[i] = want;
+        L2.l1_valid[i] = 0;
+    }
+    L2.l1_last_line = line, L2.l1_last_sm = sm, L2.l1_last_way = i;
+    L2.l1_lru[i] = ++L2.l1_clock;
+    const int hit = kind == 0 && (L2.l1_valid[i] & bit);
+    L2.l1_valid[i] |= bit;
+    return hit;
 }
 
 /* One sector through the L2. kind: 0 read, 1 write, 2 atomic. */
@@ -405,13 +466,36 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
     L2.wave = (uint64_t)dev->sm_count * per_sm;
     L2.first = nblocks < L2.wave ? nblocks : L2.wave;
     /* L1 and shared memory are one array of shared_per_sm + 28 KB an SM (256 KB
-     * on sm_90); what the resident blocks' shared memory leaves is L1, split
-     * between them (static __shared__ is not known: counted as none) */
+     * on sm_90); what the resident blocks' shared memory leaves is L1 (static
+     * __shared__ is not known: counted as none). The write-merge table is a
+     * block's share of all of it; the SM's L1 model keeps SIM_L1_KEEP % (the
+     * H200's L1 passed 94-97 % of the rereads of 32 KB rows with 8 blocks an SM
+     * and 224 KB of L1: scripts/gpu/softmax_probe.cu); a block's own read table
+     * a quarter of its share of that. */
     size_t l1 = dev->shared_per_sm + (28 << 10), used = (size_t)per_sm * (cfg->shared_bytes + (cfg->shared_bytes ? 1024 : 0));
-    size_t sectors = (used < l1 ? l1 - used : 0) / per_sm / 32;
-    L2.l1_shift = 5; /* at least 32 sectors */
+    size_t left = used < l1 ? l1 - used : 0, sectors = left / per_sm / 32;
+    size_t kept = left * SIM_L1_KEEP / 100, rsectors = kept / per_sm / 32 / 4;
+    L2.l1_shift = L2.l1r_shift = 5; /* at least 32 sectors */
     while (L2.l1_shift < SIM_L1_SHIFT_MAX && ((size_t)2 << L2.l1_shift) <= sectors)
         L2.l1_shift++;
+    while (L2.l1r_shift < SIM_L1_SHIFT_MAX && ((size_t)2 << L2.l1r_shift) <= rsectors)
+        L2.l1r_shift++;
+    L2.l1_sets = kept / 128 / SIM_L1_WAYS;
+    size_t lines = L2.l1_sets * SIM_L1_WAYS * dev->sm_count;
+    if (L2.l1_cap < lines) {
+        free(L2.l1_tag), free(L2.l1_lru), free(L2.l1_valid);
+        L2.l1_tag = malloc(lines * sizeof *L2.l1_tag), L2.l1_lru = malloc(lines * sizeof *L2.l1_lru);
+        L2.l1_valid = malloc(lines);
+        L2.l1_cap = L2.l1_tag && L2.l1_lru && L2.l1_valid ? lines : 0;
+        if (!L2.l1_cap)
+            return -1;
+    }
+    L2.l1_last_line = UINT64_MAX;
+    if (lines) { /* the chip's L1 starts every kernel empty */
+        memset(L2.l1_tag, 0, lines * sizeof *L2.l1_tag);
+        memset(L2.l1_lru, 0, lines * sizeof *L2.l1_lru);
+        memset(L2.l1_valid, 0, lines);
+    }
     L2.feeding = 0;
     size_t want = (size_t)L2.wave * 4;
     if (L2.cap < want) {
@@ -447,24 +531,29 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
  * and rewriting a dirty sector changes nothing L2 sends to DRAM). */
 static size_t l1_filter(sim_worker *w, uint64_t *e, size_t n)
 {
-    uint64_t *tags = w->l1_tags; /* sector << 31 | gen << 1 | written; gen: the block's (30 bits, never 0) */
+    uint64_t *wtags = w->l1_tags, *rtags = w->l1r_tags; /* sector << 31 | gen << 1; gen: the block's (30 bits, never 0) */
     size_t k = 0;
     const uint64_t gen = w->l1_gen << 1;
     for (size_t i = 0; i < n; i++) {
         e[i] &= ((uint64_t)1 << SIM_L2_OCC_SHIFT) - 1; /* the occurrence has done its work */
-        uint64_t s = e[i] >> 2, t = s << 31 | gen;
-        uint64_t *slot = &tags[(s * 0x9E3779B97F4A7C15ull) >> (64 - L2.l1_shift)]; /* hashed: strides spread */
+        uint64_t s = e[i] >> 2, t = s << 31 | gen, h = s * 0x9E3779B97F4A7C15ull; /* hashed: strides spread */
+        uint64_t *rslot = &rtags[h >> (64 - L2.l1r_shift)];
         unsigned kind = (unsigned)(e[i] & 3);
         if (kind == 0) {
-            if ((*slot | 1) == (t | 1))
+            if (*rslot == t)
                 continue; /* an L1 hit */
-            *slot = t;
-        } else if (kind == 1) {
-            if (*slot == (t | 1))
-                continue; /* merged with the block's earlier write */
-            *slot = t | 1;
+            *rslot = t;
         } else {
-            *slot = 0; /* an atomic is made at L2: L1's copy is stale */
+            uint64_t *wslot = &wtags[h >> (64 - L2.l1_shift)];
+            if (kind == 1) {
+                if (*wslot == t)
+                    continue; /* merged with the block's earlier write */
+                *wslot = t;
+            } else {
+                *wslot = 0; /* an atomic is made at L2: L1's copy is stale */
+                if (*rslot == t)
+                    *rslot = 0;
+            }
         }
         /* runs of consecutive sectors of one kind are one entry: the run's
          * length - 1 in the bits the occurrence had (a stream is a few entries) */
@@ -546,11 +635,13 @@ static void stagger_window(void)
     const uint64_t n = L2.nact;
     if (L2.nblocks <= L2.wave || !n)
         return;
-    uint64_t sectors = 0;
+    uint64_t cost = 0; /* in the window's turns' units: a read SIM_L2_READ_COST, a write 1 */
     for (uint64_t b = 0; b < n; b++)
-        for (size_t k = 0; k < L2.act[b].n; k++)
-            sectors += (L2.act[b].e[k] >> SIM_L2_OCC_SHIFT) + 1;
-    const uint64_t rounds = sectors / n / SIM_L2_RR;
+        for (size_t k = 0; k < L2.act[b].n; k++) {
+            uint64_t e = L2.act[b].e[k];
+            cost += ((e >> SIM_L2_OCC_SHIFT) + 1) * ((e & 3) == 1 ? 1 : SIM_L2_READ_COST);
+        }
+    const uint64_t rounds = cost / n / SIM_L2_RR / SIM_L2_READ_COST;
     for (uint64_t b = 0; b < n; b++)
         L2.act[b].delay = rounds * b / n;
 }
@@ -583,10 +674,13 @@ static int feed_window(int final)
                 L2.cur++;
                 continue;
             }
-            for (unsigned budget = t->first ? L2.quantum[L2.sm_first[t->sm]][t->rank] : SIM_L2_RR;
-                 budget && t->pos < t->n; budget--) {
-                uint64_t e = t->e[t->pos], len = (e >> SIM_L2_OCC_SHIFT) + 1;
-                l2_sector((e >> 2 & SECTOR_MASK) + t->sub, (unsigned)(e & 3));
+            unsigned budget = SIM_L2_READ_COST * (t->first ? L2.quantum[L2.sm_first[t->sm]][t->rank] : SIM_L2_RR);
+            while (budget && t->pos < t->n) {
+                uint64_t e = t->e[t->pos], len = (e >> SIM_L2_OCC_SHIFT) + 1, sector = (e >> 2 & SECTOR_MASK) + t->sub;
+                const unsigned kind = (unsigned)(e & 3), cost = kind == 1 ? 1 : SIM_L2_READ_COST;
+                budget = budget > cost ? budget - cost : 0;
+                if (!l1_hit(t->sm, sector, kind))
+                    l2_sector(sector, kind);
                 if (++t->sub == len)
                     t->sub = 0, t->pos++;
             }
@@ -680,6 +774,7 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
     }
     if (++w->l1_gen == (uint64_t)1 << 30) { /* the next block's L1 starts empty; at the wrap, really */
         memset(w->l1_tags, 0, sizeof(uint64_t) << SIM_L1_SHIFT_MAX);
+        memset(w->l1r_tags, 0, sizeof(uint64_t) << SIM_L1_SHIFT_MAX);
         w->l1_gen = 1;
     }
     size_t n = w->l2_n;

@@ -241,15 +241,19 @@ Test(l2, hot_reads_leave_one_dirty_line_fewer_a_set)
     SIM_CHECK(sim_free(y));
 }
 
+/* 264 blocks on sm_80's 108 SMs (2 or 3 an SM, one wave) read one 8 KB buffer:
+ * the first block of an SM brings it into the SM's L1 (96 KB in the model: the
+ * buffer's 64 lines fit its 4-way sets), the SM's other blocks find it there. So
+ * each SM's L1 passes each sector to L2 once, and the L2 reads it from DRAM once. */
 Test(l2, blocks_reading_one_buffer_share_it)
 {
-    const size_t B = 64 << 10;
+    const size_t B = 8 << 10;
     float *x = dev_buffer(B, "kv");
     simt_cfg cfg = cfg1(264, 256, 0);
     SIM_CHECK(l2_read_all_blocks_launch_sim(&cfg, sink, x, (int)(B / 4)));
     EXPECT(dram_read_bytes, B + F, "264 blocks");
-    EXPECT(l2_read_sectors, 264 * (B / 32), "264 blocks (each block's L1 passes each sector once)");
-    EXPECT(l2_read_hits, 263 * (B / 32) + B / 64, "264 blocks (and the first block's second sectors)");
+    EXPECT(l2_read_sectors, 108 * (B / 32), "264 blocks on 108 SMs (each SM's L1 passes each sector once)");
+    EXPECT(l2_read_hits, 107 * (B / 32) + B / 64, "264 blocks on 108 SMs (and the first SM's second sectors)");
     SIM_CHECK(sim_free(x));
 }
 

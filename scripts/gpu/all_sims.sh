@@ -6,7 +6,8 @@
 # $OUT/val/sim-<i>.json, with a log; packed into $OUT/sims.tgz when TAR=1 (a device call brings
 # back 8 files at most). DEADLINE (seconds, default 560) stops what is still running so the
 # results get packed. Elsewhere: PAR (sweep runs at once, default 8), SWEEP_W (workers each,
-# default 2), VAL_W (workers of each full-grid run, default 16), JOBS (build, default 16); on a
+# default 2), VAL_W (workers of each full-grid run, default 16), JOBS (build, default 16), ONLY
+# (sweep or val: that part alone); on a
 # 2-core machine PAR=1 SWEEP_W=2 VAL_W=2 JOBS=2 DEADLINE=9000 takes about 100 min (session 17).
 set -u
 OUT=${OUT:-/tmp/simtlab-all}
@@ -37,11 +38,11 @@ runs() { # the "none" runs of a runs file, as "<index> <args>", args without the
 # the sweep, longest first (N = 8192, 4096, then the rest in order)
 runs docs/gpu/l2-run4/lessons-runs.txt | awk '{ n = 0; for (k = 3; k <= NF; k++) if ($k == "--n") n = $(k + 1);
   print ($2 == 4 && n >= 4096 ? n : 0), $0 }' | sort -k1,1nr -s | cut -d' ' -f2- >"$OUT/sweep/order.txt"
-(while read -r i args; do
+[ "${ONLY:-}" = val ] || (while read -r i args; do
   # shellcheck disable=SC2086
   printf '%s\0' "one $OUT/sweep $SWEEP_W $i $args"
 done <"$OUT/sweep/order.txt") | xargs -0 -P "$PAR" -I{} bash -c '{}' &
-(runs docs/gpu/timemodel-val/lessons-runs.txt | while read -r i args; do
+[ "${ONLY:-}" = sweep ] || (runs docs/gpu/timemodel-val/lessons-runs.txt | while read -r i args; do
   # shellcheck disable=SC2086
   nice -n 19 bash -c "one $OUT/val $VAL_W $i $args"
 done) &
