@@ -12,6 +12,12 @@ foreach(case vector_add matmul transpose reduce histogram lines fault course ano
   set_tests_properties(run_${case} PROPERTIES TIMEOUT 300 LABELS run ENVIRONMENT "OMP_WAIT_POLICY=passive")
 endforeach()
 
+# the L2 model against the H200's DRAM bytes on the softmax probe (issue 15; dram_parity_probe.cmake)
+add_test(NAME dram_parity_probe
+         COMMAND ${CMAKE_COMMAND} -DRUN=$<TARGET_FILE:simtlab-run> -DSRC=${PROJECT_SOURCE_DIR}
+                 -DWORK=${CMAKE_CURRENT_BINARY_DIR}/dram_parity_probe -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/dram_parity_probe.cmake)
+set_tests_properties(dram_parity_probe PROPERTIES TIMEOUT 300 LABELS run ENVIRONMENT "OMP_WAIT_POLICY=passive")
+
 add_executable(test_rewrite test_rewrite.c)
 target_include_directories(test_rewrite PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CRITERION_INCLUDE_DIR})
 target_compile_options(test_rewrite PRIVATE ${SIMTLAB_WARNINGS})
