@@ -469,7 +469,7 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
      * on sm_90); what the resident blocks' shared memory leaves is L1 (static
      * __shared__ is not known: counted as none). The write-merge table is a
      * block's share of all of it; the SM's L1 model keeps SIM_L1_KEEP % (the
-     * H200's L1 passed 94-97 % of the rereads of 32 KB rows with 8 blocks an SM
+     * H200's L1 passed 92-97 % of the rereads of 32 KB rows with 8 blocks an SM
      * and 224 KB of L1: scripts/gpu/softmax_probe.cu); a block's own read table
      * a quarter of its share of that. */
     size_t l1 = dev->shared_per_sm + (28 << 10), used = (size_t)per_sm * (cfg->shared_bytes + (cfg->shared_bytes ? 1024 : 0));
@@ -524,11 +524,13 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
     return 0;
 }
 
-/* The block's accesses through its SM's L1; what is left reaches L2. In
- * place. A read of a sector the block read or wrote since it entered the L1
- * table is an L1 hit; a write of a sector the block already wrote there is
- * merged with it (on the chip, a warp's lanes write a sector as one request,
- * and rewriting a dirty sector changes nothing L2 sends to DRAM). */
+/* What the block catches itself; the rest goes on to the window (its SM's L1,
+ * then L2). In place. A read of a sector the block read just before (still in
+ * its small read table) is an L1 hit whatever the SM's other blocks do; a
+ * write of a sector the block already wrote (its write table) is merged with it
+ * (on the chip, a warp's lanes write a sector as one request, and rewriting a
+ * dirty sector changes nothing L2 sends to DRAM); an atomic drops the sector
+ * from both. */
 static size_t l1_filter(sim_worker *w, uint64_t *e, size_t n)
 {
     uint64_t *wtags = w->l1_tags, *rtags = w->l1r_tags; /* sector << 31 | gen << 1; gen: the block's (30 bits, never 0) */

@@ -24,11 +24,8 @@ B=/tmp/simtlab-build
 L=$B/lesson
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
 
-{
-  date -u +"%Y-%m-%d %H:%M UTC"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
-  nvcc --version | tail -2
-} >"$OUT/env.txt" 2>&1
+. scripts/gpu/env.sh
+gpu_env >"$OUT/env.txt" 2>&1
 
 crit=$root/.dev/criterion
 case " $* " in

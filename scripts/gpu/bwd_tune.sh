@@ -22,11 +22,8 @@ mkdir -p "$OUT"
 root=$(pwd)
 W=/tmp/bwd-tune
 mkdir -p $W
-{
-  date -u +"%Y-%m-%d %H:%M UTC"
-  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
-  nvcc --version | tail -2
-} >"$OUT/env.txt" 2>&1
+. scripts/gpu/env.sh
+gpu_env >"$OUT/env.txt" 2>&1
 names=()
 for spec in "$@"; do
   name=${spec%%:*} flags=${spec#*:}

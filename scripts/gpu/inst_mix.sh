@@ -14,12 +14,8 @@ D=$OUT/inst
 DEADLINE=${DEADLINE:-400}
 mkdir -p "$D"
 start=$(date +%s)
-{
-  date -u +"%Y-%m-%d %H:%M UTC"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
-  nvcc --version | tail -2
-  ncu --version | tail -1
-} >"$D/env.txt" 2>&1
+. scripts/gpu/env.sh
+gpu_env >"$D/env.txt" 2>&1
 cat "$D/env.txt"
 B=/tmp/simtlab-build
 export SIMTLAB_NO_COUNTERS=1 # ncu holds the profiler

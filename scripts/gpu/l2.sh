@@ -26,12 +26,8 @@ export SIMTLAB_NO_COUNTERS=1 # ncu holds the profiler: no CUPTI in the lessons
 # restoring the memory it writes, which leaves that memory in L2: run 1 of
 # docs/gpu/l2-run1 had 3 passes); the default is the one-pass set.
 M=${METRICS:-dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum}
-{
-  date -u +"%Y-%m-%d %H:%M UTC"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
-  nvcc --version | tail -2
-  ncu --version | tail -1
-} >"$D/env.txt" 2>&1
+. scripts/gpu/env.sh
+gpu_env >"$D/env.txt" 2>&1
 cat "$D/env.txt"
 
 # SKIP_PROBE=1: lessons only; CCS="all": only the flushed-L2 pass, over every run

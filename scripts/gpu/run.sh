@@ -18,10 +18,9 @@ L=$B/lesson
 crit=$root/.dev/criterion
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
 
+. scripts/gpu/env.sh
 {
-  date -u +"%Y-%m-%d %H:%M UTC"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
-  nvcc --version | tail -2
+  gpu_env
   uname -r
 } >"$OUT/env.txt" 2>&1
 

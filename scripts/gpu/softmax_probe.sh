@@ -12,12 +12,8 @@ OUT=${OUT:-/tmp/simtlab-sp}
 D=$OUT/sp
 REPS=${REPS:-3}
 mkdir -p "$D"
-{
-  date -u +"%Y-%m-%d %H:%M UTC"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
-  nvcc --version | tail -2
-  ncu --version | tail -1
-} >"$D/env.txt" 2>&1
+. scripts/gpu/env.sh
+gpu_env >"$D/env.txt" 2>&1
 cat "$D/env.txt"
 M=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
 ML2=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_write.sum

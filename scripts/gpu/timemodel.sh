@@ -15,11 +15,9 @@ set -u
 OUT=${OUT:-/tmp/simtlab-tm}
 D=$OUT/tm
 mkdir -p "$D/sims" "$D/val"
+. scripts/gpu/env.sh
 {
-  date -u +"%Y-%m-%d %H:%M UTC"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
-  nvcc --version | tail -2
-  ncu --version | tail -1
+  gpu_env
   nproc
 } >"$D/env.txt" 2>&1
 cat "$D/env.txt"

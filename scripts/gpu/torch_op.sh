@@ -31,10 +31,9 @@ if [ -z "${CUDA_HOME:-}" ] && command -v nvcc >/dev/null; then
   export CUDA_HOME
 fi
 
+. scripts/gpu/env.sh
 {
-  date -u +"%Y-%m-%d %H:%M UTC"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
-  nvcc --version | tail -2
+  gpu_env
   python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda, torch.cuda.get_device_name(0), "sm_%d%d" % torch.cuda.get_device_capability(0))'
   git -C "$root" rev-parse --short HEAD 2>/dev/null
 } >"$OUT/torch-env.txt" 2>&1
