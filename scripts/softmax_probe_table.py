@@ -7,9 +7,10 @@ the simulator's, one markdown row a variant (issue 15; docs/l2-model.md "The L1 
 
 The JSON must hold every variant in order (the probe run without arguments). Columns: the
 share of requested reads that L1 passed to L2 (chip: lts__t_sectors_srcunit_tex_op_read), DRAM
-read MB (chip: the median of the three runs, their range), the error, DRAM write MB. Then the
+read MB (chip: the median of its runs, REPS of softmax_probe.sh, and their range), the error, DRAM write MB. Then the
 spread of the chip's DRAM bytes over three identical runs of lesson 4's flash v1 (v1-*.csv)."""
 import csv
+import glob
 import json
 import re
 import statistics
@@ -36,8 +37,11 @@ def main():
         if m:
             names[int(m.group(1))] = m.group(3)
     dram = {}
-    for r in (1, 2, 3):
-        for x in raw_rows(f"{d}/probe-dram-{r}.csv"):
+    reps = sorted(glob.glob(f"{d}/probe-dram-*.csv"))
+    if not reps:
+        sys.exit(f"{d}: no probe-dram-<r>.csv")
+    for path in reps:
+        for x in raw_rows(path):
             dram.setdefault(int(x["ID"]), []).append(
                 (num(x["dram__bytes_read.sum"]) / 1e6, num(x["dram__bytes_write.sum"]) / 1e6))
     l2 = {int(x["ID"]): num(x["lts__t_sectors_srcunit_tex_op_read.sum"]) * 32 / 1e6
@@ -62,18 +66,20 @@ def main():
         runs = [line.split(" ", 3)[3].strip() for line in open(d + "/v1-runs.txt")]
     except OSError:
         return
-    print("\n| lesson 4 --version v1 | DRAM read MB, 3 runs | DRAM write MB, 3 runs | read + write: spread |")
+    shapes = sorted({int(line.split()[0]) for line in open(d + "/v1-runs.txt")})
+    print("\n| lesson 4 --version v1 | DRAM read MB, each run | DRAM write MB, each run | read + write: spread |")
     print("|---|---|---|---|")
-    for s in range(len(runs) // 3):
+    for s in shapes:
         rd, wr = [], []
-        for r in (1, 2, 3):
-            for x in raw_rows(f"{d}/v1-{s}-{r}.csv"):
+        for path in sorted(glob.glob(f"{d}/v1-{s}-*.csv")):
+            for x in raw_rows(path):
                 if x["Kernel Name"].startswith("attn_flash_v1("):
                     rd.append(num(x["dram__bytes_read.sum"]) / 1e6)
                     wr.append(num(x["dram__bytes_write.sum"]) / 1e6)
         tot = [a + b for a, b in zip(rd, wr)]
         med = statistics.median(tot)
-        print(f"| {runs[3 * s].replace('lesson 4 ', '').replace(' --version v1', '')} | "
+        shape = next(r for r, line in zip(runs, open(d + "/v1-runs.txt")) if int(line.split()[0]) == s)
+        print(f"| {shape.replace('lesson 4 ', '').replace(' --version v1', '')} | "
               f"{', '.join(f'{v:.3f}' for v in rd)} | {', '.join(f'{v:.3f}' for v in wr)} | "
               f"{min(tot):.2f}-{max(tot):.2f} ({100 * (min(tot) - med) / med:+.0f} / {100 * (max(tot) - med) / med:+.0f} % of the median) |")
 

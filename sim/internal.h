@@ -327,7 +327,7 @@ void sim_pc_merge(sim_worker *w, sim_pc_stat **all, uint32_t *n, uint32_t *cap);
 #define SIM_L2_OCC_SHIFT 35
 #define SIM_TRACE_MIN 4096               /* entries a worker's trace always has room for */
 #define SIM_TRACE_CHUNK ((size_t)1 << 18) /* sorted and filtered this many at a time (sim_l2_grow) */
-#define SIM_L1_SHIFT_MAX 13 /* the L1 model: at most 2^13 sectors (256 KB) a block; sim/l2.c sizes it per launch */
+#define SIM_L1_SHIFT_MAX 13 /* a block's own read and write-merge tables (sim/l2.c): at most 2^13 sectors (256 KB); sized per launch */
 /* Every SIM_L2_TURN global accesses a thread lets the others of its block run
  * (new ones first): threads then move through long loops in step, so a
  * block's trace sorted a chunk at a time is in warp order and its streams

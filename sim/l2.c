@@ -62,7 +62,7 @@
 
 #define SIM_L2_WAYS 16
 #define SIM_L2_LINE_SHIFT 7 /* 128-byte lines */
-#define SIM_L2_RR 16        /* sectors each block of the window feeds per turn */
+#define SIM_L2_RR 16        /* reads each block of the window feeds per turn (a write costs 1 / SIM_L2_READ_COST of one) */
 #define SIM_TRACE_CAP ((size_t)1 << 25) /* trace entries a block may keep (256 MB) */
 #define SIM_PENDING_MAX ((uint64_t)1 << 27) /* entries of finished blocks waiting to enter the window (1 GiB) */
 #define SECTOR_MASK (((uint64_t)1 << (SIM_L2_OCC_SHIFT - 2)) - 1)
@@ -118,7 +118,7 @@ static struct {
     uint64_t nact, cur, ready_end;
     unsigned sms;         /* the preset's SMs: block b of the first wave is on SM b % sms */
     unsigned *sm_first;   /* per SM: its first-wave blocks still running (ranks 0 .. sm_first - 1, 0 the oldest) */
-    unsigned quantum[SIM_L2_PER_SM_MAX + 1][SIM_L2_PER_SM_MAX]; /* [first-wave blocks running][rank]: sectors a round */
+    unsigned quantum[SIM_L2_PER_SM_MAX + 1][SIM_L2_PER_SM_MAX]; /* [first-wave blocks running][rank]: reads a round (SIM_L2_RR's unit) */
     int started; /* the first wave entered the window */
     uint64_t stored_end; /* 1 + the highest block stored this launch (a failed launch's final feed stops there) */
     uint64_t pending;    /* entries stored and not fed yet (at most SIM_PENDING_MAX) */
@@ -128,7 +128,7 @@ static struct {
     uint64_t *l1_tag, *l1_lru; /* line + 1 (0: empty); last use (l1_clock) */
     uint8_t *l1_valid;         /* per sector of the line */
     size_t l1_sets, l1_cap;    /* sets an SM this launch; lines allocated */
-    uint64_t l1_clock;
+    uint64_t l1_clock, l1_base; /* l1_base: the clock at this launch's start (older ways are empty) */
     uint64_t l1_last_line, l1_last_way; /* the last L1 lookup (line, way) and its SM */
     unsigned l1_last_sm;
     simt_cfg cfg;       /* this launch's */
@@ -194,7 +194,7 @@ static int l1_hit(unsigned sm, uint64_t sector, unsigned kind)
         /* the set: the line's hash scaled to the set count (a multiply, not a division) */
         base = ((size_t)sm * L2.l1_sets + (size_t)(((line * 0x9E3779B97F4A7C15ull) >> 32) * L2.l1_sets >> 32)) * SIM_L1_WAYS;
         for (size_t k = base; k < base + SIM_L1_WAYS; k++)
-            if (L2.l1_tag[k] == want) {
+            if (L2.l1_tag[k] == want && L2.l1_lru[k] > L2.l1_base) { /* this launch's */
                 i = k;
                 break;
             }
@@ -361,8 +361,8 @@ static int compact(sim_worker *w)
 }
 
 /* The hot path reached l2_lim (sim_l2_full). Every SIM_TRACE_CHUNK entries the new ones
- * are sorted and filtered by the L1 model (what sim_l2_block_done does at
- * the block's end), which keeps a long block's trace to its L1 misses; the
+ * are sorted and filtered (what sim_l2_block_done does at the block's end: near
+ * rereads dropped, rewrites merged, runs of sectors one entry each); the
  * buffer doubles as needed up to SIM_TRACE_CAP entries. Past that (or out
  * of memory) the newest entries are dropped and the launch's L2 figures are
  * marked incomplete (a lower bound). Memory per worker: SIM_TRACE_CAP + one
@@ -428,7 +428,7 @@ unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg)
  * its k first-wave blocks the oldest runs ahead and ends first; its writes then
  * meet the others' reads (the H200 writes back a share of what a single wave
  * writes at its blocks' ends; fed in step, the model wrote back none). Rank r
- * of k gets RR k g^r / (1 + g + ... + g^(k-1)) sectors (at least 1), so an SM
+ * of k gets RR k g^r / (1 + g + ... + g^(k-1)) reads (at least 1), so an SM
  * feeds about RR k a round whatever its blocks' ages; g = SIM_L2_AGE / 100
  * (1: plain round robin). Blocks that replace ended ones arrive one by one,
  * already apart, and get RR each: ranking them too drove blocks that share
@@ -484,18 +484,16 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
     size_t lines = L2.l1_sets * SIM_L1_WAYS * dev->sm_count;
     if (L2.l1_cap < lines) {
         free(L2.l1_tag), free(L2.l1_lru), free(L2.l1_valid);
-        L2.l1_tag = malloc(lines * sizeof *L2.l1_tag), L2.l1_lru = malloc(lines * sizeof *L2.l1_lru);
-        L2.l1_valid = malloc(lines);
+        L2.l1_tag = calloc(lines, sizeof *L2.l1_tag), L2.l1_lru = calloc(lines, sizeof *L2.l1_lru);
+        L2.l1_valid = calloc(lines, 1);
         L2.l1_cap = L2.l1_tag && L2.l1_lru && L2.l1_valid ? lines : 0;
         if (!L2.l1_cap)
             return -1;
     }
+    /* the chip's L1 starts every kernel empty: ways last used before now count as
+     * empty (l1_hit), so nothing is cleared, whatever the launch's size */
+    L2.l1_base = L2.l1_clock;
     L2.l1_last_line = UINT64_MAX;
-    if (lines) { /* the chip's L1 starts every kernel empty */
-        memset(L2.l1_tag, 0, lines * sizeof *L2.l1_tag);
-        memset(L2.l1_lru, 0, lines * sizeof *L2.l1_lru);
-        memset(L2.l1_valid, 0, lines);
-    }
     L2.feeding = 0;
     size_t want = (size_t)L2.wave * 4;
     if (L2.cap < want) {
@@ -662,7 +660,8 @@ static void leave_first(struct block_trace *t)
 
 /* Feeds the window round by round, from where the last call stopped: each block
  * in it its share in turn (a first-wave block its quantum_table share, the others
- * SIM_L2_RR sectors), as if they ran side by side; a block that
+ * SIM_L2_RR reads, a write costing 1 / SIM_L2_READ_COST of one), each sector
+ * through its SM's L1 (l1_hit) to the L2, as if they ran side by side; a block that
  * ends is replaced, in its place, by the next block in order (as an SM takes a
  * new block when one ends). 1: the window is empty (every block fed); 0: a
  * replacement is not done yet (take_next gave the feeder's role up). */
@@ -694,7 +693,8 @@ static int feed_window(int final)
                 free(t->e);
                 *t = (struct block_trace){.sm = sm};
                 r = take_next(final, t);
-                t->sm = sm; /* take_next wrote the whole record */
+                if (r != 0)
+                    t->sm = sm; /* take_next wrote the whole record (0: the slot is another feeder's now) */
             }
             if (r == 0)
                 return 0; /* resumed here: the slot is empty and asks again */

@@ -14,7 +14,14 @@ OUT=${OUT:-/tmp/simtlab-all}
 SB=/tmp/simtlab-simbuild
 DEADLINE=${DEADLINE:-560}
 PAR=${PAR:-8} SWEEP_W=${SWEEP_W:-2} VAL_W=${VAL_W:-16} JOBS=${JOBS:-16}
+case "${ONLY:-}" in
+  "" | sweep | val) ;;
+  *) echo "all_sims.sh: ONLY='$ONLY': give sweep, val, or nothing for both" >&2; exit 2 ;;
+esac
 mkdir -p "$OUT/sweep" "$OUT/val"
+# a part run again starts a fresh log (a stale failure line would fail the check at the end)
+[ "${ONLY:-}" = val ] || : >"$OUT/sweep/log.txt"
+[ "${ONLY:-}" = sweep ] || : >"$OUT/val/log.txt"
 cmake -S . -B $SB -DSIMTLAB_CUDA=OFF -DSIMTLAB_TESTS=OFF >"$OUT/build.txt" 2>&1 &&
   cmake --build $SB -j"$JOBS" --target lesson >>"$OUT/build.txt" 2>&1 || { tail -20 "$OUT/build.txt"; exit 1; }
 t0=$(date +%s)

@@ -24,7 +24,7 @@ B=/tmp/simtlab-build
 L=$B/lesson
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
 
-. scripts/gpu/env.sh
+. "$(dirname "$0")/env.sh"
 gpu_env >"$OUT/env.txt" 2>&1
 
 crit=$root/.dev/criterion

@@ -22,7 +22,7 @@ mkdir -p "$OUT"
 root=$(pwd)
 W=/tmp/bwd-tune
 mkdir -p $W
-. scripts/gpu/env.sh
+. "$(dirname "$0")/env.sh"
 gpu_env >"$OUT/env.txt" 2>&1
 names=()
 for spec in "$@"; do

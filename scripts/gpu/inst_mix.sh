@@ -14,7 +14,7 @@ D=$OUT/inst
 DEADLINE=${DEADLINE:-400}
 mkdir -p "$D"
 start=$(date +%s)
-. scripts/gpu/env.sh
+. "$(dirname "$0")/env.sh"
 gpu_env >"$D/env.txt" 2>&1
 cat "$D/env.txt"
 B=/tmp/simtlab-build

@@ -26,7 +26,7 @@ export SIMTLAB_NO_COUNTERS=1 # ncu holds the profiler: no CUPTI in the lessons
 # restoring the memory it writes, which leaves that memory in L2: run 1 of
 # docs/gpu/l2-run1 had 3 passes); the default is the one-pass set.
 M=${METRICS:-dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum}
-. scripts/gpu/env.sh
+. "$(dirname "$0")/env.sh"
 gpu_env >"$D/env.txt" 2>&1
 cat "$D/env.txt"
 

@@ -10,7 +10,7 @@ D=$OUT/sims
 mkdir -p "$D"
 first=${1:-16} last=${2:-23}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
-. scripts/gpu/env.sh
+. "$(dirname "$0")/env.sh"
 gpu_env >"$D/env.txt" 2>&1
 nvcc -arch=sm_90 -O2 -o /tmp/ceilings scripts/gpu/ceilings.cu && /tmp/ceilings >"$D/ceilings.txt" 2>&1
 cat "$D/ceilings.txt"

@@ -18,7 +18,7 @@ L=$B/lesson
 crit=$root/.dev/criterion
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
 
-. scripts/gpu/env.sh
+. "$(dirname "$0")/env.sh"
 {
   gpu_env
   uname -r

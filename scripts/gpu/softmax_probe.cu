@@ -24,7 +24,6 @@
 // passes: reads of the row (1..3); write: 0 none, 1 P, 2 S in place (on the last pass)
 __global__ void probe_softmax(float *P, float *S, int L, int passes, int write)
 {
-    // dynamic shared memory, unused, caps the blocks an SM (main's per_sm)
     __shared__ float partials[32];
     const size_t row = blockIdx.x;
     float *s = S + row * L;
@@ -119,7 +118,8 @@ int main(int argc, char **argv)
     int launch = 0;
     for (int r = 0; r < nrun; r++) {
         const variant &v = V[run[r]];
-        // k blocks an SM: each takes just over 1 / (k + 1) of the SM's shared memory
+        // k blocks an SM: each takes just over 1 / (k + 1) of the SM's shared memory (dynamic
+        // shared memory the kernel never touches: it only caps the blocks an SM)
         size_t dyn = v.per_sm ? p.sharedMemPerMultiprocessor / (v.per_sm + 1) + 1024 : 0;
         const double mb = (v.passes + (v.write ? 1 : 0)) * (double)v.rows * v.L * 4 / 1e6; // requested
         printf("launch %d variant %d %s %.3f\n", launch++, run[r], v.name, mb);

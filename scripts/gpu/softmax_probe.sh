@@ -12,7 +12,7 @@ OUT=${OUT:-/tmp/simtlab-sp}
 D=$OUT/sp
 REPS=${REPS:-3}
 mkdir -p "$D"
-. scripts/gpu/env.sh
+. "$(dirname "$0")/env.sh"
 gpu_env >"$D/env.txt" 2>&1
 cat "$D/env.txt"
 M=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum

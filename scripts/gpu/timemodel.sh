@@ -15,7 +15,7 @@ set -u
 OUT=${OUT:-/tmp/simtlab-tm}
 D=$OUT/tm
 mkdir -p "$D/sims" "$D/val"
-. scripts/gpu/env.sh
+. "$(dirname "$0")/env.sh"
 {
   gpu_env
   nproc

@@ -31,7 +31,7 @@ if [ -z "${CUDA_HOME:-}" ] && command -v nvcc >/dev/null; then
   export CUDA_HOME
 fi
 
-. scripts/gpu/env.sh
+. "$(dirname "$0")/env.sh"
 {
   gpu_env
   python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda, torch.cuda.get_device_name(0), "sm_%d%d" % torch.cuda.get_device_capability(0))'
