@@ -177,6 +177,11 @@ static inline void write_back(size_t i)
     L2.dirty[i] = 0;
 }
 
+/* What one sector of a trace costs of a block's turn in the window: a read or
+ * an atomic SIM_L2_READ_COST, a write 1 (a warp waits for its loads, not its
+ * stores). kind: 0 read, 1 write, 2 atomic. */
+static inline unsigned entry_cost(unsigned kind) { return kind == 1 ? 1 : SIM_L2_READ_COST; }
+
 /* One sector of a block on SM sm through that SM's L1; 1: a read that hits
  * there (the L2 never sees it). Reads and writes allocate (the least recently
  * used way of the set goes), an atomic drops L1's copy of its sector. */
@@ -635,11 +640,11 @@ static void stagger_window(void)
     const uint64_t n = L2.nact;
     if (L2.nblocks <= L2.wave || !n)
         return;
-    uint64_t cost = 0; /* in the window's turns' units: a read SIM_L2_READ_COST, a write 1 */
+    uint64_t cost = 0; /* in the window's turns' units (entry_cost) */
     for (uint64_t b = 0; b < n; b++)
         for (size_t k = 0; k < L2.act[b].n; k++) {
             uint64_t e = L2.act[b].e[k];
-            cost += ((e >> SIM_L2_OCC_SHIFT) + 1) * ((e & 3) == 1 ? 1 : SIM_L2_READ_COST);
+            cost += ((e >> SIM_L2_OCC_SHIFT) + 1) * entry_cost((unsigned)(e & 3));
         }
     const uint64_t rounds = cost / n / SIM_L2_RR / SIM_L2_READ_COST;
     for (uint64_t b = 0; b < n; b++)
@@ -678,7 +683,7 @@ static int feed_window(int final)
             unsigned budget = SIM_L2_READ_COST * (t->first ? L2.quantum[L2.sm_first[t->sm]][t->rank] : SIM_L2_RR);
             while (budget && t->pos < t->n) {
                 uint64_t e = t->e[t->pos], len = (e >> SIM_L2_OCC_SHIFT) + 1, sector = (e >> 2 & SECTOR_MASK) + t->sub;
-                const unsigned kind = (unsigned)(e & 3), cost = kind == 1 ? 1 : SIM_L2_READ_COST;
+                const unsigned kind = (unsigned)(e & 3), cost = entry_cost(kind);
                 budget = budget > cost ? budget - cost : 0;
                 if (!l1_hit(t->sm, sector, kind))
                     l2_sector(sector, kind);
