@@ -1,11 +1,18 @@
 # shellcheck shell=bash
-# scripts/gpu/env.sh - sourced by the device scripts (from the repository root, as they run):
+# scripts/gpu/env.sh - sourced by the device scripts (run from the repository root):
 # gpu_env prints what their env.txt records, the same fields in every script: the date (UTC), the
 # card, its driver, memory and maximum clocks, nvcc's version and, where installed, Nsight
 # Compute's. A script adds its own lines after it (uname, nproc, torch).
+# gpu_build_lesson DIR LOG builds the lesson binary with the CUDA backend for sm_90 (no tests)
+# in DIR, its output in LOG; on failure it prints LOG's tail and returns 1.
 gpu_env() {
   date -u +"%Y-%m-%d %H:%M UTC"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
   nvcc --version | tail -2
   if command -v ncu >/dev/null 2>&1; then ncu --version | tail -1; fi
+}
+
+gpu_build_lesson() {
+  cmake -S . -B "$1" -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >>"$2" 2>&1 &&
+    cmake --build "$1" -j16 --target lesson >>"$2" 2>&1 || { tail -30 "$2"; return 1; }
 }

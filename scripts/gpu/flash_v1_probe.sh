@@ -16,10 +16,7 @@ gpu_env >"$D/env.txt" 2>&1
 cat "$D/env.txt"
 B=/tmp/simtlab-build
 export SIMTLAB_NO_COUNTERS=1
-if [ ! -x $B/lesson ]; then
-  cmake -S . -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >"$D/build.txt" 2>&1 &&
-    cmake --build $B -j16 --target lesson >>"$D/build.txt" 2>&1 || { tail -30 "$D/build.txt"; exit 1; }
-fi
+[ -x $B/lesson ] || gpu_build_lesson $B "$D/build.txt" || exit 1
 M=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
 ML2=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum
 shapes=("--n 512 --d 64" "--n 512 --d 128")

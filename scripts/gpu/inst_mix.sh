@@ -19,8 +19,8 @@ gpu_env >"$D/env.txt" 2>&1
 cat "$D/env.txt"
 B=/tmp/simtlab-build
 export SIMTLAB_NO_COUNTERS=1 # ncu holds the profiler
-cmake -S . -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >"$D/build.txt" 2>&1 &&
-  cmake --build $B -j16 --target lesson >>"$D/build.txt" 2>&1 || { tail -30 "$D/build.txt"; exit 1; }
+: >"$D/build.txt"
+gpu_build_lesson $B "$D/build.txt" || exit 1
 echo "built at $(($(date +%s) - start)) s"
 . scripts/gpu/sweep_runs.sh
 runs=("${SWEEP_RUNS[@]}" "${FULL_GRID_RUNS[@]}")

@@ -43,8 +43,7 @@ grep -c . "$D/l2-probe.csv"
 fi
 
 echo "== build" >"$D/build.txt"
-cmake -S "$root" -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >>"$D/build.txt" 2>&1
-cmake --build $B -j16 --target lesson >>"$D/build.txt" 2>&1 || { tail -40 "$D/build.txt"; exit 1; }
+gpu_build_lesson $B "$D/build.txt" || exit 1
 echo "build ok"
 
 . "$root/scripts/gpu/sweep_runs.sh"

@@ -34,10 +34,7 @@ ncu --import /tmp/spl2.ncu-rep --csv --page raw --print-units base >"$D/probe-l2
 
 B=/tmp/simtlab-build
 export SIMTLAB_NO_COUNTERS=1
-if [ ! -x $B/lesson ]; then
-  cmake -S . -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >"$D/build.txt" 2>&1 &&
-    cmake --build $B -j16 --target lesson >>"$D/build.txt" 2>&1 || { tail -30 "$D/build.txt"; exit 1; }
-fi
+[ -x $B/lesson ] || gpu_build_lesson $B "$D/build.txt" || exit 1
 shapes=("--n 512 --d 64" "--n 1024 --d 64 --causal" "--n 1024 --d 64 --batch 4 --heads 16" "--n 512 --d 128")
 i=0
 for s in "${shapes[@]}"; do
