@@ -358,7 +358,6 @@ static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uin
         sim_l2_turn(w);
 }
 void sim_sample_drop(sim_worker *w); /* sim/launch.c: a sampled stretch too long to finish, dropped */
-double sim_time_roofline(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c); /* sim/l2.c's cleaning */
 int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks); /* 0 or -1 (out of memory) */
 void sim_l2_block_done(sim_worker *w, uint64_t b);
 #define SIM_L2_BATCH 32 /* finished blocks a worker hands over at once (sim_l2_worker_flush) */

@@ -53,6 +53,7 @@
  * docs/l2-model.md has the constants and the H200 measurements behind them.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -871,11 +872,14 @@ void sim_l2_launch_end(sim_counters *c)
     c->dram_write_bytes = L2.written_back;
     c->l2_dirty_bytes = L2.dirty_sectors * 32;
     c->l2_incomplete = (uint64_t)L2.overflow;
-    /* Background cleaning: while a kernel runs, the H200 writes dirty lines
-     * back at a steady rate (flash v1, which rewrites O in L2 again and again,
-     * wrote 0.79, 12.6 and 50.3 MB in 42, 672 and 2690 ms: 18.7 MB/s each
-     * time). A line cleaned and written again is written back again: at most
-     * one write-back per rewrite. The kernel's time: the larger of the roofline the rate
+    /* Background writes: while a kernel runs, the H200 writes to DRAM at a
+     * steady rate (flash v1, which rewrites O in L2 again and again, wrote 0.79,
+     * 12.6 and 50.3 MB in 42, 672 and 2690 ms: 18.7 MB/s each time), in 256 KiB
+     * units. A kernel that stores nothing wrote at the same rate (18.5 MB/s,
+     * docs/gpu/idle-probe), so these are not only its lines cleaned; the model
+     * adds the rate where the kernel rewrites dirty sectors, at most one write-back
+     * per rewrite, and nothing for other kernels (a short launch most often sees
+     * no unit: docs/l2-model.md "The chip's own traffic"). The kernel's time: the larger of the roofline the rate
      * was fitted with (sim_time_roofline) and the time model's (without FLOPs, which
      * the L2 does not know: the kernels that rewrite much are bound by shared memory). */
     const sim_device *dev = sim_get_device();
@@ -887,6 +891,16 @@ void sim_l2_launch_end(sim_counters *c)
     /* on an empty L2 the launch's code comes from DRAM too (after the times above: the
      * roofline would spread it over the blocks) */
     c->dram_read_bytes += L2.cold ? SIM_L2_LAUNCH_FETCH_BYTES : 0;
+    /* The chip's own reads: after a flush, while any kernel runs, units other than the
+     * SMs read DRAM. A kernel that loads nothing read 3-297 KB on the H200 (2 to 40 ms;
+     * docs/gpu/idle-probe), none of it missed by TEX, L1, GCC or the L2 fabric. Their
+     * expected value, fitted on those idle launches alone: bg_read_bytes (1 - e^(-t /
+     * bg_read_s)). Cold starts only: it was measured after flushes. */
+    uint64_t bg = 0;
+    if (L2.cold && dev->ceil.bg_read_s > 0)
+        bg = (uint64_t)(dev->ceil.bg_read_bytes * -expm1(-t / dev->ceil.bg_read_s)) / 32 * 32;
+    c->dram_read_bytes += bg;
+    c->dram_background_read_bytes = bg;
 }
 
 /* ---- outside launches ------------------------------------------------------ */

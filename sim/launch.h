@@ -54,6 +54,8 @@ typedef struct sim_ceilings {
     double fp32_flops_per_s;  /* FMAs (2 FLOPs) */
     double launch_s;          /* an empty kernel */
     double l2_clean_bytes_per_s; /* dirty lines the L2 writes back while a kernel runs (sim/l2.c) */
+    double bg_read_bytes, bg_read_s; /* the chip's own DRAM reads during a kernel after a flush: at most
+                                      * bg_read_bytes, approached with time constant bg_read_s (sim/l2.c) */
     int measured;
 } sim_ceilings;
 
@@ -148,6 +150,7 @@ typedef struct sim_counters {
     uint64_t dram_write_bytes; /* predicted: dirty sectors L2 wrote back during the launch, x 32 */
     uint64_t l2_dirty_bytes;   /* dirty in L2 after the launch: DRAM writes still to come */
     uint64_t l2_incomplete;    /* 1: a block's trace overflowed (sim/l2.c SIM_TRACE_CAP); the L2 figures are low */
+    uint64_t dram_background_read_bytes; /* of dram_read_bytes, the chip's own reads, not the kernel's (sim/l2.c) */
     /* The blocks as the chip would place them (sim/timemodel.c): each block's
      * work is its shared bytes + 4 x its global accesses; blocks go, in order,
      * to the SM with the least work so far (the block scheduler hands the next
@@ -196,6 +199,9 @@ typedef struct sim_time_pred {
     const char *bound; /* "issue", "shared memory", "memory latency", "block starts", "DRAM", "L2" or "launch" */
 } sim_time_pred;
 sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c, double flops);
+/* The session-9 roofline (DRAM, L2, shared memory, launch): with the time model, the time
+ * sim/l2.c gives the background writes and reads of a launch. */
+double sim_time_roofline(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c);
 /* The blocks of a launch one SM holds at once: the preset's limits on threads, blocks and
  * dynamic shared memory, and the kernel's __launch_bounds__ blocks (cfg->min_blocks_per_sm,
  * set by the launchers: sim/kernel.h) where lower. Registers and static __shared__ are not

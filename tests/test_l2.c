@@ -40,6 +40,7 @@
  *    first, also when the warp's lanes were just released by a shuffle.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <omp.h>
 
 #include "l2_kernels.h"
@@ -51,8 +52,10 @@
 /* dirty lines the sets may hold: 10 of 16 ways, 11 in sets whose index is not a multiple of 3 */
 #define NSETS (C / 128 / 16)
 #define D ((NSETS * 10 + NSETS - (NSETS + 2) / 3) * 128)
-/* what a launch on an empty L2 reads besides its data: its code (sim/launch.h) */
-#define F SIM_L2_LAUNCH_FETCH_BYTES
+/* what a launch on an empty L2 reads besides its data: its code (sim/launch.h) and the chip's
+ * own reads while it runs (the background, a function of the predicted time: its own test,
+ * background_reads_follow_the_predicted_time) */
+#define F (SIM_L2_LAUNCH_FETCH_BYTES + last()->dram_background_read_bytes)
 
 static float *sink;
 
@@ -344,6 +347,35 @@ Test(l2, persistent_l2_carries_over)
     SIM_CHECK(sim_free(x));
     SIM_CHECK(sim_free(y));
     sim_l2_set_cold(1);
+}
+
+/* The chip's own reads (sim/l2.c): bg_read_bytes (1 - e^(-t / bg_read_s)) in whole
+ * sectors, t the time the L2 model gives the launch (the larger of the roofline and the
+ * time model without FLOPs, on the counters before the code and the background are
+ * added); none without cold starts (the persistent test's exact zeros). */
+Test(l2, background_reads_follow_the_predicted_time)
+{
+    const size_t B = 2 * C;
+    float *x = dev_buffer(B, "x");
+    read_all(x, B, 1, 1);
+    const sim_launch_info *li = sim_last_launch();
+    const sim_device *dev = sim_get_device();
+    sim_counters c = li->c;
+    const uint64_t bg = c.dram_background_read_bytes;
+    c.dram_read_bytes -= SIM_L2_LAUNCH_FETCH_BYTES + bg;
+    double t = sim_time_roofline(dev, &li->cfg, &c), tm = sim_time_model(dev, &li->cfg, &c, 0).seconds;
+    t = tm > t ? tm : t;
+    const uint64_t want = (uint64_t)(dev->ceil.bg_read_bytes * -expm1(-t / dev->ceil.bg_read_s)) / 32 * 32;
+    cr_assert_eq(bg, want, "reading 2 C (predicted %.3g us): background %llu bytes, want %llu", 1e6 * t, U(bg),
+                 U(want));
+    cr_assert(bg > 0 && bg < dev->ceil.bg_read_bytes, "reading 2 C: background %llu bytes, want more than 0 and "
+              "less than %.0f", U(bg), dev->ceil.bg_read_bytes);
+    EXPECT(dram_read_bytes, B + SIM_L2_LAUNCH_FETCH_BYTES + bg, "2 C read once, its code and the background");
+    /* a launch of a 32nd of the time: a 32nd of the background, to the sector */
+    read_all(x, B / 32, 1, 1);
+    cr_assert(last()->dram_background_read_bytes <= bg / 32 + 32, "a 32nd of the work: background %llu, want at most %llu",
+              U(last()->dram_background_read_bytes), U(bg / 32 + 32));
+    SIM_CHECK(sim_free(x));
 }
 
 /* The time model (sim/timemodel.c) on counters made by hand, preset h200
