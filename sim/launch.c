@@ -976,12 +976,31 @@ static const char *rendezvous_name(int kind)
     }
 }
 
+/* Every thread waits at a barrier, not all at the same __syncthreads(): whether each
+ * warp's threads wait at one. __syncthreads() is `bar.sync 0`, which PTX makes
+ * .aligned per warp: the warps of a block may reach barrier 0 at different
+ * instructions, and it completes once every thread has arrived (siboehm's SGEMM
+ * kernel 11 double-buffers that way: warp-uniform branches, a barrier in each). */
+static int barrier_warps_uniform(const sim_worker *w)
+{
+    for (unsigned k = 0; k < w->n_threads; k += 32) {
+        const sim_thread *t0 = &w->threads[k];
+        const unsigned end = k + 32 < w->n_threads ? k + 32 : w->n_threads;
+        for (unsigned i = k + 1; i < end; i++) {
+            const sim_thread *t = &w->threads[i];
+            if (t->site_line != t0->site_line || (t->site_file != t0->site_file && strcmp(t->site_file, t0->site_file)))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* No thread can run: release a barrier, or report why the block is stuck. */
 static void resolve_stall(sim_worker *w)
 {
-    /* every thread waits at one barrier: release them, in threadIdx order
-     * (next_context resumes threads rel_next..rel_end-1; no per-thread work) */
-    if (!w->n_warp_wait && w->n_bar == w->n_threads && !w->bar_mismatch) {
+    /* every thread waits at one barrier (or at one per warp): release them, in threadIdx
+     * order (next_context resumes threads rel_next..rel_end-1; no per-thread work) */
+    if (!w->n_warp_wait && w->n_bar == w->n_threads && (!w->bar_mismatch || barrier_warps_uniform(w))) {
         w->last_count = w->bar_count;
         w->last_and = w->bar_and;
         w->last_or = w->bar_or;
@@ -1072,8 +1091,9 @@ static void resolve_stall(sim_worker *w)
         list_threads(w, b, sizeof b, SIM_T_BARRIER, other->site_file, other->site_line, &cb);
         sim_fail(w, SIM_ERR_BARRIER_DIVERGENCE, 0,
                  "barrier divergence: %u threads (%s) wait at __syncthreads() (%s:%d) while %u threads (%s) wait "
-                 "at a different __syncthreads() (%s:%d). On a GPU this hangs or corrupts shared memory: a "
-                 "barrier inside a branch must be reached by every thread of the block",
+                 "at a different __syncthreads() (%s:%d), with threads of one warp on both sides. On a GPU this "
+                 "hangs or corrupts shared memory: a barrier inside a branch must be reached by every thread of the block "
+                 "(or, in a branch every warp takes whole, by every thread of the warp)",
                  ca, a, basename_of(first_bar->site_file), first_bar->site_line, cb, b,
                  basename_of(other->site_file), other->site_line);
     }

@@ -251,12 +251,13 @@ Test(barrier, divergence_two_sites)
     int st = two_barriers_launch_sim(&cfg, d_out, 20);
     cr_assert_eq(st, SIM_ERR_BARRIER_DIVERGENCE, "case two sites: status %s (%s)", sim_status_name((sim_status)st),
                  sim_last_error());
-    char a[64], b[64], buf[160];
+    char a[64], b[64], buf[256];
     kernel_site(a, sizeof a, KFILE, "SITE:branch_a");
     kernel_site(b, sizeof b, KFILE, "SITE:branch_b");
     snprintf(buf, sizeof buf, "20 threads (0-19) wait at __syncthreads() (%s)", a);
     ASSERT_ERROR_HAS(buf, "two sites (first group)");
-    snprintf(buf, sizeof buf, "44 threads (20-63) wait at a different __syncthreads() (%s)", b);
+    snprintf(buf, sizeof buf, "44 threads (20-63) wait at a different __syncthreads() (%s), with threads of one warp "
+             "on both sides", b);
     ASSERT_ERROR_HAS(buf, "two sites (second group)");
     ASSERT_ERROR_HAS("in kernel two_barriers", "two sites (kernel)");
     ASSERT_ERROR_HAS("block (0,0,0)", "two sites (block)");
@@ -264,6 +265,12 @@ Test(barrier, divergence_two_sites)
     to_host(out, d_out, sizeof out);
     for (int t = 0; t < 64; t++)
         cr_assert_eq(out[t], t < 20 ? 1 : 2, "case two sites: thread %d passed its barrier (out %d)", t, out[t]);
+    /* k = 32: each warp takes one branch whole; __syncthreads() is bar.sync 0, .aligned per
+     * warp, so the two barriers are one and every thread passes it (as on a GPU) */
+    SIM_CHECK(two_barriers_launch_sim(&cfg, d_out, 32));
+    to_host(out, d_out, sizeof out);
+    for (int t = 0; t < 64; t++)
+        cr_assert_eq(out[t], t < 32 ? 11 : 22, "case two sites, k = 32 (warp-uniform): out[%d] = %d", t, out[t]);
     /* k = 0 and k = 64: every thread takes one branch, which is legal */
     SIM_CHECK(two_barriers_launch_sim(&cfg, d_out, 64));
     to_host(out, d_out, sizeof out);
