@@ -11,9 +11,9 @@
 # traffic or more are held to 10 %, smaller ones to 15 % (issue 15's bounds;
 # flash v1's init kernel reads no data, only its code: 7.5 KB on the chip and
 # in the model, sim/launch.h SIM_L2_LAUNCH_FETCH_BYTES). flash v1 is still a
-# miss at other shapes (-15.5 % at N = 512, d = 64: docs/l2-model.md), within
-# 6 % at these two. Cost: about 8 s of simulation (lesson 3's 4096 x 4096 is
-# most of it).
+# miss at another shape (+11.6 % at N = 512, d = 64 causal, within the chip's own
+# run-to-run spread: docs/l2-model.md "The chip's own traffic"). Cost: about 8 s
+# of simulation (lesson 3's 4096 x 4096 is most of it).
 cmake_minimum_required(VERSION 3.20)
 function(fail text)
   message("${text}")
