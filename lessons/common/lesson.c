@@ -146,12 +146,12 @@ void lesson_l2_head(FILE *f, const char *indent, const sim_device *dev)
 {
     char b[24];
     const int cold = sim_l2_get_cold();
-    fprintf(f, "\n%swhat reaches DRAM, predicted by the simulator's L2 model (the %s L2 of %s, %s;\n%s%s"
+    fprintf(f, "\n%swhat reaches DRAM, predicted by the simulator's L2 model (the %s L2 of %s, %s\n%s%s"
                "docs/l2-model.md): requested = the HBM bytes the kernels ask for (what L1 sees); dirty in L2 = "
                "written, not yet in DRAM\n",
             indent, human_bytes((double)dev->l2_bytes, b, sizeof b), dev->card,
             cold ? "each kernel starting on an empty L2, so DRAM read counts its code too, 7.5 KB,"
-                 : "kept through the program: SIMTLAB_L2_COLD=0, inputs copied in stay there",
+                 : "kept through the program: SIMTLAB_L2_COLD=0, inputs copied in stay there;",
             indent, cold ? "and the chip's own reads while it runs, up to 0.35 MB; " : "");
     fprintf(f, "%s%-24s %12s %8s %12s %12s %14s\n", indent, "", "requested", "L2 hit", "DRAM read", "DRAM write",
             "dirty in L2");
