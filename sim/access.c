@@ -549,10 +549,16 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
                  size, (unsigned long long)a, seg & PF_W ? "static data" : "read-only data");
         sim_block_abort(w);
     }
-    sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
-             "invalid %s of %u bytes at address 0x%llx: not device memory, shared memory or this thread's stack "
-             "(a host pointer passed to the kernel, or another thread's local variable?)",
-             rw, size, (unsigned long long)a);
+    if (a < 65536) /* no process maps the lowest 64 KiB: NULL, or NULL plus a small index */
+        sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                 "invalid %s of %u bytes at address 0x%llx: a NULL pointer%s (a buffer never allocated, or an "
+                 "argument never set: check each cudaMalloc's result and what the launch passes)",
+                 rw, size, (unsigned long long)a, a ? " plus an offset" : "");
+    else
+        sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                 "invalid %s of %u bytes at address 0x%llx: not device memory, shared memory or this thread's stack "
+                 "(a host pointer passed to the kernel, or another thread's local variable?)",
+                 rw, size, (unsigned long long)a);
     sim_block_abort(w);
 }
 

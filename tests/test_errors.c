@@ -164,6 +164,23 @@ Test(errors, host_pointer)
     free(host);
 }
 
+/* A NULL pointer (an allocation never made, or never checked) is named as such. */
+Test(errors, null_pointer)
+{
+    float *d_out = dev_buf("out", N * sizeof(float), NULL);
+    simt_cfg cfg = cfg1(2, 64, 0);
+    int st = read_at_launch_sim(&cfg, d_out, NULL, 0, -1, -1);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "read through NULL");
+    ASSERT_ERROR_HAS("invalid read of 4 bytes at address 0x0", "NULL read (kind)");
+    ASSERT_ERROR_HAS("a NULL pointer", "NULL read (diagnosis)");
+    assert_still_works("NULL read");
+    st = write_at_launch_sim(&cfg, NULL, 0, -1, -1);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "write through NULL");
+    ASSERT_ERROR_HAS("invalid write of 4 bytes at address 0x", "NULL write (kind)");
+    ASSERT_ERROR_HAS("a NULL pointer", "NULL write (diagnosis)");
+    assert_still_works("NULL write");
+}
+
 /* Thread 1 writes a local variable of thread 0 (whose address it got through
  * shared memory): each thread's stack is its own. */
 Test(errors, other_threads_stack)
