@@ -77,7 +77,7 @@ Test(rewrite, extern_shared_in_a_function)
 {
     const char *src = "__global__ void k() {\n  extern __shared__ __align__(16) float buf[];\n  buf[0] = 1;\n}\n";
     rewrite_result r = rw(src);
-    cr_assert(strstr(r.text, "float (*const buf) = (float (*))sim_dynamic_shared();"), "%s", r.text);
+    cr_assert(strstr(r.text, "float (&buf)[] = *reinterpret_cast<float (*)[]>(sim_dynamic_shared());"), "%s", r.text);
     same_lines(src, &r);
     free(r.text);
 }
@@ -86,8 +86,8 @@ Test(rewrite, extern_shared_at_file_scope)
 {
     const char *src = "extern __shared__ int smem[];\n__global__ void k() { smem[1] = 2; }\n";
     rewrite_result r = rw(src);
-    cr_assert(strstr(r.text, "static inline int (*simtlab_dynamic_shared_smem())"), "%s", r.text);
-    cr_assert(strstr(r.text, "\n#define smem (simtlab_dynamic_shared_smem())\n#line 2 \"t.cu\"\n__global__ void k SIMTLAB_DEV_FN ()"), "%s",
+    cr_assert(strstr(r.text, "static inline int (*simtlab_dynamic_shared_smem())[] { return reinterpret_cast<int (*)[]>"), "%s", r.text);
+    cr_assert(strstr(r.text, "\n#define smem (*simtlab_dynamic_shared_smem())\n#line 2 \"t.cu\"\n__global__ void k SIMTLAB_DEV_FN ()"), "%s",
               r.text);
     free(r.text);
 }
@@ -216,8 +216,8 @@ Test(rewrite, extern_shared_qualifier_after_the_type)
     const char *src = "__global__ void k() {\n  extern float __shared__ smem[];\n"
                       "  extern __shared__ __align__(16) char raw[];\n  smem[0] = raw[0];\n}\n";
     rewrite_result r = rw(src);
-    cr_assert(strstr(r.text, "float (*const smem) = (float (*))sim_dynamic_shared();"), "%s", r.text);
-    cr_assert(strstr(r.text, "char (*const raw) = (char (*))sim_dynamic_shared();"), "%s", r.text);
+    cr_assert(strstr(r.text, "float (&smem)[] = *reinterpret_cast<float (*)[]>(sim_dynamic_shared());"), "%s", r.text);
+    cr_assert(strstr(r.text, "char (&raw)[] = *reinterpret_cast<char (*)[]>(sim_dynamic_shared());"), "%s", r.text);
     same_lines(src, &r);
     free(r.text);
 }
@@ -295,5 +295,78 @@ Test(rewrite, keywords_in_comments_do_not_count)
     cr_assert(strstr(r.text, "__global__ void k2 SIMTLAB_DEV_FN (float *a)"), "kernel after the comment:\n%s", r.text);
     cr_assert(strstr(r.text, "void h SIMTLAB_HOST_FN (int x)"), "after a string:\n%s", r.text);
     same_lines(src, &r);
+    free(r.text);
+}
+
+/* `dim3 blockDim(32), gridDim(1); k<<<gridDim, blockDim>>>(d);` (course code): in host code, in a
+ * launch's configuration and after `.`, `->` or `S::` the built-ins' names are the program's own
+ * (renamed past the shim's macros); kernels, __host__ __device__ functions, functions a macro
+ * makes device code, #define lines and literals keep them */
+Test(rewrite, builtin_names_in_host_code_are_the_programs)
+{
+    const char *src = "#define GID (blockIdx.x * blockDim.x + threadIdx.x)\n#define DEV __device__ __forceinline__\n"
+                      "#define KERNEL __global__\nKERNEL void k2(int *o) { o[threadIdx.x] = 1; }\n"
+                      "struct Cfg { dim3 gridDim; int n; };\n"
+                      "__host__ __device__ unsigned width() { return blockDim.x; }\n"
+                      "DEV unsigned lane() { return threadIdx.x % 32; }\n"
+                      "__global__ void k(int *o, Cfg c, Cfg *p) {\n  o[GID] = gridDim.x + c.gridDim.x + p->gridDim.y + Cfg::gridDim;\n}\n"
+                      "int main() {\n  int n = 100;\n  dim3 blockDim(32), gridDim(1);\n  Cfg c{gridDim, n};\n"
+                      "  k<<<(n + blockDim.x - 1) / blockDim.x, blockDim>>>(d, c, &c);\n"
+                      "  for (unsigned blockIdx = 0; blockIdx < c.gridDim.x; blockIdx++) printf(\"gridDim %d\", blockIdx);\n}\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "#define GID (blockIdx.x * blockDim.x + threadIdx.x)\n"), "a #define:\n%s", r.text);
+    cr_assert(strstr(r.text, "struct Cfg { dim3 simtlab_host_gridDim; int n; };"), "a member:\n%s", r.text);
+    cr_assert(strstr(r.text, "width SIMTLAB_DEV_FN () { return blockDim.x; }"), "__host__ __device__:\n%s", r.text);
+    cr_assert(strstr(r.text, "DEV unsigned lane() { return threadIdx.x % 32; }"), "a macro's inline device function:\n%s", r.text);
+    cr_assert(strstr(r.text, "KERNEL void k2 SIMTLAB_DEV_FN (int *o) { o[threadIdx.x] = 1; }"), "a macro's kernel:\n%s", r.text);
+    cr_assert(strstr(r.text, "o[GID] = gridDim.x + c.simtlab_host_gridDim.x + p->simtlab_host_gridDim.y + Cfg::simtlab_host_gridDim;"),
+              "a kernel: the built-in, and members:\n%s", r.text);
+    cr_assert(strstr(r.text, "dim3 simtlab_host_blockDim(32), simtlab_host_gridDim(1);\n  Cfg c{simtlab_host_gridDim, n};"),
+              "host variables:\n%s", r.text);
+    cr_assert(strstr(r.text, "}, (n + simtlab_host_blockDim.x - 1) / simtlab_host_blockDim.x, simtlab_host_blockDim)(d, c, &c);"),
+              "the launch's configuration:\n%s", r.text);
+    cr_assert(strstr(r.text, "for (unsigned simtlab_host_blockIdx = 0; simtlab_host_blockIdx < c.simtlab_host_gridDim.x; "
+                             "simtlab_host_blockIdx++) printf(\"gridDim %d\", simtlab_host_blockIdx);"),
+              "a loop variable, a string:\n%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
+/* `static __shared__ T s[32];` (NVIDIA's blockReduceSum): the shim's __shared__ has its own storage
+ * class, so the `static` goes (spaces: the columns stay); other statics stay */
+Test(rewrite, static_before_shared_dropped)
+{
+    const char *src = "static __shared__ int fs[4];\n"
+                      "template <class T> __device__ T sum(T v) {\n  static __shared__ T s[32];\n"
+                      "  __shared__ static int c;\n  static volatile __shared__ float w;\n  static const int N = 2;\n"
+                      "  return s[0] + c + w + N;\n}\nstatic __device__ int g() { return 1; }\nstatic int h;\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "\n       __shared__ int fs[4];\n"), "file scope:\n%s", r.text);
+    cr_assert(strstr(r.text, "\n         __shared__ T s[32];\n"), "%s", r.text);
+    cr_assert(strstr(r.text, "\n  __shared__        int c;\n"), "%s", r.text);
+    cr_assert(strstr(r.text, "\n         volatile __shared__ float w;\n"), "%s", r.text);
+    cr_assert(strstr(r.text, "static const int N = 2;") && strstr(r.text, "static __device__ int g()") &&
+                  strstr(r.text, "static int h;"),
+              "other statics:\n%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
+/* an extern __shared__ array is an lvalue of array type, as in CUDA: `(int *)&buf` is the shared
+ * memory (it was the address of a local pointer), and at file or namespace scope `&smem` compiles */
+Test(rewrite, extern_shared_is_an_array)
+{
+    const char *src = "extern __shared__ int smem[];\n__global__ void k() {\n"
+                      "  extern __shared__ __align__(16) float tile[][33];\n  int *t = (int *)&smem;\n  tile[1][2] = t[0];\n}\n"
+                      "namespace lib {\nextern __shared__ double nsm[];\n}\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "float (&tile)[][33] = *reinterpret_cast<float (*)[][33]>(sim_dynamic_shared());"), "%s", r.text);
+    cr_assert(strstr(r.text, "static inline int (*simtlab_dynamic_shared_smem())[] { return reinterpret_cast<int (*)[]>(sim_dynamic_shared()); }"),
+              "%s", r.text);
+    cr_assert(strstr(r.text, "#define smem (*simtlab_dynamic_shared_smem())\n"), "%s", r.text);
+    /* a namespace's is not a function's local (a reference made once, before any launch) */
+    cr_assert(strstr(r.text, "static inline double (*simtlab_dynamic_shared_nsm())[]") &&
+                  strstr(r.text, "#define nsm (*simtlab_dynamic_shared_nsm())\n#line 9 \"t.cu\"\n}"),
+              "namespace scope:\n%s", r.text);
     free(r.text);
 }

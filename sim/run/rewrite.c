@@ -265,7 +265,7 @@ static void trim(char *t)
 }
 
 /* decl: the text between `__shared__` and `;`. Emits the replacement. */
-static int extern_shared(scan *sc, buf *o, const char *decl, size_t len, int depth, char *pending, size_t pn)
+static int extern_shared(scan *sc, buf *o, const char *decl, size_t len, int in_fn, char *pending, size_t pn)
 {
     char d[1024];
     if (len >= sizeof d) {
@@ -306,13 +306,18 @@ static int extern_shared(scan *sc, buf *o, const char *decl, size_t len, int dep
         problem(sc, sc->line, "extern __shared__ %s: no type", name);
         return -1;
     }
-    if (depth > 0)
-        putf(o, "%s (*const %s)%s = (%s (*)%s)sim_dynamic_shared();", type, name, rest, type, rest);
-    else {
-        putf(o, "static inline %s (*simtlab_dynamic_shared_%s())%s { return (%s (*)%s)sim_dynamic_shared(); }", type,
-             name, rest, type, rest);
+    strip_align(rest); /* `name[] __align__(16)` */
+    trim(rest);
+    /* name is an lvalue of array type, as in CUDA: `&name` and `(T *)&name` are the shared memory's
+     * address (a pointer variable's `&name` was the address of the pointer, on the thread's stack),
+     * `name` still decays to T * where a pointer is wanted, and `sizeof(name[0])` is T's size */
+    if (in_fn) /* a reference to an array of unknown bound */
+        putf(o, "%s (&%s)[]%s = *reinterpret_cast<%s (*)[]%s>(sim_dynamic_shared());", type, name, rest, type, rest);
+    else { /* the block's memory differs from launch to launch: an accessor each use calls */
+        putf(o, "static inline %s (*simtlab_dynamic_shared_%s())[]%s { return reinterpret_cast<%s (*)[]%s>(sim_dynamic_shared()); }",
+             type, name, rest, type, rest);
         /* the #define goes after this line, and a #line puts the numbering back */
-        snprintf(pending + strlen(pending), pn - strlen(pending), "#define %s (simtlab_dynamic_shared_%s())\n#line %d \"%s\"\n",
+        snprintf(pending + strlen(pending), pn - strlen(pending), "#define %s (*simtlab_dynamic_shared_%s())\n#line %d \"%s\"\n",
                  name, name, sc->line + 1, sc->path);
     }
     return 0;
@@ -557,6 +562,187 @@ static void put_define(buf *o, const char *src, size_t from, size_t to, size_t n
     put(o, src + done, to - done);
 }
 
+/* ---- macros that make a function device code -------------------------------------------- */
+/* Object-like macros that stand for __device__ or __global__ (`#define DEV __host__ __device__`,
+ * `#define KERNEL __global__`): a function they qualify is device code, as with the keyword itself
+ * (it keeps the built-ins' names, gets the device mark). Those of this file and of the program's
+ * headers it includes by a quoted name beside it (`#include "common.h"`), where such macros live. */
+typedef struct dev_macros {
+    char name[32][64];
+    char fixed[32]; /* the macro also says static or inline: no weak mark (below) */
+    int n;
+    int headers; /* headers read: each once, 64 at most */
+    char seen[64][512];
+} dev_macros;
+
+/* d: the text after `define`, len bytes */
+static void dev_macro_define(dev_macros *m, const char *d, size_t len)
+{
+    size_t a = 0, b;
+    while (a < len && isspace((unsigned char)d[a]))
+        a++;
+    for (b = a; b < len && ident_char((unsigned char)d[b]); b++)
+        ;
+    if (m->n >= 32 || b == a || b - a >= 64 || b >= len || d[b] == '(' || /* a function-like macro */
+        !(has_word(d + b, len - b, "__device__") || has_word(d + b, len - b, "__global__")))
+        return;
+    for (int k = 0; k < m->n; k++)
+        if (strlen(m->name[k]) == b - a && !strncmp(m->name[k], d + a, b - a))
+            return;
+    m->fixed[m->n] = (char)(has_word(d + b, len - b, "static") || has_word(d + b, len - b, "inline") ||
+                            has_word(d + b, len - b, "__forceinline__") || has_word(d + b, len - b, "constexpr"));
+    snprintf(m->name[m->n++], 64, "%.*s", (int)(b - a), d + a);
+}
+
+/* The #define and quoted #include lines of text (the header at path, included by name, depth deep) */
+static void dev_macros_of(dev_macros *m, const char *path, const char *text, size_t n, int depth)
+{
+    for (size_t i = 0; i < n;) {
+        size_t e = i;
+        while (e < n && (text[e] != '\n' || (e > i && text[e - 1] == '\\'))) /* with its continuations */
+            e++;
+        size_t k = i;
+        while (k < e && isspace((unsigned char)text[k]))
+            k++;
+        if (k < e && text[k] == '#') {
+            for (k++; k < e && isspace((unsigned char)text[k]); k++)
+                ;
+            if (e - k > 6 && !strncmp(text + k, "define", 6) && isspace((unsigned char)text[k + 6]))
+                dev_macro_define(m, text + k + 6, e - k - 6);
+            else if (e - k > 7 && !strncmp(text + k, "include", 7) && depth < 8) {
+                const char *q = memchr(text + k, '"', e - k), *q2 = q ? memchr(q + 1, '"', (size_t)(text + e - q - 1)) : NULL;
+                const char *slash = strrchr(path, '/');
+                char file[sizeof m->seen[0]];
+                FILE *f = NULL;
+                if (q2 && q2 > q + 1 && q[1] != '/' && m->headers < 64 &&
+                    snprintf(file, sizeof file, "%.*s%.*s", slash ? (int)(slash + 1 - path) : 0, path, (int)(q2 - q - 1), q + 1) <
+                        (int)sizeof file) {
+                    int seen = 0;
+                    for (int h = 0; h < m->headers; h++)
+                        seen |= !strcmp(m->seen[h], file);
+                    if (!seen && (f = fopen(file, "rb")))
+                        memcpy(m->seen[m->headers++], file, sizeof file);
+                }
+                if (f) {
+                    char *h = malloc(1 << 22);
+                    size_t hn = h ? fread(h, 1, (1 << 22) - 1, f) : 0;
+                    fclose(f);
+                    if (h)
+                        dev_macros_of(m, file, h, hn, depth + 1);
+                    free(h);
+                }
+            }
+        }
+        i = e + 1;
+    }
+}
+
+/* ---- names of CUDA's built-in variables used for the program's own ---------------------- */
+/* threadIdx, blockIdx, blockDim and gridDim are the shim's macros (cuda_runtime.h). Host code
+ * cannot read the built-ins (nvcc), so there these names are the program's own variables: course
+ * code writes `dim3 blockDim(32), gridDim(1); k<<<gridDim, blockDim>>>(d);`, which the macros made
+ * a function declaration. Such a use is renamed simtlab_host_<name>, which no macro expands: in host
+ * code, in a launch's configuration (host code too), and after `.`, `->` or `X::` (a member). */
+static int builtin_var(const char *id, size_t len)
+{
+    static const char *const names[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+    for (int k = 0; k < 4; k++)
+        if (len == strlen(names[k]) && !strncmp(id, names[k], len))
+            return 1;
+    return 0;
+}
+
+/* Whether the identifier at src[i] follows `.`, `->` or a scope's `::` (`S::gridDim`, not `::gridDim`) */
+static int member_name(const char *src, size_t i)
+{
+    size_t b = i;
+    while (b > 0 && isspace((unsigned char)src[b - 1]))
+        b--;
+    if (b > 0 && src[b - 1] == '.')
+        return 1;
+    if (b > 1 && src[b - 1] == '>' && src[b - 2] == '-')
+        return 1;
+    if (b > 1 && src[b - 1] == ':' && src[b - 2] == ':') {
+        b -= 2;
+        while (b > 0 && isspace((unsigned char)src[b - 1]))
+            b--;
+        return b > 0 && (ident_char((unsigned char)src[b - 1]) || src[b - 1] == '>');
+    }
+    return 0;
+}
+
+/* A launch's configuration, src[from..to), copied with the built-ins' names renamed as host code's
+ * (comments and literals as they are) */
+static void put_config(buf *o, const char *src, size_t from, size_t to)
+{
+    size_t i = from, done = from;
+    while (i < to) {
+        char c = src[i];
+        if (c == '"' || c == '\'') {
+            for (i++; i < to && src[i] != c; i++)
+                if (src[i] == '\\')
+                    i++;
+            i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < to && src[i + 1] == '*') {
+            for (i += 2; i + 1 < to && !(src[i] == '*' && src[i + 1] == '/'); i++)
+                ;
+            i += 2;
+            continue;
+        }
+        if (c == '/' && i + 1 < to && src[i + 1] == '/') {
+            while (i < to && src[i] != '\n')
+                i++;
+            continue;
+        }
+        if (ident_char((unsigned char)c) && !(i > from && ident_char((unsigned char)src[i - 1]))) {
+            size_t e = i;
+            while (e < to && ident_char((unsigned char)src[e]))
+                e++;
+            if (builtin_var(src + i, e - i)) {
+                put(o, src + done, i - done);
+                puts_(o, "simtlab_host_");
+                done = i;
+            }
+            i = e;
+            continue;
+        }
+        i++;
+    }
+    put(o, src + done, (i < to ? i : to) - done);
+}
+
+/* Whether the `static` at src[i..e) declares a __shared__ variable: `static __shared__ T s[N];`
+ * (NVIDIA's blockReduceSum), `static volatile __shared__ T s;` or `__shared__ static T s;`. The
+ * shim's __shared__ holds its own storage class (static thread_local), and a second `static` does
+ * not compile: it is dropped, which changes nothing (a __shared__ variable is the block's either way). */
+static int static_shared(const char *src, size_t i, size_t e, size_t n)
+{
+    for (;;) { /* the words after it, up to the first punctuation */
+        while (e < n && isspace((unsigned char)src[e]))
+            e++;
+        size_t w = e;
+        while (e < n && ident_char((unsigned char)src[e]))
+            e++;
+        if (e == w)
+            break;
+        if (e - w == 10 && !strncmp(src + w, "__shared__", 10))
+            return 1;
+    }
+    for (;;) { /* the words before it on its line */
+        while (i > 0 && (src[i - 1] == ' ' || src[i - 1] == '\t'))
+            i--;
+        size_t w = i;
+        while (i > 0 && ident_char((unsigned char)src[i - 1]))
+            i--;
+        if (i == w)
+            return 0;
+        if (w - i == 10 && !strncmp(src + i, "__shared__", 10))
+            return 1;
+    }
+}
+
 int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -569,6 +755,8 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
      * cls: the scope is a class, struct or union, whose member functions are inline (no mark) */
     unsigned char body[512] = {0}, cls[512] = {0};
     size_t hdr = o.n; /* where the current scope-level header starts in the output */
+    dev_macros dm = {.n = 0};
+    dev_macros_of(&dm, path, src, n, 0);
     while (sc.i < n) {
         char c = src[sc.i];
         /* preprocessor line: copied whole (continuations too), includes checked */
@@ -663,6 +851,14 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
             size_t len = e - sc.i;
             if ((len == 10 && !strncmp(id, "__global__", 10)) || (len == 10 && !strncmp(id, "__device__", 10)))
                 dev_hdr = 1;
+            for (int m = 0; m < dm.n; m++)
+                if (len == strlen(dm.name[m]) && !strncmp(id, dm.name[m], len))
+                    dev_hdr = 1;
+            if (len == 6 && !strncmp(id, "static", 6) && static_shared(src, sc.i, e, n)) {
+                put(&o, "      ", 6); /* spaces: the columns stay the source's */
+                sc.i = e;
+                continue;
+            }
             check_ident(&sc, id, len, e, dev_depth >= 0);
             if (len == 6 && !strncmp(id, "extern", 6)) {
                 size_t k = e;
@@ -692,7 +888,9 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                     int nl = 0;
                     for (size_t q = k; q < semi; q++)
                         nl += src[q] == '\n';
-                    extern_shared(&sc, &o, decl + d0, dl - d0, depth, pending, sizeof pending);
+                    /* in a function body a local; at file or namespace scope the accessor */
+                    int in_fn = depth > 0 && body[depth < 512 ? depth - 1 : 511];
+                    extern_shared(&sc, &o, decl + d0, dl - d0, in_fn, pending, sizeof pending);
                     hdr = o.n;
                     sc.line += nl;
                     for (int q = 0; q < nl; q++) /* keep the numbering: the lines the declaration took */
@@ -718,6 +916,8 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                 sc.i = e;
                 continue;
             }
+            if (builtin_var(id, len) && ((dev_depth < 0 && !dev_hdr) || member_name(src, sc.i)))
+                puts_(&o, "simtlab_host_");
             put(&o, id, len);
             sc.i = e;
             continue;
@@ -738,6 +938,9 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                                            has_word(h, hn, "__forceinline__") || has_word(h, hn, "template") ||
                                            has_word(h, hn, "constexpr")))
                     at = -1;
+                for (int m = 0; m < dm.n && at >= 0 && dev_hdr; m++)
+                    if (dm.fixed[m] && has_word(h, hn, dm.name[m]))
+                        at = -1;
                 if (at >= 0) { /* insert " SIMTLAB_HOST_FN " (or _DEV_FN) before the parameter list */
                     const char *mark = dev_hdr ? " SIMTLAB_DEV_FN " : " SIMTLAB_HOST_FN ";
                     size_t pos = hdr + (size_t)at, ml = strlen(mark);
@@ -832,7 +1035,7 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
             o.n = (size_t)ks;
             putf(&o, "::simtlab::make_launch(\"%s\", __FILE__, __LINE__, [&](auto... simtlab_a_) { %s(simtlab_a_...); }, ",
                  kern, kern);
-            put(&o, src + cfg0, e - cfg0);
+            put_config(&o, src, cfg0, e);
             put(&o, ")", 1);
             for (size_t q = cfg0; q < e; q++)
                 sc.line += src[q] == '\n';

@@ -5,9 +5,15 @@
  *     -> ::simtlab::make_launch("K", __FILE__, __LINE__,
  *            [&](auto... a) { K(a...); }, grid, block[, shared[, stream]])(args)
  *   extern __shared__ T name[];            (in a function)
- *     -> T (*const name) = (T (*))sim_dynamic_shared();
+ *     -> T (&name)[] = *reinterpret_cast<T (*)[]>(sim_dynamic_shared());
  *   extern __shared__ T name[];            (at file scope)
- *     -> an accessor function and #define name (accessor())
+ *     -> an accessor function returning T (*)[] and #define name (*accessor())
+ *   (name is an array, as in CUDA: &name is the shared memory's address)
+ *   static __shared__ T s[N];  ->  __shared__ T s[N];  (the shim's __shared__ is static already)
+ *   blockDim, gridDim, blockIdx, threadIdx in host code, in a launch's
+ *   configuration and as members (after . -> X::)
+ *     -> simtlab_host_blockDim & co.: the program's own variables (host code
+ *        cannot read the built-ins, which are the shim's macros)
  *
  * Line numbers are kept (a #line 1 "path" first, no line added or removed
  * where the compiler could see it), so compiler errors and simulator reports
