@@ -129,9 +129,48 @@ sim_status sim_free(void *ptr)
     return SIM_OK;
 }
 
-/* Checks that [p, p+n) lies inside one live allocation; fills err text. */
+/* The __device__ variables registered by sim_register_symbol (few: one a cudaGetSymbolAddress'd
+ * variable), looked up by a scan. */
+#define SIM_MAX_SYMBOLS 4096
+static struct {
+    uintptr_t begin, end;
+} symbols[SIM_MAX_SYMBOLS];
+static unsigned n_symbols;
+
+sim_status sim_register_symbol(const void *ptr, size_t bytes)
+{
+    uintptr_t a = (uintptr_t)ptr;
+    for (unsigned i = 0; i < n_symbols; i++)
+        if (symbols[i].begin == a) {
+            if (a + bytes > symbols[i].end)
+                symbols[i].end = a + bytes;
+            return SIM_OK;
+        }
+    if (n_symbols == SIM_MAX_SYMBOLS) {
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "more than %d __device__ variables asked for their address",
+                      SIM_MAX_SYMBOLS);
+        return SIM_ERR_MEMORY_ALLOCATION;
+    }
+    symbols[n_symbols].begin = a;
+    symbols[n_symbols++].end = a + bytes;
+    return SIM_OK;
+}
+
+int sim_in_symbol(const void *ptr, size_t bytes)
+{
+    uintptr_t a = (uintptr_t)ptr;
+    for (unsigned i = 0; i < n_symbols; i++)
+        if (a >= symbols[i].begin && a < symbols[i].end && bytes <= symbols[i].end - a)
+            return 1;
+    return 0;
+}
+
+/* Checks that [p, p+n) lies inside one live allocation (0) or one registered __device__
+ * variable (1); fills err text (-1). */
 static int check_range(const void *p, size_t n, const char *what, const char *call)
 {
+    if (sim_in_symbol(p, n))
+        return 1;
     uint32_t id = owner_of((uintptr_t)p);
     const sim_alloc *al = &sim_allocs[id];
     if (!id || al->freed || n > al->live_end - (uintptr_t)p) { /* no wrap-around for huge n */
@@ -152,14 +191,17 @@ sim_status sim_memcpy(void *dst, const void *src, size_t bytes, sim_copy_kind ki
         sim_set_error(SIM_ERR_INVALID_VALUE, "sim_memcpy: %s pointer is NULL", dst ? "source" : "destination");
         return SIM_ERR_INVALID_VALUE;
     }
-    if ((kind == SIM_COPY_H2D || kind == SIM_COPY_D2D) && check_range(dst, bytes, "destination", "sim_memcpy"))
+    int to_symbol = 0;
+    if ((kind == SIM_COPY_H2D || kind == SIM_COPY_D2D) &&
+        (to_symbol = check_range(dst, bytes, "destination", "sim_memcpy")) < 0)
         return SIM_ERR_INVALID_VALUE;
-    if ((kind == SIM_COPY_D2H || kind == SIM_COPY_D2D) && check_range(src, bytes, "source", "sim_memcpy"))
+    if ((kind == SIM_COPY_D2H || kind == SIM_COPY_D2D) && check_range(src, bytes, "source", "sim_memcpy") < 0)
         return SIM_ERR_INVALID_VALUE;
     memmove(dst, src, bytes);
     /* what the L2 model keeps of it (sim/l2.c): copies to the device are written
-     * through L2, as from pageable host memory */
-    if (kind == SIM_COPY_H2D || kind == SIM_COPY_D2D)
+     * through L2, as from pageable host memory (not those to a __device__ variable, outside
+     * the arena, as cudaMemcpyToSymbol's) */
+    if ((kind == SIM_COPY_H2D || kind == SIM_COPY_D2D) && !to_symbol)
         sim_l2_host_access((uintptr_t)dst - sim_arena.base, bytes, 1);
     if (kind == SIM_COPY_H2D)
         copies.h2d_bytes += bytes;
@@ -174,10 +216,12 @@ sim_status sim_memset(void *ptr, int value, size_t bytes)
 {
     if (bytes == 0)
         return SIM_OK;
-    if (check_range(ptr, bytes, "destination", "sim_memset"))
+    int symbol = check_range(ptr, bytes, "destination", "sim_memset");
+    if (symbol < 0)
         return SIM_ERR_INVALID_VALUE;
     memset(ptr, value, bytes);
-    sim_l2_host_access((uintptr_t)ptr - sim_arena.base, bytes, 1);
+    if (!symbol)
+        sim_l2_host_access((uintptr_t)ptr - sim_arena.base, bytes, 1);
     return SIM_OK;
 }
 

@@ -32,6 +32,13 @@ sim_status sim_free(void *ptr);
 sim_status sim_memcpy(void *dst, const void *src, size_t bytes, sim_copy_kind kind);
 sim_status sim_memset(void *ptr, int value, size_t bytes);
 
+/* A __device__ variable of the program (outside the arena), as the runtime learns its address
+ * (cudaGetSymbolAddress): sim_memcpy and sim_memset then take ranges inside it as device
+ * memory, as a GPU copies it. Returns SIM_ERR_MEMORY_ALLOCATION when the table is full. */
+sim_status sim_register_symbol(const void *ptr, size_t bytes);
+/* 1 when [ptr, ptr + bytes) lies inside one registered __device__ variable. */
+int sim_in_symbol(const void *ptr, size_t bytes);
+
 /* What one allocation has seen since sim_reset_counters(). */
 typedef struct sim_alloc_info {
     const char *name;

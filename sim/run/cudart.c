@@ -632,7 +632,7 @@ cudaError_t cudaFree(void *p)
 static int on_device(const void *p)
 {
     sim_alloc_info info;
-    return p && sim_alloc_query(p, &info) == SIM_OK && !pinned_of(p);
+    return p && ((sim_alloc_query(p, &info) == SIM_OK && !pinned_of(p)) || sim_in_symbol(p, 1));
 }
 static void copy_time(size_t n) { clock_ms += (double)n / 25e9 * 1e3; }
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k)
@@ -897,6 +897,19 @@ cudaError_t simtlab_memcpy_symbol(void *symbol, size_t symbol_size, const void *
     copy_time(n);
     return cudaSuccess;
 }
+/* cudaGetSymbolAddress: the variable's own address (device and host share one address space
+ * here), which copies and memsets then take as device memory, as a GPU does */
+cudaError_t simtlab_symbol_address(void **p, void *symbol, size_t symbol_size)
+{
+    ENTER();
+    if (!p)
+        return fail(cudaErrorInvalidValue, "cudaGetSymbolAddress", "devPtr is NULL");
+    sim_status s = sim_register_symbol(symbol, symbol_size);
+    if (s)
+        return fail(of_status(s), "cudaGetSymbolAddress", sim_last_error());
+    *p = symbol;
+    return cudaSuccess;
+}
 cudaError_t simtlab_func_set_attribute(int attr, int value)
 {
     ENTER();
@@ -905,6 +918,9 @@ cudaError_t simtlab_func_set_attribute(int attr, int value)
         if (s)
             return fail(of_status(s), "cudaFuncSetAttribute", sim_last_error());
     }
+    if (attr == cudaFuncAttributePreferredSharedMemoryCarveout && (value < -1 || value > 100))
+        return fail(cudaErrorInvalidValue, "cudaFuncSetAttribute",
+                    "cudaFuncAttributePreferredSharedMemoryCarveout: a percentage from 0 to 100, or -1");
     return cudaSuccess;
 }
 

@@ -283,6 +283,7 @@ void run_summary(FILE *f, const launch_rec *recs, size_t n, int detailed)
     }
     if (!detailed)
         fprintf(f, "  (bytes kernels requested from global memory; DRAM (L2): what the L2 model predicts reaches DRAM,\n"
-                   "   read + written, each launch on an empty L2, its 7.5 KB of code included (docs/l2-model.md);\n"
+                   "   read + written, each launch on an empty L2, its 7.5 KB of code and the chip's own reads while it\n"
+                   "   runs (up to 0.35 MB) included (docs/l2-model.md);\n"
                    "   --detail adds sectors, wavefronts and bank conflicts, --lines the same per source line)\n");
 }

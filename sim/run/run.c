@@ -84,7 +84,7 @@ static int parse(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
     o->mode = "sim";
-    int seen_mode = 0, seen_arch = 0, seen_json = 0;
+    int seen_mode = 0, seen_arch = 0, seen_json = 0, n_not_c = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -148,15 +148,17 @@ static int parse(int argc, char **argv, opts *o)
         } else if (a[0] == '-')
             return run_error("unknown option '%s' (program arguments go after --; see simtlab run --help)", a);
         else {
-            if (!has_suffix(a, ".cu") && !has_suffix(a, ".cpp") && !has_suffix(a, ".cc") && !has_suffix(a, ".cxx"))
-                return run_error("'%s' is not a .cu (or .cpp, .cc, .cxx) file; program arguments go after --", a);
+            if (!has_suffix(a, ".cu") && !has_suffix(a, ".cpp") && !has_suffix(a, ".cc") && !has_suffix(a, ".cxx") &&
+                !has_suffix(a, ".c"))
+                return run_error("'%s' is not a .cu (or .cpp, .cc, .cxx, .c) file; program arguments go after --", a);
             if (o->n_files == MAX_FILES)
                 return run_error("more than %d source files", MAX_FILES);
             o->files[o->n_files++] = a;
+            n_not_c += !has_suffix(a, ".c");
         }
 #undef VALUE
     }
-    if (!o->n_files)
+    if (!n_not_c)
         return run_error("no .cu file given (usage: simtlab run FILE.cu [options] [-- program arguments])");
     return 0;
 }
@@ -255,16 +257,109 @@ static void print_log(const char *path)
 
 /* ---- the program's own headers ----------------------------------------------------------------- */
 /* Kernels and launches often live in the program's headers (`#include
- * "kernels.cuh"`). Every header a source includes with quotes, found
- * relative to the including file (and so on, 8 deep, 256 at most), is
- * rewritten like the sources into the build directory at the same relative
- * path: the compiler, looking beside the rewritten file first, takes the
- * rewritten copy. Headers reached by ".." or -I are used as they are. Their
- * contents are part of the cache key. */
-typedef int (*header_fn)(void *ctx, const char *abs, const char *rel, const char *text, size_t n);
+ * "kernels.cuh"`). Every header a source includes, found where g++ finds it
+ * (a quoted name beside the including file first; then, quoted or <>, the
+ * source's directory, which simtlab passes as -I, and the program's -I
+ * directories, in order; the shim's own headers are not the program's), 8
+ * deep and 1024 at most, is part of the build cache's key and is rewritten
+ * like the sources into a mirror of its absolute path under the build
+ * directory (DIR/m/abs/path). The rewritten sources sit in the mirror of
+ * their own directory and every -I directory's mirror comes before it, so
+ * the compiler, wherever it looks, takes the rewritten copy: also for
+ * "../inc/k.cuh" and headers in -I directories. */
+typedef int (*header_fn)(void *ctx, const char *abs, const char *text, size_t n);
 
-static int walk_includes(const char *text, size_t n, const char *dir, const char *rel_dir, int depth, int *count,
-                         header_fn fn, void *ctx)
+typedef struct include_path {
+    char dirs[MAX_FLAGS + 1][4096]; /* absolute, without "." or "..": the source's directory, the -I ones */
+    int n;
+    int count; /* headers seen */
+    header_fn fn;
+    void *ctx;
+} include_path;
+
+/* path, absolute, with "." and ".." taken away lexically (as the mirror, all plain
+ * directories, resolves them); a relative path is taken from the working directory */
+static void normalize(const char *path, char *out, size_t n)
+{
+    char tmp[8400];
+    if (path[0] == '/' || !getcwd(tmp, sizeof tmp - 2))
+        snprintf(tmp, sizeof tmp, "%s", path);
+    else
+        snprintf(tmp + strlen(tmp), sizeof tmp - strlen(tmp), "/%s", path);
+    size_t o = 0;
+    out[0] = 0;
+    for (char *save = NULL, *c = strtok_r(tmp, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        if (!strcmp(c, "."))
+            continue;
+        if (!strcmp(c, "..")) {
+            while (o > 0 && out[o - 1] != '/')
+                o--;
+            if (o > 0)
+                o--;
+            out[o] = 0;
+            continue;
+        }
+        int w = snprintf(out + o, n - o, "/%s", c);
+        if (w < 0 || (size_t)w >= n - o)
+            break;
+        o += (size_t)w;
+    }
+    if (!o)
+        snprintf(out, n, "/");
+}
+
+static void include_path_init(include_path *ip, const char *srcdir, const char *const *cflags, int n_cflags,
+                              header_fn fn, void *ctx)
+{
+    memset(ip, 0, sizeof *ip);
+    ip->fn = fn;
+    ip->ctx = ctx;
+    normalize(srcdir, ip->dirs[ip->n++], sizeof ip->dirs[0]);
+    for (int k = 0; k < n_cflags && ip->n <= MAX_FLAGS; k++) {
+        const char *d = !strcmp(cflags[k], "-I") && k + 1 < n_cflags ? cflags[++k]
+                        : !strncmp(cflags[k], "-I", 2)                ? cflags[k] + 2
+                                                                      : NULL;
+        if (d && d[0])
+            normalize(d, ip->dirs[ip->n++], sizeof ip->dirs[0]);
+    }
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* where g++ finds `#include "name"` (quoted) or <name> from a file in dir; 0 if in none of the
+ * program's directories (a system header) */
+static int find_header(const include_path *ip, const char *dir, const char *name, int quoted, char *out, size_t n)
+{
+    char cand[8400];
+    if (name[0] == '/') {
+        normalize(name, out, n);
+        return is_file(out);
+    }
+    if (quoted) {
+        snprintf(cand, sizeof cand, "%.4095s/%s", dir, name);
+        normalize(cand, out, n);
+        if (is_file(out))
+            return 1;
+    }
+    for (int k = 0; k < ip->n; k++) {
+        if (k == 1) { /* -I sim/run/include comes after the source's directory: a shim header is not the program's */
+            snprintf(cand, sizeof cand, "%s/%s", SIMTLAB_RUN_INCLUDE, name);
+            if (is_file(cand))
+                return 0;
+        }
+        snprintf(cand, sizeof cand, "%.4095s/%s", ip->dirs[k], name);
+        normalize(cand, out, n);
+        if (is_file(out))
+            return 1;
+    }
+    return 0;
+}
+
+static int walk_includes(include_path *ip, const char *text, size_t n, const char *dir, int depth)
 {
     if (depth > 8)
         return 0;
@@ -286,37 +381,26 @@ static int walk_includes(const char *text, size_t n, const char *dir, const char
         p += 7;
         while (p < end && (*p == ' ' || *p == '\t'))
             p++;
-        if (p >= end || *p != '"')
+        if (p >= end || (*p != '"' && *p != '<'))
             continue;
-        const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+        int quoted = *p == '"';
+        const char *q = memchr(p + 1, quoted ? '"' : '>', (size_t)(end - p - 1));
         if (!q || q == p + 1 || q - p > 1000)
             continue;
-        char name[1024];
+        char name[1024], abs[4096];
         snprintf(name, sizeof name, "%.*s", (int)(q - p - 1), p + 1);
-        if (name[0] == '/' || strstr(name, ".."))
-            continue;
-        char abs[8400], rel[8400];
-        snprintf(abs, sizeof abs, "%.4000s/%s", dir, name);
-        snprintf(rel, sizeof rel, "%s%s%s", rel_dir, rel_dir[0] ? "/" : "", name);
-        struct stat st;
-        if (stat(abs, &st) || !S_ISREG(st.st_mode) || ++*count > 256)
+        if (!find_header(ip, dir, name, quoted, abs, sizeof abs) || ++ip->count > 1024)
             continue;
         size_t hn;
         char *h = read_file(abs, &hn);
         if (!h)
             continue;
-        int rc = fn(ctx, abs, rel, h, hn);
-        char subdir[8400], subrel[8400];
+        int rc = ip->fn(ip->ctx, abs, h, hn);
+        char subdir[4096];
         snprintf(subdir, sizeof subdir, "%s", abs);
         *strrchr(subdir, '/') = 0;
-        snprintf(subrel, sizeof subrel, "%s", rel);
-        char *sl = strrchr(subrel, '/');
-        if (sl)
-            *sl = 0;
-        else
-            subrel[0] = 0;
         if (!rc)
-            rc = walk_includes(h, hn, subdir, subrel, depth + 1, count, fn, ctx);
+            rc = walk_includes(ip, h, hn, subdir[0] ? subdir : "/", depth + 1);
         free(h);
         if (rc)
             return rc;
@@ -324,25 +408,27 @@ static int walk_includes(const char *text, size_t n, const char *dir, const char
     return 0;
 }
 
-static int hash_header(void *ctx, const char *abs, const char *rel, const char *text, size_t n)
+static int hash_header(void *ctx, const char *abs, const char *text, size_t n)
 {
     uint64_t *h = ctx;
-    (void)rel;
     *h = fnv(fnv(*h, abs, strlen(abs) + 1), text, n);
     return 0;
 }
 
-static int shadow_header(void *ctx, const char *abs, const char *rel, const char *text, size_t n)
+/* the mirror of an absolute path under the build directory */
+static void mirror_of(const char *dir, const char *abs, char *out, size_t n) { snprintf(out, n, "%s/m%s", dir, abs); }
+
+static int shadow_header(void *ctx, const char *abs, const char *text, size_t n)
 {
     const char *dir = ctx;
+    char out[8400], parent[8400];
+    mirror_of(dir, abs, out, sizeof out);
     rewrite_result r;
     if (cu_rewrite(text, n, abs, &r)) {
         fputs(r.err, stderr);
         run_error("%s: cannot build it for the simulator (above)", abs);
         return 2;
     }
-    char out[8400], parent[8400];
-    snprintf(out, sizeof out, "%s/%s", dir, rel);
     snprintf(parent, sizeof parent, "%s", out);
     *strrchr(parent, '/') = 0;
     int rc = mkdirs(parent) || write_file(out, r.text, r.len) ? run_error("cannot write %s: %s", out, strerror(errno)) : 0;
@@ -418,16 +504,22 @@ static const char *cuda_arch_define(const char *arch)
  * Both passes compile the same text, so a symbol has one mangled name in
  * both. If the two-pass build fails where one pass would not (an unusual
  * form the marks cannot take), a single instrumented pass with the host
- * functions marked no_sanitize_thread is the fallback. */
+ * functions marked no_sanitize_thread is the fallback. A file with a
+ * kernel of internal linkage (static, or in an anonymous namespace) is
+ * built in that single pass alone (internal_kernel). */
 enum { PASS_DEV, PASS_HOST, PASS_SINGLE };
 static const char *const pass_name[] = {"dev", "host", "single"};
 
 typedef struct unit {
     char src[4200];    /* the rewritten file */
     int is_cu;         /* a .cu file (nvcc's implicit #include <cuda_runtime.h>) */
+    int is_c;          /* a .c file: host code in C, as nvcc compiles it (one plain pass, PASS_HOST) */
+    int single;        /* built in the single instrumented pass (a kernel with internal linkage) */
     char srcdir[4200]; /* -I<directory of the original> */
+    char msrcdir[4300]; /* -I<its mirror> (walk_includes) */
+    const char (*cmirror)[4300]; /* for each -I of the program's flags, -I<its mirror>; "" for the others */
     char obj[3][4200], log[3][4200];
-    const char *argv[3][64 + MAX_FLAGS];
+    const char *argv[3][64 + 2 * MAX_FLAGS];
     pid_t pid[3];
 } unit;
 
@@ -436,6 +528,22 @@ static void compile_argv(const opts *o, unit *u, int pass)
     const char **argv = u->argv[pass];
     int a = 0;
     argv[a++] = SIMTLAB_CXX;
+    if (u->is_c) { /* as nvcc: C host code, no kernels, no instrumentation; the program's -I and -D */
+        argv[a++] = "-O2";
+        argv[a++] = "-g";
+        argv[a++] = u->srcdir;
+        for (int k = 0; k < o->n_cflags; k++)
+            if (strncmp(o->cflags[k], "-std=", 5)) /* -std=c++17 is the C++ files' */
+                argv[a++] = o->cflags[k];
+        argv[a++] = "-x";
+        argv[a++] = "c";
+        argv[a++] = "-c";
+        argv[a++] = u->src;
+        argv[a++] = "-o";
+        argv[a++] = u->obj[pass];
+        argv[a] = NULL;
+        return;
+    }
     argv[a++] = "-std=c++17";
     argv[a++] = "-O2";
     argv[a++] = "-g";
@@ -447,6 +555,7 @@ static void compile_argv(const opts *o, unit *u, int pass)
         argv[a++] = "-fno-tree-vectorize";
         argv[a++] = "-fno-tree-loop-distribute-patterns";
         argv[a++] = "-fno-thread-jumps"; /* one store site a source store: CMakeLists.txt, simtlab_kernels */
+        argv[a++] = "-fno-ipa-icf"; /* two kernels of one body stay two: a report names the launched one's line */
         argv[a++] = "-fstack-clash-protection";
 #ifdef SIMTLAB_RUN_NATIVE /* as the lessons' kernel units (CMakeLists.txt, SIMTLAB_KERNEL_ARCH_FLAGS) */
         argv[a++] = "-march=native";
@@ -456,13 +565,19 @@ static void compile_argv(const opts *o, unit *u, int pass)
     if (pass == PASS_DEV && u->is_cu) /* as nvcc's device compilation: device paths (#if __CUDA_ARCH__ >= 700) */
         argv[a++] = cuda_arch_define(o->arch);
     argv[a++] = pass == PASS_HOST ? "-DSIMTLAB_DEV_FN=[[gnu::weak]]" : "-DSIMTLAB_DEV_FN=";
+    if (pass == PASS_HOST) /* every kernel `hot`, in a .text.hot section: internal_kernel finds them */
+        argv[a++] = "-DSIMTLAB_KERNEL_MARK=__attribute__((hot))";
     argv[a++] = pass == PASS_SINGLE ? "-DSIMTLAB_HOST_FN=[[gnu::no_sanitize_thread]]" : "-DSIMTLAB_HOST_FN=";
     argv[a++] = "-Wno-unknown-pragmas";
     argv[a++] = "-Wno-attributes";
+    argv[a++] = u->msrcdir; /* each directory's mirror first: the rewritten headers (walk_includes) */
     argv[a++] = u->srcdir;
     argv[a++] = "-I" SIMTLAB_RUN_INCLUDE;
-    for (int k = 0; k < o->n_cflags; k++)
+    for (int k = 0; k < o->n_cflags; k++) {
+        if (u->cmirror[k][0])
+            argv[a++] = u->cmirror[k];
         argv[a++] = o->cflags[k];
+    }
     if (u->is_cu) { /* nvcc includes the runtime in every .cu file; so many programs never do */
         argv[a++] = "-include";
         argv[a++] = "cuda_runtime.h";
@@ -567,7 +682,54 @@ static int post_process(const opts *o, const char *dir, unit *u, int pass)
     return proc_run(argv, u->log[pass], o->verbose, NULL) ? -1 : 0;
 }
 
-static int link_prog(const opts *o, const char *dir, unit *units, const int *passes, int npass, const char *bin)
+/* Only external symbols of the host pass give way to the device pass's at the link: a kernel
+ * with internal linkage (`static __global__`, or in `namespace { }`) keeps the host pass's
+ * own copy, which a launch would run without hooks (no fault or race check, nothing counted).
+ * The host pass marks every kernel `hot` (SIMTLAB_KERNEL_MARK), which GCC at -O2 places in a
+ * .text.hot section; a local function there is such a kernel (or a static host function the
+ * program marked hot: then the file is built in one pass for nothing, still correct). Returns
+ * 1 with the first one's name, 0 when there is none, -1 when nm failed. */
+static int internal_kernel(const opts *o, const unit *u, char *name, size_t nn)
+{
+    char out[4300];
+    snprintf(out, sizeof out, "%s.hot", u->obj[PASS_HOST]);
+    char *argv[] = {SIMTLAB_NM, "-C", "--defined-only", "--format=sysv", (char *)u->obj[PASS_HOST], NULL};
+    if (proc_run(argv, out, o->verbose, NULL))
+        return -1;
+    size_t n;
+    char *syms = read_file(out, &n);
+    if (!syms)
+        return -1;
+    int found = 0;
+    for (char *line = strtok(syms, "\n"); line && !found; line = strtok(NULL, "\n")) {
+        /* name|value|class|type|size|line|section: the fields from the right (a name may hold '|') */
+        char *bar[6];
+        int k = 0;
+        for (char *q = line + strlen(line); q > line && k < 6;)
+            if (*--q == '|')
+                bar[k++] = q;
+        if (k < 6)
+            continue;
+        const char *sec = bar[0] + 1, *cls = bar[4] + 1, *type = bar[3] + 1;
+        while (*sec == ' ')
+            sec++;
+        while (*cls == ' ')
+            cls++;
+        while (*type == ' ')
+            type++;
+        if (strncmp(sec, ".text.hot", 9) || *cls != 't' || strncmp(type, "FUNC", 4))
+            continue;
+        char *e = bar[5];
+        while (e > line && e[-1] == ' ')
+            e--;
+        snprintf(name, nn, "%.*s", (int)(e - line), line);
+        found = 1;
+    }
+    free(syms);
+    return found;
+}
+
+static int link_prog(const opts *o, const char *dir, unit *units, int all_single, const char *bin)
 {
     char tmp[4200], log[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp%d", bin, (int)getpid());
@@ -577,9 +739,12 @@ static int link_prog(const opts *o, const char *dir, unit *units, const int *pas
     argv[a++] = SIMTLAB_CXX;
     argv[a++] = "-o";
     argv[a++] = tmp;
-    for (int p = 0; p < npass; p++) /* the device pass first: its weak definitions win */
-        for (int i = 0; i < o->n_files; i++)
-            argv[a++] = units[i].obj[passes[p]];
+    for (int i = 0; i < o->n_files; i++) /* the device pass first: its weak definitions win */
+        if (!units[i].is_c)
+            argv[a++] = units[i].obj[all_single || units[i].single ? PASS_SINGLE : PASS_DEV];
+    for (int i = 0; i < o->n_files; i++) /* then the host passes, and the C files' one */
+        if (units[i].is_c || (!all_single && !units[i].single))
+            argv[a++] = units[i].obj[PASS_HOST];
     argv[a++] = SIMTLAB_RUN_LIB_RUNTIME;
     argv[a++] = SIMTLAB_RUN_LIB_JSON;
     argv[a++] = SIMTLAB_RUN_LIB_SIM;
@@ -607,8 +772,28 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
     if (access(bin, X_OK) == 0)
         return 0; /* cached */
     unit *units = calloc((size_t)o->n_files, sizeof *units);
-    if (!units)
+    char(*cmirror)[4300] = calloc(MAX_FLAGS, sizeof *cmirror);
+    include_path *ip = malloc(sizeof *ip);
+    if (!units || !cmirror || !ip) {
+        free(units), free(cmirror), free(ip);
         return run_error("out of host memory");
+    }
+    for (int k = 0; k < o->n_cflags; k++) { /* the mirrors of the program's -I directories */
+        const char *d = !strcmp(o->cflags[k], "-I") && k + 1 < o->n_cflags ? o->cflags[k + 1]
+                        : !strncmp(o->cflags[k], "-I", 2)                   ? o->cflags[k] + 2
+                                                                            : NULL;
+        if (d && d[0]) {
+            char nd[4096], m[8400];
+            normalize(d, nd, sizeof nd);
+            mirror_of(dir, nd, m, sizeof m);
+            if (mkdirs(m)) { /* g++ warns of a -I directory that does not exist */
+                run_error("cannot create %s: %s", m, strerror(errno));
+                free(units), free(cmirror), free(ip);
+                return 2;
+            }
+            snprintf(cmirror[k], sizeof cmirror[k], "-I%.4250s", m);
+        }
+    }
     int rc = 2;
     for (int i = 0; i < o->n_files; i++) {
         unit *u = &units[i];
@@ -621,6 +806,18 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         char abs[4096];
         if (!realpath(o->files[i], abs))
             snprintf(abs, sizeof abs, "%s", o->files[i]);
+        for (int p = 0; p < 3; p++) {
+            snprintf(u->obj[p], sizeof u->obj[p], "%s/%d.%s.o", dir, i, pass_name[p]);
+            snprintf(u->log[p], sizeof u->log[p], "%s/%d.%s.log", dir, i, pass_name[p]);
+        }
+        if (has_suffix(o->files[i], ".c")) { /* C host code: compiled as it is */
+            free(src);
+            u->is_c = 1;
+            snprintf(u->src, sizeof u->src, "%s", abs);
+            snprintf(u->srcdir, sizeof u->srcdir, "-I%s", abs);
+            *strrchr(u->srcdir, '/') = 0;
+            continue;
+        }
         rewrite_result r;
         if (cu_rewrite(src, n, abs, &r)) {
             free(src);
@@ -628,18 +825,21 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
             run_error("%s: cannot build it for the simulator (above)", o->files[i]);
             goto out;
         }
-        char sdir[4096];
+        char sdir[4096], msdir[8400];
         src_dir_of(o->files[i], sdir, sizeof sdir);
-        int hcount = 0;
-        if (walk_includes(src, n, sdir, "", 0, &hcount, shadow_header, (void *)dir)) {
+        include_path_init(ip, sdir, o->cflags, o->n_cflags, shadow_header, (void *)dir);
+        if (walk_includes(ip, src, n, ip->dirs[0], 0)) {
             free(src);
             free(r.text);
             goto out;
         }
         free(src);
-        snprintf(u->src, sizeof u->src, "%s/%d.sim.cc", dir, i);
+        mirror_of(dir, ip->dirs[0], msdir, sizeof msdir); /* in its directory's mirror: beside its headers' */
+        snprintf(u->src, sizeof u->src, "%.4150s/%d.sim.cc", msdir, i);
+        snprintf(u->msrcdir, sizeof u->msrcdir, "-I%.4250s", msdir);
+        u->cmirror = (const char(*)[4300])cmirror;
         u->is_cu = has_suffix(o->files[i], ".cu");
-        if (write_file(u->src, r.text, r.len)) {
+        if (mkdirs(msdir) || write_file(u->src, r.text, r.len)) {
             free(r.text);
             run_error("cannot write %s: %s", u->src, strerror(errno));
             goto out;
@@ -649,19 +849,23 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         char *slash = strrchr(u->srcdir, '/');
         if (slash)
             *slash = 0;
-        for (int p = 0; p < 3; p++) {
-            snprintf(u->obj[p], sizeof u->obj[p], "%s/%d.%s.o", dir, i, pass_name[p]);
-            snprintf(u->log[p], sizeof u->log[p], "%s/%d.%s.log", dir, i, pass_name[p]);
-        }
     }
     /* both passes of every file at once */
     int started_ok = 1;
     for (int i = 0; i < o->n_files; i++)
-        for (int p = PASS_DEV; p <= PASS_HOST; p++)
+        for (int p = units[i].is_c ? PASS_HOST : PASS_DEV; p <= PASS_HOST; p++)
             if (start(o, &units[i], p))
                 started_ok = 0;
     int dev_failed = 0, host_failed = 0;
     for (int i = 0; i < o->n_files; i++) {
+        if (units[i].is_c) { /* its one compilation */
+            if (finish(&units[i], PASS_HOST)) {
+                print_log(units[i].log[PASS_HOST]);
+                run_error("%s did not compile (g++ -x c, as nvcc compiles a .c file: errors above)", o->files[i]);
+                dev_failed = 1;
+            }
+            continue;
+        }
         if (finish(&units[i], PASS_DEV)) {
             print_log(units[i].log[PASS_DEV]);
             run_error("%s did not compile for the simulator (g++, errors above)", o->files[i]);
@@ -673,9 +877,26 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         goto out;
     int two_pass = !host_failed, post_failed = 0;
     for (int i = 0; two_pass && i < o->n_files; i++)
-        two_pass = !(post_failed = post_process(o, dir, &units[i], PASS_DEV) || post_process(o, dir, &units[i], PASS_HOST));
-    static const int both[] = {PASS_DEV, PASS_HOST}, single[] = {PASS_SINGLE};
-    if (two_pass && !link_prog(o, dir, units, both, 2, bin)) {
+        if (!units[i].is_c)
+            two_pass = !(post_failed = post_process(o, dir, &units[i], PASS_DEV) || post_process(o, dir, &units[i], PASS_HOST));
+    for (int i = 0; two_pass && i < o->n_files; i++) { /* a kernel the device pass cannot replace */
+        if (units[i].is_c)
+            continue;
+        char kname[512];
+        int ik = internal_kernel(o, &units[i], kname, sizeof kname);
+        if (ik < 0)
+            two_pass = 0, post_failed = 1;
+        else if (ik) {
+            fprintf(stderr, "simtlab run: note: kernel '%s' has internal linkage (static or in an anonymous namespace); "
+                            "building %s with host code instrumented (slower, still not counted)\n",
+                    kname, o->files[i]);
+            units[i].single = 1;
+            if (start(o, &units[i], PASS_SINGLE) || finish(&units[i], PASS_SINGLE) ||
+                post_process(o, dir, &units[i], PASS_SINGLE))
+                two_pass = 0; /* the whole program in the single pass, below, shows the errors */
+        }
+    }
+    if (two_pass && !link_prog(o, dir, units, 0, bin)) {
         rc = 0;
         goto out;
     }
@@ -686,13 +907,13 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
             : post_failed ? "objcopy could not mark an object's symbols (-v shows the commands)"
                           : "the link failed");
     for (int i = 0; i < o->n_files; i++)
-        if (start(o, &units[i], PASS_SINGLE) || finish(&units[i], PASS_SINGLE) ||
-            post_process(o, dir, &units[i], PASS_SINGLE)) {
+        if (!units[i].is_c && (start(o, &units[i], PASS_SINGLE) || finish(&units[i], PASS_SINGLE) ||
+                               post_process(o, dir, &units[i], PASS_SINGLE))) {
             print_log(units[i].log[PASS_SINGLE]);
             run_error("%s did not compile for the simulator (g++, errors above)", o->files[i]);
             goto out;
         }
-    if (link_prog(o, dir, units, single, 1, bin)) {
+    if (link_prog(o, dir, units, 1, bin)) {
         char log[4200];
         snprintf(log, sizeof log, "%s/link.log", dir);
         print_log(log);
@@ -702,6 +923,8 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
     rc = 0;
 out:
     free(units);
+    free(cmirror);
+    free(ip);
     return rc;
 }
 
@@ -781,8 +1004,14 @@ int main(int argc, char **argv)
         h = fnv(h, s, n);
         char dir0[4096];
         src_dir_of(o.files[i], dir0, sizeof dir0);
-        int count = 0;
-        walk_includes(s, n, dir0, "", 0, &count, hash_header, &h);
+        include_path *ip = malloc(sizeof *ip);
+        if (!ip) {
+            free(s);
+            return run_error("out of host memory");
+        }
+        include_path_init(ip, dir0, o.cflags, o.n_cflags, hash_header, &h);
+        walk_includes(ip, s, n, ip->dirs[0], 0);
+        free(ip);
         free(s);
     }
     for (int i = 0; i < o.n_cflags; i++)

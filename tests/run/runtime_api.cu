@@ -39,6 +39,9 @@ __global__ void wait_cycles(long long cycles, long long *waited, long *with_cloc
 }
 
 __device__ float table[4];
+__device__ float by_address[4]; // written and copied through cudaGetSymbolAddress's pointer
+
+__global__ void count_up(float *p) { p[threadIdx.x] += threadIdx.x + 1; }
 
 // doubles what the host wrote into pinned memory, in place
 __global__ void twice(float *x, int n)
@@ -211,6 +214,32 @@ int main()
     CHECK(cudaFree(dv));
     CHECK(cudaFree(mv));
     CHECK(cudaFreeHost(pv));
+    // the shared memory carveout (siboehm's SGEMM runner): accepted, no effect; out of range refused
+    CHECK(cudaFuncSetAttribute(twice, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
+    CHECK(cudaFuncSetAttribute(twice, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutDefault));
+    CHECK(cudaFuncSetAttribute(twice, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxL1));
+    EXPECT(cudaFuncSetAttribute(twice, cudaFuncAttributePreferredSharedMemoryCarveout, 101) == cudaErrorInvalidValue,
+           "a carveout of 101 %% accepted");
+    cudaGetLastError(); // the error above, as CUDA keeps it for the next call
+    // a __device__ variable's address (cudaGetSymbolAddress) in cudaMemset and every kind of cudaMemcpy
+    float *sp = nullptr, sgot[4] = {0, 0, 0, 0}, *dcopy;
+    CHECK(cudaGetSymbolAddress((void **)&sp, by_address));
+    CHECK(cudaMemset(sp, 0, 4 * sizeof(float)));
+    count_up<<<1, 4>>>(sp);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(sgot, sp, sizeof sgot, cudaMemcpyDeviceToHost));
+    EXPECT(sgot[3] == 4.0f, "by_address[3] read back through its address: %g", sgot[3]);
+    CHECK(cudaMemcpy(sp + 1, vals, 2 * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMalloc(&dcopy, sizeof sgot));
+    CHECK(cudaMemcpy(dcopy, sp, sizeof sgot, cudaMemcpyDeviceToDevice));
+    CHECK(cudaMemcpy(sp, dcopy + 1, sizeof(float), cudaMemcpyDefault));
+    CHECK(cudaMemcpyFromSymbol(sgot, by_address, sizeof sgot));
+    EXPECT(sgot[0] == 1.0f && sgot[1] == 1.0f && sgot[2] == 2.0f && sgot[3] == 4.0f, "by_address %g %g %g %g", sgot[0], sgot[1],
+           sgot[2], sgot[3]);
+    EXPECT(cudaMemcpy(sgot, sp + 1, sizeof sgot, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue,
+           "a copy past the end of a __device__ variable accepted");
+    cudaGetLastError();
+    CHECK(cudaFree(dcopy));
     printf("runtime_api: correct\n");
     return 0;
 }

@@ -73,6 +73,13 @@ typedef enum cudaFuncAttribute {
     cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
     cudaFuncAttributePreferredSharedMemoryCarveout = 9
 } cudaFuncAttribute;
+/* the percentage of the unified L1/shared array preferred as shared memory: accepted, no effect
+ * (a launch here may use the preset's shared memory whatever the split) */
+enum cudaSharedCarveout {
+    cudaSharedmemCarveoutDefault = -1,
+    cudaSharedmemCarveoutMaxShared = 100,
+    cudaSharedmemCarveoutMaxL1 = 0
+};
 typedef enum cudaFuncCache {
     cudaFuncCachePreferNone = 0,
     cudaFuncCachePreferShared = 1,
@@ -347,6 +354,7 @@ cudaError_t simtlab_malloc_host(void **p, size_t n, unsigned flags, const char *
 cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags);
 cudaError_t cudaHostGetFlags(unsigned *flags, void *host);
 cudaError_t simtlab_memcpy_symbol(void *symbol, size_t symbol_size, const void *src, size_t n, size_t offset, int to_symbol);
+cudaError_t simtlab_symbol_address(void **p, void *symbol, size_t symbol_size);
 cudaError_t simtlab_func_set_attribute(int attr, int value);
 /* malloc() and free() in device code (the rewriter renames them, sim/run/rewrite.c): inside a
  * kernel from the device heap, cudaLimitMallocHeapSize bytes (8 MiB unless set before the first
