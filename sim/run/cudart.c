@@ -1087,8 +1087,14 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     cudaError_t e = of_status(s);
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     if (s) {
-        if (s == SIM_ERR_INVALID_CONFIGURATION || s == SIM_ERR_INVALID_VALUE)
-            say("launch of %s at %s:%d failed with %s: %s", kernel, base, line, cudaGetErrorName(e), sim_last_error());
+        if (s == SIM_ERR_INVALID_CONFIGURATION || s == SIM_ERR_INVALID_VALUE) {
+            /* the simulator's message starts with the status's name already: say it once */
+            const char *why = sim_last_error(), *name = cudaGetErrorName(e);
+            size_t nl = strlen(name);
+            if (!strncmp(why, name, nl) && !strncmp(why + nl, ": ", 2))
+                why += nl + 2;
+            say("launch of %s at %s:%d failed with %s: %s", kernel, base, line, name, why);
+        }
         else {
             say("kernel %s (launched at %s:%d) failed; the program sees %s:\n%s", kernel, base, line,
                 cudaGetErrorName(e), sim_last_error());

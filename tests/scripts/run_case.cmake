@@ -248,6 +248,14 @@ elseif(CASE STREQUAL "runtime_api")
   expect_text("${err}" "accessPolicyWindow.hitRatio 1.5: it must be within 0 and 1" "the bad window's message")
   file(READ ${J} js)
   expect("${js}" 4000 kernels 1 hbm read_bytes) # the 1000 floats the kernel read from pinned memory
+elseif(CASE STREQUAL "bad_config")
+  # a block of 32768 threads: the program sees cudaErrorInvalidConfiguration, the note says why once
+  run(0 ${SRC}/tests/run/bad_config.cu)
+  expect_text("${out}" "bad_config: cudaErrorInvalidConfiguration" "the program's error")
+  expect_text("${err}" "failed with cudaErrorInvalidConfiguration: launch of k: block \\(32,32,32\\) has 32768 threads; sm_90 allows at most 1024" "the note")
+  if("${err}" MATCHES "cudaErrorInvalidConfiguration: cudaErrorInvalidConfiguration")
+    fail("the note names the error twice:\n${err}")
+  endif()
 elseif(CASE STREQUAL "cg_groups")
   # thread_group, dynamic tiles, cg::reduce and the scans on tiles of 32, 16, 4 and 64, coalesced
   # groups: every result against the host's (the program exits 1 on a mismatch); detailed mode
