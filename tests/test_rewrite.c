@@ -55,6 +55,19 @@ Test(rewrite, templates_and_namespaces)
     free(r.text);
 }
 
+/* a kernel's template arguments over several lines: its name in reports on one line, with one
+ * space where the source had a line break and indentation */
+Test(rewrite, template_arguments_over_lines)
+{
+    const char *src = "void f() {\n  kk<1,\n     2><<<1, 32>>>(d);\n}\n";
+    rewrite_result r = rw(src);
+    cr_assert_eq(r.launches, 1);
+    cr_assert(strstr(r.text, "make_launch(\"kk<1, 2>\", __FILE__, __LINE__, [&](auto... simtlab_a_) { kk<1, 2>(simtlab_a_...); }"),
+              "%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
 Test(rewrite, configuration_over_lines)
 {
     const char *src = "void f() {\n  k<<<grid,\n      block>>>(x);\n  after();\n}\n";

@@ -262,6 +262,11 @@ static void trim(char *t)
     for (char *p = t; *p; p++) /* one line: newlines inside would shift line numbers */
         if (*p == '\n' || *p == '\r' || *p == '\t')
             *p = ' ';
+    char *o = t; /* and one space where there were several: the name reports print */
+    for (const char *p = t; *p; p++)
+        if (*p != ' ' || o == t || o[-1] != ' ')
+            *o++ = *p;
+    *o = 0;
 }
 
 /* decl: the text between `__shared__` and `;`. Emits the replacement. */
