@@ -345,6 +345,43 @@ Test(rewrite, builtin_names_in_host_code_are_the_programs)
     free(r.text);
 }
 
+/* Only names host code declares are renamed: a device function whose __device__ comes from a
+ * macro the rewriter cannot see (a header through -I) keeps its built-ins; a function's
+ * parameters end with its body. */
+Test(rewrite, builtin_names_only_where_declared)
+{
+    const char *src = "#include \"defs.h\"\n"
+                      "DEV int tid() { return threadIdx.x + blockIdx.x*blockDim.x; }\n"
+                      "void launch(dim3 gridDim, dim3 blockDim) { k<<<gridDim, blockDim>>>(); }\n"
+                      "HD unsigned width() { return blockDim.x * gridDim.x; }\n"
+                      "int main() { dim3 b(32); b.x = 2; return b.x > 1 ? 0 : threadIdx.x; }\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "() { return threadIdx.x + blockIdx.x*blockDim.x; }"), "%s", r.text);
+    cr_assert(strstr(r.text, "(dim3 simtlab_host_gridDim, dim3 simtlab_host_blockDim)"), "parameters:\n%s", r.text);
+    cr_assert(strstr(r.text, "}, simtlab_host_gridDim, simtlab_host_blockDim)();"), "their launch:\n%s", r.text);
+    cr_assert(strstr(r.text, "() { return blockDim.x * gridDim.x; }"), "after that body:\n%s", r.text);
+    cr_assert(strstr(r.text, "return b.x > 1 ? 0 : threadIdx.x;"), "a use never declared:\n%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
+/* A header may name an unsupported feature in code the preprocessor drops (the CUDA samples'
+ * helper_cuda.h: cuBLAS's error names inside #ifdef CUBLAS_API_H_): not an error there; in a
+ * source file it is. */
+Test(rewrite, unsupported_names_in_headers_are_not_errors)
+{
+    const char *src = "#ifdef CUBLAS_API_H_\nstatic const char *name(cublasStatus_t e) { return \"?\"; }\n#endif\n"
+                      "__global__ void k(int *o) { o[threadIdx.x] = 1; }\nvoid go(int *d) { k<<<1, 32>>>(d); }\n";
+    rewrite_result r;
+    cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), -1, "a source file: %s", r.text ? r.text : "");
+    cr_assert(strstr(r.err, "cuBLAS"), "%s", r.err);
+    cr_assert_eq(cu_rewrite_header(src, strlen(src), "t.cu", &r), 0, "a header: %s", r.err);
+    cr_assert_eq(r.launches, 1);
+    cr_assert(strstr(r.text, "::simtlab::make_launch(\"k\""), "%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
 /* `static __shared__ T s[32];` (NVIDIA's blockReduceSum): the shim's __shared__ has its own storage
  * class, so the `static` goes (spaces: the columns stay); other statics stay */
 Test(rewrite, static_before_shared_dropped)

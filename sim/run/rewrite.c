@@ -55,6 +55,7 @@ typedef struct scan {
     rewrite_result *r;
     int errors;
     unsigned reported; /* features already reported (one line each) */
+    int header;        /* a header (cu_rewrite_header): an unsupported name is not an error */
 } scan;
 
 static void problem(scan *sc, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -120,7 +121,7 @@ static int id_matches(const char *pat, const char *id, size_t len)
 
 static void feature_found(scan *sc, int f, int line, const char *detail)
 {
-    if (sc->reported & (1u << f))
+    if (sc->header || (sc->reported & (1u << f)))
         return;
     sc->reported |= 1u << f;
     problem(sc, line,
@@ -646,15 +647,49 @@ static void dev_macros_of(dev_macros *m, const char *path, const char *text, siz
 /* threadIdx, blockIdx, blockDim and gridDim are the shim's macros (cuda_runtime.h). Host code
  * cannot read the built-ins (nvcc), so there these names are the program's own variables: course
  * code writes `dim3 blockDim(32), gridDim(1); k<<<gridDim, blockDim>>>(d);`, which the macros made
- * a function declaration. Such a use is renamed simtlab_host_<name>, which no macro expands: in host
- * code, in a launch's configuration (host code too), and after `.`, `->` or `X::` (a member). */
+ * a function declaration. Such a name is renamed simtlab_host_<name>, which no macro expands, once
+ * host code declares it (a type's name before it, or a comma after such a declaration), until its
+ * scope closes: there, in launch configurations, and (for a member a host class declares) after
+ * `.`, `->` or `X::`. Only declared names: a device function the rewriter takes for host code (its
+ * __device__ hidden in a macro of a header it does not read) keeps its built-ins. */
 static int builtin_var(const char *id, size_t len)
 {
     static const char *const names[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
     for (int k = 0; k < 4; k++)
         if (len == strlen(names[k]) && !strncmp(id, names[k], len))
-            return 1;
+            return k + 1;
     return 0;
+}
+
+/* The host declarations of the four names in scope (builtin_var's index - 1). */
+typedef struct host_names {
+    int depth[4];          /* the brace depth of the declaration's scope; -1: not declared */
+    unsigned char head[4]; /* declared in a header (parameters), not a body: ends with the body after it */
+    unsigned members;      /* bit k: a host class declares a member of that name */
+    int stmt_paren;        /* a declaration statement of one is open at this paren depth; -1: none */
+} host_names;
+
+/* Whether the identifier at src[i] is declared there: the token before it is a name that is not
+ * an expression's keyword (`dim3 blockDim`, `unsigned blockIdx`), or a comma continuing such a
+ * declaration at its own paren depth (`dim3 blockDim(32), gridDim(1)`). */
+static int host_declares(const char *src, size_t i, const host_names *hn, int paren)
+{
+    size_t b = i;
+    while (b > 0 && isspace((unsigned char)src[b - 1]))
+        b--;
+    if (b > 0 && src[b - 1] == ',')
+        return hn->stmt_paren >= 0 && hn->stmt_paren == paren;
+    if (!(b > 0 && ident_char((unsigned char)src[b - 1])))
+        return 0;
+    size_t a = b;
+    while (a > 0 && ident_char((unsigned char)src[a - 1]))
+        a--;
+    static const char *const not_types[] = {"return", "case", "sizeof", "alignof", "throw", "new", "delete",
+                                            "else", "do", "goto", "co_return", "co_yield", "co_await", "operator"};
+    for (size_t k = 0; k < sizeof not_types / sizeof *not_types; k++)
+        if (b - a == strlen(not_types[k]) && !strncmp(src + a, not_types[k], b - a))
+            return 0;
+    return !isdigit((unsigned char)src[a]);
 }
 
 /* Whether the identifier at src[i] follows `.`, `->` or a scope's `::` (`S::gridDim`, not `::gridDim`) */
@@ -676,9 +711,9 @@ static int member_name(const char *src, size_t i)
     return 0;
 }
 
-/* A launch's configuration, src[from..to), copied with the built-ins' names renamed as host code's
+/* A launch's configuration, src[from..to), copied with the names host code declared renamed
  * (comments and literals as they are) */
-static void put_config(buf *o, const char *src, size_t from, size_t to)
+static void put_config(buf *o, const char *src, size_t from, size_t to, const host_names *hn)
 {
     size_t i = from, done = from;
     while (i < to) {
@@ -705,7 +740,8 @@ static void put_config(buf *o, const char *src, size_t from, size_t to)
             size_t e = i;
             while (e < to && ident_char((unsigned char)src[e]))
                 e++;
-            if (builtin_var(src + i, e - i)) {
+            int k = builtin_var(src + i, e - i);
+            if (k && (hn->depth[k - 1] >= 0 || (member_name(src, i) && (hn->members >> (k - 1) & 1)))) {
                 put(o, src + done, i - done);
                 puts_(o, "simtlab_host_");
                 done = i;
@@ -748,10 +784,17 @@ static int static_shared(const char *src, size_t i, size_t e, size_t n)
     }
 }
 
-int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
+static int rewrite(const char *src, size_t n, const char *path, rewrite_result *r, int header);
+int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r) { return rewrite(src, n, path, r, 0); }
+int cu_rewrite_header(const char *src, size_t n, const char *path, rewrite_result *r)
+{
+    return rewrite(src, n, path, r, 1);
+}
+
+static int rewrite(const char *src, size_t n, const char *path, rewrite_result *r, int header)
 {
     memset(r, 0, sizeof *r);
-    scan sc = {src, n, 0, 1, path, r, 0, 0};
+    scan sc = {src, n, 0, 1, path, r, 0, 0, header};
     buf o = {0};
     char pending[4096] = "";
     putf(&o, "#line 1 \"%s\"\n", path);
@@ -762,6 +805,8 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
     size_t hdr = o.n; /* where the current scope-level header starts in the output */
     dev_macros dm = {.n = 0};
     dev_macros_of(&dm, path, src, n, 0);
+    host_names hn = {{-1, -1, -1, -1}, {0}, 0, -1};
+    int paren = 0; /* ( and [ open, outside literals and comments */
     while (sc.i < n) {
         char c = src[sc.i];
         /* preprocessor line: copied whole (continuations too), includes checked */
@@ -921,13 +966,35 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
                 sc.i = e;
                 continue;
             }
-            if (builtin_var(id, len) && ((dev_depth < 0 && !dev_hdr) || member_name(src, sc.i)))
-                puts_(&o, "simtlab_host_");
+            int bk = builtin_var(id, len);
+            if (bk) {
+                const int host = dev_depth < 0 && !dev_hdr, k = bk - 1;
+                if (member_name(src, sc.i)) {
+                    if (hn.members >> k & 1)
+                        puts_(&o, "simtlab_host_");
+                } else if (host && host_declares(src, sc.i, &hn, paren)) {
+                    const int in_code = depth > 0 && body[depth < 512 ? depth - 1 : 511];
+                    hn.depth[k] = depth;
+                    hn.head[k] = !in_code && !(depth > 0 && cls[depth < 512 ? depth - 1 : 511]);
+                    if (depth > 0 && cls[depth < 512 ? depth - 1 : 511])
+                        hn.members |= 1u << k;
+                    hn.stmt_paren = paren;
+                    puts_(&o, "simtlab_host_");
+                } else if (host && hn.depth[k] >= 0) {
+                    puts_(&o, "simtlab_host_");
+                }
+            }
             put(&o, id, len);
             sc.i = e;
             continue;
         }
         int in_body = depth > 0 && body[depth < 512 ? depth - 1 : 511];
+        if (c == '(' || c == '[')
+            paren++;
+        else if ((c == ')' || c == ']') && paren > 0)
+            paren--;
+        else if (c == ';' || c == '{')
+            hn.stmt_paren = -1; /* a declaration statement ends (or its initializer opens) */
         if (c == '{') {
             int is_body = in_body;
             if (!in_body && hdr <= o.n) {
@@ -975,6 +1042,10 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
         } else if (c == '}') {
             if (depth > 0)
                 depth--;
+            for (int k = 0; k < 4; k++) /* a scope closed: its declarations end; a body: its header's */
+                if (hn.depth[k] > depth || (hn.depth[k] == depth && hn.head[k]))
+                    hn.depth[k] = -1;
+            hn.stmt_paren = -1;
             if (dev_depth == depth)
                 dev_depth = -1;
             dev_hdr = 0;
@@ -1040,7 +1111,7 @@ int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
             o.n = (size_t)ks;
             putf(&o, "::simtlab::make_launch(\"%s\", __FILE__, __LINE__, [&](auto... simtlab_a_) { %s(simtlab_a_...); }, ",
                  kern, kern);
-            put_config(&o, src, cfg0, e);
+            put_config(&o, src, cfg0, e, &hn);
             put(&o, ")", 1);
             for (size_t q = cfg0; q < e; q++)
                 sc.line += src[q] == '\n';

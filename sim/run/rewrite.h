@@ -50,4 +50,8 @@ typedef struct rewrite_result {
 /* Rewrites src (n bytes) read from path (used for #line and messages).
  * Returns 0, or -1 with r->err set (r->text NULL). */
 int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r);
+/* The same for a header the program includes: a name of an unsupported feature is not an error
+ * there (helper_cuda.h names cuBLAS's types inside #ifdef CUBLAS_API_H_, which the preprocessor
+ * drops unless the program includes cuBLAS; if the program does use it, g++ says so). */
+int cu_rewrite_header(const char *src, size_t n, const char *path, rewrite_result *r);
 #endif

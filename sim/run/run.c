@@ -272,7 +272,8 @@ typedef int (*header_fn)(void *ctx, const char *abs, const char *text, size_t n)
 typedef struct include_path {
     char dirs[MAX_FLAGS + 1][4096]; /* absolute, without "." or "..": the source's directory, the -I ones */
     int n;
-    int count; /* headers seen */
+    int count;          /* distinct headers seen */
+    uint64_t seen[1024]; /* their paths' hashes: each is read, rewritten and hashed once */
     header_fn fn;
     void *ctx;
 } include_path;
@@ -361,7 +362,7 @@ static int find_header(const include_path *ip, const char *dir, const char *name
 
 static int walk_includes(include_path *ip, const char *text, size_t n, const char *dir, int depth)
 {
-    if (depth > 8)
+    if (depth > 32) /* nesting, not headers: each distinct header is walked once */
         return 0;
     for (size_t i = 0; i < n;) {
         size_t e = i;
@@ -389,8 +390,15 @@ static int walk_includes(include_path *ip, const char *text, size_t n, const cha
             continue;
         char name[1024], abs[4096];
         snprintf(name, sizeof name, "%.*s", (int)(q - p - 1), p + 1);
-        if (!find_header(ip, dir, name, quoted, abs, sizeof abs) || ++ip->count > 1024)
+        if (!find_header(ip, dir, name, quoted, abs, sizeof abs))
             continue;
+        const uint64_t key = fnv_str(0xcbf29ce484222325ull, abs);
+        int seen = 0;
+        for (int k = 0; k < ip->count && !seen; k++)
+            seen = ip->seen[k] == key;
+        if (seen || ip->count == (int)(sizeof ip->seen / sizeof *ip->seen))
+            continue; /* walked already (a header included twice, or headers including each other) */
+        ip->seen[ip->count++] = key;
         size_t hn;
         char *h = read_file(abs, &hn);
         if (!h)
@@ -424,7 +432,7 @@ static int shadow_header(void *ctx, const char *abs, const char *text, size_t n)
     char out[8400], parent[8400];
     mirror_of(dir, abs, out, sizeof out);
     rewrite_result r;
-    if (cu_rewrite(text, n, abs, &r)) {
+    if (cu_rewrite_header(text, n, abs, &r)) {
         fputs(r.err, stderr);
         run_error("%s: cannot build it for the simulator (above)", abs);
         return 2;
@@ -815,7 +823,9 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
             u->is_c = 1;
             snprintf(u->src, sizeof u->src, "%s", abs);
             snprintf(u->srcdir, sizeof u->srcdir, "-I%s", abs);
-            *strrchr(u->srcdir, '/') = 0;
+            char *sl = strrchr(u->srcdir, '/');
+            if (sl && sl > u->srcdir + 2)
+                *sl = 0;
             continue;
         }
         rewrite_result r;
@@ -888,7 +898,8 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
             two_pass = 0, post_failed = 1;
         else if (ik) {
             fprintf(stderr, "simtlab run: note: kernel '%s' has internal linkage (static or in an anonymous namespace); "
-                            "building %s with host code instrumented (slower, still not counted)\n",
+                            "building %s in one instrumented pass (its kernels checked and counted as any; its host "
+                            "code slower, and not counted)\n",
                     kname, o->files[i]);
             units[i].single = 1;
             if (start(o, &units[i], PASS_SINGLE) || finish(&units[i], PASS_SINGLE) ||
