@@ -14,7 +14,7 @@
 #include "memory.h"
 
 #define SIM_GRANULE_SHIFT 16 /* allocations start on 64 KiB boundaries */
-#define SIM_MAX_ALLOCS 65536 /* allocation records per process (never reused) */
+#define SIM_MAX_ALLOCS 65536 /* allocation records per process (reused, oldest freed first, only when fresh ones run out: sim/memory.c) */
 #define SIM_MAX_THREADS 1024
 
 /* ---- memory ----------------------------------------------------------- */

@@ -4,10 +4,15 @@
  * allocated). An allocation takes whole 64 KiB granules and is followed by
  * at least one unmapped granule (its red zone); a granule-to-allocation table
  * lets the hot path find the owner of any address in two loads. Freed
- * ranges are unmapped and never handed out again.
+ * ranges are unmapped and handed out again only once the fresh ones are spent,
+ * and likewise allocation ids (records): both wait in a quarantine, oldest
+ * freed reused first, as AddressSanitizer's does, so a use of a buffer freed
+ * recently is still reported as a use after free, naming it.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -18,6 +23,94 @@
 sim_arena_t sim_arena;
 sim_alloc sim_allocs[SIM_MAX_ALLOCS];
 static sim_copy_counters copies;
+
+/* The last id is no allocation's: it owns the granules of freed allocations whose
+ * record has been reused (never matches on the hot path, as id 0 does not). Fresh
+ * ids are 1 .. SIM_FREED_ID - 1. */
+#define SIM_FREED_ID ((uint32_t)SIM_MAX_ALLOCS - 1)
+#define GRANULE ((uintptr_t)1 << SIM_GRANULE_SHIFT)
+
+/* Freed ids, oldest first (a ring: each id is in it at most once, so it never
+ * overflows); reused once fresh ids run out. */
+static uint32_t freed_ids[SIM_MAX_ALLOCS];
+static uint32_t freed_head, freed_n;
+
+/* Freed address ranges [begin, end) (whole granules, each followed by a red
+ * zone), in the order they were freed; entries [spans_head, spans_n) of
+ * spans, with holes (begin == end) where one was taken whole. Reused, first
+ * fit from the oldest, once the fresh space past sim_arena.next is spent. */
+typedef struct free_span {
+    uintptr_t begin, end;
+} free_span;
+static free_span *spans;
+static size_t spans_head, spans_n, spans_cap, spans_live;
+
+static uintptr_t granules_of(size_t bytes) { return ((uintptr_t)bytes + GRANULE - 1) & ~(GRANULE - 1); }
+
+static void owners_set(uintptr_t a, uintptr_t len, uint32_t id)
+{
+    uint32_t *o = sim_arena.owner + ((a - sim_arena.base) >> SIM_GRANULE_SHIFT);
+    for (uintptr_t k = 0; k < len >> SIM_GRANULE_SHIFT; k++)
+        o[k] = id;
+}
+
+/* Index of the oldest freed range of at least len bytes, or SIZE_MAX; *largest:
+ * the largest freed range. */
+static size_t span_find(uintptr_t len, uintptr_t *largest)
+{
+    *largest = 0;
+    for (size_t i = spans_head; i < spans_n; i++) {
+        uintptr_t n = spans[i].end - spans[i].begin;
+        if (n >= len)
+            return i;
+        if (n > *largest)
+            *largest = n;
+    }
+    return SIZE_MAX;
+}
+
+/* Takes [begin, begin + len) of freed range i for a new allocation: the rest,
+ * past a red-zone granule, stays a freed range of the same age; a rest too
+ * small for that becomes red zone. */
+static void span_take(size_t i, uintptr_t len)
+{
+    free_span *s = &spans[i];
+    uintptr_t rest = s->end - s->begin - len;
+    if (rest >= 2 * GRANULE) {
+        owners_set(s->begin + len, GRANULE, 0);
+        s->begin += len + GRANULE;
+        return;
+    }
+    if (rest)
+        owners_set(s->begin + len, rest, 0);
+    s->begin = s->end = 0;
+    spans_live--;
+    while (spans_head < spans_n && spans[spans_head].begin == spans[spans_head].end)
+        spans_head++;
+    if (spans_head == spans_n)
+        spans_head = spans_n = 0;
+    else if (spans_head > 4096 && spans_head > spans_n / 2) { /* keep the array dense */
+        memmove(spans, spans + spans_head, (spans_n - spans_head) * sizeof *spans);
+        spans_n -= spans_head;
+        spans_head = 0;
+    }
+}
+
+/* Remembers a freed range; when the table cannot grow, the range is simply
+ * never reused. */
+static void span_add(uintptr_t begin, uintptr_t end)
+{
+    if (spans_n == spans_cap) {
+        size_t cap = spans_cap ? 2 * spans_cap : 1024;
+        free_span *n = realloc(spans, cap * sizeof *n);
+        if (!n)
+            return;
+        spans = n;
+        spans_cap = cap;
+    }
+    spans[spans_n++] = (free_span){begin, end};
+    spans_live++;
+}
 
 int sim_memory_init(void)
 {
@@ -43,6 +136,10 @@ int sim_memory_init(void)
     sim_allocs[0].live_end = 0;
     snprintf(sim_allocs[0].name, sizeof sim_allocs[0].name, "(red zone)");
     sim_arena.n_allocs = 1;
+    sim_allocs[SIM_FREED_ID].begin = UINTPTR_MAX; /* never matches either */
+    sim_allocs[SIM_FREED_ID].live_end = 0;
+    sim_allocs[SIM_FREED_ID].freed = 1;
+    snprintf(sim_allocs[SIM_FREED_ID].name, sizeof sim_allocs[SIM_FREED_ID].name, "(freed memory)");
     sim_arena.base = (uintptr_t)p; /* last: hooks test base */
     return 0;
 }
@@ -76,25 +173,60 @@ sim_status sim_malloc(void **ptr, size_t bytes, const char *name)
                       name ? name : "", bytes, (unsigned long long)(sim_arena.span >> 30));
         return SIM_ERR_MEMORY_ALLOCATION;
     }
-    uintptr_t span = (bytes + g - 1) & ~(g - 1);
+    uintptr_t span = granules_of(bytes);
     uintptr_t end = sim_arena.base + sim_arena.span;
-    if (sim_arena.n_allocs >= SIM_MAX_ALLOCS || span > end - sim_arena.next || end - sim_arena.next - span < g) {
+    const uint32_t live = sim_arena.n_allocs - 1 - freed_n;
+    if (sim_arena.n_allocs >= SIM_FREED_ID && !freed_n) { /* every id is a live allocation's */
         sim_set_error(SIM_ERR_MEMORY_ALLOCATION,
-                      "sim_malloc(\"%s\", %zu bytes): out of device memory (%u allocations made, limit %u; "
-                      "arena %llu GiB); free buffers you no longer need",
-                      name ? name : "", bytes, sim_arena.n_allocs, SIM_MAX_ALLOCS,
-                      (unsigned long long)(sim_arena.span >> 30));
+                      "sim_malloc(\"%s\", %zu bytes): out of device memory: %u allocations live, the limit "
+                      "(%u at once; 0 freed ones quarantined); free buffers you no longer need",
+                      name ? name : "", bytes, live, SIM_FREED_ID - 1);
         return SIM_ERR_MEMORY_ALLOCATION;
     }
+    /* fresh address space first; then the oldest freed range that fits */
+    size_t reuse = SIZE_MAX;
     uintptr_t a = sim_arena.next;
+    if (span > end - sim_arena.next || end - sim_arena.next - span < g) {
+        uintptr_t largest;
+        reuse = span_find(span, &largest);
+        if (reuse == SIZE_MAX) {
+            sim_set_error(SIM_ERR_MEMORY_ALLOCATION,
+                          "sim_malloc(\"%s\", %zu bytes): out of device memory: the arena (%llu GiB of address "
+                          "space) is spent: %u allocations live (%zu bytes), and of the %zu freed ranges "
+                          "quarantined none is large enough (the largest: %llu bytes; limit %u allocations); "
+                          "free buffers you no longer need",
+                          name ? name : "", bytes, (unsigned long long)(sim_arena.span >> 30), live,
+                          sim_bytes_in_use(), spans_live, (unsigned long long)largest, SIM_FREED_ID - 1);
+            return SIM_ERR_MEMORY_ALLOCATION;
+        }
+        a = spans[reuse].begin;
+    }
     if (mprotect((void *)a, span, PROT_READ | PROT_WRITE)) {
-        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "sim_malloc(\"%s\", %zu bytes): the host refused the memory",
-                      name ? name : "", bytes);
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION,
+                      "sim_malloc(\"%s\", %zu bytes): the host refused the memory (%s; %u allocations live, each "
+                      "a mapping of its own: the host's limit is vm.max_map_count)",
+                      name ? name : "", bytes, strerror(errno), live);
         return SIM_ERR_MEMORY_ALLOCATION;
     }
-    uint32_t id = sim_arena.n_allocs++;
+    if (reuse == SIZE_MAX)
+        sim_arena.next = a + span + g; /* one red-zone granule after */
+    else
+        span_take(reuse, span);
+    uint32_t id;
+    if (sim_arena.n_allocs < SIM_FREED_ID) {
+        id = sim_arena.n_allocs++;
+    } else { /* the oldest freed id: its old range, where not reused, is freed memory of no record */
+        id = freed_ids[freed_head];
+        freed_head = (freed_head + 1) % SIM_MAX_ALLOCS;
+        freed_n--;
+        const sim_alloc *old = &sim_allocs[id];
+        uint32_t *o = sim_arena.owner + ((old->begin - sim_arena.base) >> SIM_GRANULE_SHIFT);
+        for (uintptr_t k = 0; k < granules_of(old->bytes) >> SIM_GRANULE_SHIFT; k++)
+            if (o[k] == id)
+                o[k] = SIM_FREED_ID;
+    }
     sim_alloc *al = &sim_allocs[id];
-    memset(al, 0, sizeof *al);
+    memset(al, 0, sizeof *al); /* counters and name are the new allocation's */
     al->begin = a;
     al->live_end = a + bytes;
     al->bytes = bytes;
@@ -102,9 +234,7 @@ sim_status sim_malloc(void **ptr, size_t bytes, const char *name)
         snprintf(al->name, sizeof al->name, "%s", name);
     else
         snprintf(al->name, sizeof al->name, "alloc#%u", id);
-    for (uintptr_t k = 0; k < span >> SIM_GRANULE_SHIFT; k++)
-        sim_arena.owner[((a - sim_arena.base) >> SIM_GRANULE_SHIFT) + k] = id;
-    sim_arena.next = a + span + g; /* one red-zone granule after */
+    owners_set(a, span, id);
     *ptr = (void *)a;
     return SIM_OK;
 }
@@ -122,10 +252,12 @@ sim_status sim_free(void *ptr)
     }
     al->freed = 1;
     al->live_end = al->begin;
-    const uintptr_t g = (uintptr_t)1 << SIM_GRANULE_SHIFT;
-    uintptr_t span = (al->bytes + g - 1) & ~(g - 1);
-    /* give the memory back, keep the addresses reserved and owned (use after free) */
+    uintptr_t span = granules_of(al->bytes);
+    /* give the memory back, keep the addresses reserved and owned (use after free);
+     * both wait in the quarantine until fresh ones run out */
     mmap((void *)al->begin, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    freed_ids[(freed_head + freed_n++) % SIM_MAX_ALLOCS] = id;
+    span_add(al->begin, al->begin + span);
     return SIM_OK;
 }
 
@@ -228,6 +360,11 @@ sim_status sim_memset(void *ptr, int value, size_t bytes)
 sim_status sim_alloc_query(const void *ptr, sim_alloc_info *info)
 {
     uint32_t id = owner_of((uintptr_t)ptr);
+    if (id == SIM_FREED_ID) {
+        sim_set_error(SIM_ERR_INVALID_DEVICE_POINTER,
+                      "sim_alloc_query(%p): device memory freed long ago (its allocation's record was reused)", ptr);
+        return SIM_ERR_INVALID_DEVICE_POINTER;
+    }
     if (!id || (uintptr_t)ptr >= sim_allocs[id].begin + sim_allocs[id].bytes) {
         sim_set_error(SIM_ERR_INVALID_DEVICE_POINTER, "sim_alloc_query(%p): not a device pointer", ptr);
         return SIM_ERR_INVALID_DEVICE_POINTER;
@@ -264,6 +401,11 @@ size_t sim_bytes_in_use(void)
 void sim_describe_address(char *out, size_t n, uintptr_t a, unsigned size)
 {
     uint32_t id = owner_of(a);
+    if (id == SIM_FREED_ID) {
+        snprintf(out, n, "inside device memory freed long ago (use after free; its allocation's record has been "
+                         "reused since, so its name is gone)");
+        return;
+    }
     if (id && !sim_allocs[id].freed && a >= sim_allocs[id].begin + sim_allocs[id].bytes) {
         const sim_alloc *al = &sim_allocs[id];
         snprintf(out, n, "%llu bytes past the end of allocation '%s' (%zu bytes; offset %llu)",
@@ -292,10 +434,17 @@ void sim_describe_address(char *out, size_t n, uintptr_t a, unsigned size)
             off--;
         uint32_t below = sim_arena.owner[off];
         uint32_t above = a < sim_arena.next ? sim_arena.owner[g + 1] : 0;
-        if (above && (!below || sim_allocs[above].begin - a <= a - (sim_allocs[below].begin + sim_allocs[below].bytes))) {
+        if (above == SIM_FREED_ID || (above && (sim_allocs[above].begin <= a || sim_allocs[above].begin - a > GRANULE)))
+            above = 0; /* no allocation starts there: freed memory, or the rest of a freed range split by a reuse */
+        if (above && (!below || below == SIM_FREED_ID ||
+                      sim_allocs[above].begin - a <= a - (sim_allocs[below].begin + sim_allocs[below].bytes))) {
             const sim_alloc *al = &sim_allocs[above];
             snprintf(out, n, "%llu bytes before the start of allocation '%s' (%zu bytes%s)",
                      (unsigned long long)(al->begin - a), al->name, al->bytes, al->freed ? ", freed" : "");
+            return;
+        }
+        if (below == SIM_FREED_ID) {
+            snprintf(out, n, "in a red zone after device memory freed long ago (its allocation's record reused)");
             return;
         }
         if (below) {

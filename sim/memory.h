@@ -2,9 +2,12 @@
  *
  * Device allocations live in one arena of reserved address space, each on
  * its own 64 KiB-aligned pages with unmapped red zones between them, and
- * carry a name for reports ("S", "P", "d_x"). Their addresses are never
- * reused, so a use after free is always caught. Host<->device copies are
- * counted apart from kernel traffic (they model PCIe, not HBM).
+ * carry a name for reports ("S", "P", "d_x"). Freed addresses and
+ * allocation records are reused only once fresh ones run out, oldest freed
+ * first (a quarantine), so a use after a recent free is caught and names the
+ * freed buffer, while a program may allocate and free in a loop for ever.
+ * Host<->device copies are counted apart from kernel traffic (they model
+ * PCIe, not HBM).
  *
  * All functions return a sim_status (sim/launch.h) and never exit.
  */
@@ -23,7 +26,8 @@ typedef enum sim_copy_kind {
 } sim_copy_kind;
 
 /* Allocates bytes (> 0) of device memory named name (copied; NULL gives
- * "alloc#N"). Fails with SIM_ERR_MEMORY_ALLOCATION when the arena is full. */
+ * "alloc#N"). Fails with SIM_ERR_MEMORY_ALLOCATION when neither the arena's
+ * fresh space nor a freed range fits it, or when 65534 allocations are live. */
 sim_status sim_malloc(void **ptr, size_t bytes, const char *name);
 /* Frees an allocation; SIM_ERR_INVALID_DEVICE_POINTER if ptr is not the
  * start of a live allocation. sim_free(NULL) is a no-op. */

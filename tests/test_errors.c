@@ -3,9 +3,11 @@
  * Covers: each class of kernel bug becomes a report in the style of
  * compute-sanitizer and a failed launch, never a crash: out-of-bounds global
  * reads and writes (past the end, far past it, before the start), use after
- * free, a host pointer, out-of-bounds dynamic shared memory (both sides),
- * misaligned global and shared accesses, another thread's stack, fiber stack
- * overflow (large local array, deep recursion; SIMTLAB_STACK_KB), and
+ * free (also while freed ids and ranges are reused, where a fault in a reused
+ * range names its new allocation), a host pointer, out-of-bounds dynamic
+ * shared memory (both sides), misaligned global and shared accesses, another
+ * thread's stack, fiber stack overflow (large local array, deep recursion;
+ * SIMTLAB_STACK_KB), and
  * shared-memory races in detailed mode. Each report must name the kernel, the
  * source line, the block, the thread, the address, the allocation and offset
  * where there is one, and read or write; after each, a correct launch still
@@ -140,6 +142,101 @@ Test(errors, use_after_free)
     ASSERT_ERROR_HAS("invalid global write of 4 bytes", "write after free");
     ASSERT_ERROR_HAS("which was freed (use after free)", "write after free");
     assert_still_works("write after free");
+}
+
+/* Fills the arena with live buffers (16 GiB, then smaller) until not even 64 MiB fits, then runs
+ * `loops` x (1 KiB sim_malloc + sim_free): past 65535 allocations the ids are recycled, and once
+ * the arena's fresh address space is spent the freed ranges are reused, oldest first. [*lo, *hi]:
+ * the range the loop's buffers took. */
+static void fill_and_churn(int loops, uintptr_t *lo, uintptr_t *hi)
+{
+    for (size_t sz = (size_t)16 << 30; sz >= ((size_t)64 << 20); sz /= 4) {
+        void *p;
+        while (sim_malloc(&p, sz, "filler") == SIM_OK)
+            ;
+    }
+    *lo = UINTPTR_MAX;
+    *hi = 0;
+    for (int i = 0; i < loops; i++) {
+        void *p = NULL;
+        int st = sim_malloc(&p, 1024, "churn");
+        if (st != SIM_OK)
+            cr_assert_fail("case churn: iteration %d of %d x (sim_malloc 1 KiB + sim_free) on a full arena: %s", i,
+                           loops, sim_last_error());
+        if ((uintptr_t)p < *lo)
+            *lo = (uintptr_t)p;
+        if ((uintptr_t)p > *hi)
+            *hi = (uintptr_t)p;
+        SIM_CHECK(sim_free(p));
+    }
+}
+
+/* Reusing freed memory must not hide a use after free: the buffer freed last is the last reused,
+ * so the allocations made after its free (here 'out' and 100 more) take other ranges and ids. */
+Test(errors, use_after_free_while_recycling)
+{
+    uintptr_t lo, hi;
+    fill_and_churn(70000, &lo, &hi);
+    float *d_gone = dev_buf("gone", N * sizeof(float), NULL);
+    cr_assert((uintptr_t)d_gone >= lo && (uintptr_t)d_gone <= hi, "case setup: 'gone' is not in a reused range");
+    SIM_CHECK(sim_free(d_gone));
+    float *d_out = dev_buf("out", N * sizeof(float), NULL);
+    for (int i = 0; i < 100; i++) {
+        void *p;
+        SIM_CHECK(sim_malloc(&p, N * sizeof(float), "later"));
+        cr_assert(p != (void *)d_gone, "case allocation %d after the free: got the freed range back", i);
+        SIM_CHECK(sim_free(p));
+    }
+    sim_alloc_info ai;
+    SIM_CHECK(sim_alloc_query(d_gone, &ai));
+    cr_assert(ai.freed && !strcmp(ai.name, "gone"), "case query after the free: name %s freed %d", ai.name, ai.freed);
+    simt_cfg cfg = cfg1(2, 64, 0);
+    int st = read_at_launch_sim(&cfg, d_out, d_gone, 0, -1, -1);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "read after free, ids recycled");
+    assert_address((uintptr_t)d_gone, "read after free, ids recycled");
+    ASSERT_ERROR_HAS("inside allocation 'gone' (512 bytes; offset 0), which was freed (use after free)",
+                     "read after free, ids recycled");
+    st = write_at_launch_sim(&cfg, d_gone, 0, -1, -1);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "write after free, ids recycled");
+    ASSERT_ERROR_HAS("inside allocation 'gone' (512 bytes; offset 0), which was freed (use after free)",
+                     "write after free, ids recycled");
+    assert_still_works("use after free, ids recycled");
+}
+
+/* A range and an id that served freed allocations belong to the new one: its faults name it, and
+ * its counters start at zero. */
+Test(errors, reused_range_names_the_new_allocation)
+{
+    uintptr_t lo, hi;
+    fill_and_churn(70000, &lo, &hi);
+    float in[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)i;
+    float *d_in = dev_buf("fresh_in", sizeof in, in), *d_out = dev_buf("fresh_out", sizeof in, NULL);
+    cr_assert((uintptr_t)d_in >= lo && (uintptr_t)d_in <= hi, "case setup: 'fresh_in' is not in a reused range");
+    sim_alloc_info ai;
+    SIM_CHECK(sim_alloc_query(d_in, &ai));
+    cr_assert(!strcmp(ai.name, "fresh_in") && !ai.freed && ai.bytes == sizeof in && ai.read_bytes == 0,
+              "case query: name %s freed %d bytes %zu read %llu", ai.name, ai.freed, ai.bytes,
+              (unsigned long long)ai.read_bytes);
+    simt_cfg cfg = cfg1(2, 64, 0);
+    SIM_CHECK(read_at_launch_sim(&cfg, d_out, d_in, 0, -1, -1));
+    SIM_CHECK(sim_alloc_query(d_in, &ai));
+    cr_assert_eq(ai.read_bytes, sizeof in, "case counters: 'fresh_in' read %llu bytes, want %zu",
+                 (unsigned long long)ai.read_bytes, sizeof in);
+    int st = read_at_launch_sim(&cfg, d_out, d_in, N + 3, 0, 63);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "read past the end of a reused range");
+    ASSERT_ERROR_HAS("12 bytes past the end of allocation 'fresh_in' (512 bytes; offset 524)",
+                     "read past the end of a reused range");
+    st = write_at_launch_sim(&cfg, d_out, -1, 1, 0);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "write before the start of a reused range");
+    ASSERT_ERROR_HAS("4 bytes before the start of allocation 'fresh_out'", "write before a reused range");
+    SIM_CHECK(sim_free(d_in));
+    st = read_at_launch_sim(&cfg, d_out, d_in, 0, -1, -1);
+    assert_status(st, SIM_ERR_ILLEGAL_ADDRESS, "read after free of a reused range");
+    ASSERT_ERROR_HAS("inside allocation 'fresh_in' (512 bytes; offset 0), which was freed",
+                     "read after free of a reused range");
+    assert_still_works("reused range");
 }
 
 Test(errors, host_pointer)

@@ -2,8 +2,9 @@
  *
  * Covers: sim_malloc / sim_free / sim_memcpy / sim_memset round trips, names
  * (given, default, truncated), 64 KiB alignment, sim_bytes_in_use,
- * sim_alloc_query on base, interior and out-of-range pointers, addresses never
- * reused; every misuse (size 0, NULL, double free, freeing a host or interior
+ * sim_alloc_query on base, interior and out-of-range pointers, addresses not
+ * reused while fresh ones remain, freed ids and ranges reused (oldest first) once
+ * they run out, so loops of malloc + free run on; every misuse (size 0, NULL, double free, freeing a host or interior
  * pointer, copies and memsets out of range, into freed memory or with the
  * wrong direction, an allocation larger than the arena) returns its status
  * with a message naming the values, and the process carries on.
@@ -118,7 +119,8 @@ Test(memory, query)
               ai.freed, ai.bytes, ai.name);
 }
 
-/* Addresses are never handed out twice, so a stale pointer is always caught. */
+/* Addresses are not handed out twice while fresh ones remain (the arena is 256 GiB), so a stale
+ * pointer is caught. */
 Test(memory, addresses_not_reused)
 {
     void *a, *b;
@@ -133,6 +135,108 @@ Test(memory, addresses_not_reused)
     expect_status(sim_memcpy(a, &x, 4, SIM_COPY_H2D), SIM_ERR_INVALID_VALUE, "copy to freed memory");
     ASSERT_ERROR_HAS("which was freed", "copy to freed memory");
     expect_status(sim_memset(a, 0, 4), SIM_ERR_INVALID_VALUE, "memset of freed memory");
+}
+
+/* Programs that cudaMalloc and cudaFree in a loop (one buffer live at a time) run as long as they
+ * like: once fresh allocation ids run out, freed ones come back, oldest first. */
+Test(memory, malloc_free_loop_recycles_ids)
+{
+    size_t before = sim_bytes_in_use();
+    void *first = NULL;
+    for (int i = 0; i < 100000; i++) {
+        void *p = NULL;
+        int st = sim_malloc(&p, 1024, "loop");
+        if (st != SIM_OK)
+            cr_assert_fail("case iteration %d of 100000 x (sim_malloc 1 KiB + sim_free): %s: %s", i,
+                           sim_status_name((sim_status)st), sim_last_error());
+        if (!i)
+            first = p;
+        st = sim_free(p);
+        if (st != SIM_OK)
+            cr_assert_fail("case iteration %d: sim_free: %s", i, sim_last_error());
+    }
+    cr_assert_eq(sim_bytes_in_use(), before, "case after the loop: bytes in use %zu, want %zu", sim_bytes_in_use(),
+                 before);
+    /* the first buffer's record went to a later one; its range (not reused: fresh space remains)
+     * is still freed memory */
+    int x = 0;
+    expect_status(sim_memcpy(first, &x, 4, SIM_COPY_H2D), SIM_ERR_INVALID_VALUE, "copy to the first, freed buffer");
+    ASSERT_ERROR_HAS("freed long ago (use after free", "copy to the first, freed buffer");
+    /* the allocation after them is a whole, usable allocation of its own */
+    char *d = dev_buf("after", 4096, NULL);
+    sim_alloc_info ai;
+    SIM_CHECK(sim_alloc_query(d, &ai));
+    cr_assert(!ai.freed && ai.bytes == 4096 && !strcmp(ai.name, "after") && !ai.read_bytes && !ai.write_bytes,
+              "case allocation after the loop: freed=%d bytes=%zu name=%s read=%llu written=%llu", ai.freed, ai.bytes,
+              ai.name, (unsigned long long)ai.read_bytes, (unsigned long long)ai.write_bytes);
+}
+
+/* Large buffers allocated and freed in a loop, never more than one live, add up to more than the
+ * arena (256 GiB of address space): once it is spent, freed ranges come back, oldest first, mapped
+ * again. 16 GiB x 40 = 640 GiB (reserving and mapping untouched ranges costs no time whatever the
+ * size; only the pages written below are committed). */
+Test(memory, large_malloc_free_loop_reuses_address_space)
+{
+    const size_t big = (size_t)16 << 30;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < 40; i++) {
+        char *p = NULL;
+        int st = sim_malloc((void **)&p, big, "big");
+        if (st != SIM_OK)
+            cr_assert_fail("case iteration %d of 40 x (sim_malloc 16 GiB + sim_free): %s: %s", i,
+                           sim_status_name((sim_status)st), sim_last_error());
+        if ((uintptr_t)p < lo)
+            lo = (uintptr_t)p;
+        if ((uintptr_t)p > hi)
+            hi = (uintptr_t)p;
+        /* mapped: its first and last pages take writes and read back */
+        SIM_CHECK(sim_memset(p, i + 1, 4096));
+        SIM_CHECK(sim_memset(p + big - 4096, i + 1, 4096));
+        char back[2];
+        SIM_CHECK(sim_memcpy(&back[0], p, 1, SIM_COPY_D2H));
+        SIM_CHECK(sim_memcpy(&back[1], p + big - 1, 1, SIM_COPY_D2H));
+        cr_assert(back[0] == (char)(i + 1) && back[1] == (char)(i + 1), "case iteration %d: read back %d %d", i,
+                  back[0], back[1]);
+        SIM_CHECK(sim_free(p));
+    }
+    cr_assert(hi - lo < ((uintptr_t)256 << 30), "case 40 x 16 GiB: addresses span more than the arena");
+}
+
+/* A freed range larger than the request is split: two 7 GiB buffers fit where one 16 GiB buffer
+ * was, each with its red zone, once the arena is full. */
+Test(memory, freed_range_is_split)
+{
+    const size_t big = (size_t)16 << 30;
+    void *live[20], *p;
+    int n = 0;
+    while (n < 20 && sim_malloc(&live[n], big, "filler") == SIM_OK)
+        n++;
+    cr_assert(n >= 2 && n < 20, "case filling the arena with 16 GiB buffers: %d fit", n);
+    ASSERT_ERROR_HAS("out of device memory", "arena full");
+    for (size_t sz = big / 4; sz >= ((size_t)64 << 20); sz /= 4) /* the rest, down to less than 64 MiB */
+        while (sim_malloc(&p, sz, "small filler") == SIM_OK)
+            n++;
+    SIM_CHECK(sim_free(live[0]));
+    char *a, *b;
+    SIM_CHECK(sim_malloc((void **)&a, (size_t)7 << 30, "a"));
+    SIM_CHECK(sim_malloc((void **)&b, (size_t)7 << 30, "b"));
+    cr_assert(a == live[0], "case first 7 GiB: %p, want the freed range's start %p", (void *)a, live[0]);
+    cr_assert((uintptr_t)b >= (uintptr_t)a + ((size_t)7 << 30) + GRANULE &&
+                  (uintptr_t)b + ((size_t)7 << 30) <= (uintptr_t)live[0] + big,
+              "case second 7 GiB: %p must lie in the rest of the freed range, after a red zone", (void *)b);
+    SIM_CHECK(sim_memset(a + ((size_t)7 << 30) - 8, 1, 8));
+    SIM_CHECK(sim_memset(b, 2, 8));
+    expect_status(sim_memset(a + ((size_t)7 << 30), 0, 4), SIM_ERR_INVALID_VALUE, "memset in a's red zone");
+    sim_alloc_info ai;
+    SIM_CHECK(sim_alloc_query(b, &ai));
+    cr_assert(!strcmp(ai.name, "b") && !ai.freed, "case query of b: name %s freed %d", ai.name, ai.freed);
+    /* nothing left that fits: out of memory, and the message says what is live and freed */
+    void *c;
+    expect_status(sim_malloc(&c, (size_t)7 << 30, "c"), SIM_ERR_MEMORY_ALLOCATION, "7 GiB more");
+    ASSERT_ERROR_HAS("out of device memory", "7 GiB more");
+    char want[64];
+    snprintf(want, sizeof want, "%d allocations live", n + 1);
+    ASSERT_ERROR_HAS(want, "7 GiB more (live count)");
 }
 
 Test(memory, big_allocation)
