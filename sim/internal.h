@@ -249,6 +249,7 @@ typedef struct sim_worker {
     unsigned last_count, last_and, last_or; /* __syncthreads_count/_and/_or of the last release */
     const char *bar_file;
     int bar_line, bar_mismatch;
+    int bar_reduce; /* a thread of the barrier being gathered called __syncthreads_count/_and/_or */
     void (*thunk)(const void *);
     const void *args;
     int block_failed;

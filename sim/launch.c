@@ -1000,7 +1000,8 @@ static void resolve_stall(sim_worker *w)
 {
     /* every thread waits at one barrier (or at one per warp): release them, in threadIdx
      * order (next_context resumes threads rel_next..rel_end-1; no per-thread work) */
-    if (!w->n_warp_wait && w->n_bar == w->n_threads && (!w->bar_mismatch || barrier_warps_uniform(w))) {
+    const int uniform = w->bar_mismatch && w->n_bar == w->n_threads && barrier_warps_uniform(w);
+    if (!w->n_warp_wait && w->n_bar == w->n_threads && (!w->bar_mismatch || (uniform && !w->bar_reduce))) {
         w->last_count = w->bar_count;
         w->last_and = w->bar_and;
         w->last_or = w->bar_or;
@@ -1082,6 +1083,19 @@ static void resolve_stall(sim_worker *w)
                  "must reach the same __syncthreads() (move the early return after it, or guard the work, not "
                  "the barrier)",
                  ca, a, basename_of(first_bar->site_file), first_bar->site_line, cb, b);
+    } else if (uniform) { /* warp-uniform sites, one of them a reduction: bar.red and bar.sync mixed */
+        const sim_thread *other = NULL;
+        for (unsigned i = 0; i < w->n_threads && !other; i++)
+            if (w->threads[i].site_line != first_bar->site_line || strcmp(w->threads[i].site_file, first_bar->site_file))
+                other = &w->threads[i];
+        list_threads(w, b, sizeof b, SIM_T_BARRIER, other->site_file, other->site_line, &cb);
+        sim_fail(w, SIM_ERR_BARRIER_DIVERGENCE, 0,
+                 "barrier divergence: %u threads (%s) wait at __syncthreads() (%s:%d) while %u threads (%s) wait "
+                 "at a different one (%s:%d), and one of them is __syncthreads_count/_and/_or: its result would "
+                 "count only the warps at that site (PTX leaves bar.red mixed with bar.sync undefined); reach one "
+                 "__syncthreads_count/_and/_or from every thread of the block",
+                 ca, a, basename_of(first_bar->site_file), first_bar->site_line, cb, b,
+                 basename_of(other->site_file), other->site_line);
     } else {
         const sim_thread *other = NULL;
         for (unsigned i = 0; i < w->n_threads && !other; i++)
@@ -1259,6 +1273,7 @@ static inline __attribute__((always_inline)) void bar_arrive(sim_worker *w, sim_
         w->bar_file = file;
         w->bar_line = line;
         w->bar_mismatch = 0;
+        w->bar_reduce = 0;
         w->bar_count = 0;
         w->bar_and = 1;
         w->bar_or = 0;
@@ -1267,6 +1282,7 @@ static inline __attribute__((always_inline)) void bar_arrive(sim_worker *w, sim_
         w->bar_mismatch = 1;
     }
     if (pred >= 0) { /* __syncthreads_count/_and/_or; a plain barrier (-1) reads none of them */
+        w->bar_reduce = 1;
         w->bar_count += (unsigned)pred;
         w->bar_and &= (unsigned)pred;
         w->bar_or |= (unsigned)pred;

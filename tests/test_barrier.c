@@ -281,6 +281,25 @@ Test(barrier, divergence_two_sites)
     assert_still_works("after divergence (two sites)");
 }
 
+/* Warp-uniform sites pass (two_sites, k = 32) only as plain barriers: a __syncthreads_count at one
+ * of them is reported, naming both sites and the reduction. */
+Test(barrier, divergence_reduction_beside_plain_barrier)
+{
+    int *d_out = dev_buf("out", 64 * sizeof(int), NULL);
+    simt_cfg cfg = cfg1(1, 64, 0);
+    int st = mixed_reduce_launch_sim(&cfg, d_out);
+    cr_assert_eq(st, SIM_ERR_BARRIER_DIVERGENCE, "status %s (%s)", sim_status_name((sim_status)st), sim_last_error());
+    char a[64], b[64], buf[256];
+    kernel_site(a, sizeof a, KFILE, "SITE:mixed_count");
+    kernel_site(b, sizeof b, KFILE, "SITE:mixed_plain");
+    snprintf(buf, sizeof buf, "32 threads (0-31) wait at __syncthreads() (%s)", a);
+    ASSERT_ERROR_HAS(buf, "mixed (first site)");
+    snprintf(buf, sizeof buf, "32 threads (32-63) wait at a different one (%s), and one of them is "
+             "__syncthreads_count/_and/_or", b);
+    ASSERT_ERROR_HAS(buf, "mixed (second site, the reduction)");
+    assert_still_works("after a reduction beside a plain barrier");
+}
+
 /* Only one block of many diverges: the report names that block and thread,
  * whatever the number of workers. */
 typedef struct one_block_case {

@@ -95,6 +95,20 @@ __global__ void two_barriers(int *out, int k)
     }
 }
 
+/* mixed_reduce: warp 0 at __syncthreads_count, warp 1 at a plain __syncthreads(): warp-uniform
+ * sites, but a reduction's count would cover warp 0 alone (PTX: bar.red mixed with bar.sync is
+ * undefined). */
+__global__ void mixed_reduce(int *out)
+{
+    int t = (int)threadIdx.x;
+    if (t < 32)
+        out[t] = __syncthreads_count(1); /* SITE:mixed_count */
+    else {
+        __syncthreads(); /* SITE:mixed_plain */
+        out[t] = 0;
+    }
+}
+
 /* diverge_in_block: only block `bad` diverges: its thread 3 returns before
  * the barrier the others wait at. Every other block is correct. */
 __global__ void diverge_in_block(int *out, int bad)
@@ -110,5 +124,6 @@ LAUNCHER(reduce_tree, (int *, out), (const int *, in))
 LAUNCHER(sync_ops, (int *, res), (const int *, pred))
 LAUNCHER(skip_block0, (int *, out))
 LAUNCHER(exit_then_wait, (int *, out), (int, k))
+LAUNCHER(mixed_reduce, (int *, out))
 LAUNCHER(two_barriers, (int *, out), (int, k))
 LAUNCHER(diverge_in_block, (int *, out), (int, bad))

@@ -9,5 +9,6 @@ DECLARE_LAUNCHER(sync_ops, (int *, res), (const int *, pred));
 DECLARE_LAUNCHER(skip_block0, (int *, out));
 DECLARE_LAUNCHER(exit_then_wait, (int *, out), (int, k));
 DECLARE_LAUNCHER(two_barriers, (int *, out), (int, k));
+DECLARE_LAUNCHER(mixed_reduce, (int *, out));
 DECLARE_LAUNCHER(diverge_in_block, (int *, out), (int, bad));
 #endif
