@@ -332,18 +332,24 @@ static int is_file(const char *path)
 }
 
 /* where g++ finds `#include "name"` (quoted) or <name> from a file in dir; 0 if in none of the
- * program's directories (a system header) */
-static int find_header(const include_path *ip, const char *dir, const char *name, int quoted, char *out, size_t n)
+ * program's directories (a system header). out: the path with "." and ".." taken away as text
+ * (the mirror's place: its directories are plain ones); phys: the path as g++ opens it, through
+ * symbolic links (`-I inclink` with "../common/b.h" in it reads the link's target's sibling).
+ * phys_dir: the including file's directory as g++ reached it (dir is its text form). */
+static int find_header(const include_path *ip, const char *dir, const char *phys_dir, const char *name, int quoted,
+                       char *out, size_t n, char *phys, size_t pn)
 {
     char cand[8400];
     if (name[0] == '/') {
         normalize(name, out, n);
-        return is_file(out);
+        snprintf(phys, pn, "%s", name);
+        return is_file(phys);
     }
     if (quoted) {
+        snprintf(phys, pn, "%.4095s/%s", phys_dir, name);
         snprintf(cand, sizeof cand, "%.4095s/%s", dir, name);
         normalize(cand, out, n);
-        if (is_file(out))
+        if (is_file(phys))
             return 1;
     }
     for (int k = 0; k < ip->n; k++) {
@@ -352,15 +358,16 @@ static int find_header(const include_path *ip, const char *dir, const char *name
             if (is_file(cand))
                 return 0;
         }
-        snprintf(cand, sizeof cand, "%.4095s/%s", ip->dirs[k], name);
-        normalize(cand, out, n);
-        if (is_file(out))
+        snprintf(phys, pn, "%.4095s/%s", ip->dirs[k], name);
+        normalize(phys, out, n);
+        if (is_file(phys))
             return 1;
     }
     return 0;
 }
 
-static int walk_includes(include_path *ip, const char *text, size_t n, const char *dir, int depth)
+static int walk_includes(include_path *ip, const char *text, size_t n, const char *dir, const char *phys_dir,
+                         int depth)
 {
     if (depth > 32) /* nesting, not headers: each distinct header is walked once */
         return 0;
@@ -388,9 +395,9 @@ static int walk_includes(include_path *ip, const char *text, size_t n, const cha
         const char *q = memchr(p + 1, quoted ? '"' : '>', (size_t)(end - p - 1));
         if (!q || q == p + 1 || q - p > 1000)
             continue;
-        char name[1024], abs[4096];
+        char name[1024], abs[4096], phys[8400];
         snprintf(name, sizeof name, "%.*s", (int)(q - p - 1), p + 1);
-        if (!find_header(ip, dir, name, quoted, abs, sizeof abs))
+        if (!find_header(ip, dir, phys_dir, name, quoted, abs, sizeof abs, phys, sizeof phys))
             continue;
         const uint64_t key = fnv_str(0xcbf29ce484222325ull, abs);
         int seen = 0;
@@ -400,15 +407,20 @@ static int walk_includes(include_path *ip, const char *text, size_t n, const cha
             continue; /* walked already (a header included twice, or headers including each other) */
         ip->seen[ip->count++] = key;
         size_t hn;
-        char *h = read_file(abs, &hn);
+        char *h = read_file(phys, &hn);
         if (!h)
             continue;
         int rc = ip->fn(ip->ctx, abs, h, hn);
-        char subdir[4096];
+        char subdir[4096], phys_sub[8400];
         snprintf(subdir, sizeof subdir, "%s", abs);
         *strrchr(subdir, '/') = 0;
+        snprintf(phys_sub, sizeof phys_sub, "%s", phys);
+        char *sl = strrchr(phys_sub, '/');
+        if (sl)
+            *sl = 0;
         if (!rc)
-            rc = walk_includes(ip, h, hn, subdir[0] ? subdir : "/", depth + 1);
+            rc = walk_includes(ip, h, hn, subdir[0] ? subdir : "/", sl ? (phys_sub[0] ? phys_sub : "/") : ".",
+                               depth + 1);
         free(h);
         if (rc)
             return rc;
@@ -838,7 +850,7 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         char sdir[4096], msdir[8400];
         src_dir_of(o->files[i], sdir, sizeof sdir);
         include_path_init(ip, sdir, o->cflags, o->n_cflags, shadow_header, (void *)dir);
-        if (walk_includes(ip, src, n, ip->dirs[0], 0)) {
+        if (walk_includes(ip, src, n, ip->dirs[0], ip->dirs[0], 0)) {
             free(src);
             free(r.text);
             goto out;
@@ -1021,7 +1033,7 @@ int main(int argc, char **argv)
             return run_error("out of host memory");
         }
         include_path_init(ip, dir0, o.cflags, o.n_cflags, hash_header, &h);
-        walk_includes(ip, s, n, ip->dirs[0], 0);
+        walk_includes(ip, s, n, ip->dirs[0], ip->dirs[0], 0);
         free(ip);
         free(s);
     }
