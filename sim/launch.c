@@ -430,9 +430,10 @@ static sim_worker *worker_get(void)
 {
     if (my_worker)
         return my_worker;
-    sim_worker *w = calloc(1, sizeof *w);
-    if (!w)
+    sim_worker *w = NULL; /* 64-byte aligned: its thread array starts a cache line (internal.h) */
+    if (posix_memalign((void **)&w, 64, sizeof *w))
         return NULL;
+    memset(w, 0, sizeof *w);
     w->alloc_ctr = mmap(NULL, sizeof(uint64_t[2]) * SIM_MAX_ALLOCS, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     size_t dyn_map = SIM_GUARD_BYTES + SIM_DYN_CAP + SIM_GUARD_BYTES;
@@ -981,7 +982,7 @@ static const char *rendezvous_name(int kind)
  * .aligned per warp: the warps of a block may reach barrier 0 at different
  * instructions, and it completes once every thread has arrived (siboehm's SGEMM
  * kernel 11 double-buffers that way: warp-uniform branches, a barrier in each). */
-static int barrier_warps_uniform(const sim_worker *w)
+static __attribute__((noinline, cold)) int barrier_warps_uniform(const sim_worker *w)
 {
     for (unsigned k = 0; k < w->n_threads; k += 32) {
         const sim_thread *t0 = &w->threads[k];
@@ -1000,8 +1001,8 @@ static void resolve_stall(sim_worker *w)
 {
     /* every thread waits at one barrier (or at one per warp): release them, in threadIdx
      * order (next_context resumes threads rel_next..rel_end-1; no per-thread work) */
-    const int uniform = w->bar_mismatch && w->n_bar == w->n_threads && barrier_warps_uniform(w);
-    if (!w->n_warp_wait && w->n_bar == w->n_threads && (!w->bar_mismatch || (uniform && !w->bar_reduce))) {
+    if (!w->n_warp_wait && w->n_bar == w->n_threads &&
+        (!w->bar_mismatch || (!w->bar_reduce && barrier_warps_uniform(w)))) {
         w->last_count = w->bar_count;
         w->last_and = w->bar_and;
         w->last_or = w->bar_or;
@@ -1083,7 +1084,8 @@ static void resolve_stall(sim_worker *w)
                  "must reach the same __syncthreads() (move the early return after it, or guard the work, not "
                  "the barrier)",
                  ca, a, basename_of(first_bar->site_file), first_bar->site_line, cb, b);
-    } else if (uniform) { /* warp-uniform sites, one of them a reduction: bar.red and bar.sync mixed */
+    } else if (w->bar_mismatch && w->n_bar == w->n_threads && barrier_warps_uniform(w)) {
+        /* warp-uniform sites, one of them a reduction: bar.red and bar.sync mixed */
         const sim_thread *other = NULL;
         for (unsigned i = 0; i < w->n_threads && !other; i++)
             if (w->threads[i].site_line != first_bar->site_line || strcmp(w->threads[i].site_file, first_bar->site_file))
