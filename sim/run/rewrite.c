@@ -491,6 +491,25 @@ static long host_fn_mark(const char *h, size_t n)
  * SM's cycle counter, so they become simtlab_device_malloc / simtlab_device_free (sim/run/cudart.c)
  * and simtlab_clock (cuda_runtime.h), which do so inside a kernel and call the C library's from
  * host code (a __host__ __device__ function). Host code keeps the C library's names. */
+/* Where a string or character literal or a block comment starting at src[i] ends (before to), or
+ * i when none starts there: what a scan of code text skips. */
+static size_t past_literal(const char *src, size_t i, size_t to)
+{
+    const char c = src[i];
+    if (c == '"' || c == '\'') {
+        for (i++; i < to && src[i] != c; i++)
+            if (src[i] == '\\')
+                i++;
+        return i + 1;
+    }
+    if (c == '/' && i + 1 < to && src[i + 1] == '*') {
+        for (i += 2; i + 1 < to && !(src[i] == '*' && src[i + 1] == '/'); i++)
+            ;
+        return i + 2;
+    }
+    return i;
+}
+
 static int heap_call(const char *src, size_t i, const char *id, size_t len, size_t e, size_t n)
 {
     if (!((len == 6 && !strncmp(id, "malloc", 6)) || (len == 4 && !strncmp(id, "free", 4)) ||
@@ -535,17 +554,9 @@ static void put_define(buf *o, const char *src, size_t from, size_t to, size_t n
         i++;
     while (i < to) {
         char c = src[i];
-        if (c == '"' || c == '\'') { /* a literal */
-            for (i++; i < to && src[i] != c; i++)
-                if (src[i] == '\\')
-                    i++;
-            i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < to && src[i + 1] == '*') {
-            for (i += 2; i + 1 < to && !(src[i] == '*' && src[i + 1] == '/'); i++)
-                ;
-            i += 2;
+        const size_t past = past_literal(src, i, to);
+        if (past != i) {
+            i = past;
             continue;
         }
         if (c == '/' && i + 1 < to && src[i + 1] == '/')
@@ -718,17 +729,9 @@ static void put_config(buf *o, const char *src, size_t from, size_t to, const ho
     size_t i = from, done = from;
     while (i < to) {
         char c = src[i];
-        if (c == '"' || c == '\'') {
-            for (i++; i < to && src[i] != c; i++)
-                if (src[i] == '\\')
-                    i++;
-            i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < to && src[i + 1] == '*') {
-            for (i += 2; i + 1 < to && !(src[i] == '*' && src[i + 1] == '/'); i++)
-                ;
-            i += 2;
+        const size_t past = past_literal(src, i, to);
+        if (past != i) {
+            i = past;
             continue;
         }
         if (c == '/' && i + 1 < to && src[i + 1] == '/') {
