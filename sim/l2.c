@@ -879,9 +879,10 @@ void sim_l2_launch_end(sim_counters *c)
      * docs/gpu/idle-probe), so these are not only its lines cleaned; the model
      * adds the rate where the kernel rewrites dirty sectors, at most one write-back
      * per rewrite, and nothing for other kernels (a short launch most often sees
-     * no unit: docs/l2-model.md "The chip's own traffic"). The kernel's time: the larger of the roofline the rate
-     * was fitted with (sim_time_roofline) and the time model's (without FLOPs, which
-     * the L2 does not know: the kernels that rewrite much are bound by shared memory). */
+     * no unit: docs/l2-model.md "The chip's own traffic"). The kernel's time: the
+     * larger of the roofline the rate was fitted with (sim_time_roofline) and the
+     * time model's (without FLOPs, which the L2 does not know: the kernels that
+     * rewrite much are bound by shared memory). */
     const sim_device *dev = sim_get_device();
     double t = sim_time_roofline(dev, &L2.cfg, c), tm = sim_time_model(dev, &L2.cfg, c, 0).seconds;
     t = tm > t ? tm : t;
@@ -893,7 +894,8 @@ void sim_l2_launch_end(sim_counters *c)
     c->dram_read_bytes += L2.cold ? SIM_L2_LAUNCH_FETCH_BYTES : 0;
     /* The chip's own reads: after a flush, while any kernel runs, units other than the
      * SMs read DRAM. A kernel that loads nothing read 3-297 KB on the H200 (2 to 40 ms;
-     * docs/gpu/idle-probe), none of it missed by TEX, L1, GCC or the L2 fabric. Their
+     * docs/gpu/idle-probe), none of it missed by TEX, L1 or the L2 fabric (GCC, its
+     * code, 191 sectors; the code is SIM_L2_LAUNCH_FETCH_BYTES above). Their
      * expected value, fitted on those idle launches alone: bg_read_bytes (1 - e^(-t /
      * bg_read_s)). Cold starts only: it was measured after flushes. */
     uint64_t bg = 0;
