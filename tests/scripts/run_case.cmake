@@ -268,6 +268,9 @@ elseif(CASE STREQUAL "runtime_api")
   expect_text("${err}" "accessPolicyWindow.hitRatio 1.5: it must be within 0 and 1" "the bad window's message")
   file(READ ${J} js)
   expect("${js}" 4000 kernels 1 hbm read_bytes) # the 1000 floats the kernel read from pinned memory
+elseif(CASE STREQUAL "std_headers")
+  run(0 ${SRC}/tests/run/std_headers.cu)
+  expect_text("${out}" "std_headers: cudaSuccess, 62" "result")
 elseif(CASE STREQUAL "bad_config")
   # a block of 32768 threads: the program sees cudaErrorInvalidConfiguration, the note says why once
   run(0 ${SRC}/tests/run/bad_config.cu)

@@ -54,6 +54,10 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
+/* libstdc++'s shared_ptr writes __attribute__((__noinline__)), which the macro below would
+ * break: its header is read first, without the macro (its include guard keeps it so; nvcc's
+ * front end makes the same exception) */
+#include <memory>
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
