@@ -385,6 +385,17 @@ elseif(CASE STREQUAL "unsupported")
   if(n GREATER 0)
     fail("compiler errors were shown: ${err}")
   endif()
+  # a library's header included from the program's own header (llm.c's dev/cuda/common.h): the
+  # shim's stub refuses it in one line, not the toolkit's header clashing with the shim's types
+  file(WRITE ${WORK}/hdr/common.h "#pragma once\n#include <cublas_v2.h>\n")
+  file(WRITE ${WORK}/hdr/main.cu "#include \"common.h\"\n__global__ void k(int *p) { *p = 1; }\nint main() { int *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); }\n")
+  run(2 ${WORK}/hdr/main.cu)
+  expect_text("${err}" "simtlab run: cuBLAS is not supported by the simulator" "a header's cuBLAS")
+  string(REGEX MATCHALL "redefinition" clashes "${err}")
+  list(LENGTH clashes n)
+  if(n GREATER 0)
+    fail("the toolkit's header was read: ${err}")
+  endif()
 elseif(CASE STREQUAL "builtin_names")
   # host variables and members named blockDim, gridDim, blockIdx, threadIdx (course code): the
   # launches use them (grid 4, block 32), kernels and __host__ __device__ code the built-ins
