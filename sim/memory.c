@@ -96,6 +96,51 @@ static void span_take(size_t i, uintptr_t len)
     }
 }
 
+/* The freed ranges merged where they meet (one red-zone granule between, or none), each merged
+ * range as young as its youngest part, so a recent free stays quarantined: only on the way to
+ * "out of memory", where a request larger than every freed range may fit in neighbours (a loop
+ * that frees each buffer before it allocates a larger one, brucefan1983's oversubscription). */
+typedef struct aged_span {
+    uintptr_t begin, end;
+    size_t age;
+} aged_span;
+static int by_begin(const void *x, const void *y)
+{
+    const aged_span *a = x, *b = y;
+    return (a->begin > b->begin) - (a->begin < b->begin);
+}
+static int by_age(const void *x, const void *y)
+{
+    const aged_span *a = x, *b = y;
+    return (a->age > b->age) - (a->age < b->age);
+}
+static void spans_coalesce(void)
+{
+    aged_span *v = malloc((spans_live ? spans_live : 1) * sizeof *v);
+    if (!v)
+        return;
+    size_t m = 0, k = 0;
+    for (size_t i = spans_head; i < spans_n; i++)
+        if (spans[i].begin != spans[i].end)
+            v[m++] = (aged_span){spans[i].begin, spans[i].end, i};
+    qsort(v, m, sizeof *v, by_begin);
+    for (size_t i = 0; i < m; i++) {
+        if (k && (v[i].begin == v[k - 1].end || v[i].begin == v[k - 1].end + GRANULE)) {
+            v[k - 1].end = v[i].end; /* the red zone between (no owner, no memory) joins it */
+            if (v[i].age > v[k - 1].age)
+                v[k - 1].age = v[i].age;
+        } else {
+            v[k++] = v[i];
+        }
+    }
+    qsort(v, k, sizeof *v, by_age);
+    for (size_t i = 0; i < k; i++)
+        spans[i] = (free_span){v[i].begin, v[i].end};
+    spans_head = 0;
+    spans_n = spans_live = k;
+    free(v);
+}
+
 /* Remembers a freed range; when the table cannot grow, the range is simply
  * never reused. */
 static void span_add(uintptr_t begin, uintptr_t end)
@@ -189,14 +234,19 @@ sim_status sim_malloc(void **ptr, size_t bytes, const char *name)
     if (span > end - sim_arena.next || end - sim_arena.next - span < g) {
         uintptr_t largest;
         reuse = span_find(span, &largest);
+        if (reuse == SIZE_MAX) { /* neighbours may fit it together */
+            spans_coalesce();
+            reuse = span_find(span, &largest);
+        }
         if (reuse == SIZE_MAX) {
             sim_set_error(SIM_ERR_MEMORY_ALLOCATION,
                           "sim_malloc(\"%s\", %zu bytes): out of device memory: the arena (%llu GiB of address "
                           "space) is spent: %u allocations live (%zu bytes), and of the %zu freed ranges "
-                          "quarantined none is large enough (the largest: %llu bytes; limit %u allocations); "
-                          "free buffers you no longer need",
+                          "quarantined none is large enough, neighbours merged (the largest: %llu bytes; limit %u "
+                          "allocations)%s",
                           name ? name : "", bytes, (unsigned long long)(sim_arena.span >> 30), live,
-                          sim_bytes_in_use(), spans_live, (unsigned long long)largest, SIM_FREED_ID - 1);
+                          sim_bytes_in_use(), spans_live, (unsigned long long)largest, SIM_FREED_ID - 1,
+                          live ? "; free buffers you no longer need" : "");
             return SIM_ERR_MEMORY_ALLOCATION;
         }
         a = spans[reuse].begin;

@@ -202,6 +202,26 @@ Test(memory, large_malloc_free_loop_reuses_address_space)
     cr_assert(hi - lo < ((uintptr_t)256 << 30), "case 40 x 16 GiB: addresses span more than the arena");
 }
 
+/* Each buffer freed before a larger one is allocated (1, 2, ... 40 GiB: 820 GiB over the loop,
+ * at most 40 live): once fresh space is spent, no single freed range fits, but neighbours do
+ * together (brucefan1983's oversubscription example), and the memory works. */
+Test(memory, growing_malloc_free_loop_merges_freed_neighbours)
+{
+    for (int n = 1; n <= 40; n++) {
+        const size_t bytes = (size_t)n << 30;
+        char *p = NULL;
+        int st = sim_malloc((void **)&p, bytes, "grow");
+        if (st != SIM_OK)
+            cr_assert_fail("case %d GiB after %d smaller ones, each freed: %s: %s", n, n - 1,
+                           sim_status_name((sim_status)st), sim_last_error());
+        SIM_CHECK(sim_memset(p + bytes - 4096, n, 4096));
+        char back = 0;
+        SIM_CHECK(sim_memcpy(&back, p + bytes - 1, 1, SIM_COPY_D2H));
+        cr_assert_eq(back, (char)n, "case %d GiB: read back %d", n, back);
+        SIM_CHECK(sim_free(p));
+    }
+}
+
 /* A freed range larger than the request is split: two 7 GiB buffers fit where one 16 GiB buffer
  * was, each with its red zone, once the arena is full. */
 Test(memory, freed_range_is_split)
