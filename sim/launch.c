@@ -1091,22 +1091,21 @@ static void resolve_stall(sim_worker *w)
                 (w->threads[i].site_line != first_bar->site_line || strcmp(w->threads[i].site_file, first_bar->site_file)))
                 other = &w->threads[i];
         list_threads(w, b, sizeof b, SIM_T_BARRIER, other->site_file, other->site_line, &cb);
-        if (barrier_warps_uniform(w)) /* so one of the sites is a reduction: bar.red beside bar.sync */
-            sim_fail(w, SIM_ERR_BARRIER_DIVERGENCE, 0,
-                     "barrier divergence: %u threads (%s) wait at __syncthreads() (%s:%d) while %u threads (%s) "
-                     "wait at a different one (%s:%d), and one of them is __syncthreads_count/_and/_or: its result "
-                     "would count only the warps at that site (PTX leaves bar.red mixed with bar.sync undefined); "
-                     "reach one __syncthreads_count/_and/_or from every thread of the block",
-                     ca, a, basename_of(first_bar->site_file), first_bar->site_line, cb, b,
-                     basename_of(other->site_file), other->site_line);
-        else
-            sim_fail(w, SIM_ERR_BARRIER_DIVERGENCE, 0,
-                     "barrier divergence: %u threads (%s) wait at __syncthreads() (%s:%d) while %u threads (%s) "
-                     "wait at a different __syncthreads() (%s:%d), with threads of one warp on both sides. On a GPU "
-                     "this hangs or corrupts shared memory: a barrier inside a branch must be reached by every "
-                     "thread of the block (or, in a branch every warp takes whole, by every thread of the warp)",
-                     ca, a, basename_of(first_bar->site_file), first_bar->site_line, cb, b,
-                     basename_of(other->site_file), other->site_line);
+        /* each warp at one site: then one of the sites is a reduction (bar.red beside bar.sync) */
+        const int reduction = barrier_warps_uniform(w);
+        sim_fail(w, SIM_ERR_BARRIER_DIVERGENCE, 0,
+                 reduction ? "barrier divergence: %u threads (%s) wait at __syncthreads() (%s:%d) while %u threads "
+                             "(%s) wait at a different one (%s:%d), and one of them is __syncthreads_count/_and/_or: "
+                             "its result would count only the warps at that site (PTX leaves bar.red mixed with "
+                             "bar.sync undefined); reach one __syncthreads_count/_and/_or from every thread of the "
+                             "block"
+                           : "barrier divergence: %u threads (%s) wait at __syncthreads() (%s:%d) while %u threads "
+                             "(%s) wait at a different __syncthreads() (%s:%d), with threads of one warp on both "
+                             "sides. On a GPU this hangs or corrupts shared memory: a barrier inside a branch must "
+                             "be reached by every thread of the block (or, in a branch every warp takes whole, by "
+                             "every thread of the warp)",
+                 ca, a, basename_of(first_bar->site_file), first_bar->site_line, cb, b,
+                 basename_of(other->site_file), other->site_line);
     }
     w->cur = NULL;
     w->block_failed = 1;
