@@ -345,6 +345,34 @@ Test(rewrite, builtin_names_in_host_code_are_the_programs)
     free(r.text);
 }
 
+/* A declaration that declares a built-in's name after another name, or with braces, declares it
+ * too (`dim3 threads(16), blockIdx(4);`, `dim3 blockDim{32}, gridDim{2};`, a template type); a
+ * comma that continues an argument list, a brace list or an expression does not. */
+Test(rewrite, builtin_names_later_in_a_declaration)
+{
+    const char *src = "__global__ void k(int *o) { o[threadIdx.x] = blockDim.x; }\n"
+                      "int f(int a, int b) { return a + b; }\n"
+                      "struct Cfg { int a, b; };\n"
+                      "int main() {\n  int n = 4, *d = 0;\n"
+                      "  dim3 blockDim{32}, gridDim{2};\n"
+                      "  dim3 threads(16), blockIdx(4);\n"
+                      "  static const std::vector<int> v(3), threadIdx(2);\n"
+                      "  k<<<gridDim, blockDim>>>(d);\n  k<<<blockIdx, threads>>>(d);\n"
+                      "  Cfg c{n, (int)threadIdx.size()};\n  return f(n, 1), n;\n}\n"
+                      "void g() { int x = 0; x = f(1, 2), x; }\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "dim3 simtlab_host_blockDim{32}, simtlab_host_gridDim{2};"), "braces:\n%s", r.text);
+    cr_assert(strstr(r.text, "dim3 threads(16), simtlab_host_blockIdx(4);"), "after another name:\n%s", r.text);
+    cr_assert(strstr(r.text, "static const std::vector<int> v(3), simtlab_host_threadIdx(2);"), "a template type:\n%s",
+              r.text);
+    cr_assert(strstr(r.text, "}, simtlab_host_gridDim, simtlab_host_blockDim)(d);"), "the first launch:\n%s", r.text);
+    cr_assert(strstr(r.text, "}, simtlab_host_blockIdx, threads)(d);"), "the second launch:\n%s", r.text);
+    cr_assert(strstr(r.text, "Cfg c{n, (int)simtlab_host_threadIdx.size()};"), "a use:\n%s", r.text);
+    cr_assert(strstr(r.text, "o[threadIdx.x] = blockDim.x;"), "the kernel keeps the built-ins:\n%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
 /* Only names host code declares are renamed: a device function whose __device__ comes from a
  * macro the rewriter cannot see (a header through -I) keeps its built-ins; a function's
  * parameters end with its body. */

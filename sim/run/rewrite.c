@@ -677,30 +677,102 @@ typedef struct host_names {
     int depth[4];          /* the brace depth of the declaration's scope; -1: not declared */
     unsigned char head[4]; /* declared in a header (parameters), not a body: ends with the body after it */
     unsigned members;      /* bit k: a host class declares a member of that name */
-    int stmt_paren;        /* a declaration statement of one is open at this paren depth; -1: none */
 } host_names;
 
-/* Whether the identifier at src[i] is declared there: the token before it is a name that is not
- * an expression's keyword (`dim3 blockDim`, `unsigned blockIdx`), or a comma continuing such a
- * declaration at its own paren depth (`dim3 blockDim(32), gridDim(1)`). */
-static int host_declares(const char *src, size_t i, const host_names *hn, int paren)
+/* Whether src[a..b) is a name that may be a type's: not an expression's keyword, not a number */
+static int type_word(const char *src, size_t a, size_t b)
 {
-    size_t b = i;
-    while (b > 0 && isspace((unsigned char)src[b - 1]))
-        b--;
-    if (b > 0 && src[b - 1] == ',')
-        return hn->stmt_paren >= 0 && hn->stmt_paren == paren;
-    if (!(b > 0 && ident_char((unsigned char)src[b - 1])))
-        return 0;
-    size_t a = b;
-    while (a > 0 && ident_char((unsigned char)src[a - 1]))
-        a--;
     static const char *const not_types[] = {"return", "case", "sizeof", "alignof", "throw", "new", "delete",
                                             "else", "do", "goto", "co_return", "co_yield", "co_await", "operator"};
     for (size_t k = 0; k < sizeof not_types / sizeof *not_types; k++)
         if (b - a == strlen(not_types[k]) && !strncmp(src + a, not_types[k], b - a))
             return 0;
-    return !isdigit((unsigned char)src[a]);
+    return b > a && !isdigit((unsigned char)src[a]);
+}
+
+/* Whether the comma at src[c] continues a declaration: back to the statement's start at the
+ * comma's own depth (a `;`, or a bracket the comma is inside), skipping bracketed groups, the
+ * text is `type name` followed by an initializer or nothing (`dim3 threads(16)`, `dim3 b{32}`,
+ * `static const std::vector<int> v(3)`, `int a = 1`); an argument list (`f(a`), a brace list
+ * (`{n`) or an expression (`x = f(1, 2)`) is not. Literals are not skipped (a `;` in one makes
+ * the answer no, as before this test existed). */
+static int declaration_before(const char *src, size_t c)
+{
+    size_t s = c;
+    int nest = 0;
+    while (s > 0) {
+        const char ch = src[s - 1];
+        if (ch == ')' || ch == ']' || ch == '}')
+            nest++;
+        else if (ch == '(' || ch == '[' || ch == '{') {
+            if (nest == 0)
+                break;
+            nest--;
+        } else if (nest == 0 && ch == ';')
+            break;
+        s--;
+    }
+    /* type words (names, `::`, template arguments, `*`, `&`), then the name, then `(`, `{`, `[`,
+     * `=` or the comma itself */
+    int words = 0, last_word = 0;
+    for (size_t i = s; i < c;) {
+        const unsigned char ch = (unsigned char)src[i];
+        if (isspace(ch) || ch == '*' || ch == '&') {
+            i++;
+            last_word = last_word && (isspace(ch) != 0);
+            continue;
+        }
+        if (ident_char(ch)) {
+            size_t e = i;
+            while (e < c && ident_char((unsigned char)src[e]))
+                e++;
+            if (!type_word(src, i, e))
+                return 0;
+            words++;
+            last_word = 1;
+            i = e;
+            continue;
+        }
+        if (ch == ':' && i + 1 < c && src[i + 1] == ':') {
+            i += 2;
+            last_word = 0;
+            continue;
+        }
+        if (ch == '<') { /* template arguments, balanced */
+            int d = 0;
+            for (; i < c; i++) {
+                d += src[i] == '<';
+                d -= src[i] == '>';
+                if (d == 0)
+                    break;
+            }
+            if (i++ >= c)
+                return 0;
+            last_word = 0;
+            continue;
+        }
+        /* the declarator's initializer (or array bounds) starts: a name must have come last */
+        return (ch == '(' || ch == '{' || ch == '[' || ch == '=') && words >= 2 && last_word;
+    }
+    return words >= 2 && last_word;
+}
+
+/* Whether the identifier at src[i] is declared there: the token before it is a name that is not
+ * an expression's keyword (`dim3 blockDim`, `unsigned blockIdx`), or a comma continuing a
+ * declaration (`dim3 blockDim(32), gridDim(1)`, `dim3 threads{16}, blockIdx{4}`). */
+static int host_declares(const char *src, size_t i)
+{
+    size_t b = i;
+    while (b > 0 && isspace((unsigned char)src[b - 1]))
+        b--;
+    if (b > 0 && src[b - 1] == ',')
+        return declaration_before(src, b - 1);
+    if (!(b > 0 && ident_char((unsigned char)src[b - 1])))
+        return 0;
+    size_t a = b;
+    while (a > 0 && ident_char((unsigned char)src[a - 1]))
+        a--;
+    return type_word(src, a, b);
 }
 
 /* Whether the identifier at src[i] follows `.`, `->` or a scope's `::` (`S::gridDim`, not `::gridDim`) */
@@ -808,8 +880,7 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
     size_t hdr = o.n; /* where the current scope-level header starts in the output */
     dev_macros dm = {.n = 0};
     dev_macros_of(&dm, path, src, n, 0);
-    host_names hn = {{-1, -1, -1, -1}, {0}, 0, -1};
-    int paren = 0; /* ( and [ open, outside literals and comments */
+    host_names hn = {{-1, -1, -1, -1}, {0}, 0};
     while (sc.i < n) {
         char c = src[sc.i];
         /* preprocessor line: copied whole (continuations too), includes checked */
@@ -975,13 +1046,12 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
                 if (member_name(src, sc.i)) {
                     if (hn.members >> k & 1)
                         puts_(&o, "simtlab_host_");
-                } else if (host && host_declares(src, sc.i, &hn, paren)) {
+                } else if (host && host_declares(src, sc.i)) {
                     const int in_code = depth > 0 && body[depth < 512 ? depth - 1 : 511];
                     hn.depth[k] = depth;
                     hn.head[k] = !in_code && !(depth > 0 && cls[depth < 512 ? depth - 1 : 511]);
                     if (depth > 0 && cls[depth < 512 ? depth - 1 : 511])
                         hn.members |= 1u << k;
-                    hn.stmt_paren = paren;
                     puts_(&o, "simtlab_host_");
                 } else if (host && hn.depth[k] >= 0) {
                     puts_(&o, "simtlab_host_");
@@ -992,12 +1062,6 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
             continue;
         }
         int in_body = depth > 0 && body[depth < 512 ? depth - 1 : 511];
-        if (c == '(' || c == '[')
-            paren++;
-        else if ((c == ')' || c == ']') && paren > 0)
-            paren--;
-        else if (c == ';' || c == '{')
-            hn.stmt_paren = -1; /* a declaration statement ends (or its initializer opens) */
         if (c == '{') {
             int is_body = in_body;
             if (!in_body && hdr <= o.n) {
@@ -1048,7 +1112,6 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
             for (int k = 0; k < 4; k++) /* a scope closed: its declarations end; a body: its header's */
                 if (hn.depth[k] > depth || (hn.depth[k] == depth && hn.head[k]))
                     hn.depth[k] = -1;
-            hn.stmt_paren = -1;
             if (dev_depth == depth)
                 dev_depth = -1;
             dev_hdr = 0;
