@@ -186,6 +186,25 @@ static long env_timeout_s = 120; /* SIMTLAB_TIMEOUT: seconds per launch, 0 = no 
 static long sample_on = 1;        /* SIMTLAB_SAMPLE, else sim_set_sample: counting mode samples bank conflicts */
 static int sample_api = 1;        /* sim_set_sample */
 void sim_set_sample(int on) { sample_api = on != 0; }
+static size_t api_stack_bytes;    /* sim_set_stack_limit */
+int sim_set_stack_limit(size_t bytes)
+{
+    if (bytes > SIM_STACK_MAX) {
+        sim_set_error(SIM_ERR_INVALID_VALUE,
+                      "a stack of %zu bytes per CUDA thread is more than the simulator's %zu (64 MiB): ask for less",
+                      bytes, SIM_STACK_MAX);
+        return SIM_ERR_INVALID_VALUE;
+    }
+    api_stack_bytes = bytes;
+    return 0;
+}
+/* The stack a launch's threads get: the larger of SIMTLAB_STACK_KB and
+ * sim_set_stack_limit's, in whole pages */
+static size_t stack_bytes_wanted(void)
+{
+    const size_t env = (size_t)env_stack_kb << 10, api = (api_stack_bytes + 4095) & ~(size_t)4095;
+    return env > api ? env : api;
+}
 
 /* Reads a whole number from the environment; -1 (with the error set) when it
  * is set to anything but a number in [lo, hi]. */
@@ -211,7 +230,7 @@ static int env_settings(void)
 {
     long cold = 1;
     const char *cv = getenv("SIMTLAB_L2_COLD"); /* applied only when set: sim_l2_set_cold stays in force else */
-    int bad = env_long("SIMTLAB_STACK_KB", 8, 65536, 64, "KiB of stack per CUDA thread, read when a worker starts",
+    int bad = env_long("SIMTLAB_STACK_KB", 8, 65536, 64, "KiB of stack per CUDA thread, read at each launch",
                        &env_stack_kb) ||
               env_long("SIMTLAB_TIMEOUT", 0, 86400 * 7, 120, "seconds a launch may run; 0 turns the watchdog off",
                        &env_timeout_s) ||
@@ -384,9 +403,10 @@ __attribute__((no_sanitize_address)) static void on_fault(int sig, siginfo_t *si
         uintptr_t a = (uintptr_t)si->si_addr;
         const sim_stack *s = w->cur->stack;
         if (sig != SIGFPE && a >= (uintptr_t)s->map && a < (uintptr_t)s->lo) {
-            sim_fail(w, SIM_ERR_STACK_OVERFLOW, 0,
+            sim_fail(w, SIM_ERR_STACK_OVERFLOW, context_pc(uc) + 1, /* the line whose frame did not fit */
                      "stack overflow: the thread used more than its %zu KiB of stack (large local arrays or deep "
-                     "recursion); make local arrays smaller or set SIMTLAB_STACK_KB to more than %zu (8 to 65536)",
+                     "recursion); make local arrays smaller, or give it more: cudaDeviceSetLimit(cudaLimitStackSize, bytes) "
+                     "or SIMTLAB_STACK_KB above %zu (8 to 65536)",
                      w->stack_bytes >> 10, w->stack_bytes >> 10);
             sim_block_abort(w);
         }
@@ -455,7 +475,7 @@ static sim_worker *worker_get(void)
         return NULL;
     }
     w->dyn_cap = SIM_DYN_CAP;
-    w->stack_bytes = (size_t)env_stack_kb << 10; /* checked by sim_launch (env_settings) */
+    w->stack_bytes = stack_bytes_wanted(); /* checked by sim_launch (env_settings) */
     w->os_thread = (unsigned long)pthread_self();
     pthread_mutex_lock(&wd_mu);
     if (wd_n < SIM_MAX_WORKERS)
@@ -516,6 +536,20 @@ static void stack_give(sim_worker *w, sim_stack *s)
 {
     s->next_free = w->free_stacks;
     w->free_stacks = s;
+}
+
+/* A launch's stack size differs from the last one's (SIMTLAB_STACK_KB or
+ * sim_set_stack_limit changed): the kept stacks go; new ones get the size.
+ * Between launches every stack is on the free list. */
+static void stacks_resize(sim_worker *w, size_t bytes)
+{
+    while (w->free_stacks) {
+        sim_stack *s = w->free_stacks;
+        w->free_stacks = s->next_free;
+        munmap(s->map, s->map_len);
+        free(s);
+    }
+    w->stack_bytes = bytes;
 }
 
 /* Every switch between fibers and the scheduler goes through here. `to` is
@@ -2209,6 +2243,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         } else {
             w->tls_lo = lo;
             w->tls_hi = hi;
+            if (w->stack_bytes != stack_bytes_wanted())
+                stacks_resize(w, stack_bytes_wanted());
             if (!w->shadow_tls) /* the TLS block has the same size on every thread */
                 w->shadow_tls = calloc((hi - lo) / 4 + 1, sizeof(sim_shadow));
             w->dyn_win_lo = (uintptr_t)w->dyn_map;

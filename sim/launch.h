@@ -98,6 +98,12 @@ void sim_set_detailed(int on);
  * environment overrides this. */
 void sim_set_sample(int on);
 int sim_get_detailed(void);
+/* Each CUDA thread's stack (a fiber's) holds at least `bytes` from the next
+ * launch on: cudaDeviceSetLimit(cudaLimitStackSize, bytes). The stack is the
+ * larger of this and SIMTLAB_STACK_KB (64 KiB unless set). Returns
+ * SIM_ERR_INVALID_VALUE, with the message, above SIM_STACK_MAX. */
+#define SIM_STACK_MAX ((size_t)64 << 20)
+int sim_set_stack_limit(size_t bytes);
 
 /* Dynamic shared memory above 48 KB must be opted into, as with
  * cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n).

@@ -417,7 +417,7 @@ Test(errors, stack_overflow_recursion)
     assert_still_works("stack overflow (recursion)");
 }
 
-/* SIMTLAB_STACK_KB sets the stack of every CUDA thread (read when a worker starts). */
+/* SIMTLAB_STACK_KB sets the stack of every CUDA thread (read at each launch). */
 Test(errors, stack_size_from_environment)
 {
     setenv("SIMTLAB_STACK_KB", "256", 1);
@@ -430,6 +430,27 @@ Test(errors, stack_size_from_environment)
     int st = deep_recursion_launch_sim(&cfg, (int *)d_out, 1000000);
     assert_status(st, SIM_ERR_STACK_OVERFLOW, "recursion depth 10^6, 256 KiB stack");
     ASSERT_ERROR_HAS("more than its 256 KiB of stack", "recursion, 256 KiB stack");
+}
+
+/* sim_set_stack_limit (cudaDeviceSetLimit(cudaLimitStackSize)) gives the next launch's threads
+ * that much stack, in the same process whose first launch had 64 KiB: the 80 KiB local array
+ * overflows, then fits; the limit back at 0 is 64 KiB again; more than 64 MiB is refused. */
+Test(errors, stack_size_from_the_limit_between_launches)
+{
+    unsetenv("SIMTLAB_STACK_KB");
+    float out[64];
+    float *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(2, 32, 0);
+    assert_status(big_local_launch_sim(&cfg, d_out, 16), SIM_ERR_STACK_OVERFLOW, "80 KiB local array, 64 KiB stack");
+    cr_assert_eq(sim_set_stack_limit(256 << 10), 0);
+    SIM_CHECK(big_local_launch_sim(&cfg, d_out, 16));
+    to_host(out, d_out, sizeof out);
+    cr_assert_eq(out[5], 15.0f, "80 KiB local array, 256 KiB limit: out %g", out[5]);
+    cr_assert_eq(sim_set_stack_limit(0), 0);
+    assert_status(big_local_launch_sim(&cfg, d_out, 16), SIM_ERR_STACK_OVERFLOW, "limit back at 0: 64 KiB");
+    ASSERT_ERROR_HAS("more than its 64 KiB of stack", "limit back at 0");
+    cr_assert_eq(sim_set_stack_limit(SIM_STACK_MAX + 1), SIM_ERR_INVALID_VALUE);
+    ASSERT_ERROR_HAS("more than the simulator's 67108864 (64 MiB)", "past the maximum");
 }
 
 /* ---- shared-memory races (detailed mode) -------------------------------------------------------- */

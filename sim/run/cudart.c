@@ -91,7 +91,11 @@ static cudaError_t init(void)
 
 static cudaError_t fail(cudaError_t e, const char *fn, const char *why)
 {
-    say("%s returned %s: %s", fn, cudaGetErrorName(e), why);
+    const char *name = cudaGetErrorName(e);
+    const size_t nl = strlen(name);
+    if (!strncmp(why, name, nl) && !strncmp(why + nl, ": ", 2)) /* the simulator's message names it too */
+        why += nl + 2;
+    say("%s returned %s: %s", fn, name, why);
     return last_err = e;
 }
 
@@ -777,8 +781,11 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
     }
     return cudaSuccess;
 }
-/* CUDA's defaults; accepted and kept, no effect on the simulator (the L2 persisting size is
- * clamped to cudaDeviceProp.persistingL2CacheMaxSize as the driver clamps it) */
+/* CUDA's defaults; accepted and kept (the L2 persisting size is clamped to
+ * cudaDeviceProp.persistingL2CacheMaxSize as the driver clamps it). The stack size gives each
+ * simulated thread at least that much stack from the next launch (sim_set_stack_limit: a CPU
+ * frame is larger than a GPU's, so the simulator's own 64 KiB stays the least); the heap's is
+ * the device heap's size (device_heap); the others have no effect. */
 static size_t limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
 {
@@ -791,6 +798,11 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
     if (limit == cudaLimitMallocHeapSize && heap.made)
         return fail(cudaErrorInvalidValue, "cudaDeviceSetLimit",
                     "cudaLimitMallocHeapSize: the device heap is in use since the first launch; set it before");
+    if (limit == cudaLimitStackSize) {
+        int s = sim_set_stack_limit(value);
+        if (s)
+            return fail(of_status(s), "cudaDeviceSetLimit", sim_last_error());
+    }
     if (limit == cudaLimitPersistingL2CacheSize) {
         size_t max = sim_get_device()->l2_bytes / 4 * 3;
         value = value < max ? value : max;

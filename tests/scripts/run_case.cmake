@@ -325,6 +325,17 @@ elseif(CASE STREQUAL "cg_grid")
   run(0 ${SRC}/tests/run/cg_grid.cu -- sync)
   expect_text("${out}" "cg_grid sync: cudaErrorLaunchFailure" "the program's error")
   expect_text("${err}" "grid.sync\\(\\): a grid-wide barrier needs a cooperative launch.*cg_grid.cu:${l}" "the report")
+elseif(CASE STREQUAL "stack_limit")
+  # cudaDeviceSetLimit(cudaLimitStackSize, 1 MiB): a 200 KiB recursion runs; without it, a stack
+  # overflow report naming the line and the two ways to more stack, and cudaErrorLaunchFailure;
+  # 1 GiB refused with the simulator's limit named once
+  run(0 ${SRC}/tests/run/stack_limit.cu)
+  expect_text("${out}" "stack_limit: correct" "with the limit")
+  expect_text("${err}" "cudaDeviceSetLimit returned cudaErrorInvalidValue: a stack of 1073741824 bytes per CUDA thread is more than the simulator's 67108864 \\(64 MiB\\)" "1 GiB refused")
+  run(0 ${SRC}/tests/run/stack_limit.cu -- nolimit)
+  expect_text("${out}" "stack_limit: cudaErrorLaunchFailure" "without it")
+  expect_text("${err}" "stack overflow: the thread used more than its 64 KiB of stack.*cudaDeviceSetLimit\\(cudaLimitStackSize, bytes\\) or SIMTLAB_STACK_KB above 64" "the report")
+  expect_text("${err}" "in kernel recurse \\(in deep\\(int\\), stack_limit.cu:[0-9]+\\), block \\(0,0,0\\)" "where: the function whose frame did not fit")
 elseif(CASE STREQUAL "heap_bad")
   # a kernel that breaks the device heap: a report and cudaErrorLaunchFailure, no hang (a write
   # past a block used to loop the next malloc forever under the heap's lock)

@@ -243,7 +243,7 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream
 cudaError_t cudaMemAdvise(const void *p, size_t n, cudaMemoryAdvise advice, int device); /* accepted, no effect */
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height); /* rows of 512-byte multiples */
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
-cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value); /* accepted, no effect */
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value); /* stack and heap sizes apply; the rest are kept */
 cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
 cudaError_t cudaSetDeviceFlags(unsigned flags);
 /* page-locking is a no-op here; a kernel still may not read registered host memory (docs/run.md) */
