@@ -35,10 +35,10 @@ Test(rewrite, two_to_four_arguments)
     const char *src = "void f() {\n  k<<<g, b>>>(x, n);\n  k<<<g, b, s>>>(x);\n  k<<<dim3(1, 2), 256, 0, st>>>();\n}\n";
     rewrite_result r = rw(src);
     cr_assert_eq(r.launches, 3);
-    cr_assert(strstr(r.text, "::simtlab::make_launch(\"k\", __FILE__, __LINE__, [&](auto... simtlab_a_) { k(simtlab_a_...); }, g, b)(x, n);"),
+    cr_assert(strstr(r.text, "::simtlab::make_launch(\"k\", __FILE__, __LINE__, SIMTLAB_KCALL_(k), g, b)(x, n);"),
               "%s", r.text);
-    cr_assert(strstr(r.text, "}, g, b, s)(x);"), "%s", r.text);
-    cr_assert(strstr(r.text, "}, dim3(1, 2), 256, 0, st)();"), "%s", r.text);
+    cr_assert(strstr(r.text, "SIMTLAB_KCALL_(k), g, b, s)(x);"), "%s", r.text);
+    cr_assert(strstr(r.text, "SIMTLAB_KCALL_(k), dim3(1, 2), 256, 0, st)();"), "%s", r.text);
     same_lines(src, &r);
     free(r.text);
 }
@@ -48,7 +48,7 @@ Test(rewrite, templates_and_namespaces)
     const char *src = "void f() {\n  ns::k<float, 4><<<g, b>>>(x);\n  reduce<BLOCK> <<<n / 512, BLOCK>>>(x);\n  ::top<<<1, 1>>>();\n}\n";
     rewrite_result r = rw(src);
     cr_assert_eq(r.launches, 3);
-    cr_assert(strstr(r.text, "make_launch(\"ns::k<float, 4>\", __FILE__, __LINE__, [&](auto... simtlab_a_) { ns::k<float, 4>(simtlab_a_...); }, g, b)(x)"),
+    cr_assert(strstr(r.text, "make_launch(\"ns::k<float, 4>\", __FILE__, __LINE__, SIMTLAB_KCALL_(ns::k<float, 4>), g, b)(x)"),
               "%s", r.text);
     cr_assert(strstr(r.text, "make_launch(\"reduce<BLOCK>\""), "%s", r.text);
     cr_assert(strstr(r.text, "make_launch(\"::top\""), "%s", r.text);
@@ -62,7 +62,7 @@ Test(rewrite, template_arguments_over_lines)
     const char *src = "void f() {\n  kk<1,\n     2><<<1, 32>>>(d);\n}\n";
     rewrite_result r = rw(src);
     cr_assert_eq(r.launches, 1);
-    cr_assert(strstr(r.text, "make_launch(\"kk<1, 2>\", __FILE__, __LINE__, [&](auto... simtlab_a_) { kk<1, 2>(simtlab_a_...); }"),
+    cr_assert(strstr(r.text, "make_launch(\"kk<1, 2>\", __FILE__, __LINE__, SIMTLAB_KCALL_(kk<1, 2>)"),
               "%s", r.text);
     same_lines(src, &r);
     free(r.text);
@@ -218,7 +218,7 @@ Test(rewrite, visual_studio_spacing)
     const char *src = "void f() {\n  sum << <GRID, TB >> > (a, b);\n}\n";
     rewrite_result r = rw(src);
     cr_assert_eq(r.launches, 1);
-    cr_assert(strstr(r.text, "make_launch(\"sum\", __FILE__, __LINE__, [&](auto... simtlab_a_) { sum(simtlab_a_...); }, GRID, TB ) (a, b);"),
+    cr_assert(strstr(r.text, "make_launch(\"sum\", __FILE__, __LINE__, SIMTLAB_KCALL_(sum), GRID, TB ) (a, b);"),
               "%s", r.text);
     free(r.text);
 }
@@ -336,7 +336,7 @@ Test(rewrite, builtin_names_in_host_code_are_the_programs)
               "a kernel: the built-in, and members:\n%s", r.text);
     cr_assert(strstr(r.text, "dim3 simtlab_host_blockDim(32), simtlab_host_gridDim(1);\n  Cfg c{simtlab_host_gridDim, n};"),
               "host variables:\n%s", r.text);
-    cr_assert(strstr(r.text, "}, (n + simtlab_host_blockDim.x - 1) / simtlab_host_blockDim.x, simtlab_host_blockDim)(d, c, &c);"),
+    cr_assert(strstr(r.text, "SIMTLAB_KCALL_(k), (n + simtlab_host_blockDim.x - 1) / simtlab_host_blockDim.x, simtlab_host_blockDim)(d, c, &c);"),
               "the launch's configuration:\n%s", r.text);
     cr_assert(strstr(r.text, "for (unsigned simtlab_host_blockIdx = 0; simtlab_host_blockIdx < c.simtlab_host_gridDim.x; "
                              "simtlab_host_blockIdx++) printf(\"gridDim %d\", simtlab_host_blockIdx);"),
@@ -365,8 +365,8 @@ Test(rewrite, builtin_names_later_in_a_declaration)
     cr_assert(strstr(r.text, "dim3 threads(16), simtlab_host_blockIdx(4);"), "after another name:\n%s", r.text);
     cr_assert(strstr(r.text, "static const std::vector<int> v(3), simtlab_host_threadIdx(2);"), "a template type:\n%s",
               r.text);
-    cr_assert(strstr(r.text, "}, simtlab_host_gridDim, simtlab_host_blockDim)(d);"), "the first launch:\n%s", r.text);
-    cr_assert(strstr(r.text, "}, simtlab_host_blockIdx, threads)(d);"), "the second launch:\n%s", r.text);
+    cr_assert(strstr(r.text, "SIMTLAB_KCALL_(k), simtlab_host_gridDim, simtlab_host_blockDim)(d);"), "the first launch:\n%s", r.text);
+    cr_assert(strstr(r.text, "SIMTLAB_KCALL_(k), simtlab_host_blockIdx, threads)(d);"), "the second launch:\n%s", r.text);
     cr_assert(strstr(r.text, "Cfg c{n, (int)simtlab_host_threadIdx.size()};"), "a use:\n%s", r.text);
     cr_assert(strstr(r.text, "o[threadIdx.x] = blockDim.x;"), "the kernel keeps the built-ins:\n%s", r.text);
     same_lines(src, &r);
@@ -386,7 +386,7 @@ Test(rewrite, builtin_names_only_where_declared)
     rewrite_result r = rw(src);
     cr_assert(strstr(r.text, "() { return threadIdx.x + blockIdx.x*blockDim.x; }"), "%s", r.text);
     cr_assert(strstr(r.text, "(dim3 simtlab_host_gridDim, dim3 simtlab_host_blockDim)"), "parameters:\n%s", r.text);
-    cr_assert(strstr(r.text, "}, simtlab_host_gridDim, simtlab_host_blockDim)();"), "their launch:\n%s", r.text);
+    cr_assert(strstr(r.text, "), simtlab_host_gridDim, simtlab_host_blockDim)();"), "their launch:\n%s", r.text);
     cr_assert(strstr(r.text, "() { return blockDim.x * gridDim.x; }"), "after that body:\n%s", r.text);
     cr_assert(strstr(r.text, "return b.x > 1 ? 0 : threadIdx.x;"), "a use never declared:\n%s", r.text);
     same_lines(src, &r);

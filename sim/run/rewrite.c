@@ -1175,8 +1175,7 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
                 knl += *p == '\n';
             trim(kern);
             o.n = (size_t)ks;
-            putf(&o, "::simtlab::make_launch(\"%s\", __FILE__, __LINE__, [&](auto... simtlab_a_) { %s(simtlab_a_...); }, ",
-                 kern, kern);
+            putf(&o, "::simtlab::make_launch(\"%s\", __FILE__, __LINE__, SIMTLAB_KCALL_(%s), ", kern, kern);
             put_config(&o, src, cfg0, e, &hn);
             put(&o, ")", 1);
             for (size_t q = cfg0; q < e; q++)

@@ -336,6 +336,14 @@ elseif(CASE STREQUAL "stack_limit")
   expect_text("${out}" "stack_limit: cudaErrorLaunchFailure" "without it")
   expect_text("${err}" "stack overflow: the thread used more than its 64 KiB of stack.*cudaDeviceSetLimit\\(cudaLimitStackSize, bytes\\) or SIMTLAB_STACK_KB above 64" "the report")
   expect_text("${err}" "in kernel recurse \\(in deep\\(int\\), stack_limit.cu:[0-9]+\\), block \\(0,0,0\\)" "where: the function whose frame did not fit")
+elseif(CASE STREQUAL "kernel_args")
+  # a reference parameter is the caller's (managed) object: 128 atomicAdds land there; a by-value
+  # parameter is each thread's own copy; a template kernel, a function pointer and a constructor
+  # conversion still launch; the same in detailed mode
+  run(0 ${SRC}/tests/run/kernel_args.cu)
+  expect_text("${out}" "kernel_args: correct" "counting mode")
+  run(0 ${SRC}/tests/run/kernel_args.cu --detail)
+  expect_text("${out}" "kernel_args: correct" "detailed mode")
 elseif(CASE STREQUAL "heap_bad")
   # a kernel that breaks the device heap: a report and cudaErrorLaunchFailure, no hang (a write
   # past a block used to loop the next malloc forever under the heap's lock)

@@ -548,10 +548,38 @@ static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blo
 
 /* ---- <<<>>> ----------------------------------------------------------------- */
 namespace simtlab {
+/* One kernel argument as a GPU passes it: the launch's copy of its value (taken once, on the
+ * host, when the launch is made), and the object a reference parameter binds to: the caller's
+ * own when it passed a non-const lvalue of the parameter's type (a managed object, as NVIDIA's
+ * unified-memory samples pass them), else the copy. A by-value parameter converts through
+ * operator D, a copy per thread (each GPU thread has its own); a reference parameter through the
+ * template, which only a reference can use (where both fit, the non-template wins). */
+template <class D>
+struct karg {
+    D copy;
+    D *ref;
+    operator D() const { return copy; }
+    template <class U, typename std::enable_if<std::is_same<U, D>::value, int>::type = 0>
+    operator U &() const { return *ref; }
+};
+/* Whether the kernel takes its arguments as kargs: not a template kernel that deduces its
+ * parameters from them, nor one whose parameter is built by a constructor from its argument (two
+ * conversions); those get a copy of each value, as a by-value parameter does (a reference
+ * parameter of theirs binds to that copy). */
+template <class G, class T, class = void>
+struct takes_kargs : std::false_type {};
+template <class G, class... X>
+struct takes_kargs<G, std::tuple<X...>, decltype((void)std::declval<const G &>()(std::declval<const X &>()...))>
+    : std::true_type {};
+template <class D, class A>
+static inline D *ref_for(D &, A &a, std::true_type) { return __builtin_addressof(a); }
+template <class D, class A>
+static inline D *ref_for(D &copy, A &, std::false_type) { return &copy; }
+
 /* K<<<g, b, s, st>>>(args...) becomes
- *   SIMTLAB_LAUNCH_("K", file, line, [&](auto... a) { K(a...); }, g, b, s, st)(args...)
- * The arguments are evaluated on the host, once, as CUDA does; each
- * simulated thread then calls the kernel with copies of them. */
+ *   ::simtlab::make_launch("K", file, line, SIMTLAB_KCALL_(K), g, b, s, st)(args...)
+ * The arguments are evaluated on the host, once, as CUDA does (kargs); each simulated thread
+ * then calls the kernel with them. */
 template <class F>
 struct launch {
     const char *name, *file;
@@ -561,29 +589,50 @@ struct launch {
     size_t shared;
     cudaStream_t stream;
 
-    template <class... A>
+    template <class... D>
     struct call {
         const F *fn;
-        std::tuple<A...> args;
+        std::tuple<karg<D>...> args;
     };
     template <class C, size_t... I>
-    static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const C *c, std::index_sequence<I...>)
+    static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const C *c, std::index_sequence<I...>,
+                                                                                 std::true_type)
     {
         (*c->fn)(std::get<I>(c->args)...);
     }
-    template <class C>
+    template <class C, size_t... I>
+    static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const C *c, std::index_sequence<I...>,
+                                                                                 std::false_type)
+    {
+        (*c->fn)(decltype(std::get<I>(c->args).copy)(std::get<I>(c->args).copy)...);
+    }
+    template <class C, class K>
     static __attribute__((flatten, no_sanitize_thread)) void thunk(const void *p)
     {
         const C *c = (const C *)p;
-        unpack(c, std::make_index_sequence<std::tuple_size<decltype(c->args)>::value>());
+        unpack(c, std::make_index_sequence<std::tuple_size<decltype(c->args)>::value>(), K());
+    }
+    /* A: as operator() deduced it, a reference for an lvalue */
+    template <class A>
+    using own = std::integral_constant<bool, std::is_lvalue_reference<A>::value &&
+                                                 std::is_same<typename std::remove_reference<A>::type,
+                                                              typename std::decay<A>::type>::value>;
+    template <class C, size_t... I, class... A>
+    static void set_refs(C &c, std::index_sequence<I...>, A &&...a)
+    {
+        int unused[] = {0, (std::get<I>(c.args).ref = ref_for(std::get<I>(c.args).copy, a, own<A>()), 0)...};
+        (void)unused;
     }
     template <class... A>
     __attribute__((no_sanitize_thread)) void operator()(A &&...a) const
     {
         typedef call<typename std::decay<A>::type...> C;
-        C c{&fn, std::tuple<typename std::decay<A>::type...>(std::forward<A>(a)...)};
+        typedef typename takes_kargs<F, std::tuple<karg<typename std::decay<A>::type>...>>::type K;
+        C c{&fn, std::tuple<karg<typename std::decay<A>::type>...>(
+                     karg<typename std::decay<A>::type>{typename std::decay<A>::type(std::forward<A>(a)), nullptr}...)};
+        set_refs(c, std::index_sequence_for<A...>(), std::forward<A>(a)...); /* an rvalue was moved: not read */
         simtlab_launch(name, file, line, simtlab_dim3{grid.x, grid.y, grid.z}, simtlab_dim3{block.x, block.y, block.z},
-                       shared, stream, &thunk<C>, &c);
+                       shared, stream, &thunk<C, K>, &c);
     }
 };
 template <class F>
@@ -594,5 +643,8 @@ static inline launch<F> make_launch(const char *name, const char *file, int line
 }
 } // namespace simtlab
 #define SIMTLAB_LAUNCH_(name, file, line, fn, ...) ::simtlab::make_launch(name, file, line, fn, __VA_ARGS__)
+/* the kernel call each simulated thread makes (the kernel's expression may hold commas) */
+#define SIMTLAB_KCALL_(...)                                                                                          \
+    [&](auto &&...simtlab_a_) -> decltype(__VA_ARGS__(simtlab_a_...)) { return __VA_ARGS__(simtlab_a_...); }
 
 #endif /* SIMTLAB_CUDA_RUNTIME_H */
