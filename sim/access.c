@@ -192,18 +192,22 @@ static inline void spin_note(uintptr_t a, int wr, uintptr_t pc)
 }
 void sim_spin_note(uintptr_t a, uintptr_t pc) { spin_note(a, 0, pc); }
 
-/* A volatile shared access waits for the live lanes of its warp to reach one
- * too (an __activemask() rendezvous) before it is made: the warp then moves
- * through its volatile shared accesses in lockstep, as the legacy
+static int in_kernel_data(uintptr_t a, unsigned size);
+
+/* A volatile shared or global access waits for the live lanes of its warp to
+ * reach one too (an __activemask() rendezvous) before it is made: the warp
+ * then moves through its volatile accesses in lockstep, as the legacy
  * warp-synchronous code assumes (`volatile int *s; s[t] += s[t + 16]; ...`
- * without __syncwarp: undefined since Volta, correct in practice on a GPU).
- * Lanes run one after another here, so without this the last warp of such a
- * reduction sums the wrong values. Lanes waiting at a barrier, at another
- * intrinsic, or exited, are not waited for. */
+ * without __syncwarp: undefined since Volta, correct in practice on a GPU;
+ * in global memory too, as in-place reductions write it). Lanes run one
+ * after another here, so without this the last warp of such a reduction sums
+ * the wrong values. Lanes waiting at a barrier, at another intrinsic, or
+ * exited, are not waited for; a thread's own volatile locals are not
+ * lockstepped (no other lane sees them). */
 static inline __attribute__((always_inline)) void vol_lockstep(uintptr_t a, unsigned size)
 {
     sim_worker *w = sim_tls_worker;
-    if (w && w->cur && in_shared(w, a, size))
+    if (w && w->cur && (in_shared(w, a, size) || a - sim_arena.base < sim_arena.span || in_kernel_data(a, size)))
         sim_warp_lockstep();
 }
 

@@ -914,7 +914,18 @@ void sim_spin_yield(sim_worker *w, uintptr_t pc)
     w->cur->last_pc = pc;
     if (w->timed_out)
         sim_timeout_stop(w, pc);
-    sim_yield(w, 0);
+    /* lanes of this warp held at a volatile access's lockstep (or an __activemask) wait for
+     * this one, which spins elsewhere and will not come: they go on without it (a spin lock's
+     * holder updating through a volatile pointer while its warp spins on the lock) */
+    sim_warp *wp = &w->warps[w->cur->warp];
+    if (wp->n_rdv)
+        activemask_settle(w, wp, 1);
+    /* a warp whose lanes wait at an intrinsic may wait for lanes not started yet, which
+     * only start when no thread is ready: start them first (while threads spin, some always is) */
+    int start_new = 0;
+    for (unsigned k = 0; k < (w->n_threads + 31) / 32 && !start_new; k++)
+        start_new = w->warps[k].n_rdv != 0;
+    sim_yield(w, start_new);
 }
 
 /* The watchdog fired: stop the running thread here (a point where the
@@ -1864,7 +1875,7 @@ int sim_kernel_trap(const char *what, const char *file, unsigned line)
 
 void sim_warp_lockstep(void)
 {
-    (void)warp_rendezvous(0, SIM_RDV_ACTIVEMASK, 0, 0, 32, "a volatile shared access", 0);
+    (void)warp_rendezvous(0, SIM_RDV_ACTIVEMASK, 0, 0, 32, "a volatile access", 0);
 }
 
 /* On a GPU __activemask() names the lanes executing it together. Lanes here

@@ -1,8 +1,10 @@
 // tests/run/warp_sync.cu - the legacy "unrolled last warp" of a reduction:
 // volatile shared memory and no __syncwarp between the steps, as many
-// tutorials still write it (undefined since Volta, correct in practice). The
-// simulator runs a warp's volatile shared accesses in lockstep, so the sum
-// is right, as on a GPU.
+// tutorials still write it (undefined since Volta, correct in practice), and
+// the same in global memory (CUDA_Freshman's in-place reductions). The
+// simulator runs a warp's volatile shared and global accesses in lockstep, so
+// the sums are right, as on a GPU; a thread's own volatile locals are not
+// waited on.
 #include <cstdio>
 
 __device__ void last_warp(volatile int *s, int t)
@@ -30,6 +32,27 @@ __global__ void block_sum(const int *in, int *out)
         out[blockIdx.x] = s[0];
 }
 
+// the whole reduction in place in global memory, the last warp through a volatile pointer
+__global__ void global_sum(int *data, int *out)
+{
+    int t = threadIdx.x, *d = data + blockIdx.x * 128;
+    if (t < 64)
+        d[t] += d[t + 64];
+    __syncthreads();
+    if (t < 32) {
+        volatile int *v = d;
+        volatile int mine = t; // a local: no other lane reads it
+        v[t] += v[t + 32] + (mine - t);
+        v[t] += v[t + 16];
+        v[t] += v[t + 8];
+        v[t] += v[t + 4];
+        v[t] += v[t + 2];
+        v[t] += v[t + 1];
+    }
+    if (t == 0)
+        out[blockIdx.x] = d[0];
+}
+
 int main()
 {
     const int blocks = 4;
@@ -41,12 +64,19 @@ int main()
     cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
     block_sum<<<blocks, 128>>>(in, out);
     cudaMemcpy(r, out, sizeof r, cudaMemcpyDeviceToHost);
-    int bad = 0;
+    int bad = 0, g[blocks];
+    cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+    global_sum<<<blocks, 128>>>(in, out);
+    cudaMemcpy(g, out, sizeof g, cudaMemcpyDeviceToHost);
     for (int b = 0; b < blocks; b++) {
         int want = 0;
         for (int i = 0; i < 128; i++)
             want += h[b * 128 + i];
         bad += r[b] != want;
+        if (g[b] != want) {
+            printf("warp_sync: block %d's sum in global memory is %d, expected %d\n", b, g[b], want);
+            bad++;
+        }
     }
     printf("warp_sync: %s\n", bad ? "WRONG" : "correct");
     return bad != 0;
