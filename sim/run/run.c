@@ -568,6 +568,9 @@ static void compile_argv(const opts *o, unit *u, int pass)
     argv[a++] = "-O2";
     argv[a++] = "-g";
     argv[a++] = "-gdwarf-4";
+    /* CUDA code copies through casts (`*(int4 *)&tile[i] = ...`) and nvcc keeps them; g++ at -O2
+     * may take a float and an int4 for different objects and read stale values (test run_type_pun) */
+    argv[a++] = "-fno-strict-aliasing";
     if (pass != PASS_HOST) {
         argv[a++] = "-fsanitize=thread";
         argv[a++] = "--param=tsan-instrument-func-entry-exit=0";
