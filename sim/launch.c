@@ -160,6 +160,11 @@ size_t sim_last_pc_stats(const sim_pc_stat **stats)
     return pc_all_n;
 }
 int sim_get_detailed(void) { return detailed_mode; }
+int sim_in_cuda_thread(void)
+{
+    const sim_worker *w = sim_tls_worker;
+    return w && w->cur;
+}
 
 sim_status sim_set_max_dynamic_shared(size_t bytes)
 {

@@ -98,6 +98,9 @@ void sim_set_detailed(int on);
  * environment overrides this. */
 void sim_set_sample(int on);
 int sim_get_detailed(void);
+/* 1 when called from a simulated CUDA thread (host code a kernel's thread runs: the
+ * constructor or destructor of a by-value kernel parameter's copy), else 0 */
+int sim_in_cuda_thread(void);
 /* Each CUDA thread's stack (a fiber's) holds at least `bytes` from the next
  * launch on: cudaDeviceSetLimit(cudaLimitStackSize, bytes). The stack is the
  * larger of this and SIMTLAB_STACK_KB (64 KiB unless set). Returns

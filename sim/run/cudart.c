@@ -369,10 +369,11 @@ cudaError_t simtlab_malloc_host(void **p, size_t n, unsigned flags, const char *
     pinned[n_pinned++] = (struct pinned){*p, flags};
     return cudaSuccess;
 }
+static int free_in_kernel(const char *fn, void *p);
 cudaError_t cudaFreeHost(void *p)
 {
     ENTER();
-    if (!p)
+    if (!p || free_in_kernel("cudaFreeHost", p))
         return cudaSuccess;
     struct pinned *k = pinned_of(p);
     if (!k || k->p != p)
@@ -622,10 +623,26 @@ cudaError_t cudaHostGetFlags(unsigned *flags, void *host)
     *flags = k->flags | cudaHostAllocMapped; /* all pinned memory is mapped with unified addressing */
     return cudaSuccess;
 }
+/* cudaFree from a simulated thread: a by-value kernel parameter's destructor, which each
+ * thread's copy runs here when the kernel returns (C++ runs it; a GPU copies parameters bitwise
+ * and runs none on the device). CUDA by Example's Lock frees its mutex there: the first thread to
+ * finish would free what the others still use. Not done, with a note once. */
+static int free_in_kernel(const char *fn, void *p)
+{
+    static int noted;
+    if (!sim_in_cuda_thread())
+        return 0;
+    if (!__atomic_exchange_n(&noted, 1, __ATOMIC_RELAXED))
+        say("%s(%p) called in a kernel's thread (a by-value kernel parameter's destructor, which a GPU never "
+            "runs on the device): not done; the program's own free after the launch still is",
+            fn, p);
+    return 1;
+}
+
 cudaError_t cudaFree(void *p)
 {
     ENTER();
-    if (!p)
+    if (!p || free_in_kernel("cudaFree", p))
         return cudaSuccess;
     if (pinned_of(p))
         return fail(cudaErrorInvalidValue, "cudaFree",

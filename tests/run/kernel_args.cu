@@ -2,8 +2,9 @@
 // parameter is the caller's object (here in managed memory, NVIDIA's unified-memory samples do
 // this), so every thread's atomicAdd through it lands there; a by-value parameter is each
 // thread's own copy of the launch-time value (a thread's write to it is not seen by the others,
-// nor by the host); a template kernel, a function pointer and an argument needing a constructor
-// still launch.
+// nor by the host); a parameter whose destructor frees device memory (CUDA by Example's Lock) is
+// not destroyed by every thread, only once after the launch, as nvcc's launch stub does; a
+// template kernel, a function pointer and an argument needing a constructor still launch.
 #include <cstdio>
 #include <new>
 
@@ -32,6 +33,17 @@ struct Scale {
     Scale(float x) : f(x) {} // an argument converted by a constructor
 };
 __global__ void scaled(float *x, Scale s) { x[threadIdx.x] *= s.f; }
+
+struct Owner { // owns a device counter, frees it when destroyed
+    int *count;
+    Owner() { cudaMalloc(&count, sizeof(int)), cudaMemset(count, 0, sizeof(int)); }
+    ~Owner() { cudaFree(count); }
+};
+__global__ void count_all(Owner o, int *last) // the last thread to add sees every other's add
+{
+    if (atomicAdd(o.count, 1) == (int)(gridDim.x * blockDim.x) - 1)
+        *last = 1;
+}
 
 template <class T> __global__ void fill(T *x, T v) { x[threadIdx.x] = v; } // T deduced at the launch
 
@@ -63,6 +75,21 @@ int main()
             break;
         }
     bad += t.v[0] != 100;
+    {
+        Owner o;
+        int *last, hl = 0;
+        cudaMalloc(&last, sizeof(int));
+        cudaMemset(last, 0, sizeof(int));
+        count_all<<<2, 64>>>(o, last);
+        if (cudaDeviceSynchronize() != cudaSuccess)
+            bad++;
+        cudaMemcpy(&hl, last, sizeof hl, cudaMemcpyDeviceToHost);
+        if (hl != 1) {
+            printf("kernel_args: the last thread did not see 127 adds before its own\n");
+            bad++;
+        }
+        o.count = nullptr; // the launch's copy freed it (as on a GPU): not twice
+    }
     float *x, hx[32];
     cudaMalloc(&x, sizeof hx);
     fill<<<1, 32>>>(x, 2.0f);

@@ -338,10 +338,12 @@ elseif(CASE STREQUAL "stack_limit")
   expect_text("${err}" "in kernel recurse \\(in deep\\(int\\), stack_limit.cu:[0-9]+\\), block \\(0,0,0\\)" "where: the function whose frame did not fit")
 elseif(CASE STREQUAL "kernel_args")
   # a reference parameter is the caller's (managed) object: 128 atomicAdds land there; a by-value
-  # parameter is each thread's own copy; a template kernel, a function pointer and a constructor
-  # conversion still launch; the same in detailed mode
+  # parameter is each thread's own copy, whose destructor's cudaFree is not done (noted); a
+  # template kernel, a function pointer and a constructor conversion still launch; the same in
+  # detailed mode
   run(0 ${SRC}/tests/run/kernel_args.cu)
   expect_text("${out}" "kernel_args: correct" "counting mode")
+  expect_text("${err}" "cudaFree\\(0x[0-9a-f]+\\) called in a kernel's thread \\(a by-value kernel parameter's destructor" "the note")
   run(0 ${SRC}/tests/run/kernel_args.cu --detail)
   expect_text("${out}" "kernel_args: correct" "detailed mode")
 elseif(CASE STREQUAL "type_pun")

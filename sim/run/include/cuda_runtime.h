@@ -558,6 +558,8 @@ template <class D>
 struct karg {
     D copy;
     D *ref;
+    template <class X>
+    explicit karg(X &&x) : copy(std::forward<X>(x)), ref(nullptr) {} /* in place: no temporary to destroy */
     operator D() const { return copy; }
     template <class U, typename std::enable_if<std::is_same<U, D>::value, int>::type = 0>
     operator U &() const { return *ref; }
@@ -593,6 +595,12 @@ struct launch {
     struct call {
         const F *fn;
         std::tuple<karg<D>...> args;
+        /* each copy made once, in place, as nvcc's launch stub takes its parameters (a copy's
+         * destructor runs once, after the launch) */
+        template <class... A>
+        call(const F *f, A &&...a) : fn(f), args(std::forward<A>(a)...)
+        {
+        }
     };
     template <class C, size_t... I>
     static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const C *c, std::index_sequence<I...>,
@@ -628,8 +636,7 @@ struct launch {
     {
         typedef call<typename std::decay<A>::type...> C;
         typedef typename takes_kargs<F, std::tuple<karg<typename std::decay<A>::type>...>>::type K;
-        C c{&fn, std::tuple<karg<typename std::decay<A>::type>...>(
-                     karg<typename std::decay<A>::type>{typename std::decay<A>::type(std::forward<A>(a)), nullptr}...)};
+        C c(&fn, std::forward<A>(a)...);
         set_refs(c, std::index_sequence_for<A...>(), std::forward<A>(a)...); /* an rvalue was moved: not read */
         simtlab_launch(name, file, line, simtlab_dim3{grid.x, grid.y, grid.z}, simtlab_dim3{block.x, block.y, block.z},
                        shared, stream, &thunk<C, K>, &c);
