@@ -558,6 +558,17 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
                  "invalid %s of %u bytes at address 0x%llx: a NULL pointer%s (a buffer never allocated, or an "
                  "argument never set: check each cudaMalloc's result and what the launch passes)",
                  rw, size, (unsigned long long)a, a ? " plus an offset" : "");
+    else if (a + size > w->tls_hi && a < w->tls_hi + (64u << 10)) /* the TLS block's end: the TCB */
+        sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                 "invalid %s of %u bytes at address 0x%llx: %llu bytes past the end of the static __shared__ "
+                 "memory (an index past a __shared__ array's end? the simulator catches it only past the "
+                 "program's last __shared__ array: check the indices of every one)",
+                 rw, size, (unsigned long long)a, (unsigned long long)(a + size - w->tls_hi));
+    else if (a < w->tls_lo && a + (64u << 10) > w->tls_lo)
+        sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                 "invalid %s of %u bytes at address 0x%llx: %llu bytes before the start of the static __shared__ "
+                 "memory (a negative index into a __shared__ array?)",
+                 rw, size, (unsigned long long)a, (unsigned long long)(w->tls_lo - a));
     else
         sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
                  "invalid %s of %u bytes at address 0x%llx: not device memory, shared memory or this thread's stack "

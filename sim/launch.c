@@ -53,7 +53,16 @@
 #define SIM_ASAN 1
 #endif
 
-_Thread_local sim_worker *sim_tls_worker;
+/* The simulator's own thread-locals live in the executable's TLS block, which
+ * is also the static __shared__ window (tls_window). Kept in .tdata, they come
+ * before every __shared__ variable (those have no initialiser: .tbss, after
+ * .tdata), and the window starts past them: an index past a __shared__ array's
+ * end runs off the block's end (reported), and never overwrites the
+ * simulator's worker pointer (a hang before: test run_shared_overrun). */
+#define SIM_OWN_TLS __attribute__((section(".tdata")))
+SIM_OWN_TLS _Thread_local sim_worker *sim_tls_worker;
+static SIM_OWN_TLS _Thread_local sim_worker *my_worker;
+static SIM_OWN_TLS _Thread_local unsigned stacks_made; /* stack_take's colouring */
 void sim_access_init_segments(void);
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -352,7 +361,6 @@ static void wd_disarm(void)
 #define SIM_GUARD_BYTES (64u << 10)
 #define SIM_DYN_CAP (256u << 10)
 #define SIM_COLOR_SPAN (64u << 10) /* stack_take: room for cache colouring */
-static _Thread_local sim_worker *my_worker;
 static size_t tls_memsz, tls_align;
 static struct sigaction old_segv, old_bus, old_fpe;
 
@@ -383,7 +391,16 @@ static int tls_window(uintptr_t *lo, uintptr_t *hi)
     *lo = start;
     *hi = start + tls_memsz;
     uintptr_t probe = (uintptr_t)&sim_tls_worker;
-    return probe >= *lo && probe < *hi ? 0 : -1;
+    if (!(probe >= *lo && probe < *hi))
+        return -1;
+    /* the window starts past the simulator's own thread-locals (SIM_OWN_TLS), 16-aligned */
+    uintptr_t own = (uintptr_t)(&sim_tls_worker + 1);
+    own = (uintptr_t)(&my_worker + 1) > own ? (uintptr_t)(&my_worker + 1) : own;
+    own = (uintptr_t)(&stacks_made + 1) > own ? (uintptr_t)(&stacks_made + 1) : own;
+    own = (own + 15) & ~(uintptr_t)15;
+    if (own <= *hi)
+        *lo = own;
+    return 0;
 }
 
 static uintptr_t context_pc(void *uc)
@@ -528,9 +545,8 @@ static sim_stack *stack_take(sim_worker *w)
      * lower in its mapping ("cache colouring"; measured: 9.6 -> 5 ns per
      * thread per barrier at 256 threads). Everything below the usable range
      * is the guard; the span is address space, not memory. */
-    static _Thread_local unsigned made;
-    s->color = (made % 15) * 4096 + (made * 5 % 63) * 64;
-    made++;
+    s->color = (stacks_made % 15) * 4096 + (stacks_made * 5 % 63) * 64;
+    stacks_made++;
     s->hi = s->map + s->map_len - s->color;
     s->lo = s->hi - w->stack_bytes;
     mprotect(s->map, (size_t)((uintptr_t)s->lo & ~(uintptr_t)4095) - (size_t)(uintptr_t)s->map, PROT_NONE);

@@ -350,6 +350,14 @@ elseif(CASE STREQUAL "type_pun")
   # float tiles copied through int4 / float4 casts (GEMM kernels): right with -fno-strict-aliasing
   run(0 ${SRC}/tests/run/type_pun.cu)
   expect_text("${out}" "type_pun: correct" "counting mode")
+elseif(CASE STREQUAL "shared_overrun")
+  # a write loop far past a static __shared__ array: reported at its line as past the end of the
+  # static shared memory, the program sees cudaErrorIllegalAddress (it hung before)
+  line_of(l ${SRC}/tests/run/shared_overrun.cu overrun)
+  run(0 ${SRC}/tests/run/shared_overrun.cu)
+  expect_text("${out}" "shared_overrun: cudaErrorIllegalAddress" "the program's error")
+  expect_text("${err}" "invalid write of 4 bytes at address 0x[0-9a-f]+: [0-9]+ bytes past the end of the static __shared__ memory" "the report")
+  expect_text("${err}" "in kernel overrun \\(shared_overrun.cu:${l}\\)" "where")
 elseif(CASE STREQUAL "heap_bad")
   # a kernel that breaks the device heap: a report and cudaErrorLaunchFailure, no hang (a write
   # past a block used to loop the next malloc forever under the heap's lock)
