@@ -7,14 +7,22 @@
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 
 extern char **environ;
 
 int proc_run(char *const argv[], const char *out, int verbose, char *const envp[])
 {
+    return proc_run_as(argv[0], argv, out, verbose, envp);
+}
+
+int proc_run_as(const char *path, char *const argv[], const char *out, int verbose, char *const envp[])
+{
     if (verbose) {
         fputs("simtlab run:", stderr);
+        if (strcmp(path, argv[0]))
+            fprintf(stderr, " [%s]", path);
         for (int i = 0; argv[i]; i++)
             fprintf(stderr, " %s", argv[i]);
         fputc('\n', stderr);
@@ -26,7 +34,7 @@ int proc_run(char *const argv[], const char *out, int verbose, char *const envp[
         posix_spawn_file_actions_adddup2(&fa, 1, 2);
     }
     pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp ? envp : environ);
+    int rc = posix_spawnp(&pid, path, &fa, NULL, argv, envp ? envp : environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc) {
         errno = rc;

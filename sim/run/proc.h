@@ -7,6 +7,9 @@
  * out: its stdout and stderr go to that file (NULL: inherited); verbose: the
  * command is printed first; envp NULL: this process's environment. */
 int proc_run(char *const argv[], const char *out, int verbose, char *const envp[]);
+/* The same, running the executable at path with argv as given (argv[0] the name the program
+ * sees) */
+int proc_run_as(const char *path, char *const argv[], const char *out, int verbose, char *const envp[]);
 /* "simtlab run: <message>" on stderr; returns 2 (the driver's exit status for its own errors). */
 int run_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #endif

@@ -926,12 +926,12 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         rc = 0;
         goto out;
     }
-    /* the fallback: one instrumented pass, host functions marked */
-    fprintf(stderr, "simtlab run: note: the two-pass build failed (%s); building with host code instrumented "
-                    "(slower, still not counted)\n",
-            host_failed   ? "the host pass did not compile"
-            : post_failed ? "objcopy could not mark an object's symbols (-v shows the commands)"
-                          : "the link failed");
+    /* the fallback: one instrumented pass, host functions marked; the note only once it built
+     * (a program that fails either way gets its errors alone: a missing main is not the
+     * two-pass build's fault) */
+    const char *why = host_failed   ? "the host pass did not compile"
+                      : post_failed ? "objcopy could not mark an object's symbols (-v shows the commands)"
+                                    : "the link failed";
     for (int i = 0; i < o->n_files; i++)
         if (!units[i].is_c && (start(o, &units[i], PASS_SINGLE) || finish(&units[i], PASS_SINGLE) ||
                                post_process(o, dir, &units[i], PASS_SINGLE))) {
@@ -946,6 +946,9 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         run_error("linking the program failed (above)");
         goto out;
     }
+    fprintf(stderr, "simtlab run: note: the two-pass build failed (%s); built with host code instrumented "
+                    "(slower, still not counted)\n",
+            why);
     rc = 0;
 out:
     free(units);
@@ -985,10 +988,17 @@ static int run_program(const char *bin, const opts *o, const char *const *env_ad
     char **envp = env_with(env_add, n_env);
     if (!argv || !envp)
         return run_error("out of host memory");
-    argv[0] = (char *)bin;
+    /* argv[0]: the first source without its extension, as `nvcc -o prog prog.cu` would name it
+     * (a usage line prints it; the CUDA samples find their data files next to it), not the cache */
+    char name[4200];
+    snprintf(name, sizeof name, "%s", o->files[0]);
+    char *dot = strrchr(name, '.'), *slash = strrchr(name, '/');
+    if (dot && (!slash || dot > slash + 1))
+        *dot = 0;
+    argv[0] = name;
     for (int i = 0; i < o->n_prog_args; i++)
         argv[i + 1] = o->prog_args[i];
-    int rc = proc_run(argv, NULL, o->verbose, envp);
+    int rc = proc_run_as(bin, argv, NULL, o->verbose, envp);
     free(argv);
     free(envp);
     if (rc < 0)
