@@ -5,7 +5,11 @@
 # Nsight Compute on a flushed L2: the one-pass DRAM set (dram-<s>-<r>.csv) and L2's sector counters
 # by what L1 sent (l2-<s>-<r>.csv: reads, read misses, writes, write misses).
 #   OUT=/dir bash scripts/gpu/flash_v1_probe.sh   (on the device machine, from the repository root)
-# Everything lands in $OUT/v1p; tar it (the device tool brings back 8 files at most).
+# SHAPES: other shapes, separated by '|' (session 20, for the owed run of issue 15: the full grid's
+# spread, `SHAPES="--n 1024 --d 64 --batch 4 --heads 16" REPS=5`); the l2 set also counts the
+# L2 fabric's lookup misses (what the other partition could not serve; names from
+# docs/gpu/idle-probe/l2-metrics.txt). Everything lands in $OUT/v1p; tar it (the device tool brings
+# back 8 files at most).
 set -u
 OUT=${OUT:-/tmp/simtlab-v1p}
 D=$OUT/v1p
@@ -18,8 +22,12 @@ B=/tmp/simtlab-build
 export SIMTLAB_NO_COUNTERS=1
 [ -x $B/lesson ] || gpu_build_lesson $B "$D/build.txt" || exit 1
 M=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
-ML2=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum
-shapes=("--n 512 --d 64" "--n 512 --d 128")
+ML2=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric_op_write_lookup_miss.sum
+if [ -n "${SHAPES:-}" ]; then
+  IFS='|' read -r -a shapes <<<"$SHAPES"
+else
+  shapes=("--n 512 --d 64" "--n 512 --d 128")
+fi
 : >"$D/runs.txt"
 i=0
 for s in "${shapes[@]}"; do
