@@ -193,6 +193,7 @@ static inline void spin_note(uintptr_t a, int wr, uintptr_t pc)
 void sim_spin_note(uintptr_t a, uintptr_t pc) { spin_note(a, 0, pc); }
 
 static int in_kernel_data(uintptr_t a, unsigned size);
+extern uintptr_t sim_params_lo, sim_params_hi; /* sim/launch.c, sim_set_launch_params */
 
 /* A volatile shared or global access waits for the live lanes of its warp to
  * reach one too (an __activemask() rendezvous) before it is made: the warp
@@ -515,6 +516,13 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
             w->c.local_write_bytes += size;
         else
             w->c.local_read_bytes += size;
+        return;
+    }
+    if (a >= sim_params_lo && a + size <= sim_params_hi) { /* the launch's argument block */
+        if (wr)
+            w->c.local_write_bytes += size;
+        else
+            w->c.const_read_bytes += size;
         return;
     }
     unsigned seg = exe_segment(a);

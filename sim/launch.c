@@ -169,6 +169,12 @@ size_t sim_last_pc_stats(const sim_pc_stat **stats)
     return pc_all_n;
 }
 int sim_get_detailed(void) { return detailed_mode; }
+uintptr_t sim_params_lo, sim_params_hi; /* sim_set_launch_params; read by access.c's slow path */
+void sim_set_launch_params(const void *p, size_t n)
+{
+    sim_params_lo = (uintptr_t)p;
+    sim_params_hi = (uintptr_t)p + n;
+}
 int sim_in_cuda_thread(void)
 {
     const sim_worker *w = sim_tls_worker;

@@ -101,6 +101,10 @@ int sim_get_detailed(void);
 /* 1 when called from a simulated CUDA thread (host code a kernel's thread runs: the
  * constructor or destructor of a by-value kernel parameter's copy), else 0 */
 int sim_in_cuda_thread(void);
+/* The next launches' argument block [p, p + n): the copy of a launch's arguments its caller
+ * keeps (a GPU's parameter space). Kernel code may read it (constant reads, as a GPU reads
+ * kernel parameters) and write it (a reference parameter bound to a launch's copy); 0, 0 clears. */
+void sim_set_launch_params(const void *p, size_t n);
 /* Each CUDA thread's stack (a fiber's) holds at least `bytes` from the next
  * launch on: cudaDeviceSetLimit(cudaLimitStackSize, bytes). The stack is the
  * larger of this and SIMTLAB_STACK_KB (64 KiB unless set). Returns

@@ -1103,7 +1103,8 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
 /* ---- launches ---------------------------------------------------------------------------- */
 
 cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtlab_dim3 grid, simtlab_dim3 block,
-                           size_t shared, cudaStream_t stream, void (*thunk)(const void *), const void *args)
+                           size_t shared, cudaStream_t stream, void (*thunk)(const void *), const void *args,
+                           size_t args_size)
 {
     (void)stream;
     ENTER();
@@ -1111,7 +1112,11 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     char heap_why[600];
     if (make_heap(heap_why, sizeof heap_why))
         return fail(cudaErrorMemoryAllocation, "the launch", heap_why);
+    /* the launch's copy of its arguments (the shim's launch::call): the threads read it as a
+     * GPU reads its parameter space (a parameter's copy constructor, a reference to a copy) */
+    sim_set_launch_params(args, args_size);
     sim_status s = (sim_status)sim_launch(&cfg, kernel, thunk, args);
+    sim_set_launch_params(NULL, 0);
     const sim_launch_info *li = sim_last_launch();
     cudaError_t e = of_status(s);
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;

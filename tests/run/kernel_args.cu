@@ -4,7 +4,10 @@
 // thread's own copy of the launch-time value (a thread's write to it is not seen by the others,
 // nor by the host); a parameter whose destructor frees device memory (CUDA by Example's Lock) is
 // not destroyed by every thread, only once after the launch, as nvcc's launch stub does; a
-// template kernel, a function pointer and an argument needing a constructor still launch.
+// template kernel, a function pointer and an argument needing a constructor still launch, and a
+// template kernel deducing its parameters from the arguments (a functor, a struct, a scalar:
+// sizeof(T) as the argument's; a __device__ lambda: kernel_lambda.cu) gets them as nvcc gives them, and an exact
+// non-template overload wins over a template one.
 #include <cstdio>
 #include <new>
 
@@ -44,6 +47,18 @@ __global__ void count_all(Owner o, int *last) // the last thread to add sees eve
     if (atomicAdd(o.count, 1) == (int)(gridDim.x * blockDim.x) - 1)
         *last = 1;
 }
+
+struct Square {
+    __device__ float operator()(float v) const { return v * v; }
+};
+template <class F> __global__ void apply(F f, float *x) { x[threadIdx.x] = f(x[threadIdx.x]); }
+template <class T> __global__ void size_of(T v, int *o) { o[threadIdx.x] = (int)sizeof(v) + (int)(v.a - v.a); }
+struct Pair {
+    int a, b;
+};
+__global__ void pick(int *o) { o[threadIdx.x] = 1; }                  // the exact match nvcc calls
+template <class T> __global__ void pick(T o) { o[threadIdx.x] = 2; } // a generic overload
+template <class T> __global__ void bump(T &v) { atomicAdd(&v.hits, 1); } // deduced reference: see README
 
 template <class T> __global__ void fill(T *x, T v) { x[threadIdx.x] = v; } // T deduced at the launch
 
@@ -98,6 +113,23 @@ int main()
     cudaMemcpy(hx, x, sizeof hx, cudaMemcpyDeviceToHost);
     for (int i = 0; i < 32; i++)
         bad += hx[i] != 3.0f;
+    apply<<<1, 32>>>(Square(), x); // 3 * 3
+    cudaMemcpy(hx, x, sizeof hx, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < 32; i++)
+        bad += hx[i] != 9.0f;
+    size_of<<<1, 32>>>(Pair{1, 2}, out);
+    pick<<<1, 32>>>(seen);
+    int hs, hp;
+    cudaMemcpy(&hs, out, sizeof hs, cudaMemcpyDeviceToHost);
+    cudaMemcpy(&hp, seen, sizeof hp, cudaMemcpyDeviceToHost);
+    if (hs != (int)sizeof(Pair) || hp != 1) {
+        printf("kernel_args: sizeof(T) %d (expected %d), overload %d (expected the non-template, 1)\n", hs,
+               (int)sizeof(Pair), hp);
+        bad++;
+    }
+    bump<<<1, 32>>>(*c); // a deduced reference parameter compiles (it binds to a copy: docs/run.md)
+    if (cudaDeviceSynchronize() != cudaSuccess)
+        bad++;
     printf("kernel_args: %s\n", bad ? "WRONG" : "correct");
     return bad != 0;
 }

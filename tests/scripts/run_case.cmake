@@ -371,6 +371,12 @@ elseif(CASE STREQUAL "program_name")
   if("${err}" MATCHES "two-pass build failed")
     fail("the two-pass note for a program that fails either way:\n${err}")
   endif()
+elseif(CASE STREQUAL "kernel_lambda")
+  # a __device__ lambda to a template kernel (the single instrumented pass) and a function pointer
+  # in a local variable: both read from the launch's argument block
+  run(0 ${SRC}/tests/run/kernel_lambda.cu)
+  expect_text("${out}" "kernel_lambda: correct" "result")
+  expect_text("${err}" "has internal linkage" "the single pass's note")
 elseif(CASE STREQUAL "heap_bad")
   # a kernel that breaks the device heap: a report and cudaErrorLaunchFailure, no hang (a write
   # past a block used to loop the next malloc forever under the heap's lock)

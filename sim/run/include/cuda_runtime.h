@@ -560,19 +560,43 @@ struct karg {
     D *ref;
     template <class X>
     explicit karg(X &&x) : copy(std::forward<X>(x)), ref(nullptr) {} /* in place: no temporary to destroy */
-    operator D() const { return copy; }
+    operator D() const { return copy; } /* reads the launch's argument block (sim_set_launch_params) */
     template <class U, typename std::enable_if<std::is_same<U, D>::value, int>::type = 0>
     operator U &() const { return *ref; }
 };
-/* Whether the kernel takes its arguments as kargs: not a template kernel that deduces its
- * parameters from them, nor one whose parameter is built by a constructor from its argument (two
- * conversions); those get a copy of each value, as a by-value parameter does (a reference
- * parameter of theirs binds to that copy). */
+/* Whether the kernel takes its arguments as kargs: it can be called with them, and no parameter
+ * is deduced from its argument (a template kernel's `T f`, `T &v`, `Ts... a`: it would take the
+ * karg itself, sizeof(T) and all, and win over an exact non-template overload). A parameter is
+ * deduced when it would also take kpoison, which converts to nothing. The others (deduced
+ * templates, a parameter built by a constructor from its argument: two conversions) get a copy of
+ * each value, as a by-value parameter does (a reference parameter of theirs binds to that copy). */
+struct kpoison {
+    kpoison() = delete;
+};
 template <class G, class T, class = void>
-struct takes_kargs : std::false_type {};
+struct callable_with : std::false_type {};
 template <class G, class... X>
-struct takes_kargs<G, std::tuple<X...>, decltype((void)std::declval<const G &>()(std::declval<const X &>()...))>
+struct callable_with<G, std::tuple<X...>, decltype((void)std::declval<const G &>()(std::declval<const X &>()...))>
     : std::true_type {};
+template <class G, class T, size_t P, class S>
+struct poisoned;
+template <class G, class... X, size_t P, size_t... I>
+struct poisoned<G, std::tuple<X...>, P, std::index_sequence<I...>>
+    : callable_with<G, std::tuple<typename std::conditional<I == P, kpoison, X>::type...>> {};
+static constexpr bool any_of(std::initializer_list<bool> l)
+{
+    for (bool b : l)
+        if (b)
+            return true;
+    return false;
+}
+template <class G, class T, class S = std::make_index_sequence<std::tuple_size<T>::value>>
+struct takes_kargs;
+template <class G, class... X, size_t... P>
+struct takes_kargs<G, std::tuple<X...>, std::index_sequence<P...>>
+    : std::integral_constant<bool, callable_with<G, std::tuple<X...>>::value &&
+                                       !any_of({false, poisoned<G, std::tuple<X...>, P,
+                                                                std::index_sequence_for<X...>>::value...})> {};
 template <class D, class A>
 static inline D *ref_for(D &, A &a, std::true_type) { return __builtin_addressof(a); }
 template <class D, class A>
@@ -593,12 +617,13 @@ struct launch {
 
     template <class... D>
     struct call {
-        const F *fn;
+        F fn; /* the kernel call, its captures (a function pointer variable) by value: like the
+               * arguments, read by the threads from this block, the launch's parameter space */
         std::tuple<karg<D>...> args;
         /* each copy made once, in place, as nvcc's launch stub takes its parameters (a copy's
          * destructor runs once, after the launch) */
         template <class... A>
-        call(const F *f, A &&...a) : fn(f), args(std::forward<A>(a)...)
+        call(const F &f, A &&...a) : fn(f), args(std::forward<A>(a)...)
         {
         }
     };
@@ -606,13 +631,13 @@ struct launch {
     static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const C *c, std::index_sequence<I...>,
                                                                                  std::true_type)
     {
-        (*c->fn)(std::get<I>(c->args)...);
+        c->fn(std::get<I>(c->args)...);
     }
     template <class C, size_t... I>
     static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const C *c, std::index_sequence<I...>,
                                                                                  std::false_type)
     {
-        (*c->fn)(decltype(std::get<I>(c->args).copy)(std::get<I>(c->args).copy)...);
+        c->fn(decltype(std::get<I>(c->args).copy)(std::get<I>(c->args).copy)...);
     }
     template <class C, class K>
     static __attribute__((flatten, no_sanitize_thread)) void thunk(const void *p)
@@ -636,10 +661,10 @@ struct launch {
     {
         typedef call<typename std::decay<A>::type...> C;
         typedef typename takes_kargs<F, std::tuple<karg<typename std::decay<A>::type>...>>::type K;
-        C c(&fn, std::forward<A>(a)...);
+        C c(fn, std::forward<A>(a)...);
         set_refs(c, std::index_sequence_for<A...>(), std::forward<A>(a)...); /* an rvalue was moved: not read */
         simtlab_launch(name, file, line, simtlab_dim3{grid.x, grid.y, grid.z}, simtlab_dim3{block.x, block.y, block.z},
-                       shared, stream, &thunk<C, K>, &c);
+                       shared, stream, &thunk<C, K>, &c, sizeof c);
     }
 };
 template <class F>
@@ -652,6 +677,6 @@ static inline launch<F> make_launch(const char *name, const char *file, int line
 #define SIMTLAB_LAUNCH_(name, file, line, fn, ...) ::simtlab::make_launch(name, file, line, fn, __VA_ARGS__)
 /* the kernel call each simulated thread makes (the kernel's expression may hold commas) */
 #define SIMTLAB_KCALL_(...)                                                                                          \
-    [&](auto &&...simtlab_a_) -> decltype(__VA_ARGS__(simtlab_a_...)) { return __VA_ARGS__(simtlab_a_...); }
+    [=](auto &&...simtlab_a_) -> decltype(__VA_ARGS__(simtlab_a_...)) { return __VA_ARGS__(simtlab_a_...); }
 
 #endif /* SIMTLAB_CUDA_RUNTIME_H */

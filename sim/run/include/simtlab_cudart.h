@@ -370,7 +370,8 @@ long long simtlab_clock64(void);
  * the launch (--json, --lines, the summary), returns the launch's error. */
 typedef struct simtlab_dim3 { unsigned x, y, z; } simtlab_dim3;
 cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtlab_dim3 grid, simtlab_dim3 block,
-                           size_t shared, cudaStream_t stream, void (*thunk)(const void *), const void *args);
+                           size_t shared, cudaStream_t stream, void (*thunk)(const void *), const void *args,
+                           size_t args_size);
 
 #ifdef __cplusplus
 }
