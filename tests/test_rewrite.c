@@ -118,26 +118,6 @@ Test(rewrite, unsupported_features_named_with_their_line)
     cr_assert(strstr(r.err, "t.cu:7: not supported by the simulator: textures and surfaces (tex1Dfetch)"), "%s", r.err);
 }
 
-/* Pre-CUDA-9 warp intrinsics without a mask: one line each, naming the _sync replacement (nvcc
- * refuses them for sm_70 and later); a variable or a member of that name is not a call */
-Test(rewrite, legacy_warp_intrinsics_name_their_replacement)
-{
-    const char *src = "__global__ void k(int *d) {\n  int v = threadIdx.x;\n  v += __shfl_xor(v, 16);\n"
-                      "  v += __shfl_xor(v, 8);\n  if (__any(v > 3)) d[0] = __ballot (v & 1);\n}\n";
-    rewrite_result r;
-    cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), -1);
-    cr_assert(strstr(r.err, "t.cu:3: __shfl_xor() without a mask was removed in CUDA 9: nvcc refuses it for sm_70 "
-                            "and later, and the simulator's presets are sm_80 to sm_90. Write "
-                            "__shfl_xor_sync(0xffffffff, ...) for a whole warp"),
-              "%s", r.err);
-    cr_assert_null(strstr(r.err, "t.cu:4:"), "one line per name: %s", r.err);
-    cr_assert(strstr(r.err, "t.cu:5: __any() without a mask") && strstr(r.err, "t.cu:5: __ballot() without a mask"),
-              "%s", r.err);
-    const char *fine = "struct S { int __all; };\n__global__ void k(S *s, int *d) { d[0] = s->__all + __shfl_sync(~0u, 1, 0); }\n";
-    rewrite_result ok = rw(fine);
-    free(ok.text);
-}
-
 Test(rewrite, cooperative_groups_in_a_block_pass_grid_wide_named)
 {
     const char *ok = "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"

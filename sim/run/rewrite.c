@@ -130,38 +130,11 @@ static void feature_found(scan *sc, int f, int line, const char *detail)
             features[f].what, detail);
 }
 
-/* The warp intrinsics without a mask that CUDA 9 replaced (`__shfl_xor(v, 16)`): nvcc refuses
- * them for sm_70 and later, and every preset here is newer; one line naming the replacement,
- * where g++ would say only that the name is not declared. */
-static const char *const legacy_warp[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__any", "__all",
-                                          "__ballot"};
-enum { LEGACY_BIT = 16 }; /* sc->reported's bits from here: one per legacy name */
-
-static void check_legacy_warp(scan *sc, const char *name, size_t after)
-{
-    size_t j = after;
-    while (j < sc->n && isspace((unsigned char)sc->s[j]))
-        j++;
-    if (sc->header || j >= sc->n || sc->s[j] != '(')
-        return;
-    for (unsigned k = 0; k < sizeof legacy_warp / sizeof *legacy_warp; k++)
-        if (!strcmp(name, legacy_warp[k]) && !(sc->reported & (1u << (LEGACY_BIT + k)))) {
-            sc->reported |= 1u << (LEGACY_BIT + k);
-            problem(sc, sc->line,
-                    "%s() without a mask was removed in CUDA 9: nvcc refuses it for sm_70 and later, and the "
-                    "simulator's presets are sm_80 to sm_90. Write %s_sync(0xffffffff, ...) for a whole warp (the "
-                    "mask names the lanes that take part)",
-                    name, name);
-        }
-}
-
 /* An identifier of the program: a feature we lack? (texture only as texture<...>) */
 static void check_ident(scan *sc, const char *id, size_t len, size_t after, int in_device)
 {
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), id);
-    if (len >= 5 && !strncmp(id, "__", 2))
-        check_legacy_warp(sc, name, after);
     for (int f = 0; f < F_DYNPAR; f++)
         for (int k = 0; k < 12 && features[f].ids[k]; k++)
             if (id_matches(features[f].ids[k], id, len)) {

@@ -377,6 +377,14 @@ elseif(CASE STREQUAL "kernel_lambda")
   run(0 ${SRC}/tests/run/kernel_lambda.cu)
   expect_text("${out}" "kernel_lambda: correct" "result")
   expect_text("${err}" "has internal linkage" "the single pass's note")
+elseif(CASE STREQUAL "legacy_warp")
+  # mask-less warp intrinsics: fine in a branch never compiled and as a program's own macro; a real
+  # call fails to build, naming the _sync replacement
+  run(0 ${SRC}/tests/run/legacy_warp.cu)
+  expect_text("${out}" "legacy_warp: correct" "result")
+  file(WRITE ${WORK}/src/old.cu "__global__ void k(int *d) { int v = threadIdx.x; v += __shfl_xor(v, 16); d[threadIdx.x] = v; }\nint main() { int *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); }\n")
+  run(2 ${WORK}/src/old.cu)
+  expect_text("${err}" "__shfl_xor\\(\\) without a mask was removed in CUDA 9: nvcc refuses it for sm_70 and later.*write __shfl_xor_sync\\(0xffffffff, ...\\)" "the message")
 elseif(CASE STREQUAL "heap_bad")
   # a kernel that breaks the device heap: a report and cudaErrorLaunchFailure, no hang (a write
   # past a block used to loop the next malloc forever under the heap's lock)

@@ -192,6 +192,28 @@ static inline __attribute__((always_inline)) T __shfl_xor_sync(unsigned m, T v, 
 {
     return simtlab::shfl(m, v, simtlab::SHFL_XOR, x, w, f, l);
 }
+/* The warp intrinsics without a mask that CUDA 9 replaced (`__shfl_xor(v, 16)`): nvcc refuses
+ * them for sm_70 and later, and every preset here is newer. Declared so that only code that
+ * really calls one fails, naming the replacement: a program's `#if CUDART_VERSION < 9000` branch,
+ * or its own macro or function of that name, is not such code. */
+#define SIMTLAB_LEGACY_WARP(name)                                                                             \
+    template <class... A>                                                                                     \
+    static inline int name(A...)                                                                              \
+    {                                                                                                         \
+        static_assert(sizeof...(A) != sizeof...(A), #name "() without a mask was removed in CUDA 9: nvcc "    \
+                                                    "refuses it for sm_70 and later, and the simulator's "    \
+                                                    "presets are sm_80 to sm_90; write " #name                \
+                                                    "_sync(0xffffffff, ...) for a whole warp");               \
+        return 0;                                                                                             \
+    }
+SIMTLAB_LEGACY_WARP(__shfl)
+SIMTLAB_LEGACY_WARP(__shfl_up)
+SIMTLAB_LEGACY_WARP(__shfl_down)
+SIMTLAB_LEGACY_WARP(__shfl_xor)
+SIMTLAB_LEGACY_WARP(__any)
+SIMTLAB_LEGACY_WARP(__all)
+SIMTLAB_LEGACY_WARP(__ballot)
+#undef SIMTLAB_LEGACY_WARP
 static inline __attribute__((always_inline)) unsigned __ballot_sync(unsigned m, int p, const char *f = __builtin_FILE(),
                                                                     int l = __builtin_LINE())
 {
