@@ -371,6 +371,15 @@ Test(rewrite, builtin_names_later_in_a_declaration)
     cr_assert(strstr(r.text, "o[threadIdx.x] = blockDim.x;"), "the kernel keeps the built-ins:\n%s", r.text);
     same_lines(src, &r);
     free(r.text);
+    /* after a block, a comment (with a `;` and brackets in it) or a label */
+    const char *after = "int main() {\n  for (int i = 0; i < 4; i++) { f(i); }\n  dim3 threads(16), blockIdx(4);\n"
+                        "  // the launch's shape; see f(x)\n  dim3 t2{8}, gridDim{2};\n"
+                        "  again: dim3 t3(1), blockDim(3);\n  return 0;\n}\n";
+    r = rw(after);
+    cr_assert(strstr(r.text, "dim3 threads(16), simtlab_host_blockIdx(4);"), "after a block:\n%s", r.text);
+    cr_assert(strstr(r.text, "dim3 t2{8}, simtlab_host_gridDim{2};"), "after a comment:\n%s", r.text);
+    cr_assert(strstr(r.text, "again: dim3 t3(1), simtlab_host_blockDim(3);"), "after a label:\n%s", r.text);
+    free(r.text);
 }
 
 /* Only names host code declares are renamed: a device function whose __device__ comes from a

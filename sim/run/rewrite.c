@@ -677,6 +677,7 @@ typedef struct host_names {
     int depth[4];          /* the brace depth of the declaration's scope; -1: not declared */
     unsigned char head[4]; /* declared in a header (parameters), not a body: ends with the body after it */
     unsigned members;      /* bit k: a host class declares a member of that name */
+    int stmt_paren;        /* a declaration statement of one is open at this paren depth; -1: none */
 } host_names;
 
 /* Whether src[a..b) is a name that may be a type's: not an expression's keyword, not a number */
@@ -702,6 +703,13 @@ static int declaration_before(const char *src, size_t c)
     int nest = 0;
     while (s > 0) {
         const char ch = src[s - 1];
+        if (ch == '}' && nest == 0) { /* a declarator's braces (`b{32},`), or the end of a block before */
+            size_t f = s;
+            while (f < c && isspace((unsigned char)src[f]))
+                f++;
+            if (f < c && src[f] != ',') /* not followed by a comma: a block's end */
+                break;
+        }
         if (ch == ')' || ch == ']' || ch == '}')
             nest++;
         else if (ch == '(' || ch == '[' || ch == '{') {
@@ -717,6 +725,18 @@ static int declaration_before(const char *src, size_t c)
     int words = 0, last_word = 0;
     for (size_t i = s; i < c;) {
         const unsigned char ch = (unsigned char)src[i];
+        if (ch == '/' && i + 1 < c && (src[i + 1] == '/' || src[i + 1] == '*')) { /* a comment: space */
+            const int line = src[i + 1] == '/';
+            for (i += 2; i < c && !(line ? src[i] == '\n' : (src[i] == '*' && i + 1 < c && src[i + 1] == '/'));)
+                i++;
+            i += line ? 1 : 2;
+            continue;
+        }
+        if (ch == ':' && !(i + 1 < c && src[i + 1] == ':') && !(i > s && src[i - 1] == ':')) {
+            words = last_word = 0; /* a label or `public:` before the declaration */
+            i++;
+            continue;
+        }
         if (isspace(ch) || ch == '*' || ch == '&') {
             i++;
             last_word = last_word && (isspace(ch) != 0);
@@ -759,14 +779,15 @@ static int declaration_before(const char *src, size_t c)
 
 /* Whether the identifier at src[i] is declared there: the token before it is a name that is not
  * an expression's keyword (`dim3 blockDim`, `unsigned blockIdx`), or a comma continuing a
- * declaration (`dim3 blockDim(32), gridDim(1)`, `dim3 threads{16}, blockIdx{4}`). */
-static int host_declares(const char *src, size_t i)
+ * declaration: one of a built-in's name at the comma's paren depth (`dim3 blockDim(32),
+ * gridDim(1)`), or one declaration_before reads (`dim3 threads{16}, blockIdx{4}`). */
+static int host_declares(const char *src, size_t i, const host_names *hn, int paren)
 {
     size_t b = i;
     while (b > 0 && isspace((unsigned char)src[b - 1]))
         b--;
-    if (b > 0 && src[b - 1] == ',')
-        return declaration_before(src, b - 1);
+    if (b > 0 && src[b - 1] == ',') /* a built-in's name declared earlier in the statement, or a declaration */
+        return (hn->stmt_paren >= 0 && hn->stmt_paren == paren) || declaration_before(src, b - 1);
     if (!(b > 0 && ident_char((unsigned char)src[b - 1])))
         return 0;
     size_t a = b;
@@ -880,7 +901,8 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
     size_t hdr = o.n; /* where the current scope-level header starts in the output */
     dev_macros dm = {.n = 0};
     dev_macros_of(&dm, path, src, n, 0);
-    host_names hn = {{-1, -1, -1, -1}, {0}, 0};
+    host_names hn = {{-1, -1, -1, -1}, {0}, 0, -1};
+    int paren = 0; /* ( and [ open, outside literals and comments */
     while (sc.i < n) {
         char c = src[sc.i];
         /* preprocessor line: copied whole (continuations too), includes checked */
@@ -1046,12 +1068,13 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
                 if (member_name(src, sc.i)) {
                     if (hn.members >> k & 1)
                         puts_(&o, "simtlab_host_");
-                } else if (host && host_declares(src, sc.i)) {
+                } else if (host && host_declares(src, sc.i, &hn, paren)) {
                     const int in_code = depth > 0 && body[depth < 512 ? depth - 1 : 511];
                     hn.depth[k] = depth;
                     hn.head[k] = !in_code && !(depth > 0 && cls[depth < 512 ? depth - 1 : 511]);
                     if (depth > 0 && cls[depth < 512 ? depth - 1 : 511])
                         hn.members |= 1u << k;
+                    hn.stmt_paren = paren;
                     puts_(&o, "simtlab_host_");
                 } else if (host && hn.depth[k] >= 0) {
                     puts_(&o, "simtlab_host_");
@@ -1062,6 +1085,12 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
             continue;
         }
         int in_body = depth > 0 && body[depth < 512 ? depth - 1 : 511];
+        if (c == '(' || c == '[')
+            paren++;
+        else if ((c == ')' || c == ']') && paren > 0)
+            paren--;
+        else if (c == ';' || c == '{')
+            hn.stmt_paren = -1; /* a declaration statement ends (or its initializer opens) */
         if (c == '{') {
             int is_body = in_body;
             if (!in_body && hdr <= o.n) {
@@ -1112,6 +1141,7 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
             for (int k = 0; k < 4; k++) /* a scope closed: its declarations end; a body: its header's */
                 if (hn.depth[k] > depth || (hn.depth[k] == depth && hn.head[k]))
                     hn.depth[k] = -1;
+            hn.stmt_paren = -1;
             if (dev_depth == depth)
                 dev_depth = -1;
             dev_hdr = 0;
