@@ -369,8 +369,19 @@ SIMTLAB_SCOPED(atomicDec)
 #undef SIMTLAB_SCOPED
 
 /* ---- device math ---------------------------------------------------------- */
-/* __expf, __logf, __log2f, __sinf, __cosf, __powf, __exp10f: glibc's math.h
- * declares these names itself (the exact functions; CUDA's are approximations) */
+/* CUDA's fast approximations, as the exact functions: glibc's math.h declares __expf & co. but
+ * its libm does not export them (a link error before), so they are macros here, as sim/kernel.h
+ * has them for the lessons */
+#define __expf(x) expf(x)
+#define __exp10f(x) exp10f(x)
+#define __logf(x) logf(x)
+#define __log2f(x) log2f(x)
+#define __log10f(x) log10f(x)
+#define __sinf(x) sinf(x)
+#define __cosf(x) cosf(x)
+#define __tanf(x) tanf(x)
+#define __powf(x, y) powf(x, y)
+#define __sincosf(x, s, c) sincosf(x, s, c)
 static inline float __fdividef(float a, float b) { return a / b; } /* __fadd_rn & co.: simtlab_math.h */
 static inline float __saturatef(float x) { return fminf(fmaxf(x, 0.0f), 1.0f); }
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
