@@ -80,7 +80,27 @@ static cudaError_t init(void)
 }
 
 /* Every API call starts here: a sticky fault answers for all of them. */
+/* Runtime calls from simulated threads: host code a kernel's thread runs (a by-value
+ * parameter's copy constructor and destructor run per thread here; a GPU runs neither on the
+ * device). The OpenMP workers run threads at once, and the runtime and the simulator's
+ * allocator are not thread-safe, so such calls take this lock (recursive: a call may make
+ * another). Host calls outside launches take nothing. */
+static pthread_mutex_t kernel_mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static int kernel_lock(void)
+{
+    if (!sim_in_cuda_thread())
+        return 0;
+    pthread_mutex_lock(&kernel_mu);
+    return 1;
+}
+static void kernel_unlock(int *held)
+{
+    if (*held)
+        pthread_mutex_unlock(&kernel_mu);
+}
 #define ENTER()                                                                                   \
+    __attribute__((cleanup(kernel_unlock))) int simtlab_held_ = kernel_lock();                    \
+    (void)simtlab_held_;                                                                          \
     do {                                                                                          \
         cudaError_t e_ = init();                                                                  \
         if (e_ == cudaSuccess && sticky_err)                                                      \
@@ -295,6 +315,34 @@ cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache c)
     return cudaSuccess;
 }
 
+/* Device memory allocated by simulated threads in this run (a parameter copy's deep copy): their
+ * own frees of it are done; frees of anything else there are not (free_in_kernel). Under
+ * kernel_mu. */
+static void **kernel_allocs;
+static size_t n_kernel_allocs, cap_kernel_allocs;
+static void kernel_alloc_note(void *p)
+{
+    if (!sim_in_cuda_thread() || !p)
+        return;
+    if (n_kernel_allocs == cap_kernel_allocs) {
+        size_t cap = cap_kernel_allocs ? 2 * cap_kernel_allocs : 64;
+        void **t = realloc(kernel_allocs, cap * sizeof *t);
+        if (!t)
+            return; /* not remembered: its free is skipped, the memory kept (a leak, not an error) */
+        kernel_allocs = t, cap_kernel_allocs = cap;
+    }
+    kernel_allocs[n_kernel_allocs++] = p;
+}
+static int kernel_alloc_take(void *p)
+{
+    for (size_t i = n_kernel_allocs; i-- > 0;)
+        if (kernel_allocs[i] == p) {
+            kernel_allocs[i] = kernel_allocs[--n_kernel_allocs];
+            return 1;
+        }
+    return 0;
+}
+
 /* ---- memory ----------------------------------------------------------------------- */
 cudaError_t simtlab_malloc(void **p, size_t n, const char *what, const char *file, int line)
 {
@@ -317,6 +365,7 @@ cudaError_t simtlab_malloc(void **p, size_t n, const char *what, const char *fil
     sim_status s = sim_malloc(p, n, nm);
     if (s)
         return fail(of_status(s), what, sim_last_error());
+    kernel_alloc_note(*p);
     return cudaSuccess;
 }
 cudaError_t simtlab_malloc_managed(void **p, size_t n, const char *file, int line)
@@ -626,11 +675,12 @@ cudaError_t cudaHostGetFlags(unsigned *flags, void *host)
 /* cudaFree from a simulated thread: a by-value kernel parameter's destructor, which each
  * thread's copy runs here when the kernel returns (C++ runs it; a GPU copies parameters bitwise
  * and runs none on the device). CUDA by Example's Lock frees its mutex there: the first thread to
- * finish would free what the others still use. Not done, with a note once. */
+ * finish would free what the others still use. Not done, with a note once, unless a simulated
+ * thread allocated it (a copy constructor's deep copy, freed by its own destructor). */
 static int free_in_kernel(const char *fn, void *p)
 {
     static int noted;
-    if (!sim_in_cuda_thread())
+    if (!sim_in_cuda_thread() || kernel_alloc_take(p)) /* a thread's own deep copy: freed */
         return 0;
     if (!__atomic_exchange_n(&noted, 1, __ATOMIC_RELAXED))
         say("%s(%p) called in a kernel's thread (a by-value kernel parameter's destructor, which a GPU never "

@@ -48,6 +48,14 @@ __global__ void count_all(Owner o, int *last) // the last thread to add sees eve
         *last = 1;
 }
 
+struct Deep { // deep-copies its buffer (each copy owns one), as a C++ class with a device buffer would
+    float *d;
+    Deep() { cudaMalloc(&d, 16 * sizeof(float)), cudaMemset(d, 0, 16 * sizeof(float)); }
+    Deep(const Deep &o) { cudaMalloc(&d, 16 * sizeof(float)), cudaMemcpy(d, o.d, 16 * sizeof(float), cudaMemcpyDeviceToDevice); }
+    ~Deep() { cudaFree(d); }
+};
+__global__ void read_deep(Deep b, float *out) { out[blockIdx.x * blockDim.x + threadIdx.x] = b.d[threadIdx.x % 16] + 1.0f; }
+
 struct Square {
     __device__ float operator()(float v) const { return v * v; }
 };
@@ -104,6 +112,26 @@ int main()
             bad++;
         }
         o.count = nullptr; // the launch's copy freed it (as on a GPU): not twice
+    }
+    {
+        // each thread's copy allocates and frees its own buffer here (a GPU copies bitwise and
+        // runs neither): from both workers at once, and none of it left behind
+        float *dd, hd[256];
+        cudaMalloc(&dd, sizeof hd);
+        size_t free0, free1, total;
+        Deep b;
+        cudaMemGetInfo(&free0, &total);
+        read_deep<<<4, 64>>>(b, dd);
+        if (cudaDeviceSynchronize() != cudaSuccess)
+            bad++;
+        cudaMemGetInfo(&free1, &total);
+        cudaMemcpy(hd, dd, sizeof hd, cudaMemcpyDeviceToHost);
+        for (int i = 0; i < 256; i++)
+            bad += hd[i] != 1.0f;
+        if (free1 != free0) {
+            printf("kernel_args: %zu bytes of the threads' copies left allocated\n", free0 - free1);
+            bad++;
+        }
     }
     float *x, hx[32];
     cudaMalloc(&x, sizeof hx);
