@@ -118,6 +118,23 @@ Test(rewrite, unsupported_features_named_with_their_line)
     cr_assert(strstr(r.err, "t.cu:7: not supported by the simulator: textures and surfaces (tex1Dfetch)"), "%s", r.err);
 }
 
+/* Launches inside macros: the kernel's name continued to the next line before <<< (`k<(N)> \
+ * <<<...>>>`), and a name the macro pastes (`fill_##tag##_kernel<<<...>>>`, LeetCUDA): the macro
+ * stays one macro, its lines as many, the pasted name's string made after the pasting */
+Test(rewrite, launches_in_macros)
+{
+    const char *src = "#define LAUNCH(N) \\\n    k<(N)> \\\n        <<<1, 4>>>(d);\n"
+                      "#define DEFINE_FILL(tag, T) \\\n    void fill_##tag(T *d) { fill_##tag##_kernel<<<1, 4>>>(d); }\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "::simtlab::make_launch(\"k<(N)>\", __FILE__, __LINE__, SIMTLAB_KCALL_(k<(N)>), 1, 4) \\\n(d);"),
+              "a continued name:\n%s", r.text);
+    cr_assert(strstr(r.text, "make_launch(SIMTLAB_STR_(fill_##tag##_kernel), __FILE__, __LINE__, "
+                             "SIMTLAB_KCALL_(fill_##tag##_kernel), 1, 4)(d);"),
+              "a pasted name:\n%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
 Test(rewrite, cooperative_groups_in_a_block_pass_grid_wide_named)
 {
     const char *ok = "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"

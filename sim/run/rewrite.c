@@ -179,12 +179,20 @@ static void check_include(scan *sc, const char *line_start, size_t len)
 
 /* ---- the kernel expression before <<< ------------------------------------------------ */
 /* Finds, at the end of the output, `name`, `ns::name`, `name<args>`: its start. */
+/* p back over white space, a macro's line continuations (`k \<newline> <<<...`) included */
+static long back_space(const buf *o, long p)
+{
+    while (p > 0 && (isspace((unsigned char)o->p[p - 1]) ||
+                     (o->p[p - 1] == '\\' && p < (long)o->n && (o->p[p] == '\n' || o->p[p] == '\r'))))
+        p--;
+    return p;
+}
+
 static long kernel_start(const buf *o)
 {
     long p = (long)o->n;
     for (;;) {
-        while (p > 0 && isspace((unsigned char)o->p[p - 1]))
-            p--;
+        p = back_space(o, p);
         if (p > 0 && o->p[p - 1] == '>') { /* template arguments */
             int depth = 0;
             long q = p;
@@ -202,8 +210,17 @@ static long kernel_start(const buf *o)
                 p--;
         }
         long e = p;
-        while (p > 0 && ident_char((unsigned char)o->p[p - 1]))
-            p--;
+        for (;;) { /* a name, and names pasted to it in a macro (`fill_##tag##_kernel`) */
+            while (p > 0 && ident_char((unsigned char)o->p[p - 1]))
+                p--;
+            long h = back_space(o, p);
+            if (!(h >= 2 && o->p[h - 1] == '#' && o->p[h - 2] == '#'))
+                break;
+            h = back_space(o, h - 2);
+            if (!(h > 0 && ident_char((unsigned char)o->p[h - 1])))
+                break;
+            p = h;
+        }
         if (p == e || isdigit((unsigned char)o->p[p]))
             return -1;
         long q = p;
@@ -253,6 +270,9 @@ static void strip_align(char *t)
 
 static void trim(char *t)
 {
+    for (char *p = t; *p; p++) /* a macro's line continuations are white space */
+        if (*p == '\\' && (p[1] == '\n' || p[1] == '\r'))
+            *p = ' ';
     size_t a = 0, n = strlen(t);
     while (a < n && isspace((unsigned char)t[a]))
         a++;
@@ -261,7 +281,7 @@ static void trim(char *t)
     memmove(t, t + a, n - a);
     t[n - a] = 0;
     for (char *p = t; *p; p++) /* one line: newlines inside would shift line numbers */
-        if (*p == '\n' || *p == '\r' || *p == '\t')
+        if (*p == '\n' || *p == '\r' || *p == '\t' || (*p == '\\' && (p[1] == '\n' || p[1] == '\r')))
             *p = ' ';
     char *o = t; /* and one space where there were several: the name reports print */
     for (const char *p = t; *p; p++)
@@ -1200,18 +1220,23 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
             }
             memcpy(kern, o.p + ks, kl);
             kern[kl] = 0;
-            int knl = 0;
-            for (char *p = kern; *p; p++)
+            int knl = 0, in_macro = 0;
+            for (char *p = kern; *p; p++) {
                 knl += *p == '\n';
+                in_macro |= *p == '\n' && p > kern && (p[-1] == '\\' || (p[-1] == '\r' && p - 1 > kern && p[-2] == '\\'));
+            }
             trim(kern);
             o.n = (size_t)ks;
-            putf(&o, "::simtlab::make_launch(\"%s\", __FILE__, __LINE__, SIMTLAB_KCALL_(%s), ", kern, kern);
+            if (strstr(kern, "##")) /* a name a macro pastes: its string made after the pasting */
+                putf(&o, "::simtlab::make_launch(SIMTLAB_STR_(%s), __FILE__, __LINE__, SIMTLAB_KCALL_(%s), ", kern, kern);
+            else
+                putf(&o, "::simtlab::make_launch(\"%s\", __FILE__, __LINE__, SIMTLAB_KCALL_(%s), ", kern, kern);
             put_config(&o, src, cfg0, e, &hn);
             put(&o, ")", 1);
             for (size_t q = cfg0; q < e; q++)
                 sc.line += src[q] == '\n';
-            for (int q = 0; q < knl; q++)
-                put(&o, "\n", 1);
+            for (int q = 0; q < knl; q++) /* the lines the name spanned, continued inside a macro */
+                puts_(&o, in_macro ? " \\\n" : "\n");
             r->launches++;
             sc.i = e + close_len;
             continue;

@@ -708,6 +708,8 @@ static inline launch<F> make_launch(const char *name, const char *file, int line
 }
 } // namespace simtlab
 #define SIMTLAB_LAUNCH_(name, file, line, fn, ...) ::simtlab::make_launch(name, file, line, fn, __VA_ARGS__)
+/* a launch's kernel name pasted in a macro (`fill_##tag##_kernel<<<...>>>`), as a string */
+#define SIMTLAB_STR_(...) #__VA_ARGS__
 /* the kernel call each simulated thread makes (the kernel's expression may hold commas) */
 #define SIMTLAB_KCALL_(...)                                                                                          \
     [=](auto &&...simtlab_a_) -> decltype(__VA_ARGS__(simtlab_a_...)) { return __VA_ARGS__(simtlab_a_...); }
