@@ -109,9 +109,13 @@ Test(rewrite, unsupported_features_named_with_their_line)
 {
     const char *src = "#include <cuda_runtime.h>\n#include <cublas_v2.h>\n__global__ void child() {}\n"
                       "__global__ void parent() {\n  child<<<1, 1>>>();\n}\n"
-                      "__device__ float t(float x) { return tex1Dfetch(texref, 0); }\n";
+                      "__device__ float t(float x) { return tex1Dfetch(texref, 0); }\n"
+                      "void share(void *p) { cudaIpcMemHandle_t h; cudaIpcGetMemHandle(&h, p); }\n";
     rewrite_result r;
     cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:8: not supported by the simulator: CUDA IPC (cudaIpc*: memory shared between "
+                            "processes) (cudaIpcMemHandle_t)"),
+              "%s", r.err);
     cr_assert_null(r.text);
     cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: cuBLAS (#include <cublas_v2.h>)"), "%s", r.err);
     cr_assert(strstr(r.err, "t.cu:5: not supported by the simulator: dynamic parallelism"), "%s", r.err);

@@ -101,15 +101,18 @@ static const feature features[] = {
     {"cuSPARSE and cuDNN", {"cusparse*", "cudnn*"}, {"cusparse", "cudnn"}},
     {"Thrust", {"thrust"}, {"thrust/"}},
     {"CUB", {"cub"}, {"cub/"}},
-    {"half precision (__half, __nv_bfloat16)", {"__half", "__half2", "half2", "__float2half", "__half2float", "__nv_bfloat16", "__float2bfloat16"}, {"cuda_fp16", "cuda_bf16", "cuda_fp8"}},
+    /* the headers alone are fine (simtlab_nohalf.h: many programs include cuda_fp16.h unused) */
+    {"half precision (__half, __nv_bfloat16)", {"__half", "__half2", "half2", "__float2half", "__half2float", "__nv_bfloat16", "__float2bfloat16"}, {NULL}},
     {"tensor-core WMMA", {"wmma", "nvcuda"}, {"mma.h"}},
     {"CUDA graphs", {"cudaGraph*", "cudaStreamBeginCapture"}, {NULL}},
+    {"CUDA IPC (cudaIpc*: memory shared between processes)", {"cudaIpc*"}, {NULL}},
     {"libcu++ (cuda::pipeline, cuda::barrier, cuda::atomic, cuda::std)", {NULL}, {"cuda/"}},
     {"inline PTX (asm)", {"asm", "__asm__"}, {NULL}},
     {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
     {"new and delete in device code (malloc and free work there)", {NULL}, {NULL}},
 };
-enum { F_ASM = 13, F_DYNPAR = 14, F_NEW = 15 };
+enum { F_ASM = 14, F_DYNPAR = 15, F_NEW = 16 };
+_Static_assert(sizeof features / sizeof *features == F_NEW + 1, "F_ASM, F_DYNPAR and F_NEW index features[]");
 
 static int id_matches(const char *pat, const char *id, size_t len)
 {

@@ -389,6 +389,16 @@ elseif(CASE STREQUAL "fast_math")
   # __expf, __logf, __sinf & co. link and compute their functions (they did not link before)
   run(0 ${SRC}/tests/run/fast_math.cu)
   expect_text("${out}" "fast_math: correct" "result")
+elseif(CASE STREQUAL "half_include")
+  # cuda_fp16.h included and never used (BBuf's reductions): builds and runs, as with nvcc; a
+  # header that uses __half fails to build, saying half precision is not supported
+  file(WRITE ${WORK}/src/unused.cu "#include <cuda_fp16.h>\n#include <cstdio>\n__global__ void k(int *p) { p[threadIdx.x] = 3; }\nint main() { int *d, h; cudaMalloc(&d, 4); k<<<1, 1>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf(\"unused: %d\\n\", h); }\n")
+  run(0 ${WORK}/src/unused.cu)
+  expect_text("${out}" "unused: 3" "an unused include")
+  file(WRITE ${WORK}/src/usehalf.h "#include <cuda_fp16.h>\n__device__ inline float twice(float x) { return __half2float(__float2half(2.0f * x)); }\n")
+  file(WRITE ${WORK}/src/usehalf.cu "#include \"usehalf.h\"\n__global__ void k(float *p) { p[0] = twice(p[0]); }\nint main() { float *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); }\n")
+  run(2 ${WORK}/src/usehalf.cu)
+  expect_text("${err}" "half precision, bfloat16 and fp8 \\(__half, __nv_bfloat16, __nv_fp8_\\*\\) are not supported by the simulator" "a use in a header")
 elseif(CASE STREQUAL "heap_bad")
   # a kernel that breaks the device heap: a report and cudaErrorLaunchFailure, no hang (a write
   # past a block used to loop the next malloc forever under the heap's lock)
