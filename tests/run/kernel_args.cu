@@ -66,7 +66,10 @@ struct Pair {
 };
 __global__ void pick(int *o) { o[threadIdx.x] = 1; }                  // the exact match nvcc calls
 template <class T> __global__ void pick(T o) { o[threadIdx.x] = 2; } // a generic overload
-template <class T> __global__ void bump(T &v) { atomicAdd(&v.hits, 1); } // deduced reference: see README
+template <class T> __global__ void bump(T &v) { atomicAdd(&v.hits, 1); } // a deduced reference
+struct Hits : Counter {};
+__global__ void bump_base(Counter &v, Scale s) { atomicAdd(&v.hits, (int)s.f); } // a base's reference, a conversion
+__global__ void is_null(const int *p, int *o) { o[threadIdx.x] = p == nullptr; }
 
 template <class T> __global__ void fill(T *x, T v) { x[threadIdx.x] = v; } // T deduced at the launch
 
@@ -155,9 +158,21 @@ int main()
                (int)sizeof(Pair), hp);
         bad++;
     }
-    bump<<<1, 32>>>(*c); // a deduced reference parameter compiles (it binds to a copy: docs/run.md)
-    if (cudaDeviceSynchronize() != cudaSuccess)
+    c->hits = 0;
+    bump<<<1, 32>>>(*c); // the caller's object, as a template deduces T & from it
+    void *mh;
+    cudaMallocManaged(&mh, sizeof(Hits));
+    Hits *h2 = new (mh) Hits();
+    h2->hits = 0;
+    bump_base<<<1, 32>>>(*h2, 2.0f); // a Counter & bound to a Hits; Scale made from 2.0f
+    is_null<<<1, 32>>>(NULL, seen);
+    int hn = 0;
+    cudaMemcpy(&hn, seen, sizeof hn, cudaMemcpyDeviceToHost);
+    if (cudaDeviceSynchronize() != cudaSuccess || c->hits != 32 || h2->hits != 64 || hn != 1) {
+        printf("kernel_args: template reference %d (expected 32), base reference %d (expected 64), NULL %d\n", c->hits,
+               h2->hits, hn);
         bad++;
+    }
     printf("kernel_args: %s\n", bad ? "WRONG" : "correct");
     return bad != 0;
 }

@@ -596,6 +596,14 @@ struct karg {
     operator D() const { return copy; } /* reads the launch's argument block (sim_set_launch_params) */
     template <class U, typename std::enable_if<std::is_same<U, D>::value, int>::type = 0>
     operator U &() const { return *ref; }
+    /* `k<<<g, b>>>(NULL)` or `(0)` for a pointer parameter: nvcc passes the null pointer constant
+     * to the parameter; here it went through a template and was an integer. (Another integer
+     * becomes that address, which the kernel's access reports.) */
+    template <class P, class E = D, typename std::enable_if<std::is_integral<E>::value, int>::type = 0>
+    operator P *() const
+    {
+        return copy == 0 ? nullptr : reinterpret_cast<P *>(static_cast<uintptr_t>(copy));
+    }
 };
 /* Whether the kernel takes its arguments as kargs: it can be called with them, and no parameter
  * is deduced from its argument (a template kernel's `T f`, `T &v`, `Ts... a`: it would take the
@@ -630,6 +638,25 @@ struct takes_kargs<G, std::tuple<X...>, std::index_sequence<P...>>
     : std::integral_constant<bool, callable_with<G, std::tuple<X...>>::value &&
                                        !any_of({false, poisoned<G, std::tuple<X...>, P,
                                                                 std::index_sequence_for<X...>>::value...})> {};
+/* Which parameters of a kernel that does not take kargs need an lvalue (a reference parameter,
+ * a template's `T &`): callable with every argument an lvalue, not with that one an rvalue. Those
+ * get the caller's object (karg::ref), the others a copy of the value. */
+template <class G, class T, class = void>
+struct callable_exact : std::false_type {};
+template <class G, class... Y>
+struct callable_exact<G, std::tuple<Y...>, decltype((void)std::declval<const G &>()(std::declval<Y>()...))>
+    : std::true_type {};
+template <class G, class T, size_t P, class S = std::make_index_sequence<std::tuple_size<T>::value>>
+struct needs_lvalue;
+template <class G, class... D, size_t P, size_t... I>
+struct needs_lvalue<G, std::tuple<D...>, P, std::index_sequence<I...>>
+    : std::integral_constant<bool, callable_exact<G, std::tuple<D &...>>::value &&
+                                       !callable_exact<G, std::tuple<typename std::conditional<I == P, D &&, D &>::type...>>::value> {};
+template <class D>
+static inline D &pass(const karg<D> &k, std::true_type) { return *k.ref; }
+template <class D>
+static inline D pass(const karg<D> &k, std::false_type) { return k.copy; }
+
 template <class D, class A>
 static inline D *ref_for(D &, A &a, std::true_type) { return __builtin_addressof(a); }
 template <class D, class A>
@@ -650,6 +677,7 @@ struct launch {
 
     template <class... D>
     struct call {
+        typedef std::tuple<D...> types;
         F fn; /* the kernel call, its captures (a function pointer variable) by value: like the
                * arguments, read by the threads from this block, the launch's parameter space */
         std::tuple<karg<D>...> args;
@@ -670,7 +698,7 @@ struct launch {
     static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const C *c, std::index_sequence<I...>,
                                                                                  std::false_type)
     {
-        c->fn(decltype(std::get<I>(c->args).copy)(std::get<I>(c->args).copy)...);
+        c->fn(pass(std::get<I>(c->args), needs_lvalue<F, typename C::types, I>())...);
     }
     template <class C, class K>
     static __attribute__((flatten, no_sanitize_thread)) void thunk(const void *p)
@@ -712,6 +740,8 @@ static inline launch<F> make_launch(const char *name, const char *file, int line
 #define SIMTLAB_STR_(...) #__VA_ARGS__
 /* the kernel call each simulated thread makes (the kernel's expression may hold commas) */
 #define SIMTLAB_KCALL_(...)                                                                                          \
-    [=](auto &&...simtlab_a_) -> decltype(__VA_ARGS__(simtlab_a_...)) { return __VA_ARGS__(simtlab_a_...); }
+    [=](auto &&...simtlab_a_) -> decltype(__VA_ARGS__(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...)) {          \
+        return __VA_ARGS__(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...);                                       \
+    }
 
 #endif /* SIMTLAB_CUDA_RUNTIME_H */
