@@ -295,6 +295,7 @@ typedef struct sim_worker {
     sim_thread *timeout_thread;    /* the thread a timeout stopped */
     int in_launch;                 /* between a launch's start and end on this worker */
     unsigned long os_thread;       /* pthread_t of the worker */
+    unsigned spins_after_fault;    /* this block's spin yields since another block of the launch failed */
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access

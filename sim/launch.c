@@ -936,11 +936,19 @@ void sim_clock_yield(uintptr_t pc)
     sim_yield(w, 1);
 }
 
+static _Atomic int launch_faulted; /* a block of the running launch failed (sim_launch) */
+
 void sim_spin_yield(sim_worker *w, uintptr_t pc)
 {
     w->cur->last_pc = pc;
     if (w->timed_out)
         sim_timeout_stop(w, pc);
+    /* Another block of this launch failed, and this one spins: it may wait for what the failed
+     * block will never do (release a lock it held), and a GPU would have ended the whole launch.
+     * After 64 spin turns the block ends, without a report of its own (the failed block's is the
+     * launch's), where it used to spin until the watchdog (CUDA by Example's hash table). */
+    if (atomic_load_explicit(&launch_faulted, memory_order_relaxed) && ++w->spins_after_fault > 64)
+        sim_block_abort(w);
     /* lanes of this warp held at a volatile access's lockstep (or an __activemask) wait for
      * this one, which spins elsewhere and will not come: they go on without it (a spin lock's
      * holder updating through a volatile pointer while its warp spins on the lock) */
@@ -2259,6 +2267,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     const unsigned nthreads = cfg->block.x * cfg->block.y * cfg->block.z;
     const uint32_t nalloc = sim_arena.n_allocs;
     _Atomic uint64_t next_block = 0, abort_at = UINT64_MAX;
+    atomic_store(&launch_faulted, 0);
     const uint64_t chunk = nblocks / ((uint64_t)sim_worker_count() * 256) + 1;
     sim_counters total;
     memset(&total, 0, sizeof total);
@@ -2330,6 +2339,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                     }
                     uint64_t sram0 = w->c.sram_read_bytes + w->c.sram_write_bytes;
                     w->blk_gacc = 0;
+                    w->spins_after_fault = 0;
                     if ((b == 0 || b == nblocks - 1) && !w->detailed && sample_on)
                         sample_start(w);
                     run_block(w, b, cfg);
@@ -2339,6 +2349,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                         my_blocks++;
                     sim_l2_block_done(w, b);
                     if (w->block_failed) {
+                        if (w->has_err)
+                            atomic_store_explicit(&launch_faulted, 1, memory_order_relaxed);
                         uint64_t cur = atomic_load(&abort_at);
                         while (b < cur && !atomic_compare_exchange_weak(&abort_at, &cur, b))
                             ;

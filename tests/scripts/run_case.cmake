@@ -399,6 +399,22 @@ elseif(CASE STREQUAL "half_include")
   file(WRITE ${WORK}/src/usehalf.cu "#include \"usehalf.h\"\n__global__ void k(float *p) { p[0] = twice(p[0]); }\nint main() { float *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); }\n")
   run(2 ${WORK}/src/usehalf.cu)
   expect_text("${err}" "half precision, bfloat16 and fp8 \\(__half, __nv_bfloat16, __nv_fp8_\\*\\) are not supported by the simulator" "a use in a header")
+elseif(CASE STREQUAL "lock_fault")
+  # block 0 faults holding a lock block 1 spins on (on the other worker): the launch reports the
+  # fault, and block 1 does not spin on until the watchdog
+  # (a liveness check, not a timing: it takes under a second; before, the full SIMTLAB_TIMEOUT)
+  set(ENV{SIMTLAB_TIMEOUT} 100)
+  set(ENV{OMP_NUM_THREADS} 2)
+  line_of(l ${SRC}/tests/run/lock_fault.cu fault)
+  execute_process(COMMAND ${RUN} ${SRC}/tests/run/lock_fault.cu RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err TIMEOUT 40)
+  if(NOT "${rc}" STREQUAL "0")
+    fail("exit ${rc} (a spinning block waited for the watchdog?):\n${out}\n${err}")
+  endif()
+  unset(ENV{SIMTLAB_TIMEOUT})
+  unset(ENV{OMP_NUM_THREADS})
+  expect_text("${out}" "lock_fault: cudaErrorIllegalAddress" "the program's error")
+  expect_text("${err}" "in kernel take_and_fault \\(lock_fault.cu:${l}\\), block \\(0,0,0\\)" "the fault's report")
 elseif(CASE STREQUAL "heap_bad")
   # a kernel that breaks the device heap: a report and cudaErrorLaunchFailure, no hang (a write
   # past a block used to loop the next malloc forever under the heap's lock)
