@@ -610,7 +610,7 @@ struct karg {
  * karg itself, sizeof(T) and all, and win over an exact non-template overload). A parameter is
  * deduced when it would also take kpoison, which converts to nothing. The others (deduced
  * templates, a parameter built by a constructor from its argument: two conversions) get a copy of
- * each value, as a by-value parameter does (a reference parameter of theirs binds to that copy). */
+ * each value, or the caller's object where a parameter needs an lvalue (needs_lvalue, below). */
 struct kpoison {
     kpoison() = delete;
 };
