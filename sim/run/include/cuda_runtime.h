@@ -587,12 +587,25 @@ namespace simtlab {
  * unified-memory samples pass them), else the copy. A by-value parameter converts through
  * operator D, a copy per thread (each GPU thread has its own); a reference parameter through the
  * template, which only a reference can use (where both fit, the non-template wins). */
+/* X (as a forwarding reference deduced it): the caller passed a non-const lvalue of type D */
+template <class D, class X>
+using own_lvalue = std::integral_constant<bool, std::is_lvalue_reference<X>::value &&
+                                                    std::is_same<typename std::remove_reference<X>::type, D>::value>;
+template <class D, class A>
+static inline D *ref_for(D &, A &a, std::true_type) { return __builtin_addressof(a); }
+template <class D, class A>
+static inline D *ref_for(D &copy, A &, std::false_type) { return &copy; }
 template <class D>
 struct karg {
     D copy;
     D *ref;
-    template <class X>
-    explicit karg(X &&x) : copy(std::forward<X>(x)), ref(nullptr) {} /* in place: no temporary to destroy */
+    /* made in place in the launch's block (launch::call), never copied: ref may point at copy */
+    template <class X, typename std::enable_if<!std::is_same<typename std::decay<X>::type, karg>::value, int>::type = 0>
+    explicit karg(X &&x) : copy(std::forward<X>(x)), ref(ref_for(copy, x, own_lvalue<D, X>()))
+    {
+    }
+    karg(const karg &) = delete;
+    karg &operator=(const karg &) = delete;
     operator D() const { return copy; } /* reads the launch's argument block (sim_set_launch_params) */
     template <class U, typename std::enable_if<std::is_same<U, D>::value, int>::type = 0>
     operator U &() const { return *ref; }
@@ -657,10 +670,6 @@ static inline D &pass(const karg<D> &k, std::true_type) { return *k.ref; }
 template <class D>
 static inline D pass(const karg<D> &k, std::false_type) { return k.copy; }
 
-template <class D, class A>
-static inline D *ref_for(D &, A &a, std::true_type) { return __builtin_addressof(a); }
-template <class D, class A>
-static inline D *ref_for(D &copy, A &, std::false_type) { return &copy; }
 
 /* K<<<g, b, s, st>>>(args...) becomes
  *   ::simtlab::make_launch("K", file, line, SIMTLAB_KCALL_(K), g, b, s, st)(args...)
@@ -706,24 +715,12 @@ struct launch {
         const C *c = (const C *)p;
         unpack(c, std::make_index_sequence<std::tuple_size<decltype(c->args)>::value>(), K());
     }
-    /* A: as operator() deduced it, a reference for an lvalue */
-    template <class A>
-    using own = std::integral_constant<bool, std::is_lvalue_reference<A>::value &&
-                                                 std::is_same<typename std::remove_reference<A>::type,
-                                                              typename std::decay<A>::type>::value>;
-    template <class C, size_t... I, class... A>
-    static void set_refs(C &c, std::index_sequence<I...>, A &&...a)
-    {
-        int unused[] = {0, (std::get<I>(c.args).ref = ref_for(std::get<I>(c.args).copy, a, own<A>()), 0)...};
-        (void)unused;
-    }
     template <class... A>
     __attribute__((no_sanitize_thread)) void operator()(A &&...a) const
     {
         typedef call<typename std::decay<A>::type...> C;
         typedef typename takes_kargs<F, std::tuple<karg<typename std::decay<A>::type>...>>::type K;
         C c(fn, std::forward<A>(a)...);
-        set_refs(c, std::index_sequence_for<A...>(), std::forward<A>(a)...); /* an rvalue was moved: not read */
         simtlab_launch(name, file, line, simtlab_dim3{grid.x, grid.y, grid.z}, simtlab_dim3{block.x, block.y, block.z},
                        shared, stream, &thunk<C, K>, &c, sizeof c);
     }
