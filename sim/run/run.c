@@ -544,6 +544,18 @@ typedef struct unit {
     pid_t pid[3];
 } unit;
 
+/* The end of a compile line: the language, the source, the object, the terminating NULL */
+static void argv_tail(const char **argv, int a, const char *lang, const unit *u, int pass)
+{
+    argv[a++] = "-x";
+    argv[a++] = lang;
+    argv[a++] = "-c";
+    argv[a++] = u->src;
+    argv[a++] = "-o";
+    argv[a++] = u->obj[pass];
+    argv[a] = NULL;
+}
+
 static void compile_argv(const opts *o, unit *u, int pass)
 {
     const char **argv = u->argv[pass];
@@ -556,13 +568,7 @@ static void compile_argv(const opts *o, unit *u, int pass)
         for (int k = 0; k < o->n_cflags; k++)
             if (strncmp(o->cflags[k], "-std=", 5)) /* -std=c++17 is the C++ files' */
                 argv[a++] = o->cflags[k];
-        argv[a++] = "-x";
-        argv[a++] = "c";
-        argv[a++] = "-c";
-        argv[a++] = u->src;
-        argv[a++] = "-o";
-        argv[a++] = u->obj[pass];
-        argv[a] = NULL;
+        argv_tail(argv, a, "c", u, pass);
         return;
     }
     argv[a++] = "-std=c++17";
@@ -606,13 +612,7 @@ static void compile_argv(const opts *o, unit *u, int pass)
         argv[a++] = "-include";
         argv[a++] = "cuda_runtime.h";
     }
-    argv[a++] = "-x";
-    argv[a++] = "c++";
-    argv[a++] = "-c";
-    argv[a++] = u->src;
-    argv[a++] = "-o";
-    argv[a++] = u->obj[pass];
-    argv[a] = NULL;
+    argv_tail(argv, a, "c++", u, pass);
 }
 
 static int start(const opts *o, unit *u, int pass)
