@@ -109,13 +109,17 @@ static void kernel_unlock(int *held)
             return last_err = e_;                                                                 \
     } while (0)
 
+/* why, past the error's name where the simulator's message starts with it (it is said once) */
+static const char *past_name(const char *why, const char *name)
+{
+    const size_t nl = strlen(name);
+    return !strncmp(why, name, nl) && !strncmp(why + nl, ": ", 2) ? why + nl + 2 : why;
+}
+
 static cudaError_t fail(cudaError_t e, const char *fn, const char *why)
 {
     const char *name = cudaGetErrorName(e);
-    const size_t nl = strlen(name);
-    if (!strncmp(why, name, nl) && !strncmp(why + nl, ": ", 2)) /* the simulator's message names it too */
-        why += nl + 2;
-    say("%s returned %s: %s", fn, name, why);
+    say("%s returned %s: %s", fn, name, past_name(why, name));
     return last_err = e;
 }
 
@@ -1172,12 +1176,8 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     if (s) {
         if (s == SIM_ERR_INVALID_CONFIGURATION || s == SIM_ERR_INVALID_VALUE) {
-            /* the simulator's message starts with the status's name already: say it once */
-            const char *why = sim_last_error(), *name = cudaGetErrorName(e);
-            size_t nl = strlen(name);
-            if (!strncmp(why, name, nl) && !strncmp(why + nl, ": ", 2))
-                why += nl + 2;
-            say("launch of %s at %s:%d failed with %s: %s", kernel, base, line, name, why);
+            const char *name = cudaGetErrorName(e);
+            say("launch of %s at %s:%d failed with %s: %s", kernel, base, line, name, past_name(sim_last_error(), name));
         }
         else {
             say("kernel %s (launched at %s:%d) failed; the program sees %s:\n%s", kernel, base, line,
