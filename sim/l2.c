@@ -861,6 +861,25 @@ void sim_l2_worker_flush(sim_worker *w)
         feed_ready(0);
 }
 
+/* Background writes: while a kernel runs, the H200 writes to DRAM at a steady
+ * rate (flash v1, which rewrites O in L2 again and again, wrote 0.79, 12.6 and
+ * 50.3 MB in 42, 672 and 2690 ms: 18.7 MB/s each time), in 256 KiB units. A
+ * kernel that stores nothing wrote at the same rate (18.5 MB/s, docs/gpu/idle-probe),
+ * so these are not only its lines cleaned; the model adds them where the kernel
+ * rewrites dirty sectors, at most one write-back per rewrite, and nothing for
+ * other kernels. The units come one every 14 ms with a random phase: idle launches
+ * of 10, 20 and 40 ms saw 0 or 1, 1, and 3 units, floor(t / 14 ms) or one more. So
+ * the count a launch most likely shows, and the one that makes the smallest error
+ * on average (the median), is the nearest whole number of units, not the rate
+ * times t: a 5 ms launch shows none (session 21; docs/l2-model.md "The chip's own
+ * traffic"). */
+uint64_t sim_l2_background_writes(const sim_device *dev, double t, uint64_t rewrites)
+{
+    const double units = floor(dev->ceil.l2_clean_bytes_per_s * t / SIM_L2_BG_UNIT + 0.5);
+    const double bytes = units * SIM_L2_BG_UNIT, cap = 32.0 * (double)rewrites;
+    return (uint64_t)(bytes < cap ? bytes : cap);
+}
+
 void sim_l2_launch_end(sim_counters *c)
 {
     feed_ready(1); /* blocks that never ran (a failed launch) count as empty */
@@ -872,23 +891,15 @@ void sim_l2_launch_end(sim_counters *c)
     c->dram_write_bytes = L2.written_back;
     c->l2_dirty_bytes = L2.dirty_sectors * 32;
     c->l2_incomplete = (uint64_t)L2.overflow;
-    /* Background writes: while a kernel runs, the H200 writes to DRAM at a
-     * steady rate (flash v1, which rewrites O in L2 again and again, wrote 0.79,
-     * 12.6 and 50.3 MB in 42, 672 and 2690 ms: 18.7 MB/s each time), in 256 KiB
-     * units. A kernel that stores nothing wrote at the same rate (18.5 MB/s,
-     * docs/gpu/idle-probe), so these are not only its lines cleaned; the model
-     * adds the rate where the kernel rewrites dirty sectors, at most one write-back
-     * per rewrite, and nothing for other kernels (a short launch most often sees
-     * no unit: docs/l2-model.md "The chip's own traffic"). The kernel's time: the
+    /* Background writes (sim_l2_background_writes). The kernel's time: the
      * larger of the roofline the rate was fitted with (sim_time_roofline) and the
      * time model's (without FLOPs, which the L2 does not know: the kernels that
      * rewrite much are bound by shared memory). */
     const sim_device *dev = sim_get_device();
     double t = sim_time_roofline(dev, &L2.cfg, c), tm = sim_time_model(dev, &L2.cfg, c, 0).seconds;
     t = tm > t ? tm : t;
-    double clean = dev->ceil.l2_clean_bytes_per_s * t;
-    double cap = 32.0 * (double)L2.rewrites;
-    c->dram_write_bytes += (uint64_t)(clean < cap ? clean : cap) / 32 * 32;
+    c->dram_background_write_bytes = sim_l2_background_writes(dev, t, L2.rewrites);
+    c->dram_write_bytes += c->dram_background_write_bytes;
     /* on an empty L2 the launch's code comes from DRAM too (after the times above: the
      * roofline would spread it over the blocks) */
     c->dram_read_bytes += L2.cold ? SIM_L2_LAUNCH_FETCH_BYTES : 0;

@@ -164,6 +164,7 @@ typedef struct sim_counters {
     uint64_t l2_dirty_bytes;   /* dirty in L2 after the launch: DRAM writes still to come */
     uint64_t l2_incomplete;    /* 1: a block's trace overflowed (sim/l2.c SIM_TRACE_CAP); the L2 figures are low */
     uint64_t dram_background_read_bytes; /* of dram_read_bytes, the chip's own reads, not the kernel's (sim/l2.c) */
+    uint64_t dram_background_write_bytes; /* of dram_write_bytes, the chip's background writes (sim/l2.c) */
     /* The blocks as the chip would place them (sim/timemodel.c): each block's
      * work is its shared bytes + 4 x its global accesses; blocks go, in order,
      * to the SM with the least work so far (the block scheduler hands the next
@@ -215,6 +216,11 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
 /* The session-9 roofline (DRAM, L2, shared memory, launch): with the time model, the time
  * sim/l2.c gives the background writes and reads of a launch. */
 double sim_time_roofline(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c);
+/* The chip's background writes during a launch of t seconds that rewrote `rewrites` dirty
+ * sectors: whole SIM_L2_BG_UNIT units at the preset's rate, the nearest whole count (the
+ * likeliest), at most 32 bytes a rewrite (sim/l2.c). */
+#define SIM_L2_BG_UNIT (256u << 10)
+uint64_t sim_l2_background_writes(const sim_device *dev, double t, uint64_t rewrites);
 /* The blocks of a launch one SM holds at once: the preset's limits on threads, blocks and
  * dynamic shared memory, and the kernel's __launch_bounds__ blocks (cfg->min_blocks_per_sm,
  * set by the launchers: sim/kernel.h) where lower. Registers and static __shared__ are not

@@ -44,6 +44,7 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_null(j, "write_bytes");
         json_null(j, "dirty_after_bytes");
         json_null(j, "background_read_bytes");
+        json_null(j, "background_write_bytes");
         json_null(j, "complete");
         json_end(j);
         json_num(j, "flops", k->flops);
@@ -123,12 +124,14 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_uint(j, "write_bytes", k->sim.dram_write_bytes);
         json_uint(j, "dirty_after_bytes", k->sim.l2_dirty_bytes);
         json_uint(j, "background_read_bytes", k->sim.dram_background_read_bytes);
+        json_uint(j, "background_write_bytes", k->sim.dram_background_write_bytes);
         json_bool(j, "complete", !k->sim.l2_incomplete);
     } else {
         json_uint(j, "read_bytes", k->hw.dram_read_bytes);
         json_uint(j, "write_bytes", k->hw.dram_write_bytes);
         json_null(j, "dirty_after_bytes");
         json_null(j, "background_read_bytes");
+        json_null(j, "background_write_bytes");
         json_bool(j, "complete", 1);
     }
     json_end(j);

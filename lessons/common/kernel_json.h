@@ -6,9 +6,10 @@
 
 /* One object per launch: name, grid, block, shared_bytes, hbm.*, sram.*,
  * l2.* (read_sectors, write_sectors, hit_rate), dram.* (read_bytes,
- * write_bytes, dirty_after_bytes, background_read_bytes, complete: the GPU's
- * counters, or the simulator's L2 model), flops, time_ms, status. detailed: the warp-level
- * fields (sectors, wavefronts, conflicts) were counted; else they are null. */
+ * write_bytes, dirty_after_bytes, background_read_bytes, background_write_bytes,
+ * complete: the GPU's counters, or the simulator's L2 model), flops, time_ms,
+ * status. detailed: the warp-level fields (sectors, wavefronts, conflicts) were
+ * counted; else they are null. */
 void lesson_json_kernel(json *j, const be_kernel *k, int detailed);
 /* The same fields without the enclosing object, for callers adding their own. */
 void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed);

@@ -140,6 +140,7 @@ void lesson_add_l2(sim_counters *sum, const sim_counters *k)
     sum->l2_dirty_bytes = sim_l2_get_cold() ? sum->l2_dirty_bytes + k->l2_dirty_bytes : k->l2_dirty_bytes;
     sum->l2_incomplete |= k->l2_incomplete;
     sum->dram_background_read_bytes += k->dram_background_read_bytes;
+    sum->dram_background_write_bytes += k->dram_background_write_bytes;
 }
 
 void lesson_l2_head(FILE *f, const char *indent, const sim_device *dev)
