@@ -217,9 +217,8 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
  * sim/l2.c gives the background writes and reads of a launch. */
 double sim_time_roofline(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c);
 /* The chip's background writes during a launch of t seconds that rewrote `rewrites` dirty
- * sectors: whole SIM_L2_BG_UNIT units at the preset's rate, the nearest whole count (the
- * likeliest), at most 32 bytes a rewrite (sim/l2.c). */
-#define SIM_L2_BG_UNIT (256u << 10)
+ * sectors: the preset's rate x t (the expected value of whole 256 KiB units), at most 32
+ * bytes a rewrite, in whole sectors (sim/l2.c). */
 uint64_t sim_l2_background_writes(const sim_device *dev, double t, uint64_t rewrites);
 /* The blocks of a launch one SM holds at once: the preset's limits on threads, blocks and
  * dynamic shared memory, and the kernel's __launch_bounds__ blocks (cfg->min_blocks_per_sm,

@@ -30,9 +30,9 @@
  *  - 264 blocks each reading the same 64 KiB: DRAM reads 64 KiB, the other
  *    263 blocks hit;
  *  - atomics on one word: its sector pair is fetched once, the sector left dirty;
- *  - background writes (18.7 MB/s) in whole 256 KiB units, the nearest whole count
- *    of the launch's predicted time (the larger of the roofline's and the time
- *    model's; a 3 us launch: none), at most one write-back per rewritten sector;
+ *  - background writes: 18.7 MB/s x the launch's predicted time (the larger of the
+ *    roofline's and the time model's), at most one write-back per rewritten sector
+ *    (the atomics: one sector);
  *  - the figures do not depend on the number of OpenMP workers;
  *  - without cold starts (sim_l2_set_cold(0)), what one launch or memset
  *    leaves in L2 the next finds, and write-backs outside launches count;
@@ -270,10 +270,10 @@ Test(l2, atomics_fetch_once_and_dirty)
     SIM_CHECK(l2_atomic_one_launch_sim(&cfg, c));
     EXPECT(dram_read_bytes, 64 + F, "atomics on one word: its pair of sectors");
     EXPECT(l2_dirty_bytes, 32, "atomics on one word");
-    /* background writes: 18.7 MB/s x the predicted 3 us (the launch) is 0.0002 of a 256 KiB unit,
-     * so the likeliest count is none (background_writes_come_in_whole_units) */
-    EXPECT(dram_write_bytes, 0, "atomics on one word: no background unit in 3 us");
-    EXPECT(dram_background_write_bytes, 0, "atomics on one word: no background unit in 3 us");
+    /* background writes: 18.7 MB/s x the predicted 3 us (the launch) = 56 bytes, whole sectors:
+     * one write-back of the rewritten sector (background_writes_follow_the_rate) */
+    EXPECT(dram_write_bytes, 32, "atomics on one word: cleaned once while the kernel ran");
+    EXPECT(dram_background_write_bytes, 32, "atomics on one word: all of its writes are the background's");
     int h = 0;
     SIM_CHECK(sim_memcpy(&h, c, 4, SIM_COPY_D2H));
     cr_assert_eq(h, 1024);
@@ -352,28 +352,24 @@ Test(l2, persistent_l2_carries_over)
 }
 
 /* The chip's background writes (sim/l2.c sim_l2_background_writes): 256 KiB units at 18.7
- * MB/s, one every 14.0 ms, with a random phase, so a launch of t sees floor(t / 14.0 ms) or one
- * more (the H200's idle launches of 10, 20, 40 ms: 0-1, 1, 3 units); the nearest whole count is
- * the likeliest (the median), capped at one write-back (32 bytes) per rewritten sector. */
-Test(l2, background_writes_come_in_whole_units)
+ * MB/s, one every 14.0 ms; the model gives their expected value, rate x t in whole sectors,
+ * capped at one write-back (32 bytes) per rewritten sector. */
+Test(l2, background_writes_follow_the_rate)
 {
     const sim_device *dev = sim_get_device();
-    const double unit = 256.0 * 1024, period = unit / dev->ceil.l2_clean_bytes_per_s;
-    const uint64_t many = 1ull << 40, U1 = 256 * 1024;
-    cr_assert_float_eq(period, 14.0e-3, 0.1e-3, "the unit's period: %.4g s", period);
+    const double period = 256.0 * 1024 / dev->ceil.l2_clean_bytes_per_s;
+    const uint64_t many = 1ull << 40;
+    cr_assert_float_eq(period, 14.0e-3, 0.1e-3, "a 256 KiB unit's period: %.4g s", period);
     const struct {
         double t;
         uint64_t rewrites, want;
     } cases[] = {
         {0, many, 0},
-        {3e-6, many, 0},
-        {0.49 * period, many, 0},
-        {0.51 * period, many, U1},
-        {10e-3, many, U1}, /* 0.71 units */
-        {20e-3, many, U1}, /* 1.43 */
-        {40e-3, many, 3 * U1}, /* 2.85 */
-        {672e-3, many, 48 * U1}, /* flash v1 at N = 4096: 12.6 MB measured, 12.58 MB here */
-        {40e-3, 100, 3200}, /* fewer rewrites than the units would write */
+        {3e-6, many, 32},         /* 56.1 bytes: one whole sector */
+        {10e-3, many, 186976},    /* 187000 bytes: 0.71 of a unit */
+        {42e-3, many, 785376},    /* flash v1 at N = 1024: 0.79 MB measured */
+        {672e-3, many, 12566400}, /* flash v1 at N = 4096: 12.6 MB measured */
+        {40e-3, 100, 3200},       /* fewer rewrites than the rate would clean */
         {40e-3, 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
