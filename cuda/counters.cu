@@ -24,9 +24,10 @@
 
 #include "cuda_backend.h"
 
-/* The metric list: the eleven base metrics, the three atomic ones, then the
- * two LDGSTS ones (sm_80 and later). A device whose profiler does not know
- * the atomic metrics keeps the others (open_impl retries without them). */
+/* The metric list: the eleven base metrics, L2's lookup misses of L1's sectors,
+ * the three atomic ones, then the two LDGSTS ones (sm_80 and later). A device
+ * whose profiler does not know the lookup-miss or the atomic metrics keeps the
+ * others (open_impl retries without them). */
 static const char *metric_names[] = {
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
@@ -50,7 +51,9 @@ static const char *ldgsts_metric_names[] = {
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
 };
-#define NMETRICS (NBASE + 3 + 2)
+/* L1's sectors that missed L2 (the GPU's L2 hit rate beside the model's) */
+static const char *miss_metric_name = "lts__t_sectors_srcunit_tex_lookup_miss.sum";
+#define NMETRICS (NBASE + 3 + 2 + 1)
 
 struct cuda_counters {
     CUcontext ctx;
@@ -60,15 +63,19 @@ struct cuda_counters {
     size_t config_size, data_size;
     size_t nmetrics;  /* entries of names */
     const char *names[NMETRICS];
-    int i_atom, i_ldgsts; /* index of the first atomic / LDGSTS metric in names, -1 if absent */
+    int i_atom, i_ldgsts, i_miss; /* index of the first atomic / LDGSTS / lookup-miss metric in names, -1 if absent */
 };
 
-static void build_names(cuda_counters *c, int with_atom, int with_ldgsts)
+static void build_names(cuda_counters *c, int with_atom, int with_ldgsts, int with_miss)
 {
     size_t k = 0;
     for (size_t i = 0; i < NBASE; i++)
         c->names[k++] = metric_names[i];
-    c->i_atom = c->i_ldgsts = -1;
+    c->i_atom = c->i_ldgsts = c->i_miss = -1;
+    if (with_miss) {
+        c->i_miss = (int)k;
+        c->names[k++] = miss_metric_name;
+    }
     if (with_atom) {
         c->i_atom = (int)k;
         for (size_t i = 0; i < 3; i++)
@@ -142,8 +149,11 @@ static int open_impl(cuda_counters *c, char *why, size_t n)
     int major = 0;
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
     /* no LDGSTS before sm_80: those metrics do not exist there */
-    for (int with_atom = 1;; with_atom = 0) {
-        build_names(c, with_atom, major >= 8);
+    /* the optional metrics: the atomic ones and the lookup misses, then the lookup misses
+     * alone, then the atomic ones alone, then neither */
+    for (int opt = 3;; opt--) {
+        const int with_atom = opt & 1;
+        build_names(c, with_atom, major >= 8, (opt & 2) != 0);
         CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params, hi);
         hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
         hi.pChipName = chip.pChipName;
@@ -161,7 +171,7 @@ static int open_impl(cuda_counters *c, char *why, size_t n)
         d.pHostObject = c->host;
         cuptiProfilerHostDeinitialize(&d);
         c->host = NULL;
-        if (!with_atom) /* the base metrics themselves failed */
+        if (opt == 0) /* the base metrics themselves failed */
             return cupti_fail(r, "cuptiProfilerHostConfigAddMetrics", why, n);
     }
 
@@ -298,6 +308,10 @@ int cuda_counters_end(cuda_counters *c, hw_counters *hw, char *why, size_t n)
     if (c->i_ldgsts >= 0) {
         hw->ldgsts_sectors = (uint64_t)(v[c->i_ldgsts] + 0.5);
         hw->ldgsts_conflicts = (uint64_t)(v[c->i_ldgsts + 1] + 0.5);
+    }
+    if (c->i_miss >= 0) {
+        hw->l2_miss_sectors = (uint64_t)(v[c->i_miss] + 0.5);
+        hw->l2_miss_valid = 1;
     }
     hw->valid = 1;
     return 0;

@@ -32,6 +32,9 @@ typedef struct hw_counters {
                                            their result used (ATOM) and unused (RED) */
     uint64_t shared_atom_wavefronts;    /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum */
     uint64_t l2_read_sectors, l2_write_sectors;  /* lts__t_sectors_srcunit_tex_op_read/write.sum */
+    int l2_miss_valid;                           /* the profiler knew the lookup-miss metric */
+    uint64_t l2_miss_sectors;                    /* lts__t_sectors_srcunit_tex_lookup_miss.sum: of L1's
+                                                    sectors, those L2 did not hold (writes never miss) */
     uint64_t dram_read_bytes, dram_write_bytes;  /* dram__bytes_read/write.sum */
     double gpu_time_ns;                          /* gpu__time_duration.sum */
 } hw_counters;

@@ -3,10 +3,22 @@
  * lesson.c so that `simtlab run` links it without the lessons' backends. */
 #include "kernel_json.h"
 
+/* L2's hit rate for the sectors L1 sends it, as the chip counts it: a write never
+ * misses (L2 allocates the sector; lts__t_sectors_srcunit_tex_op_write_lookup_miss was 0
+ * in every launch measured on the H200 and the H100), so the misses are the reads' (the
+ * model counts atomics with the writes). */
 double lesson_l2_hit_rate(const sim_counters *c)
 {
     uint64_t n = c->l2_read_sectors + c->l2_write_sectors;
-    return n ? (double)(c->l2_read_hits + c->l2_write_hits) / (double)n : -1;
+    return n ? 1.0 - (double)(c->l2_read_sectors - c->l2_read_hits) / (double)n : -1;
+}
+
+double lesson_hw_l2_hit_rate(const hw_counters *h)
+{
+    uint64_t n = h->l2_read_sectors + h->l2_write_sectors + (h->atom_valid ? h->atom_sectors + h->red_sectors : 0);
+    if (!h->valid || !h->l2_miss_valid || !n || h->l2_miss_sectors > n)
+        return -1;
+    return 1.0 - (double)h->l2_miss_sectors / (double)n;
 }
 
 void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
@@ -113,9 +125,13 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         else
             json_null(j, "hit_rate");
     } else {
+        double h = lesson_hw_l2_hit_rate(&k->hw);
         json_uint(j, "read_sectors", k->hw.l2_read_sectors);
         json_uint(j, "write_sectors", k->hw.l2_write_sectors);
-        json_null(j, "hit_rate"); /* not among the range profiler's metrics here */
+        if (h >= 0)
+            json_num(j, "hit_rate", h);
+        else
+            json_null(j, "hit_rate"); /* the profiler did not know the lookup-miss metric */
     }
     json_end(j);
     json_obj(j, "dram");

@@ -123,7 +123,9 @@ const char *const lesson_dram_note =
     "HBM (sim) is what the kernel requests, so it matches L1 sectors x 32; DRAM sees only L2 misses and "
     "write-backs: data re-read by many blocks (K, V, Q tiles) hits the L2. DRAM model: the simulator's L2 model, "
     "the kernel on an empty L2 (docs/l2-model.md); hw: the GPU's counters, read by kernel replay, which restores "
-    "the buffers a kernel writes into L2 first (so they can differ: docs/parity-h200.md). model ms: the time "
+    "the buffers a kernel writes into L2 first (so they can differ: docs/parity-h200.md). L2 hit: of L1's "
+    "sectors, those L2 held (a write always counts: the chip allocates it), the model's and the GPU's "
+    "(lts__t_sectors_srcunit_tex_lookup_miss), by the same replay. model ms: the time "
     "model's prediction from the simulator's counters (sim/timemodel.c)";
 
 void lesson_add_l2(sim_counters *sum, const sim_counters *k)
@@ -176,12 +178,12 @@ static const char *mark(uint64_t a, uint64_t b) { return a == b ? "=" : "!"; }
 void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const backend *gpu, int gpu_first, int n)
 {
     fprintf(f, "\n  compare: simulator (detailed) vs %s hardware counters\n", be_device_name(gpu));
-    fprintf(f, "    %-20s %25s %25s %23s %23s %12s %23s %9s %9s %9s\n", "kernel", "global ld sectors sim/hw",
+    fprintf(f, "    %-20s %25s %25s %23s %23s %12s %23s %15s %9s %9s %9s\n", "kernel", "global ld sectors sim/hw",
             "global st sectors sim/hw", "shared wavefronts", "bank conflicts", "HBM (sim)", "DRAM model / hw",
-            "sim ms", "model ms", "gpu ms");
+            "L2 hit model/hw", "sim ms", "model ms", "gpu ms");
     for (int i = 0; i < n; i++) {
         const be_kernel *a = &sim->kernels[sim_first + i], *b = &gpu->kernels[gpu_first + i];
-        char c1[48], c2[48], c3[48], c4[48], c5[64], x[24], y[24], z[24];
+        char c1[48], c2[48], c3[48], c4[48], c5[64], c6[32], h1[12] = "-", h2[12] = "-", x[24], y[24], z[24];
         uint64_t swf = be_wavefronts(a), hwf = be_wavefronts(b), sbc = be_conflicts(a), hbc = be_conflicts(b);
         uint64_t sld = be_ld_sectors(a), hld = be_ld_sectors(b);
         if (!b->hw.valid) {
@@ -196,9 +198,15 @@ void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const back
         human_bytes((double)(a->sim.hbm_read_bytes + a->sim.hbm_write_bytes), z, sizeof z);
         snprintf(c5, sizeof c5, "%s / %s", human_bytes((double)(a->sim.dram_read_bytes + a->sim.dram_write_bytes), x, sizeof x),
                  human_bytes((double)(b->hw.dram_read_bytes + b->hw.dram_write_bytes), y, sizeof y));
+        double sh = lesson_l2_hit_rate(&a->sim), hh = lesson_hw_l2_hit_rate(&b->hw);
+        if (sh >= 0)
+            snprintf(h1, sizeof h1, "%.1f%%", 100 * sh);
+        if (hh >= 0)
+            snprintf(h2, sizeof h2, "%.1f%%", 100 * hh);
+        snprintf(c6, sizeof c6, "%s / %s", h1, h2);
         sim_time_pred tp = sim_time_model(sim->dev, &a->cfg, &a->sim, a->flops);
-        fprintf(f, "    %-20s %25s %25s %23s %23s %12s %23s %9.2f %9.4f %9.4f\n", a->name, c1, c2, c3, c4, z, c5,
-                a->time_ms, tp.seconds * 1e3, b->time_ms);
+        fprintf(f, "    %-20s %25s %25s %23s %23s %12s %23s %15s %9.2f %9.4f %9.4f\n", a->name, c1, c2, c3, c4, z, c5,
+                c6, a->time_ms, tp.seconds * 1e3, b->time_ms);
         if (a->sim.async_requests)
             fprintf(f,
                     "    %-20s   of which cp.async (LDGSTS): ld sectors %llu %s %llu, bank conflicts %llu %s %llu; shared "
