@@ -125,7 +125,7 @@ const char *const lesson_dram_note =
     "the kernel on an empty L2 (docs/l2-model.md); hw: the GPU's counters, read by kernel replay, which restores "
     "the buffers a kernel writes into L2 first (so they can differ: docs/parity-h200.md). L2 hit: of L1's "
     "sectors, those L2 held (a write always counts: the chip allocates it), the model's and the GPU's "
-    "(lts__t_sectors_srcunit_tex_lookup_miss), by the same replay. model ms: the time "
+    "(lts__t_sectors_srcunit_tex_lookup_miss, read by the same replay). model ms: the time "
     "model's prediction from the simulator's counters (sim/timemodel.c)";
 
 void lesson_add_l2(sim_counters *sum, const sim_counters *k)
