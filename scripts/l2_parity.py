@@ -109,7 +109,9 @@ def gpu_hit_pct(g):
     rd = num(g, "lts__t_sectors_srcunit_tex_op_read.sum")
     wr = num(g, "lts__t_sectors_srcunit_tex_op_write.sum")
     if miss is not None and rd is not None and wr is not None:
-        return 100.0 * (1 - miss / (rd + wr)) if rd + wr else None
+        n = rd + wr + (num(g, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum") or 0) + (
+            num(g, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum") or 0)
+        return 100.0 * (1 - miss / n) if n and miss <= n else None
     return num(g, "lts__t_sector_hit_rate.pct")
 
 

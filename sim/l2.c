@@ -103,7 +103,7 @@ static struct {
     uint64_t hash_group, hash_xor; /* set_of's last group and its permutation */
     uint64_t dirty_sectors;
     /* this launch's tallies */
-    uint64_t rd_sectors, wr_sectors, rd_hits, wr_hits, fetched, written_back;
+    uint64_t rd_sectors, wr_sectors, rd_hits, wr_hits, at_misses, fetched, written_back;
     uint64_t rewrites; /* writes of a sector already dirty (what background cleaning can write back again) */
     int overflow;
     /* blocks done but not yet fed: slot[b % cap] for b in [base, base + cap) */
@@ -271,6 +271,7 @@ static void l2_sector(uint64_t sector, unsigned kind)
     } else {
         L2.wr_sectors++;
         L2.wr_hits += present;
+        L2.at_misses += kind == 2 && !present;
     }
     if (!present && kind != 1) { /* DRAM is read in aligned pairs of sectors */
         uint8_t fetch = (uint8_t)(SIM_L2_FETCH == 2 ? 3u << (sub & 2) : bit) & (uint8_t)~L2.valid[i];
@@ -462,7 +463,7 @@ int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks)
         return -1;
     if (L2.cold)
         l2_clear();
-    L2.rd_sectors = L2.wr_sectors = L2.rd_hits = L2.wr_hits = L2.fetched = L2.written_back = L2.rewrites = 0;
+    L2.rd_sectors = L2.wr_sectors = L2.rd_hits = L2.wr_hits = L2.at_misses = L2.fetched = L2.written_back = L2.rewrites = 0;
     L2.cfg = *cfg;
     L2.overflow = 0;
     L2.base = 0;
@@ -888,6 +889,7 @@ void sim_l2_launch_end(sim_counters *c)
     c->l2_write_sectors = L2.wr_sectors;
     c->l2_read_hits = L2.rd_hits;
     c->l2_write_hits = L2.wr_hits;
+    c->l2_atom_misses = L2.at_misses;
     c->dram_read_bytes = L2.fetched;
     c->dram_write_bytes = L2.written_back;
     c->l2_dirty_bytes = L2.dirty_sectors * 32;
@@ -951,7 +953,7 @@ void sim_l2_host_access(uintptr_t a, size_t n, int wr)
         return;
     pthread_mutex_lock(&L2.lock);
     uint64_t f = L2.fetched, wb = L2.written_back, rs = L2.rd_sectors, ws = L2.wr_sectors, rh = L2.rd_hits,
-             wh = L2.wr_hits;
+             wh = L2.wr_hits, am = L2.at_misses;
     if (wr == 1) {
         for (uint64_t s = a >> 5; s <= (a + n - 1) >> 5; s++)
             l2_sector(s, 1);
@@ -969,6 +971,7 @@ void sim_l2_host_access(uintptr_t a, size_t n, int wr)
     L2.host_fetched += L2.fetched - f;
     L2.host_written_back += L2.written_back - wb;
     L2.fetched = f, L2.written_back = wb, L2.rd_sectors = rs, L2.wr_sectors = ws, L2.rd_hits = rh, L2.wr_hits = wh;
+    L2.at_misses = am;
     pthread_mutex_unlock(&L2.lock);
 }
 

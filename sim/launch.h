@@ -159,6 +159,8 @@ typedef struct sim_counters {
     /* the L2 model (sim/l2.c), every mode: what reaches L2 and DRAM */
     uint64_t l2_read_sectors, l2_write_sectors; /* sectors past the block's L1 (atomics: writes) */
     uint64_t l2_read_hits, l2_write_hits;       /* of those, found valid in L2 */
+    uint64_t l2_atom_misses;                    /* of l2_write_sectors, atomics whose sector L2 did not hold
+                                                   (a lookup miss on the chip, as a read's; a write's never is) */
     uint64_t dram_read_bytes;  /* predicted: sectors L2 fetched from DRAM during the launch, x 32 */
     uint64_t dram_write_bytes; /* predicted: dirty sectors L2 wrote back during the launch, x 32 */
     uint64_t l2_dirty_bytes;   /* dirty in L2 after the launch: DRAM writes still to come */

@@ -270,6 +270,7 @@ Test(l2, atomics_fetch_once_and_dirty)
     SIM_CHECK(l2_atomic_one_launch_sim(&cfg, c));
     EXPECT(dram_read_bytes, 64 + F, "atomics on one word: its pair of sectors");
     EXPECT(l2_dirty_bytes, 32, "atomics on one word");
+    EXPECT(l2_atom_misses, 1, "atomics on one word: the first misses L2, the rest hit");
     /* background writes: 18.7 MB/s x the predicted 3 us (the launch) = 56 bytes, whole sectors:
      * one write-back of the rewritten sector (background_writes_follow_the_rate) */
     EXPECT(dram_write_bytes, 32, "atomics on one word: cleaned once while the kernel ran");

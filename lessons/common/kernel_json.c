@@ -5,18 +5,21 @@
 
 /* L2's hit rate for the sectors L1 sends it, as the chip counts it: a write never
  * misses (L2 allocates the sector; lts__t_sectors_srcunit_tex_op_write_lookup_miss was 0
- * in every launch measured on the H200 and the H100), so the misses are the reads' (the
- * model counts atomics with the writes). */
+ * in every launch measured on the H200 and the H100), so the misses are the reads' and
+ * the atomics' (which fetch their sector, as reads do). */
 double lesson_l2_hit_rate(const sim_counters *c)
 {
     uint64_t n = c->l2_read_sectors + c->l2_write_sectors;
-    return n ? 1.0 - (double)(c->l2_read_sectors - c->l2_read_hits) / (double)n : -1;
+    return n ? 1.0 - (double)(c->l2_read_sectors - c->l2_read_hits + c->l2_atom_misses) / (double)n : -1;
 }
 
+/* L2's lookup misses of L1's sectors over L1's sectors: reads and writes as L2 counts
+ * them, atomics as L1 does (global atomics all pass to L2). Without the atomic metrics
+ * the sectors are not all known, so there is no rate. */
 double lesson_hw_l2_hit_rate(const hw_counters *h)
 {
-    uint64_t n = h->l2_read_sectors + h->l2_write_sectors + (h->atom_valid ? h->atom_sectors + h->red_sectors : 0);
-    if (!h->valid || !h->l2_miss_valid || !n || h->l2_miss_sectors > n)
+    uint64_t n = h->l2_read_sectors + h->l2_write_sectors + h->atom_sectors + h->red_sectors;
+    if (!h->valid || !h->l2_miss_valid || !h->atom_valid || !n || h->l2_miss_sectors > n)
         return -1;
     return 1.0 - (double)h->l2_miss_sectors / (double)n;
 }
@@ -131,7 +134,7 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         if (h >= 0)
             json_num(j, "hit_rate", h);
         else
-            json_null(j, "hit_rate"); /* the profiler did not know the lookup-miss metric */
+            json_null(j, "hit_rate"); /* not measured (the profiler lacks a metric), or not a rate */
     }
     json_end(j);
     json_obj(j, "dram");

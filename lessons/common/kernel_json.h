@@ -15,6 +15,7 @@ void lesson_json_kernel(json *j, const be_kernel *k, int detailed);
 void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed);
 /* The simulator's L2 sector hit rate of a launch (sim/l2.c); -1 when nothing reached L2. */
 double lesson_l2_hit_rate(const sim_counters *c);
-/* The GPU's, from lts__t_sectors_srcunit_tex_lookup_miss over L1's sectors; -1 if not measured. */
+/* The GPU's, from lts__t_sectors_srcunit_tex_lookup_miss over L1's sectors; -1 if not measured
+ * (or the atomic metrics are missing: the sectors are not all known). */
 double lesson_hw_l2_hit_rate(const hw_counters *h);
 #endif

@@ -124,8 +124,9 @@ const char *const lesson_dram_note =
     "write-backs: data re-read by many blocks (K, V, Q tiles) hits the L2. DRAM model: the simulator's L2 model, "
     "the kernel on an empty L2 (docs/l2-model.md); hw: the GPU's counters, read by kernel replay, which restores "
     "the buffers a kernel writes into L2 first (so they can differ: docs/parity-h200.md). L2 hit: of L1's "
-    "sectors, those L2 held (a write always counts: the chip allocates it), the model's and the GPU's "
-    "(lts__t_sectors_srcunit_tex_lookup_miss, read by the same replay). model ms: the time "
+    "sectors, those L2 held (a write always counts: the chip allocates it), the model's on an empty L2 and the "
+    "GPU's (lts__t_sectors_srcunit_tex_lookup_miss) after the replay put the written buffers back in L2, so "
+    "expect the GPU's higher for kernels that read what they write. model ms: the time "
     "model's prediction from the simulator's counters (sim/timemodel.c)";
 
 void lesson_add_l2(sim_counters *sum, const sim_counters *k)
@@ -136,6 +137,7 @@ void lesson_add_l2(sim_counters *sum, const sim_counters *k)
     sum->l2_write_sectors += k->l2_write_sectors;
     sum->l2_read_hits += k->l2_read_hits;
     sum->l2_write_hits += k->l2_write_hits;
+    sum->l2_atom_misses += k->l2_atom_misses;
     sum->dram_read_bytes += k->dram_read_bytes;
     sum->dram_write_bytes += k->dram_write_bytes;
     /* dirty bytes left in L2: after the last launch, or (cold starts) each launch's own */

@@ -12,7 +12,7 @@
 // reads are what of that buffer L2 no longer held. Under LRU, rmw keeps B (touched last) and
 // loses A first; ro loses them alike.
 // Run under Nsight Compute with the caches left alone (the launches must see each other's L2):
-//   ncu --cache-control none --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum ./wlines_probe
+//   ncu --cache-control none --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum ./wlines_probe
 // and on the simulator (`SIMTLAB_L2_COLD=0 simtlab run scripts/gpu/wlines_probe.cu --arch <preset>
 // --json PATH`). Every launch is one row; the program prints "launch <i> <what> <f> <MB>".
 #include <cstdio>
