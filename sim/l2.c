@@ -62,6 +62,7 @@
 #include "internal.h"
 
 #define SIM_L2_WAYS 16
+#define PEND_SHIFT 4 /* valid[i] >> 4: sectors fetched with their pair's other half, not looked up since */
 #define SIM_L2_LINE_SHIFT 7 /* 128-byte lines */
 #define SIM_L2_RR 16        /* reads each block of the window feeds per turn (a write costs 1 / SIM_L2_READ_COST of one) */
 #define SIM_TRACE_CAP ((size_t)1 << 25) /* trace entries a block may keep (256 MB) */
@@ -93,7 +94,7 @@ static struct {
      * lookup reads only the 128 bytes of its set's tags */
     uint64_t *tag; /* line address + 1; 0: empty */
     uint64_t *lru; /* last use (L2.clock) */
-    uint8_t *valid, *dirty; /* per sector of the line */
+    uint8_t *valid, *dirty; /* per sector of the line; valid's high nibble: PEND_SHIFT */
     uint8_t *hot;   /* per line: looked up again (not the lookup just before) since it came in */
     uint8_t *live;  /* per set: touched in this launch (listed in touched) */
     uint32_t *touched;
@@ -265,18 +266,26 @@ static void l2_sector(uint64_t sector, unsigned kind)
     L2.last_line = line;
     L2.last_way = i;
     int present = (L2.valid[i] & bit) != 0;
+    /* A hit to the hit rate: present, and not the other half of a pair a miss
+     * fetched that nothing has looked up since (valid's high nibble). The chip
+     * looks up a request's sectors of a line together and counts each it lacked
+     * as a miss, both halves of a pair (H100, flushed: scale 50 %, add 33 %);
+     * here a request's sectors may come in two turns of the window. */
+    const uint8_t pend = (uint8_t)(bit << PEND_SHIFT);
+    int hit = present && !(L2.valid[i] & pend);
+    L2.valid[i] &= (uint8_t)~pend;
     if (kind == 0) {
         L2.rd_sectors++;
-        L2.rd_hits += present;
+        L2.rd_hits += hit;
     } else {
         L2.wr_sectors++;
         L2.wr_hits += present;
-        L2.at_misses += kind == 2 && !present;
+        L2.at_misses += kind == 2 && !hit;
     }
     if (!present && kind != 1) { /* DRAM is read in aligned pairs of sectors */
-        uint8_t fetch = (uint8_t)(SIM_L2_FETCH == 2 ? 3u << (sub & 2) : bit) & (uint8_t)~L2.valid[i];
+        uint8_t fetch = (uint8_t)(SIM_L2_FETCH == 2 ? 3u << (sub & 2) : bit) & (uint8_t)~L2.valid[i] & 15u;
         L2.fetched += 32u * (unsigned)__builtin_popcount(fetch);
-        L2.valid[i] |= fetch;
+        L2.valid[i] |= (uint8_t)(fetch | (fetch & ~bit) << PEND_SHIFT);
     }
     L2.valid[i] |= bit;
     L2.rewrites += kind != 0 && (L2.dirty[i] & bit);

@@ -7,13 +7,13 @@
 # back 8 files at most). DEADLINE (seconds, default 560) stops what is still running so the
 # results get packed. Elsewhere: PAR (sweep runs at once, default 8), SWEEP_W (workers each,
 # default 2), VAL_W (workers of each full-grid run, default 16), JOBS (build, default 16), ONLY
-# (sweep or val: that part alone); on a
+# (sweep or val: that part alone), ARCH (the preset, default h200; sm_90 for an H100's runs); on a
 # 2-core machine PAR=1 SWEEP_W=2 VAL_W=2 JOBS=2 DEADLINE=9000 takes about 100 min (session 17).
 set -u
 OUT=${OUT:-/tmp/simtlab-all}
 SB=/tmp/simtlab-simbuild
 DEADLINE=${DEADLINE:-560}
-PAR=${PAR:-8} SWEEP_W=${SWEEP_W:-2} VAL_W=${VAL_W:-16} JOBS=${JOBS:-16}
+PAR=${PAR:-8} SWEEP_W=${SWEEP_W:-2} VAL_W=${VAL_W:-16} JOBS=${JOBS:-16} ARCH=${ARCH:-h200}
 case "${ONLY:-}" in
   "" | sweep | val) ;;
   *) echo "all_sims.sh: ONLY='$ONLY': give sweep, val, or nothing for both" >&2; exit 2 ;;
@@ -31,12 +31,12 @@ one() { # one <dir> <workers> <index> <lesson args...>
   shift 3
   s=$(date +%s) l=$(left)
   [ "$l" -gt 5 ] || { echo "sim $i not run: past the deadline: $*" >>"$dir/log.txt"; return; }
-  OMP_NUM_THREADS=$w SIMTLAB_TIMEOUT=0 SIMTLAB_L2_COLD=1 timeout "$l" $SB/lesson "$@" --mode sim --arch h200 \
+  OMP_NUM_THREADS=$w SIMTLAB_TIMEOUT=0 SIMTLAB_L2_COLD=1 timeout "$l" $SB/lesson "$@" --mode sim --arch "$ARCH" \
     --json >"$dir/sim-$i.json" 2>"$dir/sim-$i.err"
   echo "sim $i rc=$? $(($(date +%s) - s)) s: $*" >>"$dir/log.txt"
 }
 export -f one left
-export SB t0 DEADLINE
+export SB t0 DEADLINE ARCH
 runs() { # the "none" runs of a runs file, as "<index> <args>", args without the GPU options
   grep '^none ' "$1" | while read -r _ i _ _ args; do
     printf '%s %s\n' "$i" "$(printf '%s' "$args" | sed 's/--mode cuda//; s/--repeats 0//; s/--no-counters//')"
