@@ -12,15 +12,8 @@
 #include <cuda_runtime.h>
 
 #include "ck.h"
+#include "probe_rd.cuh"
 
-__global__ void rd(const float *p, size_t count, float *sink)
-{
-    float acc = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x)
-        acc += p[i];
-    if (acc == -12345.f)
-        sink[0] = acc;
-}
 // linear: a grid-stride loop over count floats (flash v1's init kernel's pattern)
 __global__ void wr_linear(float *p, size_t count, float v)
 {
