@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """scripts/l2_parity.py - the simulator's L2 model against the H200's counters.
 
-  scripts/l2_parity.py GPU_DIR SIM_DIR [--cache none|all] [--markdown OUT.md] [--csv OUT.csv]
+  scripts/l2_parity.py GPU_DIR SIM_DIR [--cache none|all] [--markdown OUT.md] [--csv OUT.csv] [--card NAME]
+
+--card names the GPU in the text (default H200).
 
 GPU_DIR holds what scripts/gpu/l2.sh brought back: lessons-<cache>.csv (Nsight
 Compute's raw page, one row per launch, the first column the run's index;
@@ -183,6 +185,7 @@ def main(argv):
     cc = argv[argv.index("--cache") + 1] if "--cache" in argv else "none"
     md = argv[argv.index("--markdown") + 1] if "--markdown" in argv else None
     csv_out = argv[argv.index("--csv") + 1] if "--csv" in argv else None
+    card = argv[argv.index("--card") + 1] if "--card" in argv else "H200"
     rows = []
     for i, cmd, ks, ki, k, g in joined_launches(gdir, sdir, cc):
         rows.append({
@@ -221,53 +224,59 @@ def main(argv):
         w25 = sum(abs(a - b) / b <= 0.25 for a, b in long)
         out.append("| time (ns), launches > 50 us | %d | %.4f | %.1f %% | %d | %d (within 25 %%: %d) |" % (
             n, rr, 100 * mae, w1, w10, w25))
-    big = [r for r in rows if (r["gpu_dram_read"] or 0) + (r["gpu_dram_write"] or 0) >= 1e6]
-
     def err(a, b):
         return (a - b) / b if b else (0.0 if a == 0 else float("inf"))
 
-    out.append("")
-    out.append("Launches moving at least 1 MB of DRAM traffic on the H200 (%d), total DRAM bytes (read + write), "
-               "worst first; the issue's bound is 10 %%:" % len(big))
-    out.append("")
-    out.append("| run | kernel | requested | sim DRAM r / w | H200 DRAM r / w | error (r+w) |")
-    out.append("|---|---|---|---|---|---|")
-    big.sort(key=lambda r: -abs(err(r["sim_dram_read"] + r["sim_dram_write"], r["gpu_dram_read"] + r["gpu_dram_write"])))
-    mb = lambda x: "%.2f" % (x / 1e6)
-    within = 0
-    for r in big:
-        e = err(r["sim_dram_read"] + r["sim_dram_write"], r["gpu_dram_read"] + r["gpu_dram_write"])
-        within += abs(e) <= 0.10
-        out.append("| %s | %s%s | %s MB | %s / %s MB | %s / %s MB | %+.1f %% |" % (
-            r["run"], r["kernel"], "" if r["sim_complete"] else " (trace incomplete: a lower bound)", mb(r["requested"]), mb(r["sim_dram_read"]), mb(r["sim_dram_write"]),
-            mb(r["gpu_dram_read"]), mb(r["gpu_dram_write"]), 100 * e))
-    out.append("")
-    out.append("%d of %d such launches within 10 %%." % (within, len(big)))
-    small = [r for r in rows if r not in big]
-    out.append("")
-    out.append("The other launches (%d, under 1 MB on the H200; the issue's bound is 15 %%), those outside it:" % len(small))
-    out.append("")
-    out.append("| run | kernel | sim DRAM r / w | H200 DRAM r / w | error (r+w) |")
-    out.append("|---|---|---|---|---|")
-    kb = lambda x: "%.1f" % (x / 1e3)
-    within = 0
-    for r in small:
-        e = err(r["sim_dram_read"] + r["sim_dram_write"], (r["gpu_dram_read"] or 0) + (r["gpu_dram_write"] or 0))
-        if abs(e) <= 0.15:
-            within += 1
-            continue
-        out.append("| %s | %s | %s / %s KB | %s / %s KB | %+.1f %% |" % (
-            r["run"], r["kernel"], kb(r["sim_dram_read"]), kb(r["sim_dram_write"]), kb(r["gpu_dram_read"] or 0),
-            kb(r["gpu_dram_write"] or 0), 100 * e))
-    out.append("")
-    out.append("%d of %d such launches within 15 %%." % (within, len(small)))
+    dram = [r for r in rows if r["gpu_dram_read"] is not None]  # a run may measure L2 alone
+    if not dram:
+        out.append("")
+        out.append("(no DRAM counters in this run)")
+    else:
+        big = [r for r in dram if (r["gpu_dram_read"] or 0) + (r["gpu_dram_write"] or 0) >= 1e6]
+
+        out.append("")
+        out.append(("Launches moving at least 1 MB of DRAM traffic on the %s (%d), total DRAM bytes (read + write), "
+                    "worst first; the issue's bound is 10 %%:") % (card, len(big)))
+        out.append("")
+        out.append("| run | kernel | requested | sim DRAM r / w | " + card + " DRAM r / w | error (r+w) |")
+        out.append("|---|---|---|---|---|---|")
+        big.sort(key=lambda r: -abs(err(r["sim_dram_read"] + r["sim_dram_write"], r["gpu_dram_read"] + r["gpu_dram_write"])))
+        mb = lambda x: "%.2f" % (x / 1e6)
+        within = 0
+        for r in big:
+            e = err(r["sim_dram_read"] + r["sim_dram_write"], r["gpu_dram_read"] + r["gpu_dram_write"])
+            within += abs(e) <= 0.10
+            out.append("| %s | %s%s | %s MB | %s / %s MB | %s / %s MB | %+.1f %% |" % (
+                r["run"], r["kernel"], "" if r["sim_complete"] else " (trace incomplete: a lower bound)", mb(r["requested"]), mb(r["sim_dram_read"]), mb(r["sim_dram_write"]),
+                mb(r["gpu_dram_read"]), mb(r["gpu_dram_write"]), 100 * e))
+        out.append("")
+        out.append("%d of %d such launches within 10 %%." % (within, len(big)))
+        small = [r for r in dram if r not in big]
+        out.append("")
+        out.append("The other launches (%d, under 1 MB on the %s; the issue's bound is 15 %%), those outside it:" % (
+            len(small), card))
+        out.append("")
+        out.append("| run | kernel | sim DRAM r / w | " + card + " DRAM r / w | error (r+w) |")
+        out.append("|---|---|---|---|---|")
+        kb = lambda x: "%.1f" % (x / 1e3)
+        within = 0
+        for r in small:
+            e = err(r["sim_dram_read"] + r["sim_dram_write"], (r["gpu_dram_read"] or 0) + (r["gpu_dram_write"] or 0))
+            if abs(e) <= 0.15:
+                within += 1
+                continue
+            out.append("| %s | %s | %s / %s KB | %s / %s KB | %+.1f %% |" % (
+                r["run"], r["kernel"], kb(r["sim_dram_read"]), kb(r["sim_dram_write"]), kb(r["gpu_dram_read"] or 0),
+                kb(r["gpu_dram_write"] or 0), 100 * e))
+        out.append("")
+        out.append("%d of %d such launches within 15 %%." % (within, len(small)))
     slow = [r for r in rows if (r["gpu_time_ns"] or 0) > 50e3]
     slow.sort(key=lambda r: -abs(err(r["sim_time_ns"], r["gpu_time_ns"])))
     out.append("")
-    out.append("Launches longer than 50 us on the H200 (%d): the time model against gpu__time_duration, worst "
-               "first; the issue's bound is 25 %%:" % len(slow))
+    out.append(("Launches longer than 50 us on the %s (%d): the time model against gpu__time_duration, worst "
+                "first; the issue's bound is 25 %%:") % (card, len(slow)))
     out.append("")
-    out.append("| run | kernel | model us | H200 us | error |")
+    out.append("| run | kernel | model us | " + card + " us | error |")
     out.append("|---|---|---|---|---|")
     for r in slow:
         out.append("| %s | %s | %.1f | %.1f | %+.1f %% |" % (r["run"], r["kernel"], r["sim_time_ns"] / 1e3,
