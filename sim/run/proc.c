@@ -44,7 +44,7 @@ int proc_run_as(const char *path, char *const argv[], const char *out, int verbo
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             return -1;
-    return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+    return WIFSIGNALED(st) ? PROC_SIGNALED + WTERMSIG(st) : WEXITSTATUS(st);
 }
 
 int run_error(const char *fmt, ...)

@@ -2,10 +2,14 @@
  * `simtlab run`'s driver (run.c, run_cuda.c). */
 #ifndef SIMTLAB_RUN_PROC_H
 #define SIMTLAB_RUN_PROC_H
-/* Runs argv (argv[0] looked up on PATH) and waits; returns its exit status,
- * 128 + the signal that ended it, or -1 (errno set) when it could not start.
+/* Runs argv (argv[0] looked up on PATH) and waits; returns its exit status (0-255),
+ * PROC_SIGNALED + the signal that ended it, or -1 (errno set) when it could not start
+ * (a program may exit with 128 + n itself: exit(702) is status 190, no signal).
  * out: its stdout and stderr go to that file (NULL: inherited); verbose: the
  * command is printed first; envp NULL: this process's environment. */
+#define PROC_SIGNALED 256
+/* the status a shell would show: 128 + the signal for a signalled process */
+static inline int proc_status(int rc) { return rc >= PROC_SIGNALED ? 128 + rc - PROC_SIGNALED : rc; }
 int proc_run(char *const argv[], const char *out, int verbose, char *const envp[]);
 /* The same, running the executable at path with argv as given (argv[0] the name the program
  * sees) */

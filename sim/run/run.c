@@ -1004,10 +1004,10 @@ static int run_program(const char *bin, const opts *o, const char *const *env_ad
     free(envp);
     if (rc < 0)
         return run_error("cannot run %s: %s", bin, strerror(errno));
-    if (rc > 128)
-        fprintf(stderr, "simtlab run: the program was killed by signal %d (%s) in its host code\n", rc - 128,
-                strsignal(rc - 128));
-    return rc;
+    if (rc >= PROC_SIGNALED)
+        fprintf(stderr, "simtlab run: the program was killed by signal %d (%s) in its host code\n", rc - PROC_SIGNALED,
+                strsignal(rc - PROC_SIGNALED));
+    return proc_status(rc);
 }
 
 int main(int argc, char **argv)

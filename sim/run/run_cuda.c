@@ -357,6 +357,7 @@ int run_cuda_run(run_cuda_ctx *c, char **args, int n_args, int no_counters, cons
                            : run_error("cannot run Nsight Compute (%s): %s; install it with the CUDA Toolkit, or use "
                                  "--no-counters to run without counters",
                                  ncu, strerror(errno));
+    rc = proc_status(rc);
     if (no_counters)
         return rc;
     if (file_has(c->ncu_log, "ERR_NVGPUCTRPERM")) {

@@ -371,6 +371,16 @@ elseif(CASE STREQUAL "program_name")
   if("${err}" MATCHES "two-pass build failed")
     fail("the two-pass note for a program that fails either way:\n${err}")
   endif()
+  # its exit status is the program's: exit(702) is status 190 and no signal (survey 5: gpuAssert
+  # macros exit with the error code); a program killed by a signal is said to be, status 128 + n
+  file(WRITE ${WORK}/src/exit702.cu "#include <cstdlib>\nint main() { exit(702); }\n")
+  run(190 ${WORK}/src/exit702.cu)
+  if("${err}" MATCHES "killed by signal")
+    fail("exit(702) reported as a signal:\n${err}")
+  endif()
+  file(WRITE ${WORK}/src/aborts.cu "#include <cstdlib>\nint main() { abort(); }\n")
+  run(134 ${WORK}/src/aborts.cu)
+  expect_text("${err}" "the program was killed by signal 6 " "the signal")
 elseif(CASE STREQUAL "kernel_lambda")
   # a __device__ lambda to a template kernel (the single instrumented pass) and a function pointer
   # in a local variable: both read from the launch's argument block
@@ -385,6 +395,10 @@ elseif(CASE STREQUAL "legacy_warp")
   file(WRITE ${WORK}/src/old.cu "__global__ void k(int *d) { int v = threadIdx.x; v += __shfl_xor(v, 16); d[threadIdx.x] = v; }\nint main() { int *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); }\n")
   run(2 ${WORK}/src/old.cu)
   expect_text("${err}" "__shfl_xor\\(\\) without a mask was removed in CUDA 9: nvcc refuses it for sm_70 and later.*write __shfl_xor_sync\\(0xffffffff, ...\\)" "the message")
+elseif(CASE STREQUAL "header_gaps")
+  # what nvcc's headers give a .cu file: mixed-type min/max, cudaEventCreate(&e, flags), <limits.h>
+  run(0 ${SRC}/tests/run/header_gaps.cu)
+  expect_text("${out}" "header_gaps: correct" "result")
 elseif(CASE STREQUAL "fast_math")
   # __expf, __logf, __sinf & co. link and compute their functions (they did not link before)
   run(0 ${SRC}/tests/run/fast_math.cu)

@@ -22,6 +22,7 @@
 #error "simtlab: cuda_runtime.h is C++ (a .cu file is C++ to nvcc); the lessons' C kernel files include sim/kernel.h"
 #endif
 
+#include <climits> /* nvcc's headers bring <limits.h> (driver_types.h): UINT_MAX and co. */
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -425,8 +426,31 @@ static inline float min(float a, float b) { return fminf(a, b); }
 static inline float max(float a, float b) { return fmaxf(a, b); }
 static inline double min(double a, double b) { return fmin(a, b); }
 static inline double max(double a, double b) { return fmax(a, b); }
+/* the mixed forms CUDA's math headers give (signed and unsigned meet as unsigned, float and
+ * double as double), so that min(blockIdx.x * blockDim.x, n) is not ambiguous */
+static inline unsigned min(unsigned a, int b) { return umin(a, (unsigned)b); }
+static inline unsigned min(int a, unsigned b) { return umin((unsigned)a, b); }
+static inline unsigned max(unsigned a, int b) { return umax(a, (unsigned)b); }
+static inline unsigned max(int a, unsigned b) { return umax((unsigned)a, b); }
+static inline long min(long a, long b) { return a < b ? a : b; }
+static inline long max(long a, long b) { return a > b ? a : b; }
+static inline unsigned long min(unsigned long a, unsigned long b) { return a < b ? a : b; }
+static inline unsigned long max(unsigned long a, unsigned long b) { return a > b ? a : b; }
+static inline unsigned long min(long a, unsigned long b) { return min((unsigned long)a, b); }
+static inline unsigned long min(unsigned long a, long b) { return min(a, (unsigned long)b); }
+static inline unsigned long max(long a, unsigned long b) { return max((unsigned long)a, b); }
+static inline unsigned long max(unsigned long a, long b) { return max(a, (unsigned long)b); }
+static inline unsigned long long min(long long a, unsigned long long b) { return ullmin((unsigned long long)a, b); }
+static inline unsigned long long min(unsigned long long a, long long b) { return ullmin(a, (unsigned long long)b); }
+static inline unsigned long long max(long long a, unsigned long long b) { return ullmax((unsigned long long)a, b); }
+static inline unsigned long long max(unsigned long long a, long long b) { return ullmax(a, (unsigned long long)b); }
+static inline double min(float a, double b) { return fmin(a, b); }
+static inline double min(double a, float b) { return fmin(a, b); }
+static inline double max(float a, double b) { return fmax(a, b); }
+static inline double max(double a, float b) { return fmax(a, b); }
 
 /* ---- the runtime API's C++ forms ------------------------------------------ */
+static inline cudaError_t cudaEventCreate(cudaEvent_t *e, unsigned flags) { return cudaEventCreateWithFlags(e, flags); }
 template <class T>
 static inline cudaError_t cudaMalloc(T **p, size_t n, const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {

@@ -1,0 +1,38 @@
+// tests/run/header_gaps.cu - what nvcc's headers give a .cu file that the shim must give too
+// (survey 5): min/max of mixed signed and unsigned, long and float/double arguments, the
+// C++ cudaEventCreate(&e, flags), and <limits.h>'s macros without an include.
+#include <cstdio>
+
+__global__ void k(long long *out, int n, float f)
+{
+    unsigned end = min((blockIdx.x + 1) * blockDim.x, n); // min(unsigned, int)
+    unsigned beg = max(n, threadIdx.x);                  // max(int, unsigned)
+    double d = max(f, 0.5);                              // max(float, double)
+    unsigned long long l = min(3ll, 7ull);               // min(long long, unsigned long long)
+    long m = max(5l, 9ul);                               // max(long, unsigned long)
+    if (threadIdx.x == 0) {
+        out[0] = end, out[1] = beg, out[2] = (long long)(d * 10), out[3] = (long long)l, out[4] = m;
+        out[5] = INT_MAX == 2147483647 && UINT_MAX == 4294967295u;
+    }
+}
+
+int main()
+{
+    long long *d, h[6];
+    cudaEvent_t e;
+    if (cudaEventCreate(&e, cudaEventDisableTiming) != cudaSuccess) {
+        printf("header_gaps: cudaEventCreate(&e, flags) failed\n");
+        return 1;
+    }
+    cudaMalloc(&d, sizeof h);
+    k<<<1, 32>>>(d, 20, 0.25f);
+    cudaEventRecord(e);
+    cudaEventSynchronize(e);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    int ok = h[0] == 20 && h[1] == 20 && h[2] == 5 && h[3] == 3 && h[4] == 9 && h[5] == 1;
+    printf("header_gaps: %s (%lld %lld %lld %lld %lld %lld)\n", ok ? "correct" : "WRONG", h[0], h[1], h[2], h[3], h[4],
+           h[5]);
+    cudaEventDestroy(e);
+    cudaFree(d);
+    return !ok;
+}
