@@ -877,8 +877,30 @@ static void put_config(buf *o, const char *src, size_t from, size_t to, const ho
  * (NVIDIA's blockReduceSum), `static volatile __shared__ T s;` or `__shared__ static T s;`. The
  * shim's __shared__ holds its own storage class (static thread_local), and a second `static` does
  * not compile: it is dropped, which changes nothing (a __shared__ variable is the block's either way). */
-static int static_shared(const char *src, size_t i, size_t e, size_t n)
+static int static_with(const char *src, size_t i, size_t e, size_t n, const char *q);
+static int static_shared(const char *src, size_t i, size_t e, size_t n) { return static_with(src, i, e, n, "__shared__"); }
+
+/* `static` at src[i, e) declares a __device__ or __constant__ variable (not a function: the
+ * declarator's name is followed by [, =, ;, ',' or {, not by '(') */
+static int static_dev_var(const char *src, size_t i, size_t e, size_t n)
 {
+    if (!static_with(src, i, e, n, "__device__") && !static_with(src, i, e, n, "__constant__"))
+        return 0;
+    for (size_t k = e; k < n; k++) {
+        char c = src[k];
+        if (c == '(')
+            return 0;
+        if (c == '[' || c == '=' || c == ';' || c == ',' || c == '{')
+            return 1;
+    }
+    return 0;
+}
+
+/* `static` at src[i, e) has the qualifier q among the words after it (up to the first
+ * punctuation) or before it on its line */
+static int static_with(const char *src, size_t i, size_t e, size_t n, const char *q)
+{
+    const size_t ql = strlen(q);
     for (;;) { /* the words after it, up to the first punctuation */
         while (e < n && isspace((unsigned char)src[e]))
             e++;
@@ -887,7 +909,7 @@ static int static_shared(const char *src, size_t i, size_t e, size_t n)
             e++;
         if (e == w)
             break;
-        if (e - w == 10 && !strncmp(src + w, "__shared__", 10))
+        if (e - w == ql && !strncmp(src + w, q, ql))
             return 1;
     }
     for (;;) { /* the words before it on its line */
@@ -898,7 +920,7 @@ static int static_shared(const char *src, size_t i, size_t e, size_t n)
             i--;
         if (i == w)
             return 0;
-        if (w - i == 10 && !strncmp(src + i, "__shared__", 10))
+        if (w - i == ql && !strncmp(src + i, q, ql))
             return 1;
     }
 }
@@ -1028,6 +1050,9 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
                 sc.i = e;
                 continue;
             }
+            if (len == 6 && !strncmp(id, "static", 6) && !(depth > 0 && body[depth < 512 ? depth - 1 : 511]) &&
+                static_dev_var(src, sc.i, e, n))
+                r->local_dev_vars++;
             check_ident(&sc, id, len, e, dev_depth >= 0);
             if (len == 6 && !strncmp(id, "extern", 6)) {
                 size_t k = e;

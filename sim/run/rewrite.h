@@ -44,6 +44,8 @@ typedef struct rewrite_result {
     int host_marks;  /* host function definitions marked SIMTLAB_HOST_FN */
     int dev_marks;   /* external kernel and __device__ function definitions marked SIMTLAB_DEV_FN */
     int heap_calls;  /* malloc/free calls in device code, now simtlab_device_malloc/free (the device heap) */
+    int local_dev_vars; /* `static __device__` / `static __constant__` variables outside functions: internal
+                          linkage, so the two passes would each keep a copy (run.c builds such a file in one pass) */
     char err[2048];  /* on error: one "path:line: why" line per problem */
 } rewrite_result;
 

@@ -536,6 +536,7 @@ typedef struct unit {
     int is_cu;         /* a .cu file (nvcc's implicit #include <cuda_runtime.h>) */
     int is_c;          /* a .c file: host code in C, as nvcc compiles it (one plain pass, PASS_HOST) */
     int single;        /* built in the single instrumented pass (a kernel with internal linkage) */
+    int local_vars;    /* its `static __device__` / `static __constant__` variables (rewrite.h) */
     char srcdir[4200]; /* -I<directory of the original> */
     char msrcdir[4300]; /* -I<its mirror> (walk_includes) */
     const char (*cmirror)[4300]; /* for each -I of the program's flags, -I<its mirror>; "" for the others */
@@ -871,6 +872,7 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
             goto out;
         }
         free(r.text);
+        u->local_vars = r.local_dev_vars;
         snprintf(u->srcdir, sizeof u->srcdir, "-I%s", abs); /* "#include "util.h"" next to the source */
         char *slash = strrchr(u->srcdir, '/');
         if (slash)
@@ -912,11 +914,19 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         int ik = internal_kernel(o, &units[i], kname, sizeof kname);
         if (ik < 0)
             two_pass = 0, post_failed = 1;
-        else if (ik) {
-            fprintf(stderr, "simtlab run: note: kernel '%s' has internal linkage (static or in an anonymous namespace); "
-                            "building %s in one instrumented pass (its kernels checked and counted as any; its host "
-                            "code slower, and not counted)\n",
-                    kname, o->files[i]);
+        else if (ik || units[i].local_vars) {
+            /* a static __device__ or __constant__ variable would exist once in each pass: host code
+             * (cudaMemcpyToSymbol) would fill one copy and the kernels read the other */
+            if (ik)
+                fprintf(stderr, "simtlab run: note: kernel '%s' has internal linkage (static or in an anonymous "
+                                "namespace); building %s in one instrumented pass (its kernels checked and counted as "
+                                "any; its host code slower, and not counted)\n",
+                        kname, o->files[i]);
+            else
+                fprintf(stderr, "simtlab run: note: %s has a static __device__ or __constant__ variable (internal "
+                                "linkage); building it in one instrumented pass, so that host code and kernels share "
+                                "it (its host code slower, and not counted)\n",
+                        o->files[i]);
             units[i].single = 1;
             if (start(o, &units[i], PASS_SINGLE) || finish(&units[i], PASS_SINGLE) ||
                 post_process(o, dir, &units[i], PASS_SINGLE))

@@ -395,6 +395,18 @@ elseif(CASE STREQUAL "legacy_warp")
   file(WRITE ${WORK}/src/old.cu "__global__ void k(int *d) { int v = threadIdx.x; v += __shfl_xor(v, 16); d[threadIdx.x] = v; }\nint main() { int *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); }\n")
   run(2 ${WORK}/src/old.cu)
   expect_text("${err}" "__shfl_xor\\(\\) without a mask was removed in CUDA 9: nvcc refuses it for sm_70 and later.*write __shfl_xor_sync\\(0xffffffff, ...\\)" "the message")
+elseif(CASE STREQUAL "static_symbols")
+  # static __device__ / __constant__ variables: one copy for host code and kernels (the file in
+  # one pass, with a note); a static __device__ function alone keeps the two passes
+  run(0 ${SRC}/tests/run/static_symbols.cu)
+  expect_text("${out}" "static_symbols: correct" "result")
+  expect_text("${err}" "has a static __device__ or __constant__ variable" "the note")
+  file(WRITE ${WORK}/src/fn.cu "#include <cstdio>\nstatic __device__ int one() { return 1; }\n__global__ void k(int *p) { *p = one(); }\nint main() { int *d, h = 0; cudaMalloc(&d, 4); k<<<1, 1>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf(\"fn: %d\\n\", h); }\n")
+  run(0 ${WORK}/src/fn.cu)
+  expect_text("${out}" "fn: 1" "a static __device__ function")
+  if("${err}" MATCHES "one instrumented pass")
+    fail("a static __device__ function alone built in one pass:\n${err}")
+  endif()
 elseif(CASE STREQUAL "header_gaps")
   # what nvcc's headers give a .cu file: mixed-type min/max, cudaEventCreate(&e, flags), <limits.h>
   run(0 ${SRC}/tests/run/header_gaps.cu)
