@@ -612,6 +612,10 @@ static void compile_argv(const opts *o, unit *u, int pass)
     if (u->is_cu) { /* nvcc includes the runtime in every .cu file; so many programs never do */
         argv[a++] = "-include";
         argv[a++] = "cuda_runtime.h";
+        /* and defines these for all of the file, host code too: headers test them (the CUDA
+         * samples' helper_math.h defines host min/max without them, which clash with the shim's) */
+        argv[a++] = "-D__CUDACC__";
+        argv[a++] = "-D__NVCC__";
     }
     argv_tail(argv, a, "c++", u, pass);
 }

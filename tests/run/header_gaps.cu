@@ -1,7 +1,15 @@
-// tests/run/header_gaps.cu - what nvcc's headers give a .cu file that the shim must give too
-// (survey 5): min/max of mixed signed and unsigned, long and float/double arguments, the
-// C++ cudaEventCreate(&e, flags), and <limits.h>'s macros without an include.
+// tests/run/header_gaps.cu - what nvcc gives a .cu file that the shim must give too (survey 5):
+// min/max of mixed signed and unsigned, long and float/double arguments, the C++
+// cudaEventCreate(&e, flags), <limits.h>'s macros without an include, and __CUDACC__ and
+// __NVCC__ defined (a header's host fallbacks, as the CUDA samples' helper_math.h has, stay out).
 #include <cstdio>
+
+#if !defined(__CUDACC__) || !defined(__NVCC__)
+#error "nvcc defines __CUDACC__ and __NVCC__ for all of a .cu file"
+#endif
+#ifndef __CUDACC__
+inline int max(int a, int b) { return a > b ? a : b; } /* a host header's fallback: it would clash */
+#endif
 
 __global__ void k(long long *out, int n, float f)
 {

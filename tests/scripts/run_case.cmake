@@ -408,7 +408,7 @@ elseif(CASE STREQUAL "static_symbols")
     fail("a static __device__ function alone built in one pass:\n${err}")
   endif()
 elseif(CASE STREQUAL "header_gaps")
-  # what nvcc's headers give a .cu file: mixed-type min/max, cudaEventCreate(&e, flags), <limits.h>
+  # what nvcc gives a .cu file: mixed-type min/max, cudaEventCreate(&e, flags), <limits.h>, __CUDACC__
   run(0 ${SRC}/tests/run/header_gaps.cu)
   expect_text("${out}" "header_gaps: correct" "result")
 elseif(CASE STREQUAL "fast_math")
