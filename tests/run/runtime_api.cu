@@ -6,6 +6,7 @@
 // cudaPointerGetAttributes, cudaFuncGetAttributes, stream priorities, cudaMemset2D, symbols, peers.
 // Prints "runtime_api: correct" or names what went wrong (exit 1).
 #include <cstdio>
+#include <unistd.h>
 #include <ctime>
 
 #define CHECK(call)                                                                          \
@@ -240,6 +241,11 @@ int main()
            "a copy past the end of a __device__ variable accepted");
     cudaGetLastError();
     CHECK(cudaFree(dcopy));
+    // free memory is the host's at most: the simulated device's memory is this machine's
+    size_t mfree = 0, mtotal = 0;
+    CHECK(cudaMemGetInfo(&mfree, &mtotal));
+    const size_t host = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    EXPECT(mfree <= mtotal && mfree <= host, "cudaMemGetInfo: %zu free of %zu, the host has %zu", mfree, mtotal, host);
     printf("runtime_api: correct\n");
     return 0;
 }
