@@ -774,14 +774,15 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
 {
     ENTER();
     size_t total = (size_t)80 << 30, used = sim_bytes_in_use();
-    size_t avail = used < total ? total - used : 0;
     /* the simulated device's memory is this machine's: a program that sizes its buffers by the
-     * free memory (survey 5: 90 % of it) must not be told of more than the host has free */
-    long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0 && (size_t)pages * (size_t)page < avail)
-        avail = (size_t)pages * (size_t)page;
+     * free memory (survey 5: 90 % of it) must not be told of more than the host has. Its
+     * physical memory, not what is free now, so that free + used stays the same through a run
+     * (a program may measure its own allocations by the difference) */
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && (size_t)pages * (size_t)page < total)
+        total = (size_t)pages * (size_t)page;
     if (free_bytes)
-        *free_bytes = avail;
+        *free_bytes = used < total ? total - used : 0;
     if (total_bytes)
         *total_bytes = total;
     return cudaSuccess;
