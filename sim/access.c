@@ -360,6 +360,7 @@ extern char __start_simtlab_kbss[] __attribute__((weak)), __stop_simtlab_kbss[] 
 extern char __start_simtlab_kdrel[] __attribute__((weak)), __stop_simtlab_kdrel[] __attribute__((weak));
 extern char __start_simtlab_kdrel2[] __attribute__((weak)), __stop_simtlab_kdrel2[] __attribute__((weak));
 extern char __start_simtlab_const[] __attribute__((weak)), __stop_simtlab_const[] __attribute__((weak));
+extern char __start_simtlab_cro[] __attribute__((weak)), __stop_simtlab_cro[] __attribute__((weak)); /* const ones (simtlab run) */
 
 static int in_range(uintptr_t a, unsigned size, const char *lo, const char *hi)
 {
@@ -545,7 +546,8 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
             w->c.const_read_bytes += size;
             return;
         }
-        if (in_range(a, size, __start_simtlab_const, __stop_simtlab_const)) {
+        if (in_range(a, size, __start_simtlab_const, __stop_simtlab_const) ||
+            in_range(a, size, __start_simtlab_cro, __stop_simtlab_cro)) {
             sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
                      "write of %u bytes at 0x%llx to a __constant__ variable: constant memory is read-only in "
                      "kernels (nvcc refuses this code); set it from the host (cudaMemcpyToSymbol) or make it a "

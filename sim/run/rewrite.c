@@ -896,6 +896,22 @@ static int static_dev_var(const char *src, size_t i, size_t e, size_t n)
     return 0;
 }
 
+/* `__constant__` at src[i, e) declares a const object: `const` among its specifiers and no
+ * pointer declarator (`__constant__ const char *p` is a writable pointer to const chars) */
+static int constant_is_const(const char *src, size_t i, size_t e, size_t n)
+{
+    if (!static_with(src, i, e, n, "const"))
+        return 0;
+    for (size_t k = e; k < n; k++) {
+        char c = src[k];
+        if (c == '*')
+            return 0;
+        if (c == '[' || c == '=' || c == ';' || c == ',' || c == '{' || c == '(')
+            return 1;
+    }
+    return 0;
+}
+
 /* `static` at src[i, e) has the qualifier q among the words after it (up to the first
  * punctuation) or before it on its line */
 static int static_with(const char *src, size_t i, size_t e, size_t n, const char *q)
@@ -1053,6 +1069,14 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
             if (len == 6 && !strncmp(id, "static", 6) && !(depth > 0 && body[depth < 512 ? depth - 1 : 511]) &&
                 static_dev_var(src, sc.i, e, n))
                 r->local_dev_vars++;
+            /* `__constant__ const T x[] = {...}`: read-only data in a section of its own (the shim's
+             * SIMTLAB_CONST_RO), or g++ refuses it beside a writable __constant__ ("section type
+             * conflict"; NVIDIA's dxtc) */
+            if (len == 12 && !strncmp(id, "__constant__", 12) && constant_is_const(src, sc.i, e, n)) {
+                put(&o, "SIMTLAB_CONST_RO", 16);
+                sc.i = e;
+                continue;
+            }
             check_ident(&sc, id, len, e, dev_depth >= 0);
             if (len == 6 && !strncmp(id, "extern", 6)) {
                 size_t k = e;

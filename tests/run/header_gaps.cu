@@ -1,7 +1,8 @@
 // tests/run/header_gaps.cu - what nvcc gives a .cu file that the shim must give too (survey 5):
 // min/max of mixed signed and unsigned, long and float/double arguments, the C++
 // cudaEventCreate(&e, flags), <limits.h>'s macros without an include, and __CUDACC__ and
-// __NVCC__ defined (a header's host fallbacks, as the CUDA samples' helper_math.h has, stay out).
+// __NVCC__ defined (a header's host fallbacks, as the CUDA samples' helper_math.h has, stay out);
+// a `__constant__ const` table beside a writable `__constant__` array (g++ refused the pair).
 #include <cstdio>
 
 #if !defined(__CUDACC__) || !defined(__NVCC__)
@@ -10,6 +11,12 @@
 #ifndef __CUDACC__
 inline int max(int a, int b) { return a > b ? a : b; } /* a host header's fallback: it would clash */
 #endif
+
+__constant__ float weights[2];
+__constant__ const int offsets[2] = {10, 20};
+const __constant__ float bias = 0.5f;
+
+__global__ void consts(float *out) { out[threadIdx.x] = weights[threadIdx.x] * offsets[threadIdx.x] + bias; }
 
 __global__ void k(long long *out, int n, float f)
 {
@@ -37,9 +44,17 @@ int main()
     cudaEventRecord(e);
     cudaEventSynchronize(e);
     cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
-    int ok = h[0] == 20 && h[1] == 20 && h[2] == 5 && h[3] == 3 && h[4] == 9 && h[5] == 1;
-    printf("header_gaps: %s (%lld %lld %lld %lld %lld %lld)\n", ok ? "correct" : "WRONG", h[0], h[1], h[2], h[3], h[4],
-           h[5]);
+    const float w[2] = {2.0f, 3.0f};
+    float *fd, fh[2] = {0, 0};
+    cudaMemcpyToSymbol(weights, w, sizeof w);
+    cudaMalloc(&fd, sizeof fh);
+    consts<<<1, 2>>>(fd);
+    cudaMemcpy(fh, fd, sizeof fh, cudaMemcpyDeviceToHost);
+    cudaFree(fd);
+    int ok = h[0] == 20 && h[1] == 20 && h[2] == 5 && h[3] == 3 && h[4] == 9 && h[5] == 1 && fh[0] == 20.5f &&
+             fh[1] == 60.5f;
+    printf("header_gaps: %s (%lld %lld %lld %lld %lld %lld; %g %g)\n", ok ? "correct" : "WRONG", h[0], h[1], h[2], h[3],
+           h[4], h[5], fh[0], fh[1]);
     cudaEventDestroy(e);
     cudaFree(d);
     return !ok;

@@ -70,6 +70,9 @@
 /* __constant__ data sits in a section of its own: a kernel that writes it is
  * reported (sim/access.c); host code fills it with cudaMemcpyToSymbol. */
 #define __constant__ __attribute__((section("simtlab_const")))
+/* a const-qualified one (`__constant__ const T x[] = {...}`): read-only data may not share a
+ * section with writable data (g++: "section type conflict"); the rewriter writes this instead */
+#define SIMTLAB_CONST_RO __attribute__((section("simtlab_cro")))
 #define __managed__
 
 /* ---- vector types ------------------------------------------------------- */
