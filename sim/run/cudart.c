@@ -1399,6 +1399,11 @@ cudaError_t cudaMemcpyPeer(void *dst, int dst_dev, const void *src, int src_dev,
         return fail(cudaErrorInvalidDevice, "cudaMemcpyPeer", "the simulator has one device, 0");
     return cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice);
 }
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_dev, const void *src, int src_dev, size_t n, cudaStream_t s)
+{
+    (void)s; /* streams run in order here: the copy is done when this returns */
+    return cudaMemcpyPeer(dst, dst_dev, src, src_dev, n);
+}
 cudaError_t cudaDeviceCanAccessPeer(int *can, int dev, int peer)
 {
     ENTER();
@@ -1414,6 +1419,12 @@ cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags)
     ENTER();
     (void)peer;
     return fail(cudaErrorInvalidDevice, "cudaDeviceEnablePeerAccess", "the simulator has one device: no peer");
+}
+cudaError_t cudaDeviceDisablePeerAccess(int peer)
+{
+    ENTER();
+    (void)peer;
+    return fail(cudaErrorInvalidDevice, "cudaDeviceDisablePeerAccess", "the simulator has one device: no peer");
 }
 cudaError_t cudaGetDeviceFlags(unsigned *flags)
 {

@@ -212,6 +212,15 @@ int main()
     char bus[32];
     CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
     EXPECT(can == 0 && bus[0], "peer access %d, bus id '%s'", can, bus);
+    // one device: a peer copy to itself is a copy; no peer to disable (p2pBandwidthLatencyTest's calls)
+    float p2[4] = {0, 0, 0, 0};
+    CHECK(cudaMemcpyPeerAsync(dv, 0, dv + 4, 0, 4 * sizeof(float), 0));
+    CHECK(cudaMemcpy(p2, dv, sizeof p2, cudaMemcpyDeviceToHost));
+    float p3[4] = {0, 0, 0, 0};
+    CHECK(cudaMemcpy(p3, dv + 4, sizeof p3, cudaMemcpyDeviceToHost));
+    EXPECT(p2[0] == p3[0] && p2[3] == p3[3], "cudaMemcpyPeerAsync: %g %g against %g %g", p2[0], p2[3], p3[0], p3[3]);
+    EXPECT(cudaDeviceDisablePeerAccess(0) == cudaErrorInvalidDevice, "cudaDeviceDisablePeerAccess(0) on one device");
+    cudaGetLastError();
     CHECK(cudaFree(dv));
     CHECK(cudaFree(mv));
     CHECK(cudaFreeHost(pv));

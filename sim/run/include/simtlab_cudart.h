@@ -326,6 +326,8 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
 cudaError_t cudaMemcpyPeer(void *dst, int dst_dev, const void *src, int src_dev, size_t n);
 cudaError_t cudaDeviceCanAccessPeer(int *can, int dev, int peer);
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_dev, const void *src, int src_dev, size_t n, cudaStream_t s);
+cudaError_t cudaDeviceDisablePeerAccess(int peer);
 cudaError_t cudaGetDeviceFlags(unsigned *flags);
 cudaError_t cudaChooseDevice(int *dev, const cudaDeviceProp *want);
 cudaError_t cudaDeviceGetPCIBusId(char *id, int len, int dev);
