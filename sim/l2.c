@@ -962,7 +962,7 @@ void sim_l2_host_access(uintptr_t a, size_t n, int wr)
         return;
     pthread_mutex_lock(&L2.lock);
     uint64_t f = L2.fetched, wb = L2.written_back, rs = L2.rd_sectors, ws = L2.wr_sectors, rh = L2.rd_hits,
-             wh = L2.wr_hits, am = L2.at_misses;
+             wh = L2.wr_hits;
     if (wr == 1) {
         for (uint64_t s = a >> 5; s <= (a + n - 1) >> 5; s++)
             l2_sector(s, 1);
@@ -980,7 +980,6 @@ void sim_l2_host_access(uintptr_t a, size_t n, int wr)
     L2.host_fetched += L2.fetched - f;
     L2.host_written_back += L2.written_back - wb;
     L2.fetched = f, L2.written_back = wb, L2.rd_sectors = rs, L2.wr_sectors = ws, L2.rd_hits = rh, L2.wr_hits = wh;
-    L2.at_misses = am;
     pthread_mutex_unlock(&L2.lock);
 }
 

@@ -877,18 +877,16 @@ static void put_config(buf *o, const char *src, size_t from, size_t to, const ho
  * (NVIDIA's blockReduceSum), `static volatile __shared__ T s;` or `__shared__ static T s;`. The
  * shim's __shared__ holds its own storage class (static thread_local), and a second `static` does
  * not compile: it is dropped, which changes nothing (a __shared__ variable is the block's either way). */
-static int static_with(const char *src, size_t i, size_t e, size_t n, const char *q);
-static int static_shared(const char *src, size_t i, size_t e, size_t n) { return static_with(src, i, e, n, "__shared__"); }
+static int word_near(const char *src, size_t i, size_t e, size_t n, const char *q);
+static int static_shared(const char *src, size_t i, size_t e, size_t n) { return word_near(src, i, e, n, "__shared__"); }
 
-/* `static` at src[i, e) declares a __device__ or __constant__ variable (not a function: the
- * declarator's name is followed by [, =, ;, ',' or {, not by '(') */
-static int static_dev_var(const char *src, size_t i, size_t e, size_t n)
+/* The declaration whose specifiers end before src[e] declares an object, not a function: the
+ * first of ( [ = ; , { after it is not '(' (and, with no_pointer, no '*' comes before it) */
+static int declares_object(const char *src, size_t e, size_t n, int no_pointer)
 {
-    if (!static_with(src, i, e, n, "__device__") && !static_with(src, i, e, n, "__constant__"))
-        return 0;
     for (size_t k = e; k < n; k++) {
         char c = src[k];
-        if (c == '(')
+        if (c == '(' || (c == '*' && no_pointer))
             return 0;
         if (c == '[' || c == '=' || c == ';' || c == ',' || c == '{')
             return 1;
@@ -896,25 +894,23 @@ static int static_dev_var(const char *src, size_t i, size_t e, size_t n)
     return 0;
 }
 
+/* `static` at src[i, e) declares a __device__ or __constant__ variable */
+static int static_dev_var(const char *src, size_t i, size_t e, size_t n)
+{
+    return (word_near(src, i, e, n, "__device__") || word_near(src, i, e, n, "__constant__")) &&
+           declares_object(src, e, n, 0);
+}
+
 /* `__constant__` at src[i, e) declares a const object: `const` among its specifiers and no
  * pointer declarator (`__constant__ const char *p` is a writable pointer to const chars) */
 static int constant_is_const(const char *src, size_t i, size_t e, size_t n)
 {
-    if (!static_with(src, i, e, n, "const"))
-        return 0;
-    for (size_t k = e; k < n; k++) {
-        char c = src[k];
-        if (c == '*')
-            return 0;
-        if (c == '[' || c == '=' || c == ';' || c == ',' || c == '{' || c == '(')
-            return 1;
-    }
-    return 0;
+    return word_near(src, i, e, n, "const") && declares_object(src, e, n, 1);
 }
 
-/* `static` at src[i, e) has the qualifier q among the words after it (up to the first
+/* The word at src[i, e) has the word q among the words after it (up to the first
  * punctuation) or before it on its line */
-static int static_with(const char *src, size_t i, size_t e, size_t n, const char *q)
+static int word_near(const char *src, size_t i, size_t e, size_t n, const char *q)
 {
     const size_t ql = strlen(q);
     for (;;) { /* the words after it, up to the first punctuation */
