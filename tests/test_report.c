@@ -49,6 +49,13 @@ Test(report, gpu_hit_rate_from_lookup_misses)
     cr_assert_eq(lesson_hw_l2_hit_rate(&h), -1.0, "no counters: no rate");
 }
 
+Test(report, hit_rate_text)
+{
+    char b[16];
+    cr_assert_str_eq(lesson_hit_text(0.975, b, sizeof b), "97.5%");
+    cr_assert_str_eq(lesson_hit_text(-1, b, sizeof b), "-", "no rate: a dash");
+}
+
 /* The launch as JSON text, in a malloc'd string. */
 static char *as_json(const be_kernel *k)
 {

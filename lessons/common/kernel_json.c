@@ -24,6 +24,15 @@ double lesson_hw_l2_hit_rate(const hw_counters *h)
     return 1.0 - (double)h->l2_miss_sectors / (double)n;
 }
 
+const char *lesson_hit_text(double h, char *buf, size_t n)
+{
+    if (h >= 0)
+        snprintf(buf, n, "%.1f%%", 100 * h);
+    else
+        snprintf(buf, n, "-");
+    return buf;
+}
+
 void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
 {
     json_str(j, "name", k->name);

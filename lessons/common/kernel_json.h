@@ -18,4 +18,6 @@ double lesson_l2_hit_rate(const sim_counters *c);
 /* The GPU's, from lts__t_sectors_srcunit_tex_lookup_miss over L1's sectors; -1 if not measured
  * (or the atomic metrics are missing: the sectors are not all known). */
 double lesson_hw_l2_hit_rate(const hw_counters *h);
+/* A hit rate for a table: "97.5%", or "-" for -1 (none); returns buf. */
+const char *lesson_hit_text(double h, char *buf, size_t n);
 #endif

@@ -164,10 +164,8 @@ void lesson_l2_head(FILE *f, const char *indent, const sim_device *dev)
 
 void lesson_l2_row(FILE *f, const char *indent, const char *name, const sim_counters *c)
 {
-    char b1[24], b2[24], b3[24], b4[24], hit[16] = "-";
-    double h = lesson_l2_hit_rate(c);
-    if (h >= 0)
-        snprintf(hit, sizeof hit, "%.1f%%", 100 * h);
+    char b1[24], b2[24], b3[24], b4[24], hit[16];
+    lesson_hit_text(lesson_l2_hit_rate(c), hit, sizeof hit);
     fprintf(f, "%s%-24s %12s %8s %12s %12s %14s%s\n", indent, name,
             human_bytes((double)(c->hbm_read_bytes + c->hbm_write_bytes), b1, sizeof b1), hit,
             human_bytes((double)c->dram_read_bytes, b2, sizeof b2), human_bytes((double)c->dram_write_bytes, b3, sizeof b3),
@@ -185,7 +183,7 @@ void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const back
             "L2 hit model/hw", "sim ms", "model ms", "gpu ms");
     for (int i = 0; i < n; i++) {
         const be_kernel *a = &sim->kernels[sim_first + i], *b = &gpu->kernels[gpu_first + i];
-        char c1[48], c2[48], c3[48], c4[48], c5[64], c6[32], h1[12] = "-", h2[12] = "-", x[24], y[24], z[24];
+        char c1[48], c2[48], c3[48], c4[48], c5[64], c6[32], h1[12], h2[12], x[24], y[24], z[24];
         uint64_t swf = be_wavefronts(a), hwf = be_wavefronts(b), sbc = be_conflicts(a), hbc = be_conflicts(b);
         uint64_t sld = be_ld_sectors(a), hld = be_ld_sectors(b);
         if (!b->hw.valid) {
@@ -200,12 +198,8 @@ void lesson_compare_table(FILE *f, const backend *sim, int sim_first, const back
         human_bytes((double)(a->sim.hbm_read_bytes + a->sim.hbm_write_bytes), z, sizeof z);
         snprintf(c5, sizeof c5, "%s / %s", human_bytes((double)(a->sim.dram_read_bytes + a->sim.dram_write_bytes), x, sizeof x),
                  human_bytes((double)(b->hw.dram_read_bytes + b->hw.dram_write_bytes), y, sizeof y));
-        double sh = lesson_l2_hit_rate(&a->sim), hh = lesson_hw_l2_hit_rate(&b->hw);
-        if (sh >= 0)
-            snprintf(h1, sizeof h1, "%.1f%%", 100 * sh);
-        if (hh >= 0)
-            snprintf(h2, sizeof h2, "%.1f%%", 100 * hh);
-        snprintf(c6, sizeof c6, "%s / %s", h1, h2);
+        snprintf(c6, sizeof c6, "%s / %s", lesson_hit_text(lesson_l2_hit_rate(&a->sim), h1, sizeof h1),
+                 lesson_hit_text(lesson_hw_l2_hit_rate(&b->hw), h2, sizeof h2));
         sim_time_pred tp = sim_time_model(sim->dev, &a->cfg, &a->sim, a->flops);
         fprintf(f, "    %-20s %25s %25s %23s %23s %12s %23s %15s %9.2f %9.4f %9.4f\n", a->name, c1, c2, c3, c4, z, c5,
                 c6, a->time_ms, tp.seconds * 1e3, b->time_ms);

@@ -497,14 +497,10 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
                         "counters read by replay: docs/l2-model.md)\n",
                 "DRAM bytes (read + written)", (unsigned long long)(sk->sim.dram_read_bytes + sk->sim.dram_write_bytes),
                 (unsigned long long)(hk.hw.dram_read_bytes + hk.hw.dram_write_bytes));
-        double sh = lesson_l2_hit_rate(&sk->sim), hh = lesson_hw_l2_hit_rate(&hk.hw);
-        char s1[16] = "-", s2[16] = "-";
-        if (sh >= 0)
-            snprintf(s1, sizeof s1, "%.1f%%", 100 * sh);
-        if (hh >= 0)
-            snprintf(s2, sizeof s2, "%.1f%%", 100 * hh);
+        char s1[16], s2[16];
         fprintf(stderr, "    %-30s %14s %14s   (of L1's sectors, those L2 held; a write always counts)\n",
-                "L2 hit rate", s1, s2);
+                "L2 hit rate", lesson_hit_text(lesson_l2_hit_rate(&sk->sim), s1, sizeof s1),
+                lesson_hit_text(lesson_hw_l2_hit_rate(&hk.hw), s2, sizeof s2));
         sim_time_pred tp = sim_time_model(sim_get_device(), &sk->cfg, &sk->sim, 0);
         fprintf(stderr, "    %-30s %14.2f %14.2f   (the simulator's: its time model, bound by %s)\n", "time (us)",
                 tp.seconds * 1e6, hk.hw.gpu_time_ns / 1e3, tp.bound);
