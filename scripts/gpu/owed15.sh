@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/gpu/owed15.sh - issue 15's three owed H200 runs in one device call (session 22):
 # the flushed hit-rate sweep (l2.sh with the lookup-miss metrics), flash v1's full-grid spread
-# (flash_v1_probe.sh, five runs) and the written-lines probe (wlines.sh). Only on an H200: on
+# and the sweep's one miss, N 512 d 64 causal (flash_v1_probe.sh, five runs each) and the written-lines probe (wlines.sh). Only on an H200: on
 # any other card it prints the card and stops (the H100's figures are in docs/gpu/h100-*), unless
 # ANY_CARD=1. Results: $OUT/owed15.tgz (l2/, v1p/, wl/) and $OUT/log.txt.
 #   OUT=/dir bash scripts/gpu/owed15.sh     (on the device machine, from the repository root)
@@ -21,7 +21,7 @@ METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_wri
   CCS=all SKIP_PROBE=1 OUT=$W timeout 260 bash scripts/gpu/l2.sh
 echo "l2 sweep rc=$? at $(($(date +%s) - t0)) s"
 tar czf "$OUT/owed15.tgz" -C $W .
-SHAPES="--n 1024 --d 64 --batch 4 --heads 16" REPS=5 OUT=$W timeout 170 bash scripts/gpu/flash_v1_probe.sh | tail -12
+SHAPES="--n 1024 --d 64 --batch 4 --heads 16|--n 512 --d 64 --causal" REPS=5 OUT=$W timeout 170 bash scripts/gpu/flash_v1_probe.sh | tail -12
 echo "v1 probe rc=$? at $(($(date +%s) - t0)) s"
 tar czf "$OUT/owed15.tgz" -C $W .
 OUT=$W timeout 150 bash scripts/gpu/wlines.sh
