@@ -105,6 +105,8 @@ void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc)
     sim_worker *w = sim_tls_worker;
     if (!w || !w->cur)
         return;
+    if (w->vol_thread) /* before w->async is set: the lockstep may run other threads */
+        sim_vol_fire(w, 1);
     w->async = SIM_SPACE_ATOM;
     sim_access_slow(w, a, size, 0, pc, 1);
     w->async = SIM_SPACE_SKIP;
@@ -205,11 +207,60 @@ extern uintptr_t sim_params_lo, sim_params_hi; /* sim/launch.c, sim_set_launch_p
  * the wrong values. Lanes waiting at a barrier, at another intrinsic, or
  * exited, are not waited for; a thread's own volatile locals are not
  * lockstepped (no other lane sees them). */
-static inline __attribute__((always_inline)) void vol_lockstep(uintptr_t a, unsigned size)
+static inline __attribute__((always_inline)) int vol_lockstep(uintptr_t a, unsigned size)
 {
     sim_worker *w = sim_tls_worker;
-    if (w && w->cur && (in_shared(w, a, size) || a - sim_arena.base < sim_arena.span || in_kernel_data(a, size)))
+    if (w && w->cur && (in_shared(w, a, size) || a - sim_arena.base < sim_arena.span || in_kernel_data(a, size))) {
+        if (w->vol_thread) /* this thread's last access was volatile too, or another's: it meets the warp here */
+            sim_vol_fire(w, 0);
         sim_warp_lockstep();
+        return 1;
+    }
+    return 0;
+}
+
+/* The second half of the lockstep. A GPU makes a warp's volatile access (one instruction)
+ * for every lane before any lane's next instruction: in `idata[t] += vmem[t + 16]` with a
+ * plain store (professional-cuda-c-programming's reduceInteger-sync), lane t reads word
+ * t + 16 before lane t + 16 writes it. The hook runs before the access it announces, so a
+ * lane waits for its warp at its next access instead: after the volatile hook, vol_arm names
+ * the thread and closes the fast paths (the shared windows' limits, the L2 trace's), so the
+ * next access any thread makes goes out of line, to sim_vol_fire, which opens them again and,
+ * for the named thread, waits at a lockstep. A lane whose next access is volatile meets its
+ * warp there anyway (vol_lockstep); one that gets to a barrier or an intrinsic first has met
+ * it, and the thread that runs next opens the paths without waiting. */
+static __attribute__((noinline)) void vol_arm(void)
+{
+    sim_worker *w = sim_tls_worker;
+    w->vol_thread = w->cur;
+    w->vol_l2_lim = w->l2_lim;
+    w->vol_l2_last = w->l2_last;
+    w->vol_l2_last2 = w->l2_last2;
+    w->l2_lim = w->l2_n;                 /* the next entry goes to sim_l2_full */
+    w->l2_last = w->l2_last2 = ~0ull;    /* and is not dropped as a repeat (a thread's load and store) */
+    sim_shared_fast_off(w);
+}
+
+void sim_vol_fire(sim_worker *w, int may_wait)
+{
+    const sim_thread *t = w->vol_thread;
+    w->vol_thread = NULL;
+    w->l2_lim = w->vol_l2_lim;
+    w->l2_last = w->vol_l2_last;
+    w->l2_last2 = w->vol_l2_last2;
+    sim_shared_fast_on(w);
+    if (may_wait && t == w->cur)
+        sim_warp_lockstep();
+}
+
+/* A volatile access: the warp meets before it and after it (vol_lockstep, vol_arm). */
+static inline __attribute__((always_inline)) void vol_access(uintptr_t a, unsigned size, int wr, uintptr_t pc)
+{
+    const int lockstepped = vol_lockstep(a, size);
+    access_inline(a, size, wr, pc, 1);
+    spin_note(a, wr, pc);
+    if (lockstepped)
+        vol_arm();
 }
 
 #define HOOKS(n)                                                                           \
@@ -217,32 +268,12 @@ static inline __attribute__((always_inline)) void vol_lockstep(uintptr_t a, unsi
     void __tsan_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }              \
     void __tsan_unaligned_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA(), 0); }     \
     void __tsan_unaligned_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }    \
-    void __tsan_volatile_read##n(void *p)                                                   \
-    {                                                                                       \
-        vol_lockstep((uintptr_t)p, n);                                                      \
-        access_inline((uintptr_t)p, n, 0, RA(), 1);                                         \
-        spin_note((uintptr_t)p, 0, RA());                                                   \
-    }                                                                                       \
-    void __tsan_volatile_write##n(void *p)                                                  \
-    {                                                                                       \
-        vol_lockstep((uintptr_t)p, n);                                                      \
-        access_inline((uintptr_t)p, n, 1, RA(), 1);                                         \
-        spin_note((uintptr_t)p, 1, RA());                                                   \
-    }
+    void __tsan_volatile_read##n(void *p) { vol_access((uintptr_t)p, n, 0, RA()); }              \
+    void __tsan_volatile_write##n(void *p) { vol_access((uintptr_t)p, n, 1, RA()); }
 void __tsan_read1(void *p) { access_inline((uintptr_t)p, 1, 0, RA(), 0); }
 void __tsan_write1(void *p) { access_inline((uintptr_t)p, 1, 1, RA(), 0); }
-void __tsan_volatile_read1(void *p)
-{
-    vol_lockstep((uintptr_t)p, 1);
-    access_inline((uintptr_t)p, 1, 0, RA(), 1);
-    spin_note((uintptr_t)p, 0, RA());
-}
-void __tsan_volatile_write1(void *p)
-{
-    vol_lockstep((uintptr_t)p, 1);
-    access_inline((uintptr_t)p, 1, 1, RA(), 1);
-    spin_note((uintptr_t)p, 1, RA());
-}
+void __tsan_volatile_read1(void *p) { vol_access((uintptr_t)p, 1, 0, RA()); }
+void __tsan_volatile_write1(void *p) { vol_access((uintptr_t)p, 1, 1, RA()); }
 HOOKS(2)
 HOOKS(4)
 HOOKS(8)
@@ -413,6 +444,8 @@ static inline __attribute__((always_inline)) void shared_record(sim_worker *w, u
  * checks and reports included, in access_general. */
 static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)
 {
+    if (__builtin_expect(w->vol_thread != NULL, 0)) /* a volatile access's second half (vol_arm); not inside */
+        sim_vol_fire(w, !w->async);                 /* an atomic or a copy: w->async is the worker's */
     if (__builtin_expect(w->detailed == 1, 1) && !atomic && !w->async && w->cur && !(a & (size - 1)) &&
         in_shared(w, a, size)) {
         shared_record(w, a, size, wr, pc);

@@ -296,12 +296,21 @@ typedef struct sim_worker {
     int in_launch;                 /* between a launch's start and end on this worker */
     unsigned long os_thread;       /* pthread_t of the worker */
     unsigned spins_after_fault;    /* this block's spin yields since another block of the launch failed */
+
+    /* a volatile access's lockstep, its second half (sim/access.c vol_arm): the thread that made
+     * one, which waits for its warp at its next access; NULL when none. While one is named, the
+     * fast paths are closed (shared limits 0, l2_lim at l2_n) and these keep the trace's fields. */
+    const sim_thread *vol_thread;
+    size_t vol_l2_lim;
+    uint64_t vol_l2_last, vol_l2_last2;
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access
  * that tests the detailed flag stops the thread (no cost on the hot path) */
 #define SIM_DETAILED_TIMEOUT 2
 void sim_shared_fast_off(sim_worker *w);
+void sim_shared_fast_on(sim_worker *w); /* launch.c: the limits back, unless sampling or timed out */
+void sim_vol_fire(sim_worker *w, int may_wait); /* access.c: the fast paths open again; the named thread waits */
 
 extern _Thread_local sim_worker *sim_tls_worker;
 

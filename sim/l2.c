@@ -406,10 +406,20 @@ void sim_l2_turn(sim_worker *w) { sim_yield(w, 1); }
 
 void sim_l2_full(sim_worker *w, uint64_t entry, int turn)
 {
+    if (w->vol_thread) { /* maybe not full: closed after a volatile access (sim/access.c vol_arm) */
+        sim_vol_fire(w, turn); /* turn 0: inside an atomic or a copy, no lockstep */
+        const uint64_t e = entry & (((uint64_t)1 << SIM_L2_OCC_SHIFT) - 1);
+        if ((e & 3) != 2 && (e == w->l2_last || e == w->l2_last2)) /* a repeat after all (sim_l2_note) */
+            goto turn;
+        if (w->l2_n < w->l2_lim)
+            goto append;
+    }
     sim_l2_grow(w);
+append:
     w->l2_last2 = w->l2_last;
     w->l2_last = entry & (((uint64_t)1 << SIM_L2_OCC_SHIFT) - 1);
     w->l2_tr[w->l2_n++] = entry;
+turn:
     if (turn && !(((entry >> SIM_L2_OCC_SHIFT) + 1) & (SIM_L2_TURN - 1)))
         sim_l2_turn(w);
 }

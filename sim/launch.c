@@ -999,6 +999,30 @@ __attribute__((no_sanitize_address)) void sim_shared_fast_off(sim_worker *w)
         w->tls_lim[k] = w->dyn_lim[k] = 0;
 }
 
+/* The shared windows' limits: the aligned places for 1 << k bytes (sim/access.c). The hook
+ * tests alignment relative to the window's start: a start not 16-aligned (not expected)
+ * sends that window the slow way. */
+static void window_limits(sim_worker *w)
+{
+    const uintptr_t tn = w->tls_hi - w->tls_lo, dn = w->dyn_hi - w->dyn_lo;
+    for (unsigned k = 0; k < 5; k++) {
+        w->tls_lim[k] = !(w->tls_lo & 15) ? tn >> k : 0;
+        w->dyn_lim[k] = !(w->dyn_lo & 15) ? dn >> k : 0;
+    }
+}
+
+/* The fast path for shared accesses open again (sim_vol_fire), unless counting mode samples
+ * a stretch or the watchdog has fired; timed_out is tested after the stores, so a signal
+ * between them leaves the limits at 0 too. */
+void sim_shared_fast_on(sim_worker *w)
+{
+    if (w->sample)
+        return;
+    window_limits(w);
+    if (w->timed_out)
+        sim_shared_fast_off(w);
+}
+
 /* "0-31,64" : the threads of the block in a state (and at a site) */
 static void list_threads(sim_worker *w, char *out, size_t n, int state, const char *file, int line, unsigned *count)
 {
@@ -2299,13 +2323,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->dyn_hi = w->dyn_lo + cfg->shared_bytes;
             w->dyn_win_hi = w->dyn_lo + w->dyn_cap + SIM_GUARD_BYTES;
             w->detailed = detailed_mode && w->shadow_tls;
-            for (unsigned k = 0; k < 5; k++) { /* the aligned places for 1 << k bytes (sim/access.c) */
-                const uintptr_t tn = w->tls_hi - w->tls_lo, dn = w->dyn_hi - w->dyn_lo;
-                /* the hook tests alignment relative to the window's start: a start
-                 * not 16-aligned (not expected) sends that window the slow way */
-                w->tls_lim[k] = !(w->tls_lo & 15) ? tn >> k : 0;
-                w->dyn_lim[k] = !(w->dyn_lo & 15) ? dn >> k : 0;
-            }
+            window_limits(w);
             w->pcprof = w->detailed && line_profile;
             memset(&w->c, 0, sizeof w->c);
             memset(w->alloc_ctr, 0, sizeof(uint64_t[2]) * nalloc);
@@ -2347,6 +2365,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                         blk_work[b] = w->c.sram_read_bytes + w->c.sram_write_bytes - sram0 + 4 * w->blk_gacc;
                     if (!w->block_failed && !w->timed_out) /* finished: the timeout report counts these */
                         my_blocks++;
+                    if (w->vol_thread) /* a volatile access's last thread ended the block */
+                        sim_vol_fire(w, 0);
                     sim_l2_block_done(w, b);
                     if (w->block_failed) {
                         if (w->has_err)

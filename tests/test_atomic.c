@@ -247,9 +247,17 @@ ParameterizedTest(atom_case *c, atomic, contention)
     } else {
         /* per block: thread 0 stores init (4 B) and loads the result (4 B);
          * every thread's atomic reads and writes 4 B; the CAS loop reads first
-         * (and, with one worker per block, never retries) */
-        uint64_t rd = (uint64_t)N * 4 + GRID * 4 + (c->op == ATOM_CAS_LOOP ? (uint64_t)N * 4 : 0);
-        uint64_t wr = (uint64_t)N * 4 + GRID * 4;
+         * (volatile: a warp's lanes read together, as on a GPU, so all but one
+         * lane of a warp retry at least once, a read and a write each time) */
+        uint64_t rd = (uint64_t)N * 4 + GRID * 4, wr = rd;
+        if (c->op == ATOM_CAS_LOOP) {
+            const uint64_t retried = k->sram_write_bytes - wr;
+            cr_assert(k->sram_write_bytes >= wr + (uint64_t)N / 32 * 31 * 4 && retried % 4 == 0,
+                      "case %s %s %s: sram write %llu, want %llu plus 4 a retry, at least 31 a warp", on, tn, sn,
+                      (unsigned long long)k->sram_write_bytes, (unsigned long long)wr);
+            rd += (uint64_t)N * 4 + retried; /* the first reads, and the retries' */
+            wr += retried;
+        }
         cr_assert_eq(k->sram_read_bytes, rd, "case %s %s %s: sram read %llu, want %llu", on, tn, sn,
                      (unsigned long long)k->sram_read_bytes, (unsigned long long)rd);
         cr_assert_eq(k->sram_write_bytes, wr, "case %s %s %s: sram write %llu, want %llu", on, tn, sn,

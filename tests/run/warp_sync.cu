@@ -32,6 +32,31 @@ __global__ void block_sum(const int *in, int *out)
         out[blockIdx.x] = s[0];
 }
 
+// the last warp with plain stores and volatile loads (professional-cuda-c-programming's
+// reduceInteger-sync: `idata[tid] += vmem[tid + 16]`, a barrier between the steps): a GPU makes
+// a warp's loads of one instruction before its stores, so lane t reads t + 16 before lane t + 16
+// writes it. The simulator's lanes run one after another, so it waits for the warp after a
+// volatile access too (at the lane's next access), not only before it.
+__global__ void mixed_sum(int *data, int *out, int in_shared)
+{
+    __shared__ int s[128];
+    int t = threadIdx.x, *d = in_shared ? s : data + blockIdx.x * 128;
+    if (in_shared)
+        s[t] = data[blockIdx.x * 128 + t];
+    __syncthreads();
+    if (t < 64)
+        d[t] += d[t + 64];
+    __syncthreads();
+    volatile int *v = d;
+    for (int k = 32; k >= 1; k /= 2) {
+        if (t < 32)
+            d[t] += v[t + k];
+        __syncthreads();
+    }
+    if (t == 0)
+        out[blockIdx.x] = d[0];
+}
+
 // the whole reduction in place in global memory, the last warp through a volatile pointer
 __global__ void global_sum(int *data, int *out)
 {
@@ -68,6 +93,12 @@ int main()
     cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
     global_sum<<<blocks, 128>>>(in, out);
     cudaMemcpy(g, out, sizeof g, cudaMemcpyDeviceToHost);
+    int m[2][blocks];
+    for (int sh = 0; sh < 2; sh++) {
+        cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+        mixed_sum<<<blocks, 128>>>(in, out, sh);
+        cudaMemcpy(m[sh], out, sizeof m[sh], cudaMemcpyDeviceToHost);
+    }
     for (int b = 0; b < blocks; b++) {
         int want = 0;
         for (int i = 0; i < 128; i++)
@@ -77,6 +108,12 @@ int main()
             printf("warp_sync: block %d's sum in global memory is %d, expected %d\n", b, g[b], want);
             bad++;
         }
+        for (int sh = 0; sh < 2; sh++)
+            if (m[sh][b] != want) {
+                printf("warp_sync: block %d's sum with plain stores and volatile loads in %s memory is %d, "
+                       "expected %d\n", b, sh ? "shared" : "global", m[sh][b], want);
+                bad++;
+            }
     }
     printf("warp_sync: %s\n", bad ? "WRONG" : "correct");
     return bad != 0;
