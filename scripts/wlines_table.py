@@ -11,12 +11,15 @@ read): the third pass's DRAM read and write MB, then the reads of A alone and of
 three passes (what L2 no longer held of each), chip / simulator."""
 import csv
 import json
+import re
 import sys
 
 
 def main():
     d, sim_path = sys.argv[1], sys.argv[2]
-    names = [l.split() for l in open(d + "/plain.txt") if l.startswith("launch ")]
+    # ncu's own lines ("==PROF== Profiling ...") can land inside one of the probe's: cut them out
+    text = re.sub(r"==(PROF|WARNING)==[^\n]*\n", "", open(d + "/plain.txt").read())
+    names = [l.split() for l in text.splitlines() if l.startswith("launch ")]
     rows = list(csv.reader(open(d + "/wl.csv")))
     head = rows[0]
     chip = [dict(zip(head, r)) for r in rows[2:] if len(r) == len(head)]
