@@ -5,7 +5,9 @@
 
 --card names the GPU in the text (default H200).
 
-GPU_DIR holds what scripts/gpu/l2.sh brought back: lessons-<cache>.csv (Nsight
+GPU_DIR holds what scripts/gpu/l2.sh brought back (or several such dirs, separated by commas: the
+same sweep repeated, each launch's counters then the median of its runs, the first dir's
+lessons-runs.txt naming the runs): lessons-<cache>.csv (Nsight
 Compute's raw page, one row per launch, the first column the run's index;
 --cache none: the program as it runs, all: each kernel on a flushed L2) and
 lessons-runs.txt ("<cache> <i> rc=<rc> lesson <args>"). SIM_DIR holds, for
@@ -25,6 +27,7 @@ import csv
 import json
 import math
 import os
+import statistics
 import sys
 
 
@@ -139,6 +142,42 @@ def stats(pairs):
     return n, r, nmae, sum(e <= 0.01 for e in errs), sum(e <= 0.10 for e in errs)
 
 
+def gpu_launches(gdirs, cc):
+    """Run index -> its launches (ncu rows, in order), from one GPU_DIR, or from several (the
+    same sweep repeated) as each metric's median over the dirs, launch by launch; a launch also
+    gets "_spread": the least and the most DRAM bytes (read + write) of its runs."""
+    per = []
+    for gd in gdirs:
+        g = {}
+        for d in ncu_rows(os.path.join(gd, "lessons-%s.csv" % cc)):
+            g.setdefault(d["run"], []).append(d)
+        per.append(g)
+    if len(per) == 1:
+        return per[0]
+    out = {}
+    for i, first in per[0].items():
+        each = [first] + [p.get(i) for p in per[1:]]
+        names = [[d["Kernel Name"] for d in ls] if ls else None for ls in each]
+        if any(n != names[0] for n in names):
+            print("run %d: not the same launches in every GPU_DIR, left out" % i, file=sys.stderr)
+            continue
+        merged = []
+        for j, d in enumerate(first):
+            m = dict(d)
+            for key in d:
+                if "__" not in key:  # ncu's metric names have a double underscore
+                    continue
+                vals = [num(ls[j], key) for ls in each]
+                if None not in vals:
+                    m[key] = repr(statistics.median(vals))
+            tot = [(num(ls[j], "dram__bytes_read.sum") or 0) + (num(ls[j], "dram__bytes_write.sum") or 0)
+                   for ls in each]
+            m["_spread"] = (min(tot), max(tot))
+            merged.append(m)
+        out[i] = merged
+    return out
+
+
 def joined_launches(gdir, sdir, cc):
     """Yields (run index, its lesson command as a list, the run's simulated kernels, the
     kernel's index among them, the kernel, its H200 row) for every launch of GPU_DIR's
@@ -146,8 +185,9 @@ def joined_launches(gdir, sdir, cc):
     command, kernels matched in launch order by name (a GPU run repeats launches for
     timing; the first unmatched one of the same name is taken). Also used by
     scripts/timemodel/fit.py."""
+    gdirs = gdir.split(",")
     runs, sim_index = {}, {}  # run index -> its lesson command; command -> the "none" run's index
-    for line in open(os.path.join(gdir, "lessons-runs.txt")):
+    for line in open(os.path.join(gdirs[0], "lessons-runs.txt")):
         p = line.split()
         cmd = " ".join(p[3:]).replace("--mode cuda", "").replace("--repeats 0", "").replace(
             "--no-counters", "").split()
@@ -155,9 +195,7 @@ def joined_launches(gdir, sdir, cc):
             sim_index[" ".join(cmd)] = int(p[1])
         if p[0] == cc:
             runs[int(p[1])] = cmd
-    gpu = {}
-    for d in ncu_rows(os.path.join(gdir, "lessons-%s.csv" % cc)):
-        gpu.setdefault(d["run"], []).append(d)
+    gpu = gpu_launches(gdirs, cc)
     for i in sorted(runs):
         f = os.path.join(sdir, "sim-%d.json" % sim_index.get(" ".join(runs[i]), -1))
         if not os.path.exists(f) or i not in gpu:
@@ -203,6 +241,7 @@ def main(argv):
             "gpu_l2_hit_pct": gpu_hit_pct(g),
             "sim_time_ns": 1e9 * model_seconds(k, kernel_flops(ks, ki)),
             "sim_complete": int(k["dram"].get("complete", True) is not False),
+            "gpu_dram_min": g.get("_spread", (None, None))[0], "gpu_dram_max": g.get("_spread", (None, None))[1],
         })
     out = []
     out.append("| counter | launches | Pearson r | mean abs error / mean | within 1 % | within 10 % |")
@@ -238,8 +277,11 @@ def main(argv):
         out.append(("Launches moving at least 1 MB of DRAM traffic on the %s (%d), total DRAM bytes (read + write), "
                     "worst first; the issue's bound is 10 %%:") % (card, len(big)))
         out.append("")
-        out.append("| run | kernel | requested | sim DRAM r / w | " + card + " DRAM r / w | error (r+w) |")
-        out.append("|---|---|---|---|---|---|")
+        runs_n = len(gdir.split(","))
+        spread = runs_n > 1
+        out.append("| run | kernel | requested | sim DRAM r / w | " + card + " DRAM r / w | error (r+w) |" +
+                   (" %s's %d runs, r+w |" % (card, runs_n) if spread else ""))
+        out.append("|---|---|---|---|---|---|" + ("---|" if spread else ""))
         big.sort(key=lambda r: -abs(err(r["sim_dram_read"] + r["sim_dram_write"], r["gpu_dram_read"] + r["gpu_dram_write"])))
         mb = lambda x: "%.2f" % (x / 1e6)
         within = 0
@@ -248,7 +290,8 @@ def main(argv):
             within += abs(e) <= 0.10
             out.append("| %s | %s%s | %s MB | %s / %s MB | %s / %s MB | %+.1f %% |" % (
                 r["run"], r["kernel"], "" if r["sim_complete"] else " (trace incomplete: a lower bound)", mb(r["requested"]), mb(r["sim_dram_read"]), mb(r["sim_dram_write"]),
-                mb(r["gpu_dram_read"]), mb(r["gpu_dram_write"]), 100 * e))
+                mb(r["gpu_dram_read"]), mb(r["gpu_dram_write"]), 100 * e) +
+                       (" %s-%s MB |" % (mb(r["gpu_dram_min"]), mb(r["gpu_dram_max"])) if spread else ""))
         out.append("")
         out.append("%d of %d such launches within 10 %%." % (within, len(big)))
         small = [r for r in dram if r not in big]
