@@ -648,10 +648,20 @@ static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w,
         snprintf(who, sizeof who, "several other threads");
     else
         snprintf(who, sizeof who, "thread %u", other);
-    sim_fail(w, SIM_ERR_SHARED_RACE, pc,
-             "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and an access by %s "
-             "with no __syncthreads() between them",
-             kind, (unsigned long long)x, wr ? "a write" : "a read", who);
+    if (other != SIM_MULTI && other / 32 == w->cur->warp) /* two lanes of one warp (dxtc's `s[i] += s[i ^ 8]`) */
+        sim_fail(w, SIM_ERR_SHARED_RACE, pc,
+                 "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and an access by %s, a "
+                 "lane of its warp, with no __syncthreads() or __syncwarp() between them. A GPU makes one "
+                 "instruction's loads for the whole warp before its stores, which such code relies on, but CUDA "
+                 "promises no order between lanes since Volta, and the simulator runs lanes one after another "
+                 "(without --detail it computes another result): read into a register, __syncwarp() (or "
+                 "tile.sync()), then write",
+                 kind, (unsigned long long)x, wr ? "a write" : "a read", who);
+    else
+        sim_fail(w, SIM_ERR_SHARED_RACE, pc,
+                 "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and an access by %s "
+                 "with no __syncthreads() between them",
+                 kind, (unsigned long long)x, wr ? "a write" : "a read", who);
     sim_block_abort(w);
 }
 
