@@ -10,10 +10,12 @@
 # with --arch h200 --json (cold starts, the default). Launches of 1 MB of DRAM
 # traffic or more are held to 10 %, smaller ones to 15 % (issue 15's bounds;
 # flash v1's init kernel reads no data, only its code: 7.5 KB on the chip and
-# in the model, sim/launch.h SIM_L2_LAUNCH_FETCH_BYTES). flash v1 is still a
-# miss at another shape (+11.6 % at N = 512, d = 64 causal, within the chip's own
-# run-to-run spread: docs/l2-model.md "The chip's own traffic"). Cost: about 8 s
-# of simulation (lesson 3's 4096 x 4096 is most of it).
+# in the model, sim/launch.h SIM_L2_LAUNCH_FETCH_BYTES). Flash v1 at N = 512,
+# d = 64 causal moves 1.08-1.42 MB over six flushed runs (run 4 and
+# docs/gpu/h200-v1-probe, session 22: the chip's background, docs/l2-model.md
+# "The chip's own traffic"); its figure here is their median, where run 4's alone
+# (1092864 B) has the model +11.6 %. Cost: about 9 s of simulation (lesson 3's
+# 4096 x 4096 is most of it).
 cmake_minimum_required(VERSION 3.20)
 function(fail text)
   message("${text}")
@@ -38,6 +40,7 @@ set(cases
   "4 --n 512 --d 128 --causal|attn_flash_v1_init|7680|15"
   "4 --n 512 --d 128 --causal|attn_flash_v1|2405376|10|9854144"
   "4 --n 512 --d 128 --causal|attn_flash_v2_d128|1634048|10|137536"
+  "4 --n 512 --d 64 --causal|attn_flash_v1|1127296|10"
   "2 --n 16777216|scale_v1|114616832|10"
   "3 --rows 4096 --cols 4096|softmax_naive|114348032|10"
   "3 --rows 4096 --cols 4096|softmax_safe|110725120|10"
