@@ -860,6 +860,8 @@ static void fiber_main(void *arg)
             t->stack = mine;
             t->async_pending = 0;
             t->l2_occ = 0;
+            t->last_pc = 0;        /* where the watchdog's report last saw it: nothing of a block before */
+            t->site_file = NULL;
             t->state = SIM_T_RUNNING;
             w->cur = t;
             w->thunk(w->args);
@@ -1242,23 +1244,33 @@ static void timeout_report(sim_worker *w)
                           "the launch ran longer than SIMTLAB_TIMEOUT=%ld s and was stopped (a thread that never "
                           "ends, or waits for something no thread does). In this block: ",
                           env_timeout_s);
-    /* the threads running (or spinning) with where they were last seen: at most 4 named */
+    /* the threads running (or spinning) with where they were last seen: at most 4 named, the
+     * one the watchdog stopped first; a thread that has not run since a barrier or a warp
+     * intrinsic released it is named with that site (its last_pc is where it last spun) */
     unsigned named = 0;
-    for (unsigned i = 0; i < w->next_new && named < 4; i++) {
-        const sim_thread *t = &w->threads[i];
-        if (t->state == SIM_T_DONE || t->state == SIM_T_BARRIER || t->state == SIM_T_WARP)
-            continue;
-        resolve_pc(t->last_pc, fn, sizeof fn, loc, sizeof loc);
-        snprintf(where, sizeof where, "%s", loc[0] ? loc : "an unknown line");
-        if (k < sizeof text)
-            k += (size_t)snprintf(text + k, sizeof text - k, "%sthread (%u,%u,%u) still running, last seen at %s",
-                                  named ? "; " : "", t->tid.x, t->tid.y, t->tid.z, where);
-        if (!shown)
-            shown = t;
-        named++;
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned i = 0; i < w->next_new && named < 4; i++) {
+            const sim_thread *t = &w->threads[i];
+            if ((t == w->timeout_thread) != (pass == 0) || t->state == SIM_T_DONE || t->state == SIM_T_BARRIER ||
+                t->state == SIM_T_WARP)
+                continue;
+            resolve_pc(t->last_pc, fn, sizeof fn, loc, sizeof loc);
+            if (loc[0])
+                snprintf(where, sizeof where, "still running, last seen at %s", loc);
+            else if (t->site_file && t->site_line > 0)
+                snprintf(where, sizeof where, "ready to run, last seen leaving the barrier or warp intrinsic at %s:%d",
+                         basename_of(t->site_file), t->site_line);
+            else
+                snprintf(where, sizeof where, "still running, last seen at an unknown line");
+            if (k < sizeof text)
+                k += (size_t)snprintf(text + k, sizeof text - k, "%sthread (%u,%u,%u) %s", named ? "; " : "",
+                                      t->tid.x, t->tid.y, t->tid.z, where);
+            if (!shown)
+                shown = t;
+            named++;
+        }
     if (n_run > named && k < sizeof text)
-        k += (size_t)snprintf(text + k, sizeof text - k, "; %u more running", n_run - named);
+        k += (size_t)snprintf(text + k, sizeof text - k, "; %u more running or ready to run", n_run - named);
     if (n_bar && k < sizeof text) {
         char list[128];
         unsigned cnt;

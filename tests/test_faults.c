@@ -186,6 +186,42 @@ Test(faults, thread_that_never_ends, .timeout = 60)
     unsetenv("SIMTLAB_TIMEOUT");
 }
 
+/* Every thread loops after a barrier: the report names first the thread the watchdog stopped,
+ * where it was, and the others, which the barrier released, at that barrier (they were
+ * "last seen at an unknown line": session 22). */
+Test(faults, threads_released_by_a_barrier_say_where, .timeout = 60)
+{
+    setenv("SIMTLAB_TIMEOUT", "1", 1);
+    int *d = dev_buf("out", 32 * sizeof(int), NULL);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    int st = spin_after_barrier_launch_sim(&cfg, d);
+    status_is(st, SIM_ERR_LAUNCH_TIMEOUT, "loops after a barrier");
+    char site[64], bar[64], buf[160];
+    kernel_site(bar, sizeof bar, KFILE, "SITE:spin_barrier");
+    const char *e = sim_last_error();
+    const char *first = strstr(e, "In this block: thread (");
+    cr_assert(first, "loops after a barrier: no thread named:\n%s", e);
+    /* the stopped thread, first: in the loop (its header, body or test) */
+    const char *sites[] = {"SITE:spin_after", "SITE:spin_after_body"};
+    int found = 0;
+    for (int k = 0; k < 2; k++) {
+        kernel_site(site, sizeof site, KFILE, sites[k]);
+        const char *at = strstr(first, "still running, last seen at ");
+        found |= at && !strncmp(at + strlen("still running, last seen at "), site, strlen(site));
+    }
+    if (!found) { /* the loop's test is the line after the body */
+        char *colon = strrchr(site, ':');
+        snprintf(buf, sizeof buf, "still running, last seen at %.*s:%d", (int)(colon - site), site, atoi(colon + 1) + 1);
+        found = strstr(first, buf) != NULL;
+    }
+    cr_assert(found, "loops after a barrier: the first thread named should be the stopped one, in the loop:\n%s", e);
+    snprintf(buf, sizeof buf, "ready to run, last seen leaving the barrier or warp intrinsic at %s", bar);
+    ASSERT_ERROR_HAS(buf, "loops after a barrier (the others)");
+    cr_assert(!strstr(e, "unknown line"), "loops after a barrier: %s", e);
+    works_after("loops after a barrier");
+    unsetenv("SIMTLAB_TIMEOUT");
+}
+
 Test(faults, endless_loop_of_accesses, .timeout = 60)
 {
     setenv("SIMTLAB_TIMEOUT", "1", 1);

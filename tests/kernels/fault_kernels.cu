@@ -70,6 +70,22 @@ __global__ void spin_forever(int *out, int bb, int bt, int others_wait)
     out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
 }
 
+/* every thread loops for ever after a barrier: the watchdog stops the one that runs (the
+ * last to reach the barrier runs on), the others are ready and never run again */
+__global__ void spin_after_barrier(int *out)
+{
+    __shared__ int s[64];
+    s[threadIdx.x] = (int)threadIdx.x;
+    __syncthreads(); /* SITE:spin_barrier */
+    int x = 0;
+    for (;;) { /* SITE:spin_after */
+        x += s[(threadIdx.x + 1) % blockDim.x]; /* SITE:spin_after_body */
+        if (x < 0)
+            break;
+    }
+    out[threadIdx.x] = x;
+}
+
 /* thread bt loops for ever over global loads and stores (instrumented accesses) */
 __global__ void loop_forever_loads(float *out, const float *in, int bt)
 {
@@ -137,6 +153,7 @@ LAUNCHER(memset_through, (int *, out), (int *, p), (int, n), (int, bt))
 LAUNCHER(write_constant, (int *, out), (int, bt))
 LAUNCHER(device_counter, (int *, out))
 LAUNCHER(spin_forever, (int *, out), (int, bb), (int, bt), (int, others_wait))
+LAUNCHER(spin_after_barrier, (int *, out))
 LAUNCHER(loop_forever_loads, (float *, out), (const float *, in), (int, bt))
 LAUNCHER(wait_for_last, (int *, out))
 LAUNCHER(wait_for_global_flag, (int *, out), (int *, flag))
