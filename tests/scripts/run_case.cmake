@@ -425,6 +425,19 @@ elseif(CASE STREQUAL "half_include")
   file(WRITE ${WORK}/src/usehalf.cu "#include \"usehalf.h\"\n__global__ void k(float *p) { p[0] = twice(p[0]); }\nint main() { float *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); }\n")
   run(2 ${WORK}/src/usehalf.cu)
   expect_text("${err}" "half precision, bfloat16 and fp8 \\(__half, __nv_bfloat16, __nv_fp8_\\*\\) are not supported by the simulator" "a use in a header")
+  # textures in the program's own header (the rewriter refuses them in a .cu file only): one static
+  # assertion names them (simtlab_notex.h), not g++'s errors on undeclared names; a variable
+  # named texture is fine (CUDA 12 removed texture references)
+  file(WRITE ${WORK}/src/usetex.h "__global__ void blur(cudaTextureObject_t t, float *out) { out[threadIdx.x] = tex2D<float>(t, threadIdx.x + 0.5f, 0.5f); }\n")
+  file(WRITE ${WORK}/src/usetex.cu "#include \"usetex.h\"\nint main() { float *d; cudaMalloc(&d, 128); blur<<<1, 32>>>(0, d); }\n")
+  run(2 ${WORK}/src/usetex.cu)
+  expect_text("${err}" "textures and surfaces \\(texture objects, tex1D/tex2D/tex3D/tex1Dfetch, surf2Dread/surf2Dwrite, CUDA arrays\\) are not supported by the simulator" "textures in a header")
+  if(err MATCHES "was not declared|does not name a type")
+    fail("textures in a header: g++ errors on undeclared names: ${err}")
+  endif()
+  file(WRITE ${WORK}/src/texname.cu "#include <cstdio>\n__global__ void k(float *texture) { texture[threadIdx.x] = 2.0f; }\nint main() { float *d, h; cudaMalloc(&d, 4); k<<<1, 1>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf(\"texname: %g\\n\", h); }\n")
+  run(0 ${WORK}/src/texname.cu)
+  expect_text("${out}" "texname: 2" "a variable named texture")
 elseif(CASE STREQUAL "lock_fault")
   # block 0 faults holding a lock block 1 spins on (on the other worker): the launch reports the
   # fault, and block 1 does not spin on until the watchdog

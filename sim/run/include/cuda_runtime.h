@@ -394,6 +394,8 @@ template <class T> static inline T __ldg(const T *p) { return *p; }
 /* the rest of CUDA's device intrinsics (rounding modes, integer, conversions, cache hints):
  * simtlab_math.h */
 #include "simtlab_math.h"
+/* textures and surfaces: declared so that a use in a header fails in one line */
+#include "simtlab_notex.h"
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
