@@ -799,6 +799,13 @@ cudaError_t cudaMemAdvise(const void *p, size_t n, cudaMemoryAdvise advice, int 
     ENTER();
     return cudaSuccess;
 }
+/* one memory here: managed memory needs no attaching to a stream */
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t len, unsigned flags)
+{
+    (void)s, (void)p, (void)len, (void)flags;
+    ENTER();
+    return cudaSuccess;
+}
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
 {
     ENTER();

@@ -169,6 +169,15 @@ int main()
     CHECK(cudaMalloc(&dv, 64 * sizeof(float)));
     CHECK(cudaMallocManaged(&mv, 64 * sizeof(float)));
     CHECK(cudaMallocHost(&pv, 64 * sizeof(float)));
+    // managed memory's hints in CUDA 13's forms (a location) and the older ones (a device)
+    cudaMemLocation on_gpu = {cudaMemLocationTypeDevice, 0}, on_host = {cudaMemLocationTypeHost, 0};
+    CHECK(cudaMemPrefetchAsync(mv, 64 * sizeof(float), on_gpu, 0));
+    CHECK(cudaMemPrefetchAsync(mv, 64 * sizeof(float), on_host, 0, (cudaStream_t)0));
+    CHECK(cudaMemAdvise(mv, 64 * sizeof(float), cudaMemAdviseSetReadMostly, on_gpu));
+    CHECK(cudaMemPrefetchAsync(mv, 64 * sizeof(float), 0, (cudaStream_t)0));
+    CHECK(cudaMemAdvise(mv, 64 * sizeof(float), cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId));
+    CHECK(cudaStreamAttachMemAsync((cudaStream_t)0, mv));
+    CHECK(cudaStreamAttachMemAsync((cudaStream_t)0, mv, 0, cudaMemAttachGlobal));
     cudaPointerAttributes pa;
     CHECK(cudaPointerGetAttributes(&pa, dv + 3));
     EXPECT(pa.type == cudaMemoryTypeDevice && pa.device == 0 && pa.devicePointer == dv + 3, "device pointer: type %d",

@@ -574,6 +574,34 @@ static inline cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int devi
 {
     return cudaMemPrefetchAsync(p, n, device, (cudaStream_t)0);
 }
+/* CUDA 13's forms (CUDA 12's _v2): a location, not a device number; the host is cudaCpuDeviceId */
+static inline int simtlab_location_device(cudaMemLocation loc)
+{
+    return loc.type == cudaMemLocationTypeDevice ? loc.id : (int)cudaCpuDeviceId;
+}
+static inline cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, cudaMemLocation loc, unsigned flags,
+                                               cudaStream_t s = 0)
+{
+    (void)flags;
+    return cudaMemPrefetchAsync(p, n, simtlab_location_device(loc), s);
+}
+static inline cudaError_t cudaMemPrefetchAsync_v2(const void *p, size_t n, cudaMemLocation loc, unsigned flags,
+                                                  cudaStream_t s = 0)
+{
+    return cudaMemPrefetchAsync(p, n, loc, flags, s);
+}
+static inline cudaError_t cudaMemAdvise(const void *p, size_t n, cudaMemoryAdvise a, cudaMemLocation loc)
+{
+    return cudaMemAdvise(p, n, a, simtlab_location_device(loc));
+}
+static inline cudaError_t cudaMemAdvise_v2(const void *p, size_t n, cudaMemoryAdvise a, cudaMemLocation loc)
+{
+    return cudaMemAdvise(p, n, a, loc);
+}
+static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t len = 0)
+{
+    return cudaStreamAttachMemAsync(s, p, len, cudaMemAttachSingle);
+}
 static inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e) { return cudaStreamWaitEvent(s, e, 0); }
 template <class T>
 static inline cudaError_t cudaMallocPitch(T **p, size_t *pitch, size_t width, size_t height)

@@ -60,7 +60,7 @@ typedef enum cudaMemcpyKind {
 typedef struct simtlab_stream *cudaStream_t;
 typedef struct simtlab_event *cudaEvent_t;
 
-enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2 };
+enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2, cudaMemAttachSingle = 4 };
 enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
 enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2 };
 enum { cudaHostAllocDefault = 0, cudaHostAllocPortable = 1, cudaHostAllocMapped = 2, cudaHostAllocWriteCombined = 4 };
@@ -241,6 +241,16 @@ cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s);
 cudaError_t cudaMemAdvise(const void *p, size_t n, cudaMemoryAdvise advice, int device); /* accepted, no effect */
+/* CUDA 13's forms of the two take a location (cuda_runtime.h: C++ overloads) */
+typedef enum cudaMemLocationType {
+    cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1, cudaMemLocationTypeHost = 2,
+    cudaMemLocationTypeHostNuma = 3, cudaMemLocationTypeHostNumaCurrent = 4
+} cudaMemLocationType;
+typedef struct cudaMemLocation {
+    cudaMemLocationType type;
+    int id;
+} cudaMemLocation;
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t len, unsigned flags); /* accepted, no effect */
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height); /* rows of 512-byte multiples */
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value); /* stack and heap sizes apply; the rest are kept */
