@@ -438,9 +438,16 @@ static int hash_header(void *ctx, const char *abs, const char *text, size_t n)
 /* the mirror of an absolute path under the build directory */
 static void mirror_of(const char *dir, const char *abs, char *out, size_t n) { snprintf(out, n, "%s/m%s", dir, abs); }
 
+/* shadow_header's context: the build directory, and what the headers of one source add up to */
+typedef struct shadow_ctx {
+    const char *dir;
+    int local_vars; /* their `static __device__` / `static __constant__` variables (rewrite.h) */
+} shadow_ctx;
+
 static int shadow_header(void *ctx, const char *abs, const char *text, size_t n)
 {
-    const char *dir = ctx;
+    shadow_ctx *sc = ctx;
+    const char *dir = sc->dir;
     char out[8400], parent[8400];
     mirror_of(dir, abs, out, sizeof out);
     rewrite_result r;
@@ -449,6 +456,7 @@ static int shadow_header(void *ctx, const char *abs, const char *text, size_t n)
         run_error("%s: cannot build it for the simulator (above)", abs);
         return 2;
     }
+    sc->local_vars += r.local_dev_vars; /* a header's variable is in the including file's objects */
     snprintf(parent, sizeof parent, "%s", out);
     *strrchr(parent, '/') = 0;
     int rc = mkdirs(parent) || write_file(out, r.text, r.len) ? run_error("cannot write %s: %s", out, strerror(errno)) : 0;
@@ -859,7 +867,8 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         }
         char sdir[4096], msdir[8400];
         src_dir_of(o->files[i], sdir, sizeof sdir);
-        include_path_init(ip, sdir, o->cflags, o->n_cflags, shadow_header, (void *)dir);
+        shadow_ctx shadow = {dir, 0};
+        include_path_init(ip, sdir, o->cflags, o->n_cflags, shadow_header, &shadow);
         if (walk_includes(ip, src, n, ip->dirs[0], ip->dirs[0], 0)) {
             free(src);
             free(r.text);
@@ -877,7 +886,7 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
             goto out;
         }
         free(r.text);
-        u->local_vars = r.local_dev_vars;
+        u->local_vars = r.local_dev_vars + shadow.local_vars;
         snprintf(u->srcdir, sizeof u->srcdir, "-I%s", abs); /* "#include "util.h"" next to the source */
         char *slash = strrchr(u->srcdir, '/');
         if (slash)
@@ -929,8 +938,8 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
                         kname, o->files[i]);
             else
                 fprintf(stderr, "simtlab run: note: %s has a static __device__ or __constant__ variable (internal "
-                                "linkage); building it in one instrumented pass, so that host code and kernels share "
-                                "it (its host code slower, and not counted)\n",
+                                "linkage; in it or a header it includes); building it in one instrumented pass, so "
+                                "that host code and kernels share it (its host code slower, and not counted)\n",
                         o->files[i]);
             units[i].single = 1;
             if (start(o, &units[i], PASS_SINGLE) || finish(&units[i], PASS_SINGLE) ||
