@@ -16,3 +16,15 @@ gpu_build_lesson() {
   cmake -S . -B "$1" -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >>"$2" 2>&1 &&
     cmake --build "$1" -j16 --target lesson >>"$2" 2>&1 || { tail -30 "$2"; return 1; }
 }
+
+# gpu_require_h200 prints the card and returns 3 on any card but an H200, unless ANY_CARD=1 (for
+# runs whose figures only an H200 can give: the device tool may lend an H100 for an H200 call)
+gpu_require_h200() {
+  local card
+  card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+  echo "card: $card"
+  case "$card" in
+    *H200*) return 0 ;;
+    *) if [ "${ANY_CARD:-0}" != 1 ]; then echo "not an H200: nothing run"; return 3; fi ;;
+  esac
+}

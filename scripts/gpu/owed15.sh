@@ -1,19 +1,15 @@
 #!/usr/bin/env bash
-# scripts/gpu/owed15.sh - issue 15's three owed H200 runs in one device call (session 22):
-# the flushed hit-rate sweep (l2.sh with the lookup-miss metrics), flash v1's full-grid spread
-# and the sweep's one miss, N 512 d 64 causal (flash_v1_probe.sh, five runs each) and the written-lines probe (wlines.sh). Only on an H200: on
-# any other card it prints the card and stops (the H100's figures are in docs/gpu/h100-*), unless
-# ANY_CARD=1. Results: $OUT/owed15.tgz (l2/, v1p/, wl/) and $OUT/log.txt.
+# scripts/gpu/owed15.sh - issue 15's owed H200 runs in one device call (session 22): the flushed
+# hit-rate sweep (l2.sh with the lookup-miss metrics), flash v1's full grid and the sweep's one
+# miss, N 512 d 64 causal (flash_v1_probe.sh, five runs each), and the written-lines probe
+# (wlines.sh). Only on an H200: on any other card it prints the card and stops (the H100's
+# figures are in docs/gpu/h100-*), unless ANY_CARD=1. Results: $OUT/owed15.tgz (l2/, v1p/, wl/).
 #   OUT=/dir bash scripts/gpu/owed15.sh     (on the device machine, from the repository root)
 set -u
 OUT=${OUT:-/tmp/simtlab-owed15}
 mkdir -p "$OUT"
-card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-echo "card: $card"
-case "$card" in
-  *H200*) ;;
-  *) if [ "${ANY_CARD:-0}" != 1 ]; then echo "not an H200: nothing run"; exit 3; fi ;;
-esac
+. "$(dirname "$0")/env.sh"
+gpu_require_h200 || exit 3
 W=/tmp/owed15
 mkdir -p $W
 t0=$(date +%s)

@@ -9,12 +9,8 @@ set -u
 OUT=${OUT:-/tmp/simtlab-sweeps}
 REPS=${REPS:-2}
 mkdir -p "$OUT"
-card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-echo "card: $card"
-case "$card" in
-  *H200*) ;;
-  *) if [ "${ANY_CARD:-0}" != 1 ]; then echo "not an H200: nothing run"; exit 3; fi ;;
-esac
+. "$(dirname "$0")/env.sh"
+gpu_require_h200 || exit 3
 W=/tmp/sweeps
 t0=$(date +%s)
 for r in $(seq 1 "$REPS"); do
