@@ -411,7 +411,8 @@ static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr,
 static __attribute__((noinline)) void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc,
                                                     int atomic);
 static inline __attribute__((always_inline)) void race_check_inline(sim_worker *w, uintptr_t a, unsigned size, int wr,
-                                                                   uintptr_t pc);
+                                                                   uintptr_t pc, int note);
+static void sample_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
 static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                              uintptr_t pc, int space);
 
@@ -433,7 +434,7 @@ static inline __attribute__((always_inline)) void shared_record(sim_worker *w, u
                                                                 uintptr_t pc)
 {
     (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
-    race_check_inline(w, a, size, wr, pc);
+    race_check_inline(w, a, size, wr, pc, 0);
     if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
         detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
 }
@@ -456,8 +457,12 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
     if (__builtin_expect(w->sample, 0) && w->detailed == 0 && !atomic && !w->async && w->cur && !(a & (size - 1)) &&
         in_shared(w, a, size)) {
         (&w->c.sram_read_bytes)[wr] += size;
-        if (sample_take(w) && !record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
-            detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+        if (sample_take(w)) {
+            if (!w->has_race) /* the first race is the note; none looked for after it */
+                sample_race_check(w, a, size, wr, pc);
+            if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
+                detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+        }
         return;
     }
     access_general(w, a, size, wr, pc, atomic);
@@ -639,9 +644,8 @@ static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_t
     return other / 32 == t->warp && other_wep != (uint16_t)w->warps[t->warp].sync_epoch;
 }
 
-/* A race found: the report, and the block ends. */
-static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w, const char *kind, uintptr_t x, int wr,
-                                                                 unsigned other, uintptr_t pc)
+/* A race's text: which hazard, where, and between whom. */
+static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uintptr_t x, int wr, unsigned other)
 {
     char who[48];
     if (other == SIM_MULTI)
@@ -649,7 +653,7 @@ static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w,
     else
         snprintf(who, sizeof who, "thread %u", other);
     if (other != SIM_MULTI && other / 32 == w->cur->warp) /* two lanes of one warp (dxtc's `s[i] += s[i ^ 8]`) */
-        sim_fail(w, SIM_ERR_SHARED_RACE, pc,
+        snprintf(out, n,
                  "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and an access by %s, a "
                  "lane of its warp, with no __syncthreads() or __syncwarp() between them. A GPU makes one "
                  "instruction's loads for the whole warp before its stores, which such code relies on, but CUDA "
@@ -658,11 +662,36 @@ static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w,
                  "tile.sync()), then write",
                  kind, (unsigned long long)x, wr ? "a write" : "a read", who);
     else
-        sim_fail(w, SIM_ERR_SHARED_RACE, pc,
+        snprintf(out, n,
                  "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and an access by %s "
                  "with no __syncthreads() between them",
                  kind, (unsigned long long)x, wr ? "a write" : "a read", who);
+}
+
+/* A race found: the report, and the block ends. */
+static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w, const char *kind, uintptr_t x, int wr,
+                                                                 unsigned other, uintptr_t pc)
+{
+    char text[700];
+    race_text(w, text, sizeof text, kind, x, wr, other);
+    sim_fail(w, SIM_ERR_SHARED_RACE, pc, "%s", text);
     sim_block_abort(w);
+}
+
+/* Counting mode's sample saw a race: kept as a note (the first of the worker's launch, lowest
+ * block first), the launch goes on (sim_launch puts it in sim_launch_info.race_note). */
+static __attribute__((noinline, cold)) void race_seen(sim_worker *w, const char *kind, uintptr_t x, int wr,
+                                                     unsigned other, uintptr_t pc)
+{
+    if (w->has_race && w->race.block_linear <= w->block_linear)
+        return;
+    w->has_race = 1;
+    w->race.status = SIM_ERR_SHARED_RACE;
+    w->race.block_linear = w->block_linear;
+    w->race.block = w->block;
+    w->race.thread = w->cur->tid;
+    w->race.pc = pc;
+    race_text(w, w->race.text, sizeof w->race.text, kind, x, wr, other);
 }
 
 /* One 4-byte word x of an access by thread t that covers its bytes (a mask
@@ -670,16 +699,24 @@ static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w,
  * do not race. */
 static inline __attribute__((always_inline)) void race_word(sim_worker *w, const sim_thread *t, uint16_t me,
                                                             uint16_t wep, uintptr_t x, uint8_t bytes, int wr,
-                                                            uintptr_t pc)
+                                                            uintptr_t pc, int note)
 {
     sim_shadow *s = shadow_of(w, x);
     const uint32_t ep = w->epoch;
-    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t))
-        race_report(w, wr ? "write-after-write" : "read-after-write", x, wr, s->w_tid, pc);
+    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t)) {
+        if (note)
+            race_seen(w, wr ? "write-after-write" : "read-after-write", x, wr, s->w_tid, pc);
+        else
+            race_report(w, wr ? "write-after-write" : "read-after-write", x, wr, s->w_tid, pc);
+    }
     if (wr) {
         if (s->r_epoch == ep && (s->r_bytes & bytes) &&
-            (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t))))
-            race_report(w, "write-after-read", x, wr, s->r_tid, pc);
+            (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t)))) {
+            if (note)
+                race_seen(w, "write-after-read", x, wr, s->r_tid, pc);
+            else
+                race_report(w, "write-after-read", x, wr, s->r_tid, pc);
+        }
         s->w_bytes = s->w_epoch == ep && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
         s->w_epoch = ep;
         s->w_tid = me;
@@ -696,23 +733,30 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
 }
 
 /* The race check of an aligned shared access (every one that gets here: a
- * misaligned one was reported before): one word for 1, 2 or 4 bytes. */
+ * misaligned one was reported before): one word for 1, 2 or 4 bytes. note: counting
+ * mode's sample, which keeps a race as a note (race_seen) where detailed mode fails. */
 static inline __attribute__((always_inline)) void race_check_inline(sim_worker *w, uintptr_t a, unsigned size, int wr,
-                                                                   uintptr_t pc)
+                                                                   uintptr_t pc, int note)
 {
     const sim_thread *t = w->cur;
     const uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
     if (size <= 4) {
-        race_word(w, t, me, wep, a & ~(uintptr_t)3, (uint8_t)(((1u << size) - 1) << (a & 3)), wr, pc);
+        race_word(w, t, me, wep, a & ~(uintptr_t)3, (uint8_t)(((1u << size) - 1) << (a & 3)), wr, pc, note);
         return;
     }
     for (uintptr_t x = a; x < a + size; x += 4)
-        race_word(w, t, me, wep, x, 0xf, wr, pc);
+        race_word(w, t, me, wep, x, 0xf, wr, pc, note);
 }
 
 static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
 {
-    race_check_inline(w, a, size, wr, pc);
+    race_check_inline(w, a, size, wr, pc, 0);
+}
+
+/* Counting mode's sampled stretches look for races too, and keep the first as a note. */
+static __attribute__((noinline)) void sample_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
+{
+    race_check_inline(w, a, size, wr, pc, 1);
 }
 
 /* ---- warp-level requests (detailed mode) ------------------------------------

@@ -289,6 +289,8 @@ typedef struct sim_worker {
 
     sim_err_rec err; /* first error of this worker in this launch */
     int has_err;
+    sim_err_rec race; /* counting mode: the first shared-memory race its sample saw (a note, not an error) */
+    int has_race;
 
     /* the launch watchdog (SIMTLAB_TIMEOUT) */
     volatile int timed_out;        /* set by the watchdog's signal */

@@ -2273,12 +2273,40 @@ static void sched_place(const uint64_t *work, uint64_t n, unsigned sms, sim_coun
     free(load), free(cnt), free(heap);
 }
 
+/* " (in fn, file:line)" or " (file:line)" for a pc of kernel (its function named when it is not
+ * the kernel's own), or "" where it has no line. */
+static void pc_where(uintptr_t pc, const char *kernel, char *where, size_t n)
+{
+    char fn[256], loc[300];
+    where[0] = 0;
+    resolve_pc(pc, fn, sizeof fn, loc, sizeof loc);
+    size_t kl = strlen(kernel); /* C++: addr2line -C names "k(float*, int)" or "void k<float>(...)" */
+    int same = !strncmp(fn, kernel, kl) && (fn[kl] == 0 || fn[kl] == '(');
+    if (loc[0] && !same)
+        snprintf(where, n, " (in %s, %s)", fn, loc);
+    else if (loc[0])
+        snprintf(where, n, " (%s)", loc);
+}
+
+/* The note of a race counting mode's sample saw (sim_launch_info.race_note). */
+static void race_note(const sim_err_rec *r, const char *kernel)
+{
+    char where[600];
+    pc_where(r->pc, kernel, where, sizeof where);
+    snprintf(last_info.race_note, sizeof last_info.race_note,
+             "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u); seen in counting mode's sample of the "
+             "grid's first and last blocks, so its results may not be a GPU's; --detail checks every access and "
+             "stops at the first race",
+             r->text, kernel, where, r->block.x, r->block.y, r->block.z, r->thread.x, r->thread.y, r->thread.z);
+}
+
 int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void *), const void *args)
 {
     memset(&last_info, 0, sizeof last_info);
     pc_all_n = 0;
     snprintf(last_info.kernel, sizeof last_info.kernel, "%s", kernel);
     last_info.cfg = *cfg;
+    last_info.race_note[0] = 0;
     if (env_settings() || check_cfg(cfg, kernel) || sim_memory_init()) {
         last_info.status = last_status;
         return last_status;
@@ -2308,8 +2336,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     sim_counters total;
     memset(&total, 0, sizeof total);
     uint64_t *blk_work = sched_buffer(nblocks);
-    sim_err_rec err;
-    int has_err = 0, setup_failed = 0;
+    sim_err_rec err, race;
+    int has_err = 0, has_race = 0, setup_failed = 0;
     uint64_t blocks_run = 0;
 
 #ifdef _OPENMP
@@ -2340,6 +2368,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             memset(&w->c, 0, sizeof w->c);
             memset(w->alloc_ctr, 0, sizeof(uint64_t[2]) * nalloc);
             w->has_err = 0;
+            w->has_race = 0;
             w->l2_n = w->l2_done = 0;
             w->l2_nbatch = 0;
             w->l2_lim = w->l2_alloc < SIM_TRACE_CHUNK ? w->l2_alloc : SIM_TRACE_CHUNK;
@@ -2413,6 +2442,10 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                     err = w->err;
                     has_err = 1;
                 }
+                if (w->has_race && (!has_race || w->race.block_linear < race.block_linear)) {
+                    race = w->race;
+                    has_race = 1;
+                }
             }
         }
     }
@@ -2425,6 +2458,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     clock_gettime(CLOCK_MONOTONIC, &t1);
     last_info.wall_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     last_info.c = total;
+    if (has_race) /* counting mode's sample saw one: a note beside whatever the launch returns */
+        race_note(&race, kernel);
     if (setup_failed) {
         sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "%s",
                       setup_failed == 1 ? "cannot set up a simulator worker (out of host memory)"
@@ -2442,14 +2477,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         return last_status;
     }
     if (has_err) {
-        char fn[256], loc[300], where[600] = "";
-        resolve_pc(err.pc, fn, sizeof fn, loc, sizeof loc);
-        size_t kl = strlen(kernel); /* C++: addr2line -C names "k(float*, int)" or "void k<float>(...)" */
-        int same = !strncmp(fn, kernel, kl) && (fn[kl] == 0 || fn[kl] == '(');
-        if (loc[0] && !same)
-            snprintf(where, sizeof where, " (in %s, %s)", fn, loc);
-        else if (loc[0])
-            snprintf(where, sizeof where, " (%s)", loc);
+        char where[600];
+        pc_where(err.pc, kernel, where, sizeof where);
         char progress[320] = "";
         if (err.status == SIM_ERR_LAUNCH_TIMEOUT) /* a long kernel or a hang: how far the grid got says which */
             snprintf(progress, sizeof progress,

@@ -248,6 +248,9 @@ typedef struct sim_launch_info {
     sim_status status;
     double wall_ms; /* host wall time of the simulated launch */
     sim_counters c;
+    /* counting mode: a shared-memory race its sample of the first and last blocks saw (the
+     * launch still succeeds; detailed mode fails it), as a report like sim_last_error()'s; "" if none */
+    char race_note[1600];
 } sim_launch_info;
 
 /* Runs every block of the grid to completion (launches are synchronous).

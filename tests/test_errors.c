@@ -501,9 +501,22 @@ ParameterizedTest(race_case *c, errors, shared_race)
     for (int i = 0; i < 128; i++)
         cr_assert_eq(out[i], (i % 64 + c->shift) % 64, "case rotate by %d with a barrier: out[%d] = %d", c->shift, i,
                      out[i]);
-    /* normal mode does not look for races */
+    /* counting mode does not fail the launch, but its sample of the first and last blocks sees
+     * the race: a note (sim_launch_info.race_note), and none with the barrier */
     sim_set_detailed(0);
     SIM_CHECK(shared_rotate_launch_sim(&cfg, d_out, c->shift, 0));
+    const char *note = sim_last_launch()->race_note;
+    cr_assert(strstr(note, c->hazard) && strstr(note, "in kernel shared_rotate") &&
+                  strstr(note, "seen in counting mode's sample") && strstr(note, "--detail"),
+              "%s in counting mode: the note is \"%s\"", what, note);
+    SIM_CHECK(shared_rotate_launch_sim(&cfg, d_out, c->shift, 1));
+    cr_assert_eq(sim_last_launch()->race_note[0], 0, "%s with a barrier, counting mode: \"%s\"", what,
+                 sim_last_launch()->race_note);
+    sim_set_sample(0); /* no sample, no note */
+    SIM_CHECK(shared_rotate_launch_sim(&cfg, d_out, c->shift, 0));
+    sim_set_sample(1);
+    cr_assert_eq(sim_last_launch()->race_note[0], 0, "%s without the sample: \"%s\"", what,
+                 sim_last_launch()->race_note);
     assert_still_works(what);
 }
 

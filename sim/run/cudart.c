@@ -1201,6 +1201,12 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
         }
         last_err = e;
         sim_get_last_status();
+    } else if (li->race_note[0]) { /* counting mode's sample saw a shared-memory race: said, not failed */
+        static int races_said;
+        if (races_said < 3)
+            say("kernel %s (launched at %s:%d) ran, but has a shared-memory race%s:\n%s", kernel, base, line,
+                races_said == 2 ? " (the last such note shown)" : "", li->race_note);
+        races_said++;
     }
     double ms = li->c.hbm_read_bytes + li->c.hbm_write_bytes;
     ms = ms / sim_get_device()->hbm_bytes_per_s * 1e3;
