@@ -232,6 +232,8 @@ static inline __attribute__((always_inline)) int vol_lockstep(uintptr_t a, unsig
 static __attribute__((noinline)) void vol_arm(void)
 {
     sim_worker *w = sim_tls_worker;
+    if (w->vol_thread) /* another lane's, armed while this one was switched out (spin_note yields) */
+        sim_vol_fire(w, 0);
     w->vol_thread = w->cur;
     w->vol_l2_lim = w->l2_lim;
     w->vol_l2_last = w->l2_last;
@@ -245,7 +247,8 @@ void sim_vol_fire(sim_worker *w, int may_wait)
 {
     const sim_thread *t = w->vol_thread;
     w->vol_thread = NULL;
-    w->l2_lim = w->vol_l2_lim;
+    /* never under l2_n: sim_l2_note tests l2_n == l2_lim, and at l2_n the next entry grows the trace */
+    w->l2_lim = w->vol_l2_lim > w->l2_n ? w->vol_l2_lim : w->l2_n;
     w->l2_last = w->vol_l2_last;
     w->l2_last2 = w->vol_l2_last2;
     sim_shared_fast_on(w);

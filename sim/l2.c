@@ -408,6 +408,8 @@ void sim_l2_full(sim_worker *w, uint64_t entry, int turn)
 {
     if (w->vol_thread) { /* maybe not full: closed after a volatile access (sim/access.c vol_arm) */
         sim_vol_fire(w, turn); /* turn 0: inside an atomic or a copy, no lockstep */
+        if (w->vol_thread) /* another lane's, armed while this one waited: open, or sim_l2_grow below */
+            sim_vol_fire(w, 0); /* would move l2_lim under a saved one */
         const uint64_t e = entry & (((uint64_t)1 << SIM_L2_OCC_SHIFT) - 1);
         if ((e & 3) != 2 && (e == w->l2_last || e == w->l2_last2)) /* a repeat after all (sim_l2_note) */
             goto turn;
