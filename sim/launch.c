@@ -1225,7 +1225,7 @@ static void timeout_report(sim_worker *w)
 {
     char text[700], where[320], fn[128], loc[200];
     size_t k = 0;
-    unsigned n_run = 0, n_bar = 0, n_new = 0;
+    unsigned n_run = 0, n_bar = 0, n_warp = 0, n_new = 0;
     /* threads of a pending release range (a barrier's or a warp rendezvous')
      * had been released: they count as ready, not as waiting */
     for (unsigned i = w->rel_next; i < w->rel_end; i++)
@@ -1235,8 +1235,10 @@ static void timeout_report(sim_worker *w)
         const sim_thread *t = &w->threads[i];
         if (i >= w->next_new)
             n_new++;
-        else if (t->state == SIM_T_BARRIER || t->state == SIM_T_WARP)
+        else if (t->state == SIM_T_BARRIER)
             n_bar++;
+        else if (t->state == SIM_T_WARP)
+            n_warp++;
         else if (t->state != SIM_T_DONE)
             n_run++;
     }
@@ -1275,9 +1277,14 @@ static void timeout_report(sim_worker *w)
         char list[128];
         unsigned cnt;
         list_threads(w, list, sizeof list, SIM_T_BARRIER, NULL, 0, &cnt);
-        k += (size_t)snprintf(text + k, sizeof text - k, "; %u waiting at a barrier or warp intrinsic%s%s%s", n_bar,
+        k += (size_t)snprintf(text + k, sizeof text - k, "; %u waiting at a barrier%s%s%s", n_bar,
                               cnt ? " (__syncthreads: " : "", cnt ? list : "", cnt ? ")" : "");
     }
+    if (n_warp && k < sizeof text) /* a warp intrinsic, or a volatile access's lockstep (sim/access.c) */
+        k += (size_t)snprintf(text + k, sizeof text - k,
+                              "; %u waiting for the other lanes of their warp (at a warp intrinsic, or at a volatile "
+                              "access, where a warp's lanes meet)",
+                              n_warp);
     if (n_new && k < sizeof text)
         k += (size_t)snprintf(text + k, sizeof text - k, "; %u not started", n_new);
     if (k < sizeof text)
