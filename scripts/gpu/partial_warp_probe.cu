@@ -1,0 +1,28 @@
+// scripts/gpu/partial_warp_probe.cu - what the chip and compute-sanitizer's synccheck do with a full
+// mask in a partial warp (a block of 16 threads calling __ballot_sync(0xffffffff, ...), as
+// CUDA-Programming's warp.cu does): the simulator reports it (tests/test_warp.c
+// full_mask_on_partial_warp); survey 6 asked whether a GPU or its sanitizer does.
+//   nvcc -arch=sm_90 -o /tmp/pw scripts/gpu/partial_warp_probe.cu && /tmp/pw &&
+//   compute-sanitizer --tool synccheck /tmp/pw
+#include <cstdio>
+
+__global__ void ballot16(unsigned *out)
+{
+    unsigned m = __ballot_sync(0xffffffffu, threadIdx.x > 0);
+    int s = __shfl_down_sync(0xffffffffu, (int)threadIdx.x, 1);
+    if (threadIdx.x == 0) {
+        out[0] = m;
+        out[1] = (unsigned)s;
+    }
+}
+
+int main()
+{
+    unsigned *d, h[2] = {0, 0};
+    cudaMalloc(&d, sizeof h);
+    ballot16<<<1, 16>>>(d);
+    cudaError_t e = cudaDeviceSynchronize();
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    printf("partial_warp: %s, ballot 0x%08x, lane 0's shfl_down 1 = %u\n", cudaGetErrorString(e), h[0], h[1]);
+    return e != cudaSuccess;
+}
