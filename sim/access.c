@@ -461,7 +461,9 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
         in_shared(w, a, size)) {
         (&w->c.sram_read_bytes)[wr] += size;
         if (sample_take(w)) {
-            if (!w->has_race) /* the first race is the note; none looked for after it */
+            /* the first race is the note, none looked for after it; and only in a stretch's first
+             * SIM_SAMPLE_RACE_ACCESSES accesses (the check costs more than the sample itself) */
+            if (!w->has_race && w->sample_n <= SIM_SAMPLE_RACE_ACCESSES)
                 sample_race_check(w, a, size, wr, pc);
             if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
                 detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
