@@ -194,7 +194,7 @@ typedef struct sim_err_rec {
 #define SIM_SAMPLE_SKIP 255 /* stretches of a kind skipped between two sampled, on average, at most */
 #define SIM_SAMPLE_KINDS 16 /* kinds of stretches told apart (by the barrier they start at) */
 #define SIM_SAMPLE_MAX_ACCESSES ((uint64_t)1 << 22) /* a sampled stretch longer than this is dropped */
-#define SIM_SAMPLE_RACE_ACCESSES ((uint64_t)1 << 16) /* of a sampled stretch, checked for races (sim/access.c) */
+#define SIM_SAMPLE_RACE_ACCESSES ((uint64_t)1 << 14) /* of a sampled stretch, checked for races (sim/access.c) */
 /* Counting mode's sample of bank conflicts (sim/launch.c): the stretches that start at one barrier. */
 typedef struct sim_sample_kind {
     const char *file; /* the barrier's site; NULL, 0: the block's start */
