@@ -688,15 +688,8 @@ static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w,
 static __attribute__((noinline, cold)) void race_seen(sim_worker *w, const char *kind, uintptr_t x, int wr,
                                                      unsigned other, uintptr_t pc)
 {
-    if (w->has_race && w->race.block_linear <= w->block_linear)
-        return;
-    w->has_race = 1;
-    w->race.status = SIM_ERR_SHARED_RACE;
-    w->race.block_linear = w->block_linear;
-    w->race.block = w->block;
-    w->race.thread = w->cur->tid;
-    w->race.pc = pc;
-    race_text(w, w->race.text, sizeof w->race.text, kind, x, wr, other);
+    if (sim_err_take(w, &w->race, &w->has_race, SIM_ERR_SHARED_RACE, pc))
+        race_text(w, w->race.text, sizeof w->race.text, kind, x, wr, other);
 }
 
 /* One 4-byte word x of an access by thread t that covers its bytes (a mask

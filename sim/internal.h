@@ -311,6 +311,7 @@ typedef struct sim_worker {
 /* worker->detailed has this bit or-ed in by the watchdog: the next access
  * that tests the detailed flag stops the thread (no cost on the hot path) */
 #define SIM_DETAILED_TIMEOUT 2
+int sim_err_take(sim_worker *w, sim_err_rec *r, int *has, sim_status s, uintptr_t pc); /* launch.c: sim_fail's first half */
 void sim_shared_fast_off(sim_worker *w);
 void sim_shared_fast_on(sim_worker *w); /* launch.c: the limits back, unless sampling or timed out */
 void sim_vol_fire(sim_worker *w, int may_wait); /* access.c: the fast paths open again; the named thread waits */

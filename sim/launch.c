@@ -608,16 +608,26 @@ static inline __attribute__((always_inline)) void fiber_switch(sim_worker *w, vo
 }
 
 /* ---- failing ------------------------------------------------------------------ */
+/* Keeps in r (has: whether it holds one) a finding of the running block and thread, unless r
+ * holds one of this block or an earlier one (the launch reports the lowest block's): 1 if kept,
+ * its text then the caller's to write. */
+int sim_err_take(sim_worker *w, sim_err_rec *r, int *has, sim_status s, uintptr_t pc)
+{
+    if (*has && r->block_linear <= w->block_linear)
+        return 0;
+    *has = 1;
+    r->status = s;
+    r->block_linear = w->block_linear;
+    r->block = w->block;
+    r->thread = w->cur ? w->cur->tid : (uint3){0, 0, 0};
+    r->pc = pc;
+    return 1;
+}
+
 void sim_fail(sim_worker *w, sim_status s, uintptr_t pc, const char *fmt, ...)
 {
-    if (w->has_err && w->err.block_linear <= w->block_linear)
+    if (!sim_err_take(w, &w->err, &w->has_err, s, pc))
         return;
-    w->has_err = 1;
-    w->err.status = s;
-    w->err.block_linear = w->block_linear;
-    w->err.block = w->block;
-    w->err.thread = w->cur ? w->cur->tid : (uint3){0, 0, 0};
-    w->err.pc = pc;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(w->err.text, sizeof w->err.text, fmt, ap);
