@@ -2323,7 +2323,6 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     pc_all_n = 0;
     snprintf(last_info.kernel, sizeof last_info.kernel, "%s", kernel);
     last_info.cfg = *cfg;
-    last_info.race_note[0] = 0;
     if (env_settings() || check_cfg(cfg, kernel) || sim_memory_init()) {
         last_info.status = last_status;
         return last_status;
