@@ -146,6 +146,8 @@ void sim_copy_async(void *dst, const void *src, unsigned size)
                  (unsigned long long)d);
         sim_block_abort(w);
     }
+    if (w->vol_thread) /* before w->async is set: the lockstep may run other threads */
+        sim_vol_fire(w, 1);
     w->async = SIM_SPACE_ASYNC;
     sim_access_slow(w, s, size, 0, pc, 0);
     sim_access_slow(w, d, size, 1, pc, 0);
@@ -228,13 +230,15 @@ static inline __attribute__((always_inline)) int vol_lockstep(uintptr_t a, unsig
  * next access any thread makes goes out of line, to sim_vol_fire, which opens them again and,
  * for the named thread, waits at a lockstep. A lane whose next access is volatile meets its
  * warp there anyway (vol_lockstep); one that gets to a barrier or an intrinsic first has met
- * it, and the thread that runs next opens the paths without waiting. */
+ * it, and does not wait again (the block's and the warp's epochs tell). */
 static __attribute__((noinline)) void vol_arm(void)
 {
     sim_worker *w = sim_tls_worker;
     if (w->vol_thread) /* another lane's, armed while this one was switched out (spin_note yields) */
         sim_vol_fire(w, 0);
     w->vol_thread = w->cur;
+    w->vol_epoch = w->epoch;
+    w->vol_wep = w->warps[w->cur->warp].sync_epoch;
     w->vol_l2_lim = w->l2_lim;
     w->vol_l2_last = w->l2_last;
     w->vol_l2_last2 = w->l2_last2;
@@ -252,7 +256,9 @@ void sim_vol_fire(sim_worker *w, int may_wait)
     w->l2_last = w->vol_l2_last;
     w->l2_last2 = w->vol_l2_last2;
     sim_shared_fast_on(w);
-    if (may_wait && t == w->cur)
+    /* only if no barrier and no warp rendezvous came between (the lane met its warp there: a
+     * second meeting would reorder its code after the others' and hide races from the check) */
+    if (may_wait && t == w->cur && w->epoch == w->vol_epoch && w->warps[t->warp].sync_epoch == w->vol_wep)
         sim_warp_lockstep();
 }
 
@@ -463,7 +469,7 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
         if (sample_take(w)) {
             /* the first race is the note, none looked for after it; and only in a stretch's first
              * SIM_SAMPLE_RACE_ACCESSES accesses (the check costs more than the sample itself) */
-            if (!w->has_race && w->sample_n <= SIM_SAMPLE_RACE_ACCESSES)
+            if (!w->has_race && w->sample_n <= SIM_SAMPLE_RACE_ACCESSES && w->shadow_tls)
                 sample_race_check(w, a, size, wr, pc);
             if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
                 detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
@@ -663,7 +669,7 @@ static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uint
                  "lane of its warp, with no __syncthreads() or __syncwarp() between them. A GPU makes one "
                  "instruction's loads for the whole warp before its stores, which such code relies on, but CUDA "
                  "promises no order between lanes since Volta, and the simulator runs lanes one after another "
-                 "(without --detail it computes another result): read into a register, __syncwarp() (or "
+                 "(counting mode computes another result): read into a register, __syncwarp() (or "
                  "tile.sync()), then write",
                  kind, (unsigned long long)x, wr ? "a write" : "a read", who);
     else

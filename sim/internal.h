@@ -306,6 +306,7 @@ typedef struct sim_worker {
     const sim_thread *vol_thread;
     size_t vol_l2_lim;
     uint64_t vol_l2_last, vol_l2_last2;
+    uint32_t vol_epoch, vol_wep; /* the block's barriers and the warp's rendezvous at the arming: one since, and the warp has met */
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access
