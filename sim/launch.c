@@ -953,6 +953,7 @@ static _Atomic int launch_faulted; /* a block of the running launch failed (sim_
 void sim_spin_yield(sim_worker *w, uintptr_t pc)
 {
     w->cur->last_pc = pc;
+    w->cur->site_file = NULL; /* its last barrier or intrinsic is older than this (the watchdog's report) */
     if (w->timed_out)
         sim_timeout_stop(w, pc);
     /* Another block of this launch failed, and this one spins: it may wait for what the failed
@@ -967,12 +968,10 @@ void sim_spin_yield(sim_worker *w, uintptr_t pc)
     sim_warp *wp = &w->warps[w->cur->warp];
     if (wp->n_rdv)
         activemask_settle(w, wp, 1);
-    /* a warp whose lanes wait at an intrinsic may wait for lanes not started yet, which
-     * only start when no thread is ready: start them first (while threads spin, some always is) */
-    int start_new = 0;
-    for (unsigned k = 0; k < (w->n_threads + 31) / 32 && !start_new; k++)
-        start_new = w->warps[k].n_rdv != 0;
-    sim_yield(w, start_new);
+    /* a spinning thread may wait for a thread not started yet (a flag thread 2 sets, polled by
+     * threads 0 and 1), and so may a warp whose lanes wait at an intrinsic; new threads only start
+     * when no thread is ready, and while threads spin, some always is: start them first */
+    sim_yield(w, 1);
 }
 
 /* The watchdog fired: stop the running thread here (a point where the
@@ -1266,12 +1265,13 @@ static void timeout_report(sim_worker *w)
             if ((t == w->timeout_thread) != (pass == 0) || t->state == SIM_T_DONE || t->state == SIM_T_BARRIER ||
                 t->state == SIM_T_WARP)
                 continue;
+            /* the newer of the two: a spin clears the site, a barrier or intrinsic sets it */
             resolve_pc(t->last_pc, fn, sizeof fn, loc, sizeof loc);
-            if (loc[0])
-                snprintf(where, sizeof where, "still running, last seen at %s", loc);
-            else if (t->site_file && t->site_line > 0)
+            if (t != w->timeout_thread && t->site_file && t->site_line > 0)
                 snprintf(where, sizeof where, "ready to run, last seen leaving the barrier or warp intrinsic at %s:%d",
                          basename_of(t->site_file), t->site_line);
+            else if (loc[0])
+                snprintf(where, sizeof where, "still running, last seen at %s", loc);
             else
                 snprintf(where, sizeof where, "still running, last seen at an unknown line");
             if (k < sizeof text)
