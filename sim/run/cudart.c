@@ -787,17 +787,30 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
         *total_bytes = total;
     return cudaSuccess;
 }
+/* managed memory's hints: one memory here, so no effect, but a device that is not there fails as
+ * on a GPU (cudaInvalidDeviceId: CUDA 13's cudaMemLocation of no type, cuda_runtime.h) */
+static cudaError_t hint_device(const char *fn, int device)
+{
+    if (device == cudaInvalidDeviceId)
+        return fail(cudaErrorInvalidValue, fn, "the location has no type (cudaMemLocationTypeInvalid)");
+    if (device != 0 && device != cudaCpuDeviceId) {
+        char why[96];
+        snprintf(why, sizeof why, "device %d: the simulator has one device, 0 (or cudaCpuDeviceId, the host)", device);
+        return fail(cudaErrorInvalidDevice, fn, why);
+    }
+    return cudaSuccess;
+}
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s)
 {
-    (void)p, (void)n, (void)device, (void)s;
+    (void)p, (void)n, (void)s;
     ENTER();
-    return cudaSuccess;
+    return hint_device("cudaMemPrefetchAsync", device);
 }
 cudaError_t cudaMemAdvise(const void *p, size_t n, cudaMemoryAdvise advice, int device)
 {
-    (void)p, (void)n, (void)advice, (void)device;
+    (void)p, (void)n, (void)advice;
     ENTER();
-    return cudaSuccess;
+    return hint_device("cudaMemAdvise", device);
 }
 /* one memory here: managed memory needs no attaching to a stream */
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t len, unsigned flags)
@@ -1202,11 +1215,16 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
         last_err = e;
         sim_get_last_status();
     } else if (li->race_note[0]) { /* counting mode's sample saw a shared-memory race: said, not failed */
-        static int races_said;
-        if (races_said < 3)
-            say("kernel %s (launched at %s:%d) ran, but has a shared-memory race%s:\n%s", kernel, base, line,
-                races_said == 2 ? " (the last such note shown)" : "", li->race_note);
-        races_said++;
+        static char said[8][64]; /* once a kernel, 8 kernels at most */
+        static int n_said;
+        int seen = 0;
+        for (int k = 0; k < n_said && !seen; k++)
+            seen = !strncmp(said[k], kernel, sizeof said[k] - 1);
+        if (!seen && n_said < 8) {
+            snprintf(said[n_said++], sizeof said[0], "%s", kernel);
+            say("kernel %s (launched at %s:%d) ran; counting mode's sample saw this (said once a kernel):\n%s",
+                kernel, base, line, li->race_note);
+        }
     }
     double ms = li->c.hbm_read_bytes + li->c.hbm_write_bytes;
     ms = ms / sim_get_device()->hbm_bytes_per_s * 1e3;

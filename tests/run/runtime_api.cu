@@ -178,6 +178,14 @@ int main()
     CHECK(cudaMemAdvise(mv, 64 * sizeof(float), cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId));
     CHECK(cudaStreamAttachMemAsync((cudaStream_t)0, mv));
     CHECK(cudaStreamAttachMemAsync((cudaStream_t)0, mv, 0, cudaMemAttachGlobal));
+    const float *cmv = mv;
+    CHECK(cudaStreamAttachMemAsync((cudaStream_t)0, cmv));
+    cudaMemLocation nowhere = {cudaMemLocationTypeInvalid, 0};
+    EXPECT(cudaMemPrefetchAsync(mv, 64 * sizeof(float), nowhere, 0) == cudaErrorInvalidValue,
+           "a location of no type was accepted");
+    EXPECT(cudaMemAdvise(mv, 64 * sizeof(float), cudaMemAdviseSetReadMostly, 3) == cudaErrorInvalidDevice,
+           "device 3 was accepted");
+    (void)cudaGetLastError();
     cudaPointerAttributes pa;
     CHECK(cudaPointerGetAttributes(&pa, dv + 3));
     EXPECT(pa.type == cudaMemoryTypeDevice && pa.device == 0 && pa.devicePointer == dv + 3, "device pointer: type %d",

@@ -574,10 +574,13 @@ static inline cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int devi
 {
     return cudaMemPrefetchAsync(p, n, device, (cudaStream_t)0);
 }
-/* CUDA 13's forms (CUDA 12's _v2): a location, not a device number; the host is cudaCpuDeviceId */
+/* CUDA 13's forms (CUDA 12's _v2): a location, not a device number; the host is cudaCpuDeviceId,
+ * and a location of no type is cudaInvalidDeviceId (the call fails with cudaErrorInvalidValue) */
 static inline int simtlab_location_device(cudaMemLocation loc)
 {
-    return loc.type == cudaMemLocationTypeDevice ? loc.id : (int)cudaCpuDeviceId;
+    return loc.type == cudaMemLocationTypeDevice ? loc.id
+           : loc.type == cudaMemLocationTypeInvalid ? (int)cudaInvalidDeviceId
+                                                   : (int)cudaCpuDeviceId;
 }
 static inline cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, cudaMemLocation loc, unsigned flags,
                                                cudaStream_t s = 0)
@@ -598,9 +601,11 @@ static inline cudaError_t cudaMemAdvise_v2(const void *p, size_t n, cudaMemoryAd
 {
     return cudaMemAdvise(p, n, a, loc);
 }
-static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t len = 0)
+template <class T>
+static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, T *p, size_t len = 0,
+                                                   unsigned flags = cudaMemAttachSingle)
 {
-    return cudaStreamAttachMemAsync(s, p, len, cudaMemAttachSingle);
+    return cudaStreamAttachMemAsync(s, (void *)p, len, flags);
 }
 static inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e) { return cudaStreamWaitEvent(s, e, 0); }
 template <class T>
