@@ -186,35 +186,46 @@ Test(faults, thread_that_never_ends, .timeout = 60)
     unsetenv("SIMTLAB_TIMEOUT");
 }
 
-/* Every thread loops after a barrier: the report names first the thread the watchdog stopped,
- * where it was, and the others, which the barrier released, at that barrier (they were
- * "last seen at an unknown line": session 22). */
+/* Threads 5-31 loop after a barrier, threads 0-4 end: the report names first the thread the
+ * watchdog stopped (the one its location line names), in its loop, and the others, which the
+ * barrier released and which never ran again, at that barrier (they were "last seen at an
+ * unknown line": session 22). */
 Test(faults, threads_released_by_a_barrier_say_where, .timeout = 60)
 {
     setenv("SIMTLAB_TIMEOUT", "1", 1);
     int *d = dev_buf("out", 32 * sizeof(int), NULL);
     simt_cfg cfg = cfg1(1, 32, 0);
-    int st = spin_after_barrier_launch_sim(&cfg, d);
+    int st = spin_after_barrier_launch_sim(&cfg, d, 5);
     status_is(st, SIM_ERR_LAUNCH_TIMEOUT, "loops after a barrier");
-    char site[64], bar[64], buf[160];
-    kernel_site(bar, sizeof bar, KFILE, "SITE:spin_barrier");
     const char *e = sim_last_error();
-    const char *first = strstr(e, "In this block: thread (");
+    const char *loc = strstr(e, "block (0,0,0), thread (");
+    cr_assert(loc, "loops after a barrier: no location line:\n%s", e);
+    unsigned stopped = (unsigned)atoi(loc + strlen("block (0,0,0), thread ("));
+    cr_assert(stopped >= 5, "loops after a barrier: thread %u was stopped, which ended:\n%s", stopped, e);
+    const char *first = strstr(e, "In this block: ");
     cr_assert(first, "loops after a barrier: no thread named:\n%s", e);
-    /* the stopped thread, first: in the loop (its header, body or test) */
-    const char *sites[] = {"SITE:spin_after", "SITE:spin_after_body"};
+    first += strlen("In this block: ");
+    char head[64];
+    snprintf(head, sizeof head, "thread (%u,0,0) still running, last seen at ", stopped);
+    cr_assert(!strncmp(first, head, strlen(head)), "loops after a barrier: thread %u should be named first:\n%s",
+              stopped, e);
+    char where[64];
+    snprintf(where, sizeof where, "%s", first + strlen(head));
+    for (char *cut = where; *cut; cut++) /* up to "; " or ". " */
+        if ((cut[0] == ';' || cut[0] == '.') && (cut[1] == ' ' || !cut[1])) {
+            *cut = 0;
+            break;
+        }
     int found = 0;
+    const char *sites[] = {"SITE:spin_after", "SITE:spin_after_body"};
     for (int k = 0; k < 2; k++) {
+        char site[64];
         kernel_site(site, sizeof site, KFILE, sites[k]);
-        const char *at = strstr(first, "still running, last seen at ");
-        found |= at && !strncmp(at + strlen("still running, last seen at "), site, strlen(site));
+        found |= !strcmp(where, site);
     }
-    if (!found) { /* the loop's test is the line after the body */
-        char *colon = strrchr(site, ':');
-        snprintf(buf, sizeof buf, "still running, last seen at %.*s:%d", (int)(colon - site), site, atoi(colon + 1) + 1);
-        found = strstr(first, buf) != NULL;
-    }
-    cr_assert(found, "loops after a barrier: the first thread named should be the stopped one, in the loop:\n%s", e);
+    cr_assert(found, "loops after a barrier: thread %u was seen at %s, not in its loop:\n%s", stopped, where, e);
+    char bar[64], buf[160];
+    kernel_site(bar, sizeof bar, KFILE, "SITE:spin_barrier");
     snprintf(buf, sizeof buf, "ready to run, last seen leaving the barrier or warp intrinsic at %s", bar);
     ASSERT_ERROR_HAS(buf, "loops after a barrier (the others)");
     cr_assert(!strstr(e, "unknown line"), "loops after a barrier: %s", e);

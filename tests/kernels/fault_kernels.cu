@@ -70,20 +70,20 @@ __global__ void spin_forever(int *out, int bb, int bt, int others_wait)
     out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
 }
 
-/* every thread loops for ever after a barrier: the watchdog stops the one that runs (the
- * last to reach the barrier runs on), the others are ready and never run again */
-__global__ void spin_after_barrier(int *out)
+/* threads bt and up loop for ever after a barrier, the ones before bt end: the watchdog stops
+ * the looping thread that ran, the others are ready and never run again */
+__global__ void spin_after_barrier(int *out, int bt)
 {
     __shared__ int s[64];
     s[threadIdx.x] = (int)threadIdx.x;
     __syncthreads(); /* SITE:spin_barrier */
-    int x = 0;
-    for (;;) { /* SITE:spin_after */
-        x += s[(threadIdx.x + 1) % blockDim.x]; /* SITE:spin_after_body */
-        if (x < 0)
+    unsigned x = 0; /* even for ever (s[6] is 6): the loop never ends */
+    while ((int)threadIdx.x >= bt) { /* SITE:spin_after */
+        x += (unsigned)s[(threadIdx.x + 1) % blockDim.x]; /* SITE:spin_after_body */
+        if (x == 1u)
             break;
     }
-    out[threadIdx.x] = x;
+    out[threadIdx.x] = (int)x;
 }
 
 /* thread bt loops for ever over global loads and stores (instrumented accesses) */
@@ -153,7 +153,7 @@ LAUNCHER(memset_through, (int *, out), (int *, p), (int, n), (int, bt))
 LAUNCHER(write_constant, (int *, out), (int, bt))
 LAUNCHER(device_counter, (int *, out))
 LAUNCHER(spin_forever, (int *, out), (int, bb), (int, bt), (int, others_wait))
-LAUNCHER(spin_after_barrier, (int *, out))
+LAUNCHER(spin_after_barrier, (int *, out), (int, bt))
 LAUNCHER(loop_forever_loads, (float *, out), (const float *, in), (int, bt))
 LAUNCHER(wait_for_last, (int *, out))
 LAUNCHER(wait_for_global_flag, (int *, out), (int *, flag))
