@@ -280,10 +280,16 @@ Test(faults, spin_on_global_flag_and_lock_complete, .timeout = 60)
 {
     int *d = dev_buf("out", 4 * sizeof(int), NULL), *flag = dev_buf("flag", 4, NULL);
     simt_cfg cfg = cfg1(1, 32, 0);
-    SIM_CHECK(wait_for_global_flag_launch_sim(&cfg, d, flag));
+    SIM_CHECK(wait_for_global_flag_launch_sim(&cfg, d, flag, 1));
     int polled;
     to_host(&polled, d, 4);
     cr_assert_eq(polled, 1, "thread 0 must have polled before thread 31 set the flag");
+    /* two pollers: they yield to each other, and thread 31, not started yet, must get its turn */
+    int zero = 0;
+    SIM_CHECK(sim_memcpy(flag, &zero, 4, SIM_COPY_H2D));
+    setenv("SIMTLAB_TIMEOUT", "20", 1);
+    SIM_CHECK(wait_for_global_flag_launch_sim(&cfg, d, flag, 2));
+    unsetenv("SIMTLAB_TIMEOUT");
     int *lock = dev_buf("lock", 4, NULL), *sum = dev_buf("sum", 4, NULL);
     cfg = cfg1(1, 128, 0);
     SIM_CHECK(spin_lock_sum_launch_sim(&cfg, sum, lock));

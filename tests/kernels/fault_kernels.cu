@@ -123,14 +123,16 @@ __global__ void wait_for_last(int *out)
     }
 }
 
-/* thread 0 polls a global flag with atomicAdd(flag, 0) until thread 31 sets it */
-__global__ void wait_for_global_flag(int *out, int *flag)
+/* threads 0 .. pollers - 1 poll a global flag with atomicAdd(flag, 0) until thread 31 sets it
+ * (two pollers ping-ponged and never let thread 31 start: session 22) */
+__global__ void wait_for_global_flag(int *out, int *flag, int pollers)
 {
-    if (threadIdx.x == 0) {
+    if ((int)threadIdx.x < pollers) {
         int polls = 0;
         while (atomicAdd(flag, 0) == 0)
             polls++;
-        out[0] = polls > 0;
+        if (threadIdx.x == 0)
+            out[0] = polls > 0;
     } else if (threadIdx.x == 31) {
         atomicExch(flag, 1);
     }
@@ -156,5 +158,5 @@ LAUNCHER(spin_forever, (int *, out), (int, bb), (int, bt), (int, others_wait))
 LAUNCHER(spin_after_barrier, (int *, out), (int, bt))
 LAUNCHER(loop_forever_loads, (float *, out), (const float *, in), (int, bt))
 LAUNCHER(wait_for_last, (int *, out))
-LAUNCHER(wait_for_global_flag, (int *, out), (int *, flag))
+LAUNCHER(wait_for_global_flag, (int *, out), (int *, flag), (int, pollers))
 LAUNCHER(spin_lock_sum, (int *, out), (int *, lock))

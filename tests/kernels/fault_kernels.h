@@ -12,6 +12,6 @@ DECLARE_LAUNCHER(spin_forever, (int *, out), (int, bb), (int, bt), (int, others_
 DECLARE_LAUNCHER(spin_after_barrier, (int *, out), (int, bt));
 DECLARE_LAUNCHER(loop_forever_loads, (float *, out), (const float *, in), (int, bt));
 DECLARE_LAUNCHER(wait_for_last, (int *, out));
-DECLARE_LAUNCHER(wait_for_global_flag, (int *, out), (int *, flag));
+DECLARE_LAUNCHER(wait_for_global_flag, (int *, out), (int *, flag), (int, pollers));
 DECLARE_LAUNCHER(spin_lock_sum, (int *, out), (int *, lock));
 #endif
