@@ -943,8 +943,14 @@ void sim_clock_yield(uintptr_t pc)
     if (!w || !w->cur)
         return;
     w->cur->last_pc = pc;
+    w->cur->site_file = NULL; /* as a spin's (the watchdog's report) */
     if (w->timed_out)
         sim_timeout_stop(w, pc);
+    /* lanes of this warp held at a volatile access's lockstep wait for this one, which waits on
+     * the clock elsewhere: they go on without it, as sim_spin_yield lets them */
+    sim_warp *wp = &w->warps[w->cur->warp];
+    if (wp->n_rdv)
+        activemask_settle(w, wp, 1);
     sim_yield(w, 1);
 }
 

@@ -57,6 +57,19 @@ __global__ void mixed_sum(int *data, int *out, int in_shared)
         out[blockIdx.x] = d[0];
 }
 
+// lane 0 waits on the clock for a flag lane 1 sets after a volatile store: the store's lockstep
+// must not wait for lane 0 for ever (it did: the clock's yield did not let it go on, as a spin's does)
+__global__ void clock_poll(int *flag, int *other)
+{
+    if (threadIdx.x == 0) {
+        while (*flag == 0)
+            clock64();
+    } else {
+        *(volatile int *)other = 1;
+        *flag = 1;
+    }
+}
+
 // the whole reduction in place in global memory, the last warp through a volatile pointer
 __global__ void global_sum(int *data, int *out)
 {
@@ -114,6 +127,13 @@ int main()
                        "expected %d\n", b, sh ? "shared" : "global", m[sh][b], want);
                 bad++;
             }
+    }
+    cudaMemset(in, 0, 8);
+    clock_poll<<<1, 2>>>(in, in + 1);
+    cudaError_t ce = cudaDeviceSynchronize();
+    if (ce != cudaSuccess) {
+        printf("warp_sync: the clock poll ended with %s\n", cudaGetErrorString(ce));
+        bad++;
     }
     printf("warp_sync: %s\n", bad ? "WRONG" : "correct");
     return bad != 0;

@@ -241,6 +241,7 @@ elseif(CASE STREQUAL "c_file")
   run(0 ${SRC}/tests/run/c_file/main.cu ${SRC}/tests/run/c_file/helper.c -DUNUSED=1 -std=c++17)
   expect_text("${out}" "c_file: 42, 1 call" "result")
 elseif(CASE STREQUAL "warp_sync")
+  set(ENV{SIMTLAB_TIMEOUT} 30) # the clock poll, if it hangs again: a report in 30 s, not 120
   # volatile shared and global accesses of a warp in lockstep: the legacy last-warp reduction sums
   # right in either, in counting and in detailed mode (where volatile accesses are not reported as races)
   run(0 ${SRC}/tests/run/warp_sync.cu)
