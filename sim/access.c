@@ -698,6 +698,16 @@ static __attribute__((noinline, cold)) void race_seen(sim_worker *w, const char 
         race_text(w, w->race.text, sizeof w->race.text, kind, x, wr, other);
 }
 
+/* note: counting mode's sample keeps it (race_seen); detailed mode fails the block (race_report) */
+static inline __attribute__((always_inline)) void race_found(sim_worker *w, int note, const char *kind, uintptr_t x,
+                                                             int wr, unsigned other, uintptr_t pc)
+{
+    if (note)
+        race_seen(w, kind, x, wr, other, pc);
+    else
+        race_report(w, kind, x, wr, other, pc);
+}
+
 /* One 4-byte word x of an access by thread t that covers its bytes (a mask
  * of 4 bits): threads writing different bytes of one word (a char array)
  * do not race. */
@@ -707,20 +717,12 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
 {
     sim_shadow *s = shadow_of(w, x);
     const uint32_t ep = w->epoch;
-    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t)) {
-        if (note)
-            race_seen(w, wr ? "write-after-write" : "read-after-write", x, wr, s->w_tid, pc);
-        else
-            race_report(w, wr ? "write-after-write" : "read-after-write", x, wr, s->w_tid, pc);
-    }
+    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t))
+        race_found(w, note, wr ? "write-after-write" : "read-after-write", x, wr, s->w_tid, pc);
     if (wr) {
         if (s->r_epoch == ep && (s->r_bytes & bytes) &&
-            (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t)))) {
-            if (note)
-                race_seen(w, "write-after-read", x, wr, s->r_tid, pc);
-            else
-                race_report(w, "write-after-read", x, wr, s->r_tid, pc);
-        }
+            (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t))))
+            race_found(w, note, "write-after-read", x, wr, s->r_tid, pc);
         s->w_bytes = s->w_epoch == ep && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
         s->w_epoch = ep;
         s->w_tid = me;

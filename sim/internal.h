@@ -228,7 +228,6 @@ typedef struct sim_worker {
     uint64_t sample_sram0, sample_rng, sample_n;
     unsigned n_kinds;
     sim_sample_kind kinds[SIM_SAMPLE_KINDS], *sample_cur; /* stretches by the barrier they start at */
-    uintptr_t lim_keep[2][5];
     uintptr_t dyn_win_lo, dyn_win_hi; /* dyn buffer plus red zones */
     sim_counters c;
 

@@ -704,9 +704,8 @@ static void sample_close(sim_worker *w)
     c->shared_ld_conflicts = c->shared_st_conflicts = 0;
     c->shared_atom_requests = c->shared_atom_wavefronts = c->shared_atom_conflicts = 0;
     c->async_requests = c->async_ld_sectors = c->async_st_wavefronts = c->async_st_conflicts = 0;
-    memcpy(w->tls_lim, w->lim_keep[0], sizeof w->tls_lim);
-    memcpy(w->dyn_lim, w->lim_keep[1], sizeof w->dyn_lim);
     w->sample = 0;
+    sim_shared_fast_on(w); /* the launch's limits, unless the watchdog has fired */
 }
 
 /* A sampled stretch past SIM_SAMPLE_MAX_ACCESSES shared accesses (a block without
@@ -743,8 +742,6 @@ static void sample_start(sim_worker *w) /* the first or the last block */
     memset(w->kinds, 0, sizeof w->kinds);
     w->sample_cur = sample_kind(w, NULL, 0);
     w->sample_sram0 = w->c.sram_read_bytes + w->c.sram_write_bytes;
-    memcpy(w->lim_keep[0], w->tls_lim, sizeof w->tls_lim);
-    memcpy(w->lim_keep[1], w->dyn_lim, sizeof w->dyn_lim);
     sample_open(w);
 }
 
