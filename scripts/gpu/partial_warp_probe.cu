@@ -16,6 +16,21 @@ __global__ void ballot16(unsigned *out)
     }
 }
 
+// Lanes that exited before a full-mask vote (`if (i >= n) return;` then a full-mask warp
+// reduction): the simulator reports "names lanes ..., which have exited" (tests/test_warp.c
+// shfl_after_exit). What does the chip give, and does synccheck report it?
+__global__ void ballot_after_exit(unsigned *out)
+{
+    if (threadIdx.x >= 16)
+        return;
+    unsigned m = __ballot_sync(0xffffffffu, 1);
+    int s = __shfl_down_sync(0xffffffffu, (int)threadIdx.x, 1, 16);
+    if (threadIdx.x == 0) {
+        out[0] = m;
+        out[1] = (unsigned)s;
+    }
+}
+
 int main()
 {
     unsigned *d, h[2] = {0, 0};
@@ -24,5 +39,12 @@ int main()
     cudaError_t e = cudaDeviceSynchronize();
     cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
     printf("partial_warp: %s, ballot 0x%08x, lane 0's shfl_down 1 = %u\n", cudaGetErrorString(e), h[0], h[1]);
+    if (e != cudaSuccess)
+        return 1;
+    h[0] = h[1] = 0;
+    ballot_after_exit<<<1, 32>>>(d);
+    e = cudaDeviceSynchronize();
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    printf("after_exit: %s, ballot 0x%08x, lane 0's shfl_down 1 = %u\n", cudaGetErrorString(e), h[0], h[1]);
     return e != cudaSuccess;
 }
