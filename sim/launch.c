@@ -777,6 +777,29 @@ static void sample_stop(sim_worker *w) /* the block's end */
     w->sample_block = 0;
 }
 
+static int rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self);
+
+/* A lane exits while lanes of its warp wait at intrinsics whose masks name
+ * it: they no longer wait for it (as on the chip: docs/gpu/h100-partial-warp,
+ * late_exit), and a rendezvous it completes so completes (a shuffle that
+ * reads the exited lane is then reported by warp_compute). mma is .aligned:
+ * its waiters stay, and the stall is reported (resolve_stall). */
+static void rdv_lane_exited(sim_worker *w, sim_warp *wp, unsigned lane)
+{
+    for (unsigned i = 0; i < wp->n_rdv; i++) {
+        sim_rdv *r = &wp->rdv[i];
+        if (r->kind == SIM_RDV_MMA || r->kind == SIM_RDV_MMA3 || r->kind == SIM_RDV_ACTIVEMASK ||
+            !(r->mask >> lane & 1))
+            continue;
+        r->mask &= ~(1u << lane);
+        if (r->arrived == r->mask) {
+            if (rdv_complete(w, wp, i, 32))
+                sim_block_abort(w);
+            i = (unsigned)-1; /* the record went; look again from the start */
+        }
+    }
+}
+
 static void thread_finished(sim_worker *w, sim_thread *t)
 {
     t->state = SIM_T_DONE;
@@ -784,8 +807,10 @@ static void thread_finished(sim_worker *w, sim_thread *t)
     w->blk_gacc += t->l2_occ;
     sim_warp *wp = &w->warps[t->warp];
     wp->done |= 1u << t->lane;
-    if (wp->n_rdv)
+    if (wp->n_rdv) {
+        rdv_lane_exited(w, wp, t->lane);
         activemask_settle(w, wp, 0);
+    }
     if ((w->detailed || w->sample) && wp->done == wp->exists)
         sim_warp_flush(w, wp);
 }
@@ -1698,8 +1723,8 @@ static void activemask_settle(sim_worker *w, sim_warp *wp, int force)
 }
 
 /* Whether a warp intrinsic is called wrongly: the calling lane not in the
- * mask, a lane named that does not exist (the general path drops those
- * first, but for mma) or has exited, a shuffle's width
+ * mask, a lane named that does not exist or has exited (the general path
+ * drops those first, but for mma), a shuffle's width
  * not a power of two from 1 to 32. One test, for the fast path and the general
  * one; rdv_misuse says which. */
 static inline __attribute__((always_inline)) int rdv_misused(const sim_warp *wp, unsigned mask, unsigned lane, int kind,
@@ -1730,9 +1755,6 @@ static __attribute__((noinline, cold, noreturn)) void rdv_misuse(sim_worker *w, 
     if (!(mask >> lane & 1))
         sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x does not name the calling lane %u", what,
                  basename_of(file), line, mask, lane);
-    else if (mask & wp->done)
-        sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): mask 0x%08x names lanes 0x%08x, which have exited", what,
-                 basename_of(file), line, mask, mask & wp->done);
     else
         sim_fail(w, SIM_ERR_WARP_SYNC, 0, "%s (%s:%d): width %d must be a power of two from 1 to 32", what,
                  basename_of(file), line, width);
@@ -1749,15 +1771,18 @@ static __attribute__((noinline)) uint64_t warp_rendezvous(unsigned mask, int kin
     if (kind == SIM_RDV_ACTIVEMASK) {
         mask = wp->exists & ~wp->done;
     } else {
-        /* lanes past the block's end count as exited, which PTX's shfl.sync,
-         * vote.sync and bar.warp.sync do not wait for: a full mask in a
-         * 16-thread block is what the chip runs and compute-sanitizer's
-         * synccheck accepts (docs/gpu/h100-partial-warp). mma is .aligned:
-         * its implied full mask stays a report. */
-        if ((mask & ~wp->exists) && kind != SIM_RDV_MMA && kind != SIM_RDV_MMA3)
-            mask &= wp->exists;
+        /* the mask's exited lanes, and lanes past the block's end (exited
+         * from the start), are not waited for: PTX's shfl.sync, vote.sync and
+         * match.sync wait for the non-exited threads of membermask, and the
+         * H100 runs a full mask after lanes returned, in a 16-thread block and
+         * in __syncwarp too, compute-sanitizer's synccheck silent
+         * (docs/gpu/h100-partial-warp). mma is .aligned: its implied full
+         * mask stays a report (rdv_misuse). */
+        const unsigned asked = mask; /* as written, for a report */
+        if ((mask & (~wp->exists | wp->done)) && kind != SIM_RDV_MMA && kind != SIM_RDV_MMA3)
+            mask &= wp->exists & ~wp->done;
         if (__builtin_expect(rdv_misused(wp, mask, lane, kind, width), 0))
-            rdv_misuse(w, t, wp, mask, kind, width, file, line);
+            rdv_misuse(w, t, wp, asked, kind, width, file, line);
     }
     /* the pending rendezvous this lane joins: the one with the same mask (or
      * any pending __activemask). Overlapping masks are legal (lanes 8-15 may

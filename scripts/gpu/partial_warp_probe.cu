@@ -31,6 +31,33 @@ __global__ void ballot_after_exit(unsigned *out)
     }
 }
 
+// __syncwarp(0xffffffff) after lanes 16-31 exited, and lane 31 exiting late (after a delay)
+// while lanes 0-30 wait at a full-mask ballot: out[2] = 1 when the syncwarp returned, out[3] the
+// late ballot.
+__global__ void sync_after_exit(unsigned *out)
+{
+    const unsigned lane = threadIdx.x;
+    if (lane >= 16)
+        return;
+    __syncwarp(0xffffffffu);
+    if (lane == 0)
+        out[2] = 1;
+}
+
+__global__ void late_exit(unsigned *out)
+{
+    const unsigned lane = threadIdx.x;
+    if (lane == 31) {
+        long long t0 = clock64();
+        while (clock64() - t0 < 100000)
+            ;
+        return;
+    }
+    unsigned m = __ballot_sync(0xffffffffu, 1);
+    if (lane == 0)
+        out[3] = m;
+}
+
 int main()
 {
     unsigned *d, h[2] = {0, 0};
@@ -46,5 +73,18 @@ int main()
     e = cudaDeviceSynchronize();
     cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
     printf("after_exit: %s, ballot 0x%08x, lane 0's shfl_down 1 = %u\n", cudaGetErrorString(e), h[0], h[1]);
+    unsigned g[4] = {0, 0, 0, 0};
+    cudaMemset(d, 0, sizeof h);
+    unsigned *d4;
+    cudaMalloc(&d4, sizeof g);
+    cudaMemset(d4, 0, sizeof g);
+    sync_after_exit<<<1, 32>>>(d4);
+    e = cudaDeviceSynchronize();
+    cudaMemcpy(g, d4, sizeof g, cudaMemcpyDeviceToHost);
+    printf("sync_after_exit: %s, returned %u\n", cudaGetErrorString(e), g[2]);
+    late_exit<<<1, 32>>>(d4);
+    e = cudaDeviceSynchronize();
+    cudaMemcpy(g, d4, sizeof g, cudaMemcpyDeviceToHost);
+    printf("late_exit: %s, ballot 0x%08x\n", cudaGetErrorString(e), g[3]);
     return e != cudaSuccess;
 }

@@ -167,6 +167,19 @@ __global__ void shfl_after_exit(int *out, int gone)
     out[threadIdx.x] = __shfl_sync(0xffffffffu, (int)lane, 0); /* SITE:after_exit */
 }
 
+/* ballot_after_exit: lanes >= gone return first (gone 31: the last lane,
+ * which the simulator runs after lanes 0-30 already wait), then the rest
+ * vote with the full mask and meet at a full-mask __syncwarp. */
+__global__ void ballot_after_exit(unsigned *out, int gone)
+{
+    unsigned lane = threadIdx.x % 32;
+    if ((int)lane >= gone)
+        return;
+    unsigned b = __ballot_sync(0xffffffffu, 1);
+    __syncwarp();
+    out[threadIdx.x] = b;
+}
+
 /* mask_mismatch: lanes < 16 call with the full mask, lanes >= 16 with a
  * mask that lacks lane 0. */
 __global__ void mask_mismatch(int *out)
@@ -225,6 +238,7 @@ LAUNCHER(active_after_exit, (unsigned *, out), (int, k))
 LAUNCHER(syncwarp_swap, (int *, out), (unsigned, mask), (int, use_sync))
 LAUNCHER(nested_masks, (int *, out))
 LAUNCHER(shfl_after_exit, (int *, out), (int, gone))
+LAUNCHER(ballot_after_exit, (unsigned *, out), (int, gone))
 LAUNCHER(mask_mismatch, (int *, out))
 LAUNCHER(vote_mismatch, (unsigned *, out))
 LAUNCHER(width_mismatch, (int *, out))
