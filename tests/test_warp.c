@@ -463,18 +463,26 @@ Test(warp, mask_names_exited_lane)
         for (int i = 0; i < 32; i++)
             out[i] = -1;
         SIM_CHECK(sim_memcpy(d_out, out, sizeof out, SIM_COPY_H2D));
-        SIM_CHECK(shfl_after_exit_launch_sim(&cfg, d_out, gone));
+        SIM_CHECK(shfl_after_exit_launch_sim(&cfg, d_out, gone, 0));
         to_host(out, d_out, sizeof out);
         for (int i = 0; i < 32; i++)
             cr_assert_eq(out[i], i == gone ? -1 : 0, "case lane %d exited: out[%d] = %d", gone, i, out[i]);
     }
     /* lane 0 exited: the others read its value */
-    int st = shfl_after_exit_launch_sim(&cfg, d_out, 0);
+    int st = shfl_after_exit_launch_sim(&cfg, d_out, 0, 0);
     cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case lane 0 exited: status %s", sim_status_name((sim_status)st));
     snprintf(buf, sizeof buf, "__shfl_sync (%s): lane 1 reads lane 0, which is not in the mask 0xfffffffe", site);
     ASSERT_ERROR_HAS(buf, "lane 0 exited");
     ASSERT_ERROR_HAS("in kernel shfl_after_exit", "lane 0 exited (kernel)");
     assert_shuffle_still_works("lane 0 exited");
+    /* lane 31 exits while lanes 0-30 wait to read it: the rendezvous completes at its exit, and
+     * the report names the first reader */
+    st = shfl_after_exit_launch_sim(&cfg, d_out, 31, 31);
+    cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case lane 31 exited late: status %s", sim_status_name((sim_status)st));
+    snprintf(buf, sizeof buf, "__shfl_sync (%s): lane 0 reads lane 31, which is not in the mask 0x7fffffff", site);
+    ASSERT_ERROR_HAS(buf, "lane 31 exited late");
+    ASSERT_ERROR_HAS("thread (0,0,0)", "lane 31 exited late (thread)");
+    assert_shuffle_still_works("lane 31 exited late");
     /* votes and __syncwarp: lanes 16-31 and then lane 31 alone */
     unsigned *d_b = dev_buf("b", 64 * sizeof(unsigned), NULL);
     simt_cfg cfg2 = cfg1(1, 64, 0);

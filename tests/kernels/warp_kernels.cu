@@ -159,12 +159,12 @@ __global__ void nested_masks(int *out)
 
 /* shfl_after_exit: lane `gone` exits; the others shuffle with the full mask,
  * which names it. */
-__global__ void shfl_after_exit(int *out, int gone)
+__global__ void shfl_after_exit(int *out, int gone, int src)
 {
     unsigned lane = threadIdx.x % 32;
     if ((int)lane == gone)
         return;
-    out[threadIdx.x] = __shfl_sync(0xffffffffu, (int)lane, 0); /* SITE:after_exit */
+    out[threadIdx.x] = __shfl_sync(0xffffffffu, (int)lane, src); /* SITE:after_exit */
 }
 
 /* ballot_after_exit: lanes >= gone return first (gone 31: the last lane,
@@ -237,7 +237,7 @@ LAUNCHER(warp_layout, (unsigned *, out))
 LAUNCHER(active_after_exit, (unsigned *, out), (int, k))
 LAUNCHER(syncwarp_swap, (int *, out), (unsigned, mask), (int, use_sync))
 LAUNCHER(nested_masks, (int *, out))
-LAUNCHER(shfl_after_exit, (int *, out), (int, gone))
+LAUNCHER(shfl_after_exit, (int *, out), (int, gone), (int, src))
 LAUNCHER(ballot_after_exit, (unsigned *, out), (int, gone))
 LAUNCHER(mask_mismatch, (int *, out))
 LAUNCHER(vote_mismatch, (unsigned *, out))
