@@ -291,6 +291,8 @@ typedef struct sim_worker {
     int has_err;
     sim_err_rec race; /* counting mode: the first shared-memory race its sample saw (a note, not an error) */
     int has_race;
+    sim_err_rec undef; /* the first shuffle that read a lane not taking part (a note: sim/launch.c warp_compute) */
+    int has_undef;
 
     /* the launch watchdog (SIMTLAB_TIMEOUT) */
     volatile int timed_out;        /* set by the watchdog's signal */

@@ -777,12 +777,12 @@ static void sample_stop(sim_worker *w) /* the block's end */
     w->sample_block = 0;
 }
 
-static int rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self);
+static void rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self);
 
 /* A lane exits while lanes of its warp wait at intrinsics whose masks name
  * it: they no longer wait for it (as on the chip: docs/gpu/h100-partial-warp,
  * late_exit), and a rendezvous it completes so completes (a shuffle that
- * reads the exited lane is then reported by warp_compute). mma is .aligned:
+ * reads the exited lane gets a note: warp_compute). mma is .aligned:
  * its waiters stay, and the stall is reported (resolve_stall). */
 static void rdv_lane_exited(sim_worker *w, sim_warp *wp, unsigned lane)
 {
@@ -793,8 +793,7 @@ static void rdv_lane_exited(sim_worker *w, sim_warp *wp, unsigned lane)
             continue;
         r->mask &= ~(1u << lane);
         if (r->arrived == r->mask) {
-            if (rdv_complete(w, wp, i, 32))
-                sim_block_abort(w);
+            rdv_complete(w, wp, i, 32);
             i = (unsigned)-1; /* the record went; look again from the start */
         }
     }
@@ -1607,23 +1606,23 @@ static void collective_compute(sim_warp *wp, int kind, unsigned mask)
             wp->result[l] = acc;
 }
 
-static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
+static void warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
 {
     const unsigned mask = r->mask;
     if (r->kind == SIM_RDV_ACTIVEMASK) {
         for (unsigned l = 0; l < 32; l++)
             wp->result[l] = r->arrived;
-        return 0;
+        return;
     }
     if (r->kind >= 16) { /* votes and mma: off the shuffles' path */
         if (r->kind == SIM_RDV_MMA || r->kind == SIM_RDV_MMA3) {
             mma_compute(wp, r->kind == SIM_RDV_MMA3);
-            return 0;
+            return;
         }
         if ((r->kind >= SIM_RDV_REDUCE && r->kind < SIM_RDV_REDUCE + 8) || r->kind == SIM_RDV_MATCH_ANY ||
             r->kind == SIM_RDV_MATCH_ALL) {
             collective_compute(wp, r->kind, mask);
-            return 0;
+            return;
         }
         unsigned ballot = 0;
         for (unsigned l = 0; l < 32; l++)
@@ -1636,7 +1635,7 @@ static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
         for (unsigned l = 0; l < 32; l++)
             if (mask >> l & 1)
                 wp->result[l] = res;
-        return 0;
+        return;
     }
     const unsigned width = (unsigned)r->width;
     unsigned outside = 0; /* lanes whose source is not in the mask */
@@ -1645,7 +1644,7 @@ static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
             const unsigned src = l ^ (unsigned)wp->arg[l];
             wp->result[l] = wp->val[src < 32 ? src : l];
         }
-        return 0;
+        return;
     }
     for (unsigned l = 0; l < 32; l++) {
         if (!(mask >> l & 1))
@@ -1657,27 +1656,31 @@ static int warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
         }
         wp->result[l] = wp->val[src];
     }
-    if (outside) {
+    if (outside) { /* an undefined value, not a fault (a GPU goes on, compute-sanitizer is silent): each
+                    * such lane gets its own value, and the first case is the launch's note */
+        for (unsigned o = outside; o; o &= o - 1)
+            wp->result[__builtin_ctz(o)] = wp->val[__builtin_ctz(o)];
         const unsigned l = (unsigned)__builtin_ctz(outside);
+        sim_thread *keep = w->cur;
         w->cur = &w->threads[(unsigned)(wp - w->warps) * 32 + l];
-        sim_fail(w, SIM_ERR_WARP_SYNC, 0,
-                 "%s (%s:%d): lane %u reads lane %u, which is not in the mask 0x%08x; CUDA leaves that value "
-                 "undefined",
-                 rendezvous_name(r->kind), basename_of(r->file), r->line, l,
-                 shfl_src(r->kind, l, (unsigned)wp->arg[l], width), mask);
-        return -1;
+        if (sim_err_take(w, &w->undef, &w->has_undef, SIM_ERR_WARP_SYNC, 0))
+            snprintf(w->undef.text, sizeof w->undef.text,
+                     "%s (%s:%d): lane %u reads lane %u, which does not take part (lanes 0x%08x do: the mask's "
+                     "lanes that have not exited); CUDA leaves that value undefined, and the simulator gave lane %u "
+                     "its own value",
+                     rendezvous_name(r->kind), basename_of(r->file), r->line, l,
+                     shfl_src(r->kind, l, (unsigned)wp->arg[l], width), mask, l);
+        w->cur = keep;
     }
-    return 0;
 }
 
 /* Completes rendezvous i of wp: results, the waiting lanes made ready (all
  * but `self`, the lane completing it, or none if self = 32), the record
- * removed. Returns -1 when the intrinsic itself is wrong (reported). */
-static int rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
+ * removed. */
+static void rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
 {
     sim_rdv r = wp->rdv[i];
-    if (warp_compute(w, wp, &r))
-        return -1;
+    warp_compute(w, wp, &r);
     /* one counter each: kinds 0-15 shuffles, the votes, reductions and matches (kinds < 64) */
     w->c.warp_shuffles += r.kind < 16;
     w->c.warp_votes += (VOTE_KINDS >> (r.kind & 63)) & 1;
@@ -1707,7 +1710,6 @@ static int rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
 done:
     if ((w->detailed || w->sample) && r.arrived == (wp->exists & ~wp->done))
         sim_warp_flush(w, wp);
-    return 0;
 }
 
 /* __activemask() rendezvous complete when every live lane has arrived (lanes
@@ -1823,10 +1825,8 @@ static __attribute__((noinline)) uint64_t warp_rendezvous(unsigned mask, int kin
         return wp->result[lane];
     }
     /* the last lane to arrive completes the rendezvous for all */
-    int bad = rdv_complete(w, wp, i, lane);
+    rdv_complete(w, wp, i, lane);
     w->cur = t;
-    if (bad)
-        sim_block_abort(w);
     return wp->result[lane];
 }
 
@@ -1841,8 +1841,7 @@ static inline __attribute__((always_inline)) uint64_t resumed_result(void)
 /* The last lane to arrive completes the warp's only rendezvous for all. */
 static __attribute__((noinline)) uint64_t rdv_last(sim_worker *w, sim_thread *t, sim_warp *wp, unsigned lane)
 {
-    if (__builtin_expect(rdv_complete(w, wp, 0, lane), 0))
-        sim_block_abort(w);
+    rdv_complete(w, wp, 0, lane);
     w->cur = t;
     return wp->result[lane];
 }
@@ -2348,6 +2347,15 @@ static void race_note(const sim_err_rec *r, const char *kernel)
              r->text, kernel, where, r->block.x, r->block.y, r->block.z, r->thread.x, r->thread.y, r->thread.z);
 }
 
+/* The note of a shuffle that read a lane not taking part (sim_launch_info.undef_note). */
+static void undef_note(const sim_err_rec *r, const char *kernel)
+{
+    snprintf(last_info.undef_note, sizeof last_info.undef_note,
+             "%s\n    in kernel %s, block (%u,%u,%u), thread (%u,%u,%u); the launch went on (a GPU does not fault "
+             "either), but a result that uses the value is not a GPU's",
+             r->text, kernel, r->block.x, r->block.y, r->block.z, r->thread.x, r->thread.y, r->thread.z);
+}
+
 int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void *), const void *args)
 {
     memset(&last_info, 0, sizeof last_info);
@@ -2383,8 +2391,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     sim_counters total;
     memset(&total, 0, sizeof total);
     uint64_t *blk_work = sched_buffer(nblocks);
-    sim_err_rec err, race;
-    int has_err = 0, has_race = 0, setup_failed = 0;
+    sim_err_rec err, race, undef;
+    int has_err = 0, has_race = 0, has_undef = 0, setup_failed = 0;
     uint64_t blocks_run = 0;
 
 #ifdef _OPENMP
@@ -2416,6 +2424,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             memset(w->alloc_ctr, 0, sizeof(uint64_t[2]) * nalloc);
             w->has_err = 0;
             w->has_race = 0;
+            w->has_undef = 0;
             w->l2_n = w->l2_done = 0;
             w->l2_nbatch = 0;
             w->l2_lim = w->l2_alloc < SIM_TRACE_CHUNK ? w->l2_alloc : SIM_TRACE_CHUNK;
@@ -2493,6 +2502,10 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                     race = w->race;
                     has_race = 1;
                 }
+                if (w->has_undef && (!has_undef || w->undef.block_linear < undef.block_linear)) {
+                    undef = w->undef;
+                    has_undef = 1;
+                }
             }
         }
     }
@@ -2507,6 +2520,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     last_info.c = total;
     if (has_race) /* counting mode's sample saw one: a note beside whatever the launch returns */
         race_note(&race, kernel);
+    if (has_undef)
+        undef_note(&undef, kernel);
     if (setup_failed) {
         sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "%s",
                       setup_failed == 1 ? "cannot set up a simulator worker (out of host memory)"

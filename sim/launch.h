@@ -251,6 +251,10 @@ typedef struct sim_launch_info {
     /* counting mode: a shared-memory race its sample of the first and last blocks saw (the
      * launch still succeeds; detailed mode fails it), as a report like sim_last_error()'s; "" if none */
     char race_note[1600];
+    /* either mode: the first shuffle that read a lane not taking part in it (an exited lane, one
+     * past the block's end, or one outside the mask), whose value CUDA leaves undefined: the
+     * reader got its own value and the launch went on (a GPU does not fault either); "" if none */
+    char undef_note[1600];
 } sim_launch_info;
 
 /* Runs every block of the grid to completion (launches are synchronous).

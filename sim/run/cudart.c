@@ -1183,6 +1183,22 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
 }
 
 /* ---- launches ---------------------------------------------------------------------------- */
+/* The kernels a note was said for (once a kernel, 8 kernels at most). */
+typedef struct note_said {
+    char kernel[8][64];
+    int n;
+} note_said;
+
+static int note_first(note_said *ns, const char *kernel)
+{
+    for (int k = 0; k < ns->n; k++)
+        if (!strncmp(ns->kernel[k], kernel, sizeof ns->kernel[k] - 1))
+            return 0;
+    if (ns->n == 8)
+        return 0;
+    snprintf(ns->kernel[ns->n++], sizeof ns->kernel[0], "%s", kernel);
+    return 1;
+}
 
 cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtlab_dim3 grid, simtlab_dim3 block,
                            size_t shared, cudaStream_t stream, void (*thunk)(const void *), const void *args,
@@ -1214,17 +1230,15 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
         }
         last_err = e;
         sim_get_last_status();
-    } else if (li->race_note[0]) { /* counting mode's sample saw a shared-memory race: said, not failed */
-        static char said[8][64]; /* once a kernel, 8 kernels at most */
-        static int n_said;
-        int seen = 0;
-        for (int k = 0; k < n_said && !seen; k++)
-            seen = !strncmp(said[k], kernel, sizeof said[k] - 1);
-        if (!seen && n_said < 8) {
-            snprintf(said[n_said++], sizeof said[0], "%s", kernel);
+    } else {
+        /* notes: said, not failed, once a kernel each */
+        static note_said race_said, undef_said;
+        if (li->race_note[0] && note_first(&race_said, kernel))
             say("kernel %s (launched at %s:%d) ran; counting mode's sample saw this (said once a kernel):\n%s",
                 kernel, base, line, li->race_note);
-        }
+        if (li->undef_note[0] && note_first(&undef_said, kernel))
+            say("kernel %s (launched at %s:%d) ran; it read an undefined value (said once a kernel):\n%s", kernel,
+                base, line, li->undef_note);
     }
     double ms = li->c.hbm_read_bytes + li->c.hbm_write_bytes;
     ms = ms / sim_get_device()->hbm_bytes_per_s * 1e3;

@@ -248,6 +248,20 @@ elseif(CASE STREQUAL "warp_sync")
   expect_text("${out}" "warp_sync: correct" "counting mode")
   run(0 ${SRC}/tests/run/warp_sync.cu --detail)
   expect_text("${out}" "warp_sync: correct" "detailed mode")
+elseif(CASE STREQUAL "partial_warp")
+  # exited lanes and lanes past the block's end drop out of a full mask; a read of one is a note
+  line_of(l ${SRC}/tests/run/partial_warp.cu read)
+  foreach(mode "" "--detail")
+    run(0 ${SRC}/tests/run/partial_warp.cu ${mode})
+    expect_text("${out}" "partial_warp: correct" "the program's checks ${mode}")
+    expect_text("${err}" "kernel guarded_sum \\(launched at partial_warp.cu:[0-9]+\\) ran; it read an undefined value"
+                "the note ${mode}")
+    expect_text("${err}" "__shfl_down_sync \\(partial_warp.cu:${l}\\): lane 0 reads lane 16, which does not take part \\(lanes 0x000000ff do"
+                "the note's read ${mode}")
+    if("${err}" MATCHES "kernel ballot16 [^\n]* ran; it read")
+      fail("ballot16 is correct and has no note:\n${err}")
+    endif()
+  endforeach()
 elseif(CASE STREQUAL "assert")
   # assert() in a kernel: a report naming the expression and line, cudaErrorAssert for the program
   line_of(l ${SRC}/tests/run/assert.cu assert)
