@@ -1240,10 +1240,9 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
             say("kernel %s (launched at %s:%d) ran; it read an undefined value (said once a kernel):\n%s", kernel,
                 base, line, li->undef_note);
     }
-    double ms = li->c.hbm_read_bytes + li->c.hbm_write_bytes;
-    ms = ms / sim_get_device()->hbm_bytes_per_s * 1e3;
-    if (ms < 0.002)
-        ms = 0.002;
+    /* the launch's simulated GPU time: the time model's prediction for the preset's chip
+     * (sim/timemodel.c; docs/run.md says how close it comes) */
+    const double ms = sim_time_model(sim_get_device(), &cfg, &li->c, 0).seconds * 1e3;
     if (!s || sticky_err)
         clock_ms += ms;
     if (n_recs == cap_recs) {

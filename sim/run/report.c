@@ -218,14 +218,15 @@ static void bytes_str(char *o, size_t n, double b)
 }
 
 static void row(FILE *f, const char *label, const char *name, const char *grid, const char *block, const char *status,
-                const sim_counters *c, unsigned long long launches, int detailed)
+                const sim_counters *c, double ms, unsigned long long launches, int detailed)
 {
     char rd[32], wr[32], sr[32], dr[32];
     bytes_str(rd, sizeof rd, (double)c->hbm_read_bytes);
     bytes_str(wr, sizeof wr, (double)c->hbm_write_bytes);
     bytes_str(sr, sizeof sr, (double)(c->sram_read_bytes + c->sram_write_bytes));
     bytes_str(dr, sizeof dr, (double)(c->dram_read_bytes + c->dram_write_bytes));
-    fprintf(f, "  %-5s %-24.24s %-14s %-12s %-7s %11s %11s %11s %11s", label, name, grid, block, status, rd, wr, sr, dr);
+    fprintf(f, "  %-5s %-24.24s %-14s %-12s %-7s %11s %11s %11s %11s %9.1f", label, name, grid, block, status, rd, wr,
+            sr, dr, ms * 1e3);
     if (detailed)
         fprintf(f, " %10llu %10llu %8llu %10llu %9llu",
                 (unsigned long long)(c->global_ld_sectors + c->async_ld_sectors),
@@ -244,8 +245,8 @@ void run_summary(FILE *f, const launch_rec *recs, size_t n, int detailed)
             d->name, detailed ? "detailed" : "counting", n ? "" : "");
     if (!n)
         return;
-    fprintf(f, "  %-5s %-24s %-14s %-12s %-7s %11s %11s %11s %11s", "#", "kernel", "grid", "block", "status", "HBM read",
-            "HBM write", "shared", "DRAM (L2)");
+    fprintf(f, "  %-5s %-24s %-14s %-12s %-7s %11s %11s %11s %11s %9s", "#", "kernel", "grid", "block", "status",
+            "HBM read", "HBM write", "shared", "DRAM (L2)", "time us");
     if (detailed)
         fprintf(f, " %10s %10s %8s %10s %9s", "ld sect", "st sect", "atom sct", "shared wf", "conflicts");
     fputc('\n', f);
@@ -256,7 +257,7 @@ void run_summary(FILE *f, const launch_rec *recs, size_t n, int detailed)
         snprintf(label, sizeof label, "%zu", i + 1);
         snprintf(grid, sizeof grid, "(%u,%u,%u)", r->k.cfg.grid.x, r->k.cfg.grid.y, r->k.cfg.grid.z);
         snprintf(block, sizeof block, "(%u,%u,%u)", r->k.cfg.block.x, r->k.cfg.block.y, r->k.cfg.block.z);
-        row(f, label, r->k.name, grid, block, r->k.status ? "FAILED" : "ok", &r->k.sim, 0, detailed);
+        row(f, label, r->k.name, grid, block, r->k.status ? "FAILED" : "ok", &r->k.sim, r->sim_ms, 0, detailed);
     }
     if (shown < n) {
         fprintf(f, "  ... %zu more launches (all in --json); totals per kernel:\n", n - shown);
@@ -269,8 +270,10 @@ void run_summary(FILE *f, const launch_rec *recs, size_t n, int detailed)
             sim_counters t;
             memset(&t, 0, sizeof t);
             unsigned long long cnt = 0, failed = 0;
+            double ms = 0;
             for (size_t j = i; j < n; j++)
                 if (!strcmp(recs[j].k.name, recs[i].k.name)) {
+                    ms += recs[j].sim_ms;
                     uint64_t *dst = (uint64_t *)&t;
                     const uint64_t *src = (const uint64_t *)&recs[j].k.sim;
                     for (size_t x = 0; x < sizeof t / sizeof(uint64_t); x++)
@@ -278,12 +281,13 @@ void run_summary(FILE *f, const launch_rec *recs, size_t n, int detailed)
                     cnt++;
                     failed += recs[j].k.status != 0;
                 }
-            row(f, "all", recs[i].k.name, "", "", failed ? "FAILED" : "ok", &t, cnt, detailed);
+            row(f, "all", recs[i].k.name, "", "", failed ? "FAILED" : "ok", &t, ms, cnt, detailed);
         }
     }
     if (!detailed)
         fprintf(f, "  (bytes kernels requested from global memory; DRAM (L2): what the L2 model predicts reaches DRAM,\n"
                    "   read + written, each launch on an empty L2, its 7.5 KB of code and the chip's own reads while it\n"
-                   "   runs (up to 0.35 MB) included (docs/l2-model.md);\n"
+                   "   runs (up to 0.35 MB) included (docs/l2-model.md); time us: the time model's prediction for the\n"
+                   "   preset's chip, what cudaEventElapsedTime counts (docs/run.md says how close it comes);\n"
                    "   --detail adds sectors, wavefronts and bank conflicts, --lines the same per source line)\n");
 }

@@ -77,6 +77,13 @@ if(CASE STREQUAL "vector_add")
   file(READ ${J} js)
   expect("${js}" 32768 kernels 0 hbm read_bytes)
   expect_null("${js}" kernels 0 hbm read_sectors)
+  # the launch's simulated time (what cudaEventElapsedTime counts) is the time model's prediction
+  string(JSON sim_ms GET "${js}" kernels 0 simulated_ms)
+  string(JSON model_ms GET "${js}" kernels 0 time_model predicted_ms)
+  if(NOT "${sim_ms}" STREQUAL "${model_ms}" OR NOT "${sim_ms}" MATCHES "^[0-9]+\\.[0-9]*[1-9]")
+    fail("simulated_ms ${sim_ms}, want the time model's ${model_ms} (> 0)")
+  endif()
+  expect_text("${err}" "time us" "the summary's time column")
 elseif(CASE STREQUAL "matmul")
   # n = 64, TILE 16: naive n^3/8 load sectors, tiled n^3/64; both n^2/8 stores;
   # tiled shared wavefronts n^3/16 loads + n^3/256 stores, no conflicts

@@ -9,10 +9,9 @@
  * call returns it (the report was printed when the kernel ran).
  *
  * Time: cudaEventElapsedTime measures the simulated GPU time between two
- * events: each launch between them counts max(5 us, bytes requested from
- * global memory / the preset's HBM bandwidth) (a lower bound until the time
- * model of issue 15); host code and copies are not GPU time (copies count
- * their bytes at the preset's PCIe rate, 25 GB/s).
+ * events: each launch between them counts the time model's prediction for
+ * the preset's chip (sim/timemodel.c, from the launch's counters), copies
+ * their bytes at 25 GB/s; host code is not GPU time.
  */
 #ifndef SIMTLAB_CUDART_H
 #define SIMTLAB_CUDART_H
