@@ -1553,9 +1553,9 @@ static void mma_compute(sim_warp *wp, int three)
     }
 }
 
-/* Fills result[] for the lanes of rendezvous r; -1 (with the report) when a
- * lane reads a lane outside the mask. Results go straight to result[] (val[]
- * is not written here), one loop per kind. */
+/* Fills result[] for the lanes of rendezvous r (a lane reading a lane outside
+ * the mask gets 0, as on the H100, and the launch a note). Results go straight to
+ * result[] (val[] is not written here), one loop per kind. */
 #define VOTE_KINDS                                                                                      \
     ((1ull << (16 + SIM_VOTE_BALLOT)) | (1ull << (16 + SIM_VOTE_ANY)) | (1ull << (16 + SIM_VOTE_ALL)) |    \
      (0xffull << SIM_RDV_REDUCE) | (1ull << SIM_RDV_MATCH_ANY) | (1ull << SIM_RDV_MATCH_ALL))
@@ -1656,20 +1656,22 @@ static void warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
         }
         wp->result[l] = wp->val[src];
     }
-    if (outside) { /* an undefined value, not a fault (a GPU goes on, compute-sanitizer is silent): each
-                    * such lane gets its own value, and the first case is the launch's note */
+    if (outside) { /* an undefined value, not a fault: the H100 goes on and gives 0, whether the source
+                    * lane skipped the call, exited or lies past the block's end, and compute-sanitizer
+                    * is silent (docs/gpu/h100-partial-warp/shfl_inactive.txt); so 0 here, and the
+                    * first case is the launch's note */
         for (unsigned o = outside; o; o &= o - 1)
-            wp->result[__builtin_ctz(o)] = wp->val[__builtin_ctz(o)];
+            wp->result[__builtin_ctz(o)] = 0;
         const unsigned l = (unsigned)__builtin_ctz(outside);
         sim_thread *keep = w->cur;
         w->cur = &w->threads[(unsigned)(wp - w->warps) * 32 + l];
         if (sim_err_take(w, &w->undef, &w->has_undef, SIM_ERR_WARP_SYNC, 0))
             snprintf(w->undef.text, sizeof w->undef.text,
                      "%s (%s:%d): lane %u reads lane %u, which does not take part (lanes 0x%08x do: the mask's "
-                     "lanes that have not exited); CUDA leaves that value undefined, and the simulator gave lane %u "
-                     "its own value",
+                     "lanes that have not exited); CUDA leaves that value undefined, and it is 0 here, as on the "
+                     "H100",
                      rendezvous_name(r->kind), basename_of(r->file), r->line, l,
-                     shfl_src(r->kind, l, (unsigned)wp->arg[l], width), mask, l);
+                     shfl_src(r->kind, l, (unsigned)wp->arg[l], width), mask);
         w->cur = keep;
     }
 }
@@ -2352,7 +2354,7 @@ static void undef_note(const sim_err_rec *r, const char *kernel)
 {
     snprintf(last_info.undef_note, sizeof last_info.undef_note,
              "%s\n    in kernel %s, block (%u,%u,%u), thread (%u,%u,%u); the launch went on (a GPU does not fault "
-             "either), but a result that uses the value is not a GPU's",
+             "either), but code that uses the value relies on what CUDA does not promise",
              r->text, kernel, r->block.x, r->block.y, r->block.z, r->thread.x, r->thread.y, r->thread.z);
 }
 

@@ -253,7 +253,7 @@ typedef struct sim_launch_info {
     char race_note[1600];
     /* either mode: the first shuffle that read a lane not taking part in it (an exited lane, one
      * past the block's end, or one outside the mask), whose value CUDA leaves undefined: the
-     * reader got its own value and the launch went on (a GPU does not fault either); "" if none */
+     * reader got 0, as on the H100, and the launch went on (a GPU does not fault either); "" if none */
     char undef_note[1600];
 } sim_launch_info;
 

@@ -12,7 +12,7 @@
  * SIM_ERR_WARP_SYNC, after which the process works. Lanes that exited or lie
  * past the block's end drop out of a mask, as on the H100. Where CUDA leaves
  * a result undefined (a lane reading a lane outside the mask), the reader
- * gets its own value and the launch a note (sim_launch_info.undef_note).
+ * gets 0, as on the H100, and the launch a note (sim_launch_info.undef_note).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -130,8 +130,8 @@ ParameterizedTest(shfl_case *c, warp, shuffle)
             for (size_t mi = 0; mi < sizeof masks / sizeof masks[0]; mi++) {
                 unsigned w = widths[wi], m = masks[mi];
                 int arg = args[ai];
-                /* CUDA leaves a read of a lane outside the mask undefined: the reader gets its own
-                 * value and the launch a note (sim_launch_info.undef_note), not a failure */
+                /* CUDA leaves a read of a lane outside the mask undefined: the reader gets 0 (the
+                 * H100's value) and the launch a note (sim_launch_info.undef_note), not a failure */
                 int bad_lane = -1;
                 for (unsigned l = 0; l < 32 && bad_lane < 0; l++)
                     if ((m >> l & 1) && !(m >> shfl_src(c->kind, l, arg, w) & 1))
@@ -157,7 +157,7 @@ ParameterizedTest(shfl_case *c, warp, shuffle)
                     unsigned l = (unsigned)i % 32, src = shfl_src(c->kind, l, arg, w);
                     double want = !(m >> l & 1)  ? (c->type == 1 ? (double)(float)WARP_SENTINEL : WARP_SENTINEL)
                                   : (m >> src & 1) ? value_of(c->type, (int)(i - l + src))
-                                                   : value_of(c->type, i); /* outside: its own */
+                                                   : 0.0; /* outside: 0 */
                     double got = out_at(c->type, out, i);
                     cr_assert(got == want || (c->type == 1 && (float)got == (float)want),
                               "case %s(%s) mask 0x%08x arg %d width %u: thread %d (lane %u) got %.17g, want %.17g",
@@ -455,7 +455,7 @@ static void assert_shuffle_still_works(const char *after)
  * last), as on the H100 (docs/gpu/h100-partial-warp: a full-mask ballot
  * after lanes 16-31 returned gives 0x0000ffff, after lane 31's late return
  * 0x7fffffff, and a full-mask __syncwarp returns; synccheck silent). A
- * shuffle that reads an exited lane's value is still reported. */
+ * shuffle that reads an exited lane's value gets a note (undef_note). */
 Test(warp, mask_names_exited_lane)
 {
     int *d_out = dev_buf("out", 32 * sizeof(int), NULL);
@@ -472,7 +472,7 @@ Test(warp, mask_names_exited_lane)
         for (int i = 0; i < 32; i++)
             cr_assert_eq(out[i], i == gone ? -1 : 0, "case lane %d exited: out[%d] = %d", gone, i, out[i]);
     }
-    /* lane 0 exited: the others read its value, undefined: a note, their own values */
+    /* lane 0 exited: the others read its value, undefined: a note, and 0 as on the H100 */
     SIM_CHECK(shfl_after_exit_launch_sim(&cfg, d_out, 0, 0));
     snprintf(buf, sizeof buf, "__shfl_sync (%s): lane 1 reads lane 0, which does not take part (lanes 0xfffffffe do",
              site);
@@ -483,7 +483,7 @@ Test(warp, mask_names_exited_lane)
     int own[32];
     to_host(own, d_out, sizeof own);
     for (int i = 1; i < 32; i++)
-        cr_assert_eq(own[i], i, "case lane 0 exited: lane %d got %d, its own value %d", i, own[i], i);
+        cr_assert_eq(own[i], 0, "case lane 0 exited: lane %d got %d, want 0", i, own[i]);
     /* lane 31 exits while lanes 0-30 wait to read it: the rendezvous completes at its exit, from
      * the exiting thread's fiber */
     SIM_CHECK(shfl_after_exit_launch_sim(&cfg, d_out, 31, 31));
@@ -495,7 +495,7 @@ Test(warp, mask_names_exited_lane)
               sim_last_launch()->undef_note);
     to_host(own, d_out, sizeof own);
     for (int i = 0; i < 31; i++)
-        cr_assert_eq(own[i], i, "case lane 31 exited late: lane %d got %d, its own value %d", i, own[i], i);
+        cr_assert_eq(own[i], 0, "case lane 31 exited late: lane %d got %d, want 0", i, own[i]);
     /* a correct launch after a note has none */
     SIM_CHECK(shfl_after_exit_launch_sim(&cfg, d_out, 5, 0));
     cr_assert_eq(sim_last_launch()->undef_note[0], 0, "case after a note: \"%s\"", sim_last_launch()->undef_note);

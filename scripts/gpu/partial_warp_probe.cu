@@ -17,8 +17,9 @@ __global__ void ballot16(unsigned *out)
 }
 
 // Lanes that exited before a full-mask vote (`if (i >= n) return;` then a full-mask warp
-// reduction): the simulator reports "names lanes ..., which have exited" (tests/test_warp.c
-// shfl_after_exit). What does the chip give, and does synccheck report it?
+// reduction): the simulator reported "names lanes ..., which have exited" before session 23
+// (tests/test_warp.c mask_names_exited_lane). What does the chip give, and does synccheck report it?
+// (The H100: ballot 0x0000ffff, no report: docs/gpu/h100-partial-warp/pw2.txt.)
 __global__ void ballot_after_exit(unsigned *out)
 {
     if (threadIdx.x >= 16)

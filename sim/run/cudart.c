@@ -1242,7 +1242,8 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     }
     /* the launch's simulated GPU time: the time model's prediction for the preset's chip
      * (sim/timemodel.c; docs/run.md says how close it comes) */
-    const double ms = sim_time_model(sim_get_device(), &cfg, &li->c, 0).seconds * 1e3;
+    const int ran = s != SIM_ERR_INVALID_CONFIGURATION && s != SIM_ERR_INVALID_VALUE; /* a grid of 0: no time */
+    const double ms = ran ? sim_time_model(sim_get_device(), &cfg, &li->c, 0).seconds * 1e3 : 0;
     if (!s || sticky_err)
         clock_ms += ms;
     if (n_recs == cap_recs) {

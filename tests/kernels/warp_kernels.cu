@@ -3,8 +3,9 @@
  * What they are: each warp intrinsic called with a mask, a width and a lane
  * argument chosen by the test, so the test can compare every lane's result
  * with the CUDA Programming Guide's definition; the layout of warps in 2-D
- * blocks and in blocks that are not a multiple of 32; and the ways a warp
- * intrinsic can be misused (exited lanes in the mask, lanes that disagree).
+ * blocks and in blocks that are not a multiple of 32; lanes that exit
+ * before or while their warp-mates call; and the ways a warp intrinsic can be
+ * misused (lanes that disagree, a mask without the caller).
  * Lanes whose bit is not in the mask do not call the intrinsic: they write a
  * sentinel and return, as CUDA requires of lanes outside a mask.
  */
