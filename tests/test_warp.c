@@ -499,6 +499,18 @@ Test(warp, mask_names_exited_lane)
     /* a correct launch after a note has none */
     SIM_CHECK(shfl_after_exit_launch_sim(&cfg, d_out, 5, 0));
     cr_assert_eq(sim_last_launch()->undef_note[0], 0, "case after a note: \"%s\"", sim_last_launch()->undef_note);
+    /* one exit completes two rendezvous whose masks name the lane (a shuffle of lanes 0-14, a
+     * ballot of 16-31), in both warps of the block */
+    unsigned *d_two = dev_buf("two", 65 * sizeof(unsigned), NULL); /* [64]: the word lane 15 polls */
+    simt_cfg cfg64 = cfg1(1, 64, 0);
+    SIM_CHECK(two_rdv_exit_launch_sim(&cfg64, d_two));
+    cr_assert_eq(sim_last_launch()->undef_note[0], 0, "case two rendezvous: note \"%s\"", sim_last_launch()->undef_note);
+    unsigned two[64];
+    to_host(two, d_two, sizeof two);
+    for (int i = 0; i < 64; i++) {
+        const unsigned l = (unsigned)i % 32, want = l < 15 ? (l + 1) % 15 * 10 : l == 15 ? 0u : 0xaaaa0000u;
+        cr_assert_eq(two[i], want, "case two rendezvous: thread %d got 0x%x, want 0x%x", i, two[i], want);
+    }
     /* votes and __syncwarp: lanes 16-31 and then lane 31 alone */
     unsigned *d_b = dev_buf("b", 64 * sizeof(unsigned), NULL);
     simt_cfg cfg2 = cfg1(1, 64, 0);
@@ -593,8 +605,10 @@ Test(warp, full_mask_on_partial_warp)
               "case block 48, shfl_down 1: note \"%s\"", sim_last_launch()->undef_note);
     cr_assert(strstr(sim_last_launch()->undef_note, "thread (47,0,0)"), "case block 48, shfl_down 1: note \"%s\"",
               sim_last_launch()->undef_note);
-    /* within the 16 lanes (width 16) the same shuffle is fine */
+    /* within the 16 lanes (width 16) the same shuffle is fine, and has no note */
     SIM_CHECK(shfl_int_launch_sim(&cfg, d_s, d_in, WARP_SHFL_DOWN, 1, 16, FULL));
+    cr_assert_eq(sim_last_launch()->undef_note[0], 0, "case block 48, width 16: note \"%s\"",
+                 sim_last_launch()->undef_note);
     int out[48];
     to_host(out, d_s, sizeof out);
     for (int i = 32; i < 48; i++)

@@ -181,6 +181,27 @@ __global__ void ballot_after_exit(unsigned *out, int gone)
     out[threadIdx.x] = b;
 }
 
+/* two_rdv_exit: lanes 0-14 shuffle with mask 0x0000ffff, lanes 16-31 vote
+ * with mask 0xffff8000, and lane 15, which both masks name, polls a volatile
+ * word (after 256 reads it lets the others run: they reach their intrinsics)
+ * and returns: its exit completes both rendezvous. */
+__global__ void two_rdv_exit(unsigned *out)
+{
+    unsigned lane = threadIdx.x % 32;
+    if (lane == 15) {
+        volatile unsigned *poll = out + 64;
+        unsigned seen = 0;
+        for (int i = 0; i < 1000; i++)
+            seen += *poll;
+        out[threadIdx.x] = seen;
+        return;
+    }
+    if (lane < 15)
+        out[threadIdx.x] = (unsigned)__shfl_sync(0x0000ffffu, (int)lane * 10, (int)(lane + 1) % 15);
+    else
+        out[threadIdx.x] = __ballot_sync(0xffff8000u, lane & 1);
+}
+
 /* mask_mismatch: lanes < 16 call with the full mask, lanes >= 16 with a
  * mask that lacks lane 0. */
 __global__ void mask_mismatch(int *out)
@@ -240,6 +261,7 @@ LAUNCHER(syncwarp_swap, (int *, out), (unsigned, mask), (int, use_sync))
 LAUNCHER(nested_masks, (int *, out))
 LAUNCHER(shfl_after_exit, (int *, out), (int, gone), (int, src))
 LAUNCHER(ballot_after_exit, (unsigned *, out), (int, gone))
+LAUNCHER(two_rdv_exit, (unsigned *, out))
 LAUNCHER(mask_mismatch, (int *, out))
 LAUNCHER(vote_mismatch, (unsigned *, out))
 LAUNCHER(width_mismatch, (int *, out))
