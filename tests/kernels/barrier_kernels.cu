@@ -69,14 +69,18 @@ __global__ void skip_block0(int *out)
     out[blockIdx.x * n + t] = s[(t + 1) % n];
 }
 
-/* exit_then_wait: threads t >= k return, threads t < k wait at a barrier
- * they can never pass on a GPU (divergence: exited threads never arrive). */
+/* exit_then_wait: threads t >= k return, threads t < k meet at a barrier:
+ * it waits for the threads that have not exited (sm_70 and later; the H100
+ * runs it, synccheck silent), so they pass it and see each other's writes. */
 __global__ void exit_then_wait(int *out, int k)
 {
-    if ((int)threadIdx.x >= k)
+    EXTERN_SHARED(int, s);
+    const int t = (int)threadIdx.x;
+    if (t >= k)
         return;
+    s[t] = 100 + t;
     __syncthreads(); /* SITE:exit_wait */
-    out[threadIdx.x] = 1;
+    out[blockIdx.x * blockDim.x + t] = s[(t + 1) % k];
 }
 
 /* two_barriers: threads t < k wait at one barrier, the others at another
@@ -109,12 +113,15 @@ __global__ void mixed_reduce(int *out)
     }
 }
 
-/* diverge_in_block: only block `bad` diverges: its thread 3 returns before
- * the barrier the others wait at. Every other block is correct. */
+/* diverge_in_block: only block `bad` diverges: its thread 3 waits at a
+ * barrier of its own while the others wait at the common one (a barrier in a
+ * branch that splits warp 0). Every other block is correct. */
 __global__ void diverge_in_block(int *out, int bad)
 {
-    if ((int)blockIdx.x == bad && threadIdx.x == 3)
+    if ((int)blockIdx.x == bad && threadIdx.x == 3) {
+        __syncthreads(); /* SITE:own_barrier */
         return;
+    }
     __syncthreads(); /* SITE:one_block */
     out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
 }
