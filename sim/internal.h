@@ -133,8 +133,10 @@ typedef struct sim_pcocc {
 } sim_pcocc;
 
 /* A warp intrinsic some lanes wait at. Lanes of one warp may wait at
- * several at once when their masks are disjoint (CUDA 9+ allows it). */
-#define SIM_MAX_RDV 8
+ * several at once when their masks are disjoint (CUDA 9+ allows it): up to
+ * one a lane (warp-aggregated atomics: __match_any_sync, then a shuffle in
+ * each group of lanes with one value, HeCBench atomicAggregate has 16). */
+#define SIM_MAX_RDV 32
 #define SIM_RDV_REDUCE 24     /* kinds 24-31: __reduce_*_sync, 24 + SIM_COLL_ADD ... SIM_COLL_XOR */
 #define SIM_RDV_ACTIVEMASK 32 /* kind of __activemask(): gathers whoever is live */
 #define SIM_RDV_MMA 33        /* kind of mma_tf32: the whole warp, val[] a sim_mma_frag * */
@@ -158,8 +160,8 @@ typedef struct sim_rdv {
 typedef struct sim_warp {
     unsigned exists; /* lanes of this warp that exist in the block */
     unsigned done;   /* lanes that exited */
-    sim_rdv rdv[SIM_MAX_RDV]; /* pending rendezvous, n_rdv of them */
     unsigned n_rdv;
+    sim_rdv rdv[SIM_MAX_RDV]; /* pending rendezvous, n_rdv of them (the fast path: rdv[0] only) */
     int arg[32];
     uint64_t val[32], result[32]; /* per lane: a lane waits at one rendezvous at a time */
     uint32_t sync_epoch; /* completed rendezvous, for race detection */

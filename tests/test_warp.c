@@ -616,6 +616,22 @@ Test(warp, full_mask_on_partial_warp)
     /* mma.sync is .aligned: a partial warp stays a report (test_mma) */
 }
 
+/* Up to one pending rendezvous a lane (warp-aggregated atomics: HeCBench atomicAggregate's 16
+ * groups failed with "more than 8 warp intrinsics pending" before SIM_MAX_RDV was 32). */
+Test(warp, many_disjoint_groups_pending)
+{
+    int *d_out = dev_buf("out", 64 * sizeof(int), NULL);
+    simt_cfg cfg = cfg1(1, 64, 0);
+    for (int groups = 1; groups <= 32; groups *= 2) {
+        SIM_CHECK(many_groups_launch_sim(&cfg, d_out, groups));
+        int out[64];
+        to_host(out, d_out, sizeof out);
+        for (int i = 0; i < 64; i++)
+            cr_assert_eq(out[i], (i % 32) % groups * 3, "case %d groups: thread %d got %d, want %d", groups, i,
+                         out[i], (i % 32) % groups * 3);
+    }
+}
+
 /* ---- regressions found in review --------------------------------------------------------- */
 /* CUDA's delta for __shfl_up/down_sync is unsigned: a "negative" delta is huge,
  * so every lane keeps its own value (the simulator once treated it as signed). */

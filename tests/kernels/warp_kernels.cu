@@ -202,6 +202,21 @@ __global__ void two_rdv_exit(unsigned *out)
         out[threadIdx.x] = __ballot_sync(0xffff8000u, lane & 1);
 }
 
+/* many_groups: warp-aggregated atomics' pattern (there __match_any_sync
+ * finds the groups): the warp splits into `groups` groups (lane % groups),
+ * and each shuffles its leader's value with its own mask: lanes
+ * 0..groups-1 open a rendezvous each, all pending at once (16 of them at
+ * groups = 16). */
+__global__ void many_groups(int *out, int groups)
+{
+    unsigned lane = threadIdx.x % 32, mask = 0;
+    for (unsigned k = 0; k < 32; k++)
+        if (k % (unsigned)groups == lane % (unsigned)groups)
+            mask |= 1u << k;
+    int leader = __ffs((int)mask) - 1;
+    out[threadIdx.x] = __shfl_sync(mask, (int)lane * 3, leader);
+}
+
 /* mask_mismatch: lanes < 16 call with the full mask, lanes >= 16 with a
  * mask that lacks lane 0. */
 __global__ void mask_mismatch(int *out)
@@ -262,6 +277,7 @@ LAUNCHER(nested_masks, (int *, out))
 LAUNCHER(shfl_after_exit, (int *, out), (int, gone), (int, src))
 LAUNCHER(ballot_after_exit, (unsigned *, out), (int, gone))
 LAUNCHER(two_rdv_exit, (unsigned *, out))
+LAUNCHER(many_groups, (int *, out), (int, groups))
 LAUNCHER(mask_mismatch, (int *, out))
 LAUNCHER(vote_mismatch, (unsigned *, out))
 LAUNCHER(width_mismatch, (int *, out))

@@ -17,6 +17,7 @@ DECLARE_LAUNCHER(nested_masks, (int *, out));
 DECLARE_LAUNCHER(shfl_after_exit, (int *, out), (int, gone), (int, src));
 DECLARE_LAUNCHER(ballot_after_exit, (unsigned *, out), (int, gone));
 DECLARE_LAUNCHER(two_rdv_exit, (unsigned *, out));
+DECLARE_LAUNCHER(many_groups, (int *, out), (int, groups));
 DECLARE_LAUNCHER(mask_mismatch, (int *, out));
 DECLARE_LAUNCHER(vote_mismatch, (unsigned *, out));
 DECLARE_LAUNCHER(width_mismatch, (int *, out));
