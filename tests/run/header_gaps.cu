@@ -1,12 +1,17 @@
 // tests/run/header_gaps.cu - what nvcc gives a .cu file that the shim must give too (survey 5):
 // min/max of mixed signed and unsigned, long and float/double arguments, the C++
 // cudaEventCreate(&e, flags), <limits.h>'s macros without an include, and __CUDACC__ and
-// __NVCC__ defined (a header's host fallbacks, as the CUDA samples' helper_math.h has, stay out);
+// __NVCC__ defined (a header's host fallbacks, as the CUDA samples' helper_math.h has, stay out),
+// CUDA_VERSION from <cuda.h>;
 // a `__constant__ const` table beside a writable `__constant__` array (g++ refused the pair).
 #include <cstdio>
+#include <cuda.h>
 
 #if !defined(__CUDACC__) || !defined(__NVCC__)
 #error "nvcc defines __CUDACC__ and __NVCC__ for all of a .cu file"
+#endif
+#if !defined(CUDA_VERSION) || CUDA_VERSION < 9000
+#error "<cuda.h> defines CUDA_VERSION (programs test it to take the _sync intrinsics; survey 7's D14)"
 #endif
 #ifndef __CUDACC__
 inline int max(int a, int b) { return a > b ? a : b; } /* a host header's fallback: it would clash */
