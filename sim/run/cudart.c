@@ -1206,6 +1206,16 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
 {
     (void)stream;
     ENTER();
+    if (sim_in_cuda_thread()) { /* a launch from a simulated thread: a kernel inside the running one */
+        static int said;
+        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            say("kernel %s launched at %s:%d from inside a kernel's thread (dynamic parallelism, or a host "
+                "function launched with <<<>>>): simtlab runs kernels from host code only; this launch and any "
+                "like it return cudaErrorNotSupported (said once)",
+                kernel, base, line);
+        return cudaErrorNotSupported; /* the host's last error stays the outer launch's */
+    }
     simt_cfg cfg = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, NULL, 0};
     char heap_why[600];
     if (make_heap(heap_why, sizeof heap_why))

@@ -273,6 +273,13 @@ elseif(CASE STREQUAL "complex")
   # <cuComplex.h>: the shim's (the toolkit's clashed with the shim's vector types)
   run(0 ${SRC}/tests/run/complex.cu)
   expect_text("${out}" "complex: correct" "result")
+elseif(CASE STREQUAL "nested_launch")
+  # a launch from inside a kernel's thread does not run and says so once; no crash
+  run(0 ${SRC}/tests/run/nested_launch.cu)
+  expect_text("${out}" "outer launch: no error" "the outer launch")
+  expect_text("${out}" "nested_launch: no error, inner kernel did not run" "the inner launch")
+  expect_text("${out}" "after: ran" "a launch afterwards")
+  expect_text("${err}" "kernel fill launched at nested_launch.cu:[0-9]+ from inside a kernel's thread" "the message")
 elseif(CASE STREQUAL "assert")
   # assert() in a kernel: a report naming the expression and line, cudaErrorAssert for the program
   line_of(l ${SRC}/tests/run/assert.cu assert)
