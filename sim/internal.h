@@ -190,7 +190,7 @@ typedef struct sim_err_rec {
     uint64_t block_linear;
     uint3 block, thread;
     uintptr_t pc;
-    char text[768]; /* the body; kernel name and pc line are added at the end */
+    char text[1024]; /* the body; kernel name and pc line are added at the end */
 } sim_err_rec;
 
 #define SIM_SAMPLE_SKIP 255 /* stretches of a kind skipped between two sampled, on average, at most */
@@ -302,6 +302,7 @@ typedef struct sim_worker {
     int in_launch;                 /* between a launch's start and end on this worker */
     unsigned long os_thread;       /* pthread_t of the worker */
     unsigned spins_after_fault;    /* this block's spin yields since another block of the launch failed */
+    uintptr_t spin_pc;             /* this block's last spin yield (0: none): the watchdog's report */
 
     /* a volatile access's lockstep, its second half (sim/access.c vol_arm): the thread that made
      * one, which waits for its warp at its next access; NULL when none. While one is named, the

@@ -980,6 +980,7 @@ static _Atomic int launch_faulted; /* a block of the running launch failed (sim_
 void sim_spin_yield(sim_worker *w, uintptr_t pc)
 {
     w->cur->last_pc = pc;
+    w->spin_pc = pc;
     w->cur->site_file = NULL; /* its last barrier or intrinsic is older than this (the watchdog's report) */
     if (w->timed_out)
         sim_timeout_stop(w, pc);
@@ -1269,7 +1270,7 @@ static void resolve_pc(uintptr_t pc, char *fn, size_t fn_n, char *loc, size_t lo
  * had not finished, and where each was last seen. */
 static void timeout_report(sim_worker *w)
 {
-    char text[700], where[320], fn[128], loc[200];
+    char text[1000], where[320], fn[128], loc[200];
     size_t k = 0;
     unsigned n_run = 0, n_bar = 0, n_warp = 0, n_new = 0;
     /* threads of a pending release range (a barrier's or a warp rendezvous')
@@ -1296,8 +1297,9 @@ static void timeout_report(sim_worker *w)
      * one the watchdog stopped first; a thread that has not run since a barrier or a warp
      * intrinsic released it is named with that site (its last_pc is where it last spun) */
     unsigned named = 0;
+    const unsigned name_max = w->spin_pc ? 2 : 4; /* room for the spin's hint below */
     for (int pass = 0; pass < 2; pass++)
-        for (unsigned i = 0; i < w->next_new && named < 4; i++) {
+        for (unsigned i = 0; i < w->next_new && named < name_max; i++) {
             const sim_thread *t = &w->threads[i];
             if ((t == w->timeout_thread) != (pass == 0) || t->state == SIM_T_DONE || t->state == SIM_T_BARRIER ||
                 t->state == SIM_T_WARP)
@@ -1334,6 +1336,15 @@ static void timeout_report(sim_worker *w)
                               n_warp);
     if (n_new && k < sizeof text)
         k += (size_t)snprintf(text + k, sizeof text - k, "; %u not started", n_new);
+    if (w->spin_pc && k < sizeof text) { /* threads polled a flag: maybe one another block sets */
+        resolve_pc(w->spin_pc, fn, sizeof fn, loc, sizeof loc);
+        k += (size_t)snprintf(text + k, sizeof text - k,
+                              ". Threads of this block spin on a value (volatile or atomic reads of one address%s%s): "
+                              "if another block sets it, the kernel relies on blocks running at the same time, which "
+                              "CUDA does not promise; the simulator runs one block at a time on each of its %d "
+                              "workers (OMP_NUM_THREADS), a GPU as many as fit",
+                              loc[0] ? ", at " : "", loc, sim_worker_count());
+    }
     if (k < sizeof text)
         snprintf(text + k, sizeof text - k,
                  ". Set SIMTLAB_TIMEOUT to more seconds for a long kernel, or 0 to turn the watchdog off");
@@ -2467,6 +2478,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                     uint64_t sram0 = w->c.sram_read_bytes + w->c.sram_write_bytes;
                     w->blk_gacc = 0;
                     w->spins_after_fault = 0;
+                    w->spin_pc = 0;
                     if ((b == 0 || b == nblocks - 1) && !w->detailed && sample_on)
                         sample_start(w);
                     run_block(w, b, cfg);

@@ -280,6 +280,16 @@ elseif(CASE STREQUAL "nested_launch")
   expect_text("${out}" "nested_launch: no error, inner kernel did not run" "the inner launch")
   expect_text("${out}" "after: ran" "a launch afterwards")
   expect_text("${err}" "kernel fill launched at nested_launch.cu:[0-9]+ from inside a kernel's thread" "the message")
+elseif(CASE STREQUAL "interblock_wait")
+  # blocks spinning on a flag a later block sets: the watchdog's report says that blocks are not
+  # promised to run at once, and how many the simulator runs
+  set(ENV{SIMTLAB_TIMEOUT} 2)
+  line_of(l ${SRC}/tests/run/interblock_wait.cu spin)
+  run(0 ${SRC}/tests/run/interblock_wait.cu)
+  expect_text("${out}" "interblock_wait: cudaErrorLaunchTimeout" "the program's error")
+  expect_text("${err}" "Threads of this block spin on a value \\(volatile or atomic reads of one address, at interblock_wait.cu:${l}\\)" "the spin")
+  expect_text("${err}" "relies on blocks running at the same time, which CUDA does not promise" "the hint")
+  unset(ENV{SIMTLAB_TIMEOUT})
 elseif(CASE STREQUAL "assert")
   # assert() in a kernel: a report naming the expression and line, cudaErrorAssert for the program
   line_of(l ${SRC}/tests/run/assert.cu assert)
