@@ -2,7 +2,7 @@
 // min/max of mixed signed and unsigned, long and float/double arguments, the C++
 // cudaEventCreate(&e, flags), <limits.h>'s macros without an include, and __CUDACC__ and
 // __NVCC__ defined (a header's host fallbacks, as the CUDA samples' helper_math.h has, stay out),
-// CUDA_VERSION from <cuda.h>;
+// CUDA_VERSION from <cuda.h>; __nanosleep in a spin loop;
 // a `__constant__ const` table beside a writable `__constant__` array (g++ refused the pair).
 #include <cstdio>
 #include <cuda.h>
@@ -22,6 +22,20 @@ __constant__ const int offsets[2] = {10, 20};
 const __constant__ float bias = 0.5f;
 
 __global__ void consts(float *out) { out[threadIdx.x] = weights[threadIdx.x] * offsets[threadIdx.x] + bias; }
+
+// __nanosleep as a spin loop's back-off (survey 7's D11): the last thread sets the flag, the
+// others wait for it (each sleep lets the block's other threads run)
+__global__ void backoff(int *flag, int *out)
+{
+    if (threadIdx.x == blockDim.x - 1) {
+        __nanosleep(1000);
+        atomicExch(flag, 1);
+    } else {
+        while (atomicAdd(flag, 0) == 0)
+            __nanosleep(100);
+    }
+    out[threadIdx.x] = 1;
+}
 
 __global__ void k(long long *out, int n, float f)
 {
@@ -56,8 +70,17 @@ int main()
     consts<<<1, 2>>>(fd);
     cudaMemcpy(fh, fd, sizeof fh, cudaMemcpyDeviceToHost);
     cudaFree(fd);
+    int *flag, *bo, bh[32];
+    cudaMalloc(&flag, sizeof(int));
+    cudaMalloc(&bo, sizeof bh);
+    cudaMemset(flag, 0, sizeof(int));
+    backoff<<<1, 32>>>(flag, bo);
+    cudaMemcpy(bh, bo, sizeof bh, cudaMemcpyDeviceToHost);
+    int all = 1;
+    for (int i = 0; i < 32; i++)
+        all &= bh[i] == 1;
     int ok = h[0] == 20 && h[1] == 20 && h[2] == 5 && h[3] == 3 && h[4] == 9 && h[5] == 1 && fh[0] == 20.5f &&
-             fh[1] == 60.5f;
+             fh[1] == 60.5f && all;
     printf("header_gaps: %s (%lld %lld %lld %lld %lld %lld; %g %g)\n", ok ? "correct" : "WRONG", h[0], h[1], h[2], h[3],
            h[4], h[5], fh[0], fh[1]);
     cudaEventDestroy(e);

@@ -295,6 +295,14 @@ static inline clock_t simtlab_clock() { return sim_in_thread() ? (clock_t)simtla
 namespace std {
 using ::simtlab_clock;
 }
+/* __nanosleep (sm_70+): a spin loop's back-off. The thread lets the block's others run, as
+ * clock64() does; the time is not waited (a GPU promises only roughly 0 to 2 x ns). */
+static inline void __nanosleep(unsigned ns)
+{
+    (void)ns;
+    if (sim_in_thread())
+        (void)simtlab_clock64();
+}
 /* malloc/free in device code become simtlab_device_malloc/free (the rewriter); std:: and ::
  * spell them too. A file with such calls ends with SIMTLAB_WANT_HEAP(__COUNTER__). */
 namespace std {
