@@ -829,6 +829,68 @@ cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height
         return fail(cudaErrorMemoryAllocation, "cudaMallocPitch", "width x height overflows");
     return simtlab_malloc(p, *pitch * height, "cudaMallocPitch", NULL, 0);
 }
+cudaError_t cudaMalloc3D(cudaPitchedPtr *p, cudaExtent e)
+{
+    ENTER();
+    if (!p)
+        return fail(cudaErrorInvalidValue, "cudaMalloc3D", "the pitched pointer is NULL");
+    const size_t pitch = (e.width + 511) / 512 * 512;
+    if (e.height && e.depth && pitch > (size_t)-1 / e.height / e.depth)
+        return fail(cudaErrorMemoryAllocation, "cudaMalloc3D", "width x height x depth overflows");
+    *p = make_cudaPitchedPtr(NULL, pitch, e.width, e.height);
+    return simtlab_malloc(&p->ptr, pitch * e.height * e.depth, "cudaMalloc3D", NULL, 0);
+}
+
+/* The byte at (x, y, z) of a pitched allocation: rows of pitch bytes, ysize rows a slice. */
+static char *pitched_at(cudaPitchedPtr p, size_t x, size_t y, size_t z)
+{
+    return (char *)p.ptr + (z * p.ysize + y) * p.pitch + x;
+}
+
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *c)
+{
+    ENTER();
+    if (!c)
+        return fail(cudaErrorInvalidValue, "cudaMemcpy3D", "the parameters are NULL");
+    if (c->srcArray || c->dstArray)
+        return fail(cudaErrorNotSupported, "cudaMemcpy3D",
+                    "CUDA arrays are not supported by the simulator (no texture unit): copy between pitched "
+                    "pointers (srcPtr, dstPtr)");
+    const cudaExtent e = c->extent;
+    if (c->srcPos.x + e.width > c->srcPtr.pitch || c->dstPos.x + e.width > c->dstPtr.pitch)
+        return fail(cudaErrorInvalidValue, "cudaMemcpy3D", "a row (position x + extent width) is wider than a pitch");
+    if ((e.depth > 1 || c->srcPos.z || c->dstPos.z) &&
+        (c->srcPos.y + e.height > c->srcPtr.ysize || c->dstPos.y + e.height > c->dstPtr.ysize))
+        return fail(cudaErrorInvalidValue, "cudaMemcpy3D", "position y + extent height is more than a slice's rows (ysize)");
+    for (size_t z = 0; z < e.depth; z++)
+        for (size_t y = 0; y < e.height; y++) {
+            cudaError_t r = cudaMemcpy(pitched_at(c->dstPtr, c->dstPos.x, c->dstPos.y + y, c->dstPos.z + z),
+                                       pitched_at(c->srcPtr, c->srcPos.x, c->srcPos.y + y, c->srcPos.z + z),
+                                       e.width, c->kind);
+            if (r)
+                return r;
+        }
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *c, cudaStream_t s)
+{
+    (void)s;
+    return cudaMemcpy3D(c);
+}
+cudaError_t cudaMemset3D(cudaPitchedPtr p, int v, cudaExtent e)
+{
+    ENTER();
+    if (e.width > p.pitch)
+        return fail(cudaErrorInvalidValue, "cudaMemset3D", "the extent's width is more than the pitch");
+    for (size_t z = 0; z < e.depth; z++)
+        for (size_t y = 0; y < e.height; y++) {
+            cudaError_t r = cudaMemset(pitched_at(p, 0, y, z), v, e.width);
+            if (r)
+                return r;
+        }
+    return cudaSuccess;
+}
+
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
 {
     ENTER();

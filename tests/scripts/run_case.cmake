@@ -290,6 +290,11 @@ elseif(CASE STREQUAL "interblock_wait")
   expect_text("${err}" "Threads of this block spin on a value \\(volatile or atomic reads of one address, at interblock_wait.cu:${l}\\)" "the spin")
   expect_text("${err}" "relies on blocks running at the same time, which CUDA does not promise" "the hint")
   unset(ENV{SIMTLAB_TIMEOUT})
+elseif(CASE STREQUAL "pitched3d")
+  # cudaMalloc3D, cudaMemcpy3D (sub-boxes both ways), cudaMemset3D; a CUDA array refused in words
+  run(0 ${SRC}/tests/run/pitched3d.cu)
+  expect_text("${out}" "pitched3d: correct \\(array copy: cudaErrorNotSupported\\)" "result")
+  expect_text("${err}" "CUDA arrays are not supported by the simulator" "the refusal")
 elseif(CASE STREQUAL "assert")
   # assert() in a kernel: a report naming the expression and line, cudaErrorAssert for the program
   line_of(l ${SRC}/tests/run/assert.cu assert)

@@ -251,6 +251,46 @@ typedef struct cudaMemLocation {
 } cudaMemLocation;
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t len, unsigned flags); /* accepted, no effect */
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height); /* rows of 512-byte multiples */
+/* 3-D pitched memory: widths in bytes; CUDA arrays (srcArray, dstArray) are not supported */
+typedef struct cudaExtent {
+    size_t width, height, depth;
+} cudaExtent;
+typedef struct cudaPos {
+    size_t x, y, z;
+} cudaPos;
+typedef struct cudaPitchedPtr {
+    void *ptr;
+    size_t pitch, xsize, ysize;
+} cudaPitchedPtr;
+typedef struct cudaMemcpy3DParms {
+    struct cudaArray *srcArray;
+    cudaPos srcPos;
+    cudaPitchedPtr srcPtr;
+    struct cudaArray *dstArray;
+    cudaPos dstPos;
+    cudaPitchedPtr dstPtr;
+    cudaExtent extent;
+    cudaMemcpyKind kind;
+} cudaMemcpy3DParms;
+static inline cudaExtent make_cudaExtent(size_t w, size_t h, size_t d)
+{
+    cudaExtent e = {w, h, d};
+    return e;
+}
+static inline cudaPos make_cudaPos(size_t x, size_t y, size_t z)
+{
+    cudaPos p = {x, y, z};
+    return p;
+}
+static inline cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t pitch, size_t xsize, size_t ysize)
+{
+    cudaPitchedPtr p = {d, pitch, xsize, ysize};
+    return p;
+}
+cudaError_t cudaMalloc3D(cudaPitchedPtr *p, cudaExtent e); /* rows of 512-byte multiples, as cudaMallocPitch */
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *p);
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *p, cudaStream_t s);
+cudaError_t cudaMemset3D(cudaPitchedPtr p, int v, cudaExtent e);
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value); /* stack and heap sizes apply; the rest are kept */
 cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
