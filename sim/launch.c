@@ -1297,7 +1297,7 @@ static void timeout_report(sim_worker *w)
      * one the watchdog stopped first; a thread that has not run since a barrier or a warp
      * intrinsic released it is named with that site (its last_pc is where it last spun) */
     unsigned named = 0;
-    const unsigned name_max = w->spin_pc ? 2 : 4; /* room for the spin's hint below */
+    const unsigned name_max = w->spin_pc ? 2 : 4; /* room for a spin's hint below */
     for (int pass = 0; pass < 2; pass++)
         for (unsigned i = 0; i < w->next_new && named < name_max; i++) {
             const sim_thread *t = &w->threads[i];
@@ -1336,7 +1336,10 @@ static void timeout_report(sim_worker *w)
                               n_warp);
     if (n_new && k < sizeof text)
         k += (size_t)snprintf(text + k, sizeof text - k, "; %u not started", n_new);
-    if (w->spin_pc && k < sizeof text) { /* threads polled a flag: maybe one another block sets */
+    int spinning = 0; /* a thread still polls where the block last spun (not a spin that ended) */
+    for (unsigned i = 0; i < w->next_new && w->spin_pc && !spinning; i++)
+        spinning = w->threads[i].state != SIM_T_DONE && w->threads[i].last_pc == w->spin_pc;
+    if (spinning && k < sizeof text) { /* threads poll a flag: maybe one another block sets */
         resolve_pc(w->spin_pc, fn, sizeof fn, loc, sizeof loc);
         k += (size_t)snprintf(text + k, sizeof text - k,
                               ". Threads of this block spin on a value (volatile or atomic reads of one address%s%s): "

@@ -847,6 +847,43 @@ static char *pitched_at(cudaPitchedPtr p, size_t x, size_t y, size_t z)
     return (char *)p.ptr + (z * p.ysize + y) * p.pitch + x;
 }
 
+/* Whether the box at pos of extent e (not empty) fits p: its rows within the pitch, its rows
+ * within a slice when it spans slices, no offset overflowing, and, when p is device memory,
+ * its last byte within p's allocation (cudaMemcpy's own check would take a row that lands in
+ * another allocation). why: the reason otherwise. */
+static int box_fits(cudaPitchedPtr p, cudaPos pos, cudaExtent e, const char *side, char *why, size_t n)
+{
+    size_t x_end, last_row, rows, off;
+    if (__builtin_add_overflow(pos.x, e.width, &x_end) || x_end > p.pitch) {
+        snprintf(why, n, "the %s box's rows (x %zu + width %zu bytes) are wider than its pitch %zu", side, pos.x,
+                 e.width, p.pitch);
+        return 0;
+    }
+    if ((e.depth > 1 || pos.z) && (pos.y > p.ysize || e.height > p.ysize - pos.y)) {
+        snprintf(why, n, "the %s box's rows (y %zu + height %zu) are more than a slice's %zu (ysize)", side, pos.y,
+                 e.height, p.ysize);
+        return 0;
+    }
+    if (__builtin_add_overflow(pos.z, e.depth - 1, &rows) || __builtin_mul_overflow(rows, p.ysize, &rows) ||
+        __builtin_add_overflow(rows, pos.y, &rows) || __builtin_add_overflow(rows, e.height - 1, &last_row) ||
+        __builtin_mul_overflow(last_row, p.pitch, &off) || __builtin_add_overflow(off, x_end, &off)) {
+        snprintf(why, n, "the %s box's offsets overflow", side);
+        return 0;
+    }
+    sim_alloc_info a;
+    if (sim_alloc_query(p.ptr, &a) == SIM_OK) {
+        sim_get_last_status();
+        if ((size_t)((char *)p.ptr - (char *)a.base) + off > a.bytes) {
+            snprintf(why, n, "the %s box ends %zu bytes into its allocation %s of %zu bytes", side,
+                     (size_t)((char *)p.ptr - (char *)a.base) + off, a.name ? a.name : "", a.bytes);
+            return 0;
+        }
+    } else {
+        sim_get_last_status(); /* host memory: the program's own */
+    }
+    return 1;
+}
+
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *c)
 {
     ENTER();
@@ -857,11 +894,12 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *c)
                     "CUDA arrays are not supported by the simulator (no texture unit): copy between pitched "
                     "pointers (srcPtr, dstPtr)");
     const cudaExtent e = c->extent;
-    if (c->srcPos.x + e.width > c->srcPtr.pitch || c->dstPos.x + e.width > c->dstPtr.pitch)
-        return fail(cudaErrorInvalidValue, "cudaMemcpy3D", "a row (position x + extent width) is wider than a pitch");
-    if ((e.depth > 1 || c->srcPos.z || c->dstPos.z) &&
-        (c->srcPos.y + e.height > c->srcPtr.ysize || c->dstPos.y + e.height > c->dstPtr.ysize))
-        return fail(cudaErrorInvalidValue, "cudaMemcpy3D", "position y + extent height is more than a slice's rows (ysize)");
+    if (!e.width || !e.height || !e.depth)
+        return cudaSuccess;
+    char why[200];
+    if (!box_fits(c->srcPtr, c->srcPos, e, "source", why, sizeof why) ||
+        !box_fits(c->dstPtr, c->dstPos, e, "destination", why, sizeof why))
+        return fail(cudaErrorInvalidValue, "cudaMemcpy3D", why);
     for (size_t z = 0; z < e.depth; z++)
         for (size_t y = 0; y < e.height; y++) {
             cudaError_t r = cudaMemcpy(pitched_at(c->dstPtr, c->dstPos.x, c->dstPos.y + y, c->dstPos.z + z),
@@ -880,8 +918,11 @@ cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *c, cudaStream_t s)
 cudaError_t cudaMemset3D(cudaPitchedPtr p, int v, cudaExtent e)
 {
     ENTER();
-    if (e.width > p.pitch)
-        return fail(cudaErrorInvalidValue, "cudaMemset3D", "the extent's width is more than the pitch");
+    if (!e.width || !e.height || !e.depth)
+        return cudaSuccess;
+    char why[200];
+    if (!box_fits(p, make_cudaPos(0, 0, 0), e, "memset", why, sizeof why))
+        return fail(cudaErrorInvalidValue, "cudaMemset3D", why);
     for (size_t z = 0; z < e.depth; z++)
         for (size_t y = 0; y < e.height; y++) {
             cudaError_t r = cudaMemset(pitched_at(p, 0, y, z), v, e.width);

@@ -23,8 +23,8 @@ const __constant__ float bias = 0.5f;
 
 __global__ void consts(float *out) { out[threadIdx.x] = weights[threadIdx.x] * offsets[threadIdx.x] + bias; }
 
-// __nanosleep as a spin loop's back-off (survey 7's D11): the last thread sets the flag, the
-// others wait for it (each sleep lets the block's other threads run)
+// __nanosleep as a spin loop's back-off (survey 7's D11): it builds, and the loop completes (the
+// last thread sets the flag; the atomic poll would yield to it even without the sleep's yield)
 __global__ void backoff(int *flag, int *out)
 {
     if (threadIdx.x == blockDim.x - 1) {

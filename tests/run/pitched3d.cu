@@ -1,7 +1,8 @@
 // tests/run/pitched3d.cu - 3-D pitched memory (survey 7's D10: HeCBench pitch, cuda-training's
 // memcpy3d): cudaMalloc3D's rows are 512-byte multiples; a kernel fills a W x H x D box through
 // the pitched pointer; cudaMemcpy3D copies a sub-box (positions in bytes and rows) to the host and
-// back; cudaMemset3D clears it; a CUDA array in the parameters is refused.
+// back; cudaMemset3D clears it; boxes that do not fit and a CUDA array in the parameters are
+// refused.
 #include <cstdio>
 
 __global__ void fill(cudaPitchedPtr p, int w, int h, int d)
@@ -52,6 +53,22 @@ int main()
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++)
                 bad += all[z][y][x] != (z < 2 && y < 2 && x < 3 ? out[z][y][x] : 0.0f);
+    // boxes that do not fit: past the allocation's last slice (it used to land in the next
+    // allocation), a wrapped x position, more rows than a slice; nothing is written
+    float *next;
+    cudaMalloc(&next, 64);
+    cudaMemset(next, 0, 64);
+    cudaMemcpy3DParms past = back;
+    past.dstPos = make_cudaPos(0, 0, 64);
+    bad += cudaMemcpy3D(&past) != cudaErrorInvalidValue;
+    past.dstPos = make_cudaPos((size_t)-8, 0, 0);
+    bad += cudaMemcpy3D(&past) != cudaErrorInvalidValue;
+    bad += cudaMemset3D(p, 1, make_cudaExtent(16, h + 1, 2)) != cudaErrorInvalidValue;
+    float nh[16];
+    cudaMemcpy(nh, next, 64, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < 16; i++)
+        bad += nh[i] != 0.0f;
+    (void)cudaGetLastError();
     // a CUDA array: refused
     cudaMemcpy3DParms arr = whole;
     arr.srcArray = (cudaArray_t)1;

@@ -284,12 +284,14 @@ elseif(CASE STREQUAL "interblock_wait")
   # blocks spinning on a flag a later block sets: the watchdog's report says that blocks are not
   # promised to run at once, and how many the simulator runs
   set(ENV{SIMTLAB_TIMEOUT} 2)
+  set(ENV{OMP_NUM_THREADS} 2) # fewer workers than the 63 waiting blocks, on any host
   line_of(l ${SRC}/tests/run/interblock_wait.cu spin)
   run(0 ${SRC}/tests/run/interblock_wait.cu)
   expect_text("${out}" "interblock_wait: cudaErrorLaunchTimeout" "the program's error")
   expect_text("${err}" "Threads of this block spin on a value \\(volatile or atomic reads of one address, at interblock_wait.cu:${l}\\)" "the spin")
   expect_text("${err}" "relies on blocks running at the same time, which CUDA does not promise" "the hint")
   unset(ENV{SIMTLAB_TIMEOUT})
+  unset(ENV{OMP_NUM_THREADS})
 elseif(CASE STREQUAL "pitched3d")
   # cudaMalloc3D, cudaMemcpy3D (sub-boxes both ways), cudaMemset3D; a CUDA array refused in words
   run(0 ${SRC}/tests/run/pitched3d.cu)

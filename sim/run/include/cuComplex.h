@@ -52,7 +52,7 @@ static inline float cuCabsf(cuFloatComplex x)
 }
 static inline cuFloatComplex cuCfmaf(cuFloatComplex x, cuFloatComplex y, cuFloatComplex d)
 {
-    return make_cuFloatComplex(x.x * y.x + d.x - x.y * y.y, x.x * y.y + x.y * y.x + d.y);
+    return make_cuFloatComplex((x.x * y.x + d.x) - x.y * y.y, (x.x * y.y + d.y) + x.y * y.x);
 }
 
 static inline double cuCreal(cuDoubleComplex x) { return x.x; }
@@ -93,7 +93,7 @@ static inline double cuCabs(cuDoubleComplex x)
 }
 static inline cuDoubleComplex cuCfma(cuDoubleComplex x, cuDoubleComplex y, cuDoubleComplex d)
 {
-    return make_cuDoubleComplex(x.x * y.x + d.x - x.y * y.y, x.x * y.y + x.y * y.x + d.y);
+    return make_cuDoubleComplex((x.x * y.x + d.x) - x.y * y.y, (x.x * y.y + d.y) + x.y * y.x);
 }
 
 static inline cuComplex make_cuComplex(float x, float y) { return make_cuFloatComplex(x, y); }
