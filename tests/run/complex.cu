@@ -2,6 +2,7 @@
 // code): the shim's own header (the toolkit's clashed with the shim's vector types; survey 7's
 // D5). A kernel iterates z = z^2 + c over a few points and uses every operation; the host checks
 // against std::complex<double>.
+#include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cuComplex.h>
@@ -42,6 +43,10 @@ int main()
         bad += std::abs(std::complex<double>(cuCrealf(z[i]), cuCimagf(z[i])) - want) > 1e-5 * (1 + std::abs(want));
         bad += std::abs(std::complex<double>(cuCreal(zd[i]), cuCimag(zd[i])) - wd) > 1e-12 * (1 + std::abs(wd));
     }
+    // magnitudes at the edges (host code: the same functions)
+    bad += cuCabsf(make_cuFloatComplex(3, 4)) != 5.0f || cuCabsf(make_cuFloatComplex(0, 0)) != 0.0f;
+    bad += !std::isinf(cuCabsf(make_cuFloatComplex(INFINITY, 1))) || !std::isnan(cuCabs(make_cuDoubleComplex(NAN, 1)));
+    bad += cuCabs(make_cuDoubleComplex(3e300, 4e300)) != 5e300; // no overflow on the way
     printf("complex: %s\n", bad ? "WRONG" : "correct");
     return bad != 0;
 }

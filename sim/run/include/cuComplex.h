@@ -14,87 +14,50 @@ typedef float2 cuFloatComplex;
 typedef double2 cuDoubleComplex;
 typedef cuFloatComplex cuComplex;
 
-static inline float cuCrealf(cuFloatComplex x) { return x.x; }
-static inline float cuCimagf(cuFloatComplex x) { return x.y; }
-static inline cuFloatComplex make_cuFloatComplex(float r, float i)
-{
-    cuFloatComplex z;
-    z.x = r;
-    z.y = i;
-    return z;
-}
-static inline cuFloatComplex cuConjf(cuFloatComplex x) { return make_cuFloatComplex(x.x, -x.y); }
-static inline cuFloatComplex cuCaddf(cuFloatComplex a, cuFloatComplex b) { return make_cuFloatComplex(a.x + b.x, a.y + b.y); }
-static inline cuFloatComplex cuCsubf(cuFloatComplex a, cuFloatComplex b) { return make_cuFloatComplex(a.x - b.x, a.y - b.y); }
-static inline cuFloatComplex cuCmulf(cuFloatComplex a, cuFloatComplex b)
-{
-    return make_cuFloatComplex(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
-static inline cuFloatComplex cuCdivf(cuFloatComplex a, cuFloatComplex b)
-{
-    const float s = fabsf(b.x) + fabsf(b.y), inv = 1.0f / s;
-    const float ar = a.x * inv, ai = a.y * inv, br = b.x * inv, bi = b.y * inv;
-    const float d = 1.0f / (br * br + bi * bi);
-    return make_cuFloatComplex((ar * br + ai * bi) * d, (ai * br - ar * bi) * d);
-}
-static inline float cuCabsf(cuFloatComplex x)
-{
-    float a = fabsf(x.x), b = fabsf(x.y);
-    if (a < b) {
-        const float t = a;
-        a = b;
-        b = t;
+/* One family a type: C the complex type, T its part, S the names' suffix (f or none), MAKE its
+ * constructor, ABS and SQRT the part's fabs and sqrt, BIG the part's largest finite value. */
+#define SIMTLAB_CUCOMPLEX(C, T, S, MAKE, ABS, SQRT, BIG)                                          \
+    static inline T cuCreal##S(C x) { return x.x; }                                             \
+    static inline T cuCimag##S(C x) { return x.y; }                                             \
+    static inline C MAKE(T r, T i)                                                               \
+    {                                                                                            \
+        C z;                                                                                     \
+        z.x = r;                                                                                 \
+        z.y = i;                                                                                 \
+        return z;                                                                                \
+    }                                                                                            \
+    static inline C cuConj##S(C x) { return MAKE(x.x, -x.y); }                                   \
+    static inline C cuCadd##S(C a, C b) { return MAKE(a.x + b.x, a.y + b.y); }                  \
+    static inline C cuCsub##S(C a, C b) { return MAKE(a.x - b.x, a.y - b.y); }                  \
+    static inline C cuCmul##S(C a, C b) { return MAKE(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); } \
+    static inline C cuCdiv##S(C a, C b)                                                          \
+    {                                                                                            \
+        const T s = ABS(b.x) + ABS(b.y), inv = (T)1 / s;                                         \
+        const T ar = a.x * inv, ai = a.y * inv, br = b.x * inv, bi = b.y * inv;                  \
+        const T d = (T)1 / (br * br + bi * bi);                                                  \
+        return MAKE((ar * br + ai * bi) * d, (ai * br - ar * bi) * d);                           \
+    }                                                                                            \
+    static inline T cuCabs##S(C x)                                                               \
+    {                                                                                            \
+        T a = ABS(x.x), b = ABS(x.y);                                                            \
+        if (a < b) {                                                                             \
+            const T t = a;                                                                       \
+            a = b;                                                                               \
+            b = t;                                                                               \
+        }                                                                                        \
+        if (a == (T)0 || a > BIG || b > BIG)                                                     \
+            return a + b; /* 0, or inf / nan */                                                  \
+        const T q = b / a;                                                                       \
+        return a * SQRT((T)1 + q * q);                                                           \
+    }                                                                                            \
+    /* summed as the toolkit does: (x.x y.x + d.x) - x.y y.y, (x.x y.y + d.y) + x.y y.x */     \
+    static inline C cuCfma##S(C x, C y, C d)                                                     \
+    {                                                                                            \
+        return MAKE((x.x * y.x + d.x) - x.y * y.y, (x.x * y.y + d.y) + x.y * y.x);               \
     }
-    if (a == 0.0f || a > 3.402823466e38f || b > 3.402823466e38f)
-        return a + b; /* 0, or inf / nan */
-    const float q = b / a;
-    return a * sqrtf(1.0f + q * q);
-}
-static inline cuFloatComplex cuCfmaf(cuFloatComplex x, cuFloatComplex y, cuFloatComplex d)
-{
-    return make_cuFloatComplex((x.x * y.x + d.x) - x.y * y.y, (x.x * y.y + d.y) + x.y * y.x);
-}
-
-static inline double cuCreal(cuDoubleComplex x) { return x.x; }
-static inline double cuCimag(cuDoubleComplex x) { return x.y; }
-static inline cuDoubleComplex make_cuDoubleComplex(double r, double i)
-{
-    cuDoubleComplex z;
-    z.x = r;
-    z.y = i;
-    return z;
-}
-static inline cuDoubleComplex cuConj(cuDoubleComplex x) { return make_cuDoubleComplex(x.x, -x.y); }
-static inline cuDoubleComplex cuCadd(cuDoubleComplex a, cuDoubleComplex b) { return make_cuDoubleComplex(a.x + b.x, a.y + b.y); }
-static inline cuDoubleComplex cuCsub(cuDoubleComplex a, cuDoubleComplex b) { return make_cuDoubleComplex(a.x - b.x, a.y - b.y); }
-static inline cuDoubleComplex cuCmul(cuDoubleComplex a, cuDoubleComplex b)
-{
-    return make_cuDoubleComplex(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
-static inline cuDoubleComplex cuCdiv(cuDoubleComplex a, cuDoubleComplex b)
-{
-    const double s = fabs(b.x) + fabs(b.y), inv = 1.0 / s;
-    const double ar = a.x * inv, ai = a.y * inv, br = b.x * inv, bi = b.y * inv;
-    const double d = 1.0 / (br * br + bi * bi);
-    return make_cuDoubleComplex((ar * br + ai * bi) * d, (ai * br - ar * bi) * d);
-}
-static inline double cuCabs(cuDoubleComplex x)
-{
-    double a = fabs(x.x), b = fabs(x.y);
-    if (a < b) {
-        const double t = a;
-        a = b;
-        b = t;
-    }
-    if (a == 0.0 || a > 1.7976931348623157e308 || b > 1.7976931348623157e308)
-        return a + b;
-    const double q = b / a;
-    return a * sqrt(1.0 + q * q);
-}
-static inline cuDoubleComplex cuCfma(cuDoubleComplex x, cuDoubleComplex y, cuDoubleComplex d)
-{
-    return make_cuDoubleComplex((x.x * y.x + d.x) - x.y * y.y, (x.x * y.y + d.y) + x.y * y.x);
-}
+SIMTLAB_CUCOMPLEX(cuFloatComplex, float, f, make_cuFloatComplex, fabsf, sqrtf, 3.402823466e38f)
+SIMTLAB_CUCOMPLEX(cuDoubleComplex, double, , make_cuDoubleComplex, fabs, sqrt, 1.7976931348623157e308)
+#undef SIMTLAB_CUCOMPLEX
 
 static inline cuComplex make_cuComplex(float x, float y) { return make_cuFloatComplex(x, y); }
 static inline cuDoubleComplex cuComplexFloatToDouble(cuFloatComplex c)
