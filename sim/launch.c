@@ -1851,8 +1851,7 @@ static __attribute__((noinline)) uint64_t warp_rendezvous(unsigned mask, int kin
         return wp->result[lane];
     }
     /* the last lane to arrive completes the rendezvous for all */
-    rdv_complete(w, wp, i, lane);
-    w->cur = t;
+    rdv_complete(w, wp, i, lane); /* w->cur stays t: a note's report puts it back (warp_compute) */
     return wp->result[lane];
 }
 
@@ -1865,10 +1864,9 @@ static inline __attribute__((always_inline)) uint64_t resumed_result(void)
 }
 
 /* The last lane to arrive completes the warp's only rendezvous for all. */
-static __attribute__((noinline)) uint64_t rdv_last(sim_worker *w, sim_thread *t, sim_warp *wp, unsigned lane)
+static __attribute__((noinline)) uint64_t rdv_last(sim_worker *w, sim_warp *wp, unsigned lane)
 {
     rdv_complete(w, wp, 0, lane);
-    w->cur = t;
     return wp->result[lane];
 }
 
@@ -1902,7 +1900,7 @@ static inline __attribute__((always_inline)) uint64_t rendezvous_fast(unsigned m
         park(w, t, SIM_T_WARP, file, line);
         return resumed_result(); /* nothing kept across the switch: no registers to save */
     }
-    return rdv_last(w, t, wp, lane);
+    return rdv_last(w, wp, lane);
 }
 
 uint64_t sim_warp_shfl(unsigned mask, uint64_t v, int kind, int arg, int width, const char *file, int line)

@@ -872,14 +872,13 @@ static int box_fits(cudaPitchedPtr p, cudaPos pos, cudaExtent e, const char *sid
     }
     sim_alloc_info a;
     if (sim_alloc_query(p.ptr, &a) == SIM_OK) {
-        sim_get_last_status();
         if ((size_t)((char *)p.ptr - (char *)a.base) + off > a.bytes) {
             snprintf(why, n, "the %s box ends %zu bytes into its allocation %s of %zu bytes", side,
                      (size_t)((char *)p.ptr - (char *)a.base) + off, a.name ? a.name : "", a.bytes);
             return 0;
         }
     } else {
-        sim_get_last_status(); /* host memory: the program's own */
+        sim_get_last_status(); /* host memory, the program's own: the query's status is no error */
     }
     return 1;
 }
