@@ -1308,9 +1308,9 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
 {
     (void)stream;
     ENTER();
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     if (sim_in_cuda_thread()) { /* a launch from a simulated thread: a kernel inside the running one */
         static int said;
-        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
         if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
             say("kernel %s launched at %s:%d from inside a kernel's thread (dynamic parallelism, or a host "
                 "function launched with <<<>>>): simtlab runs kernels from host code only; this launch and any "
@@ -1329,7 +1329,6 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     sim_set_launch_params(NULL, 0);
     const sim_launch_info *li = sim_last_launch();
     cudaError_t e = of_status(s);
-    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     if (s) {
         if (s == SIM_ERR_INVALID_CONFIGURATION || s == SIM_ERR_INVALID_VALUE) {
             const char *name = cudaGetErrorName(e);
