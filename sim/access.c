@@ -454,6 +454,8 @@ static inline __attribute__((always_inline)) void shared_record(sim_worker *w, u
  * checks and reports included, in access_general. */
 static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)
 {
+    if (__builtin_expect(w->waw_n != 0, 0)) /* the last shared write's store is made: its value can be told */
+        sim_waw_settle(w, 1);
     if (__builtin_expect(w->vol_thread != NULL, 0)) /* a volatile access's second half (vol_arm); not inside */
         sim_vol_fire(w, !w->async);                 /* an atomic or a copy: w->async is the worker's */
     if (__builtin_expect(w->detailed == 1, 1) && !atomic && !w->async && w->cur && !(a & (size - 1)) &&
@@ -708,6 +710,70 @@ static inline __attribute__((always_inline)) void race_found(sim_worker *w, int 
         race_report(w, kind, x, wr, other, pc);
 }
 
+/* ---- same-value writes ----
+ * Two threads writing one word with no barrier between them is a write-after-write hazard,
+ * but compute-sanitizer's racecheck says nothing when the second write stores what the word
+ * already holds (every thread setting `found = 1`, or `s_n = n`: on the H100, with
+ * --racecheck-report all too, docs/gpu/h100-partial-warp/survey7_confirm.txt). The hook runs
+ * before its store, so the value is not known yet: the hazard waits in w->waw with the word
+ * as the first write left it, the shared windows close, and the next shared access of the
+ * block (sim_access_slow) or the block's end compares the bytes both wrote. Only another
+ * thread of the block can change the word in between, and its access comes through there
+ * first. */
+static __attribute__((noinline, cold)) void waw_defer(sim_worker *w, uintptr_t x, uint8_t bytes, unsigned other,
+                                                      uintptr_t pc, int note)
+{
+    if (w->waw_n == sizeof w->waw / sizeof w->waw[0]) { /* not expected: settled before each access */
+        race_found(w, note, "write-after-write", x, 1, other, pc);
+        return;
+    }
+    struct sim_waw *p = &w->waw[w->waw_n++];
+    memcpy(&p->old, (const void *)x, 4);
+    p->x = x;
+    p->pc = pc;
+    p->t = w->cur;
+    p->other = (uint16_t)other;
+    p->bytes = bytes;
+    p->note = (uint8_t)note;
+    sim_shared_fast_off(w);
+}
+
+/* The waiting write-after-write hazards: a race where a byte both wrote changed. in_fiber: from
+ * a thread's access (a race ends the block there), else the block's end (the block fails). The
+ * report names the thread that made the second write, as an immediate one would. */
+void sim_waw_settle(sim_worker *w, int in_fiber)
+{
+    const unsigned n = w->waw_n;
+    w->waw_n = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const struct sim_waw *p = &w->waw[i];
+        uint32_t now, mask = 0;
+        memcpy(&now, (const void *)p->x, 4);
+        for (unsigned b = 0; b < 4; b++)
+            if (p->bytes >> b & 1)
+                mask |= 0xffu << 8 * b;
+        if (!((now ^ p->old) & mask) || w->block_failed)
+            continue; /* the same value: no hazard (or the block has failed already) */
+        sim_thread *cur = w->cur;
+        w->cur = (sim_thread *)p->t; /* the report's thread: sim_err_take, race_text */
+        if (p->note) {
+            race_seen(w, "write-after-write", p->x, 1, p->other, p->pc);
+            w->cur = cur;
+            continue;
+        }
+        char text[700];
+        race_text(w, text, sizeof text, "write-after-write", p->x, 1, p->other);
+        sim_fail(w, SIM_ERR_SHARED_RACE, p->pc, "%s", text);
+        w->cur = cur;
+        w->block_failed = 1;
+        if (in_fiber)
+            sim_block_abort(w);
+        break;
+    }
+    if (!w->vol_thread)
+        sim_shared_fast_on(w);
+}
+
 /* One 4-byte word x of an access by thread t that covers its bytes (a mask
  * of 4 bits): threads writing different bytes of one word (a char array)
  * do not race. */
@@ -717,8 +783,12 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
 {
     sim_shadow *s = shadow_of(w, x);
     const uint32_t ep = w->epoch;
-    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t))
-        race_found(w, note, wr ? "write-after-write" : "read-after-write", x, wr, s->w_tid, pc);
+    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t)) {
+        if (wr)
+            waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_tid, pc, note);
+        else
+            race_found(w, note, "read-after-write", x, wr, s->w_tid, pc);
+    }
     if (wr) {
         if (s->r_epoch == ep && (s->r_bytes & bytes) &&
             (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t))))

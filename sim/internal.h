@@ -311,6 +311,18 @@ typedef struct sim_worker {
     size_t vol_l2_lim;
     uint64_t vol_l2_last, vol_l2_last2;
     uint32_t vol_epoch, vol_wep; /* the block's barriers and the warp's rendezvous at the arming: one since, and the warp has met */
+
+    /* write-after-write hazards waiting for their value (sim/access.c waw_defer): while any
+     * wait, the shared windows are closed, and the next shared access (sim_access_slow) or
+     * the block's end (sim_waw_settle) tells a same-value write (no hazard) from a race */
+    unsigned waw_n;
+    struct sim_waw {
+        uintptr_t x, pc;      /* the word, the second write's instruction */
+        const sim_thread *t;  /* the thread that made it */
+        uint32_t old;         /* the word before it (as the first write left it) */
+        uint16_t other;       /* the first writer */
+        uint8_t bytes, note;  /* the bytes both wrote; counting mode's sample (a note) */
+    } waw[4];                 /* an access covers at most 4 words (16 bytes) */
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access
@@ -320,6 +332,7 @@ int sim_err_take(sim_worker *w, sim_err_rec *r, int *has, sim_status s, uintptr_
 void sim_shared_fast_off(sim_worker *w);
 void sim_shared_fast_on(sim_worker *w); /* launch.c: the limits back, unless sampling or timed out */
 void sim_vol_fire(sim_worker *w, int may_wait); /* access.c: the fast paths open again; the named thread waits */
+void sim_waw_settle(sim_worker *w, int in_fiber); /* access.c: the waiting write-after-write hazards decided */
 
 extern _Thread_local sim_worker *sim_tls_worker;
 

@@ -1050,12 +1050,13 @@ static void window_limits(sim_worker *w)
     }
 }
 
-/* The fast path for shared accesses open again (sim_vol_fire), unless counting mode samples
- * a stretch or the watchdog has fired; timed_out is tested after the stores, so a signal
+/* The fast path for shared accesses open again (sim_vol_fire, sim_waw_settle), unless counting
+ * mode samples a stretch, a volatile access's lockstep or a write-after-write hazard waits for
+ * the next access, or the watchdog has fired; timed_out is tested after the stores, so a signal
  * between them leaves the limits at 0 too. */
 void sim_shared_fast_on(sim_worker *w)
 {
-    if (w->sample)
+    if (w->sample || w->waw_n || w->vol_thread) /* each opens them when it ends */
         return;
     window_limits(w);
     if (w->timed_out)
@@ -1396,6 +1397,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     w->n_bar = w->n_warp_wait = 0;
     w->rel_next = w->rel_end = 0;
     w->block_failed = 0;
+    w->waw_n = 0;
     w->epoch++;
     /* The scheduler: it starts the first fiber, and gets control back only
      * when no thread can run (all waiting, or all done). */
@@ -1416,6 +1418,8 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
         }
         resolve_stall(w);
     }
+    if (w->waw_n) /* the block's last shared access was a write-after-write: its value decides */
+        sim_waw_settle(w, 0);
     w->c.threads += n;
     if (w->timed_out && w->block_failed)
         timeout_report(w);

@@ -520,6 +520,45 @@ ParameterizedTest(race_case *c, errors, shared_race)
     assert_still_works(what);
 }
 
+/* Stores of the value a word already holds are no hazard (racecheck on the H100 is silent with
+ * --racecheck-report all: docs/gpu/h100-partial-warp/survey7_confirm.txt); another value is a
+ * write-after-write race, found at the next shared access or at the block's end. */
+Test(errors, same_value_writes_do_not_race)
+{
+    int out[2];
+    int *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(2, 64, 0);
+    sim_set_detailed(1);
+    int st = shared_flag_launch_sim(&cfg, d_out, 0);
+    cr_assert_eq(st, SIM_OK, "every thread storing 1: %s", sim_last_error());
+    to_host(out, d_out, sizeof out);
+    cr_assert(out[0] == 5 && out[1] == 5, "same values: out %d %d, expected 5 5", out[0], out[1]);
+    static const struct {
+        int mode, thread;
+        const char *other;
+    } races[] = {{1, 1, "thread 0"}, {2, 63, "thread 62"}, {3, 5, "thread 4"}};
+    for (unsigned i = 0; i < sizeof races / sizeof races[0]; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "shared_flag mode %d", races[i].mode);
+        assert_status(shared_flag_launch_sim(&cfg, d_out, races[i].mode), SIM_ERR_SHARED_RACE, what);
+        ASSERT_ERROR_HAS("(write-after-write hazard)", "%s", what);
+        char who[64];
+        snprintf(who, sizeof who, "a write of this thread and an access by %s", races[i].other);
+        ASSERT_ERROR_HAS(who, "%s", what);
+        if (races[i].mode != 3) /* the float4's store is the line before */
+            assert_where("shared_flag", "SITE:flag_write", 0, races[i].thread, what);
+    }
+    /* counting mode's sample: a note for another value, none for the same */
+    sim_set_detailed(0);
+    SIM_CHECK(shared_flag_launch_sim(&cfg, d_out, 0));
+    cr_assert_eq(sim_last_launch()->race_note[0], 0, "same values, counting mode: \"%s\"",
+                 sim_last_launch()->race_note);
+    SIM_CHECK(shared_flag_launch_sim(&cfg, d_out, 1));
+    cr_assert(strstr(sim_last_launch()->race_note, "(write-after-write hazard)"),
+              "other values, counting mode: the note is \"%s\"", sim_last_launch()->race_note);
+    assert_still_works("same-value writes");
+}
+
 /* ---- regressions found in review --------------------------------------------------------- */
 Test(errors, regression_huge_local_array_is_reported)
 {

@@ -116,6 +116,31 @@ __global__ void byte_flags(int *out)
     }
 }
 
+/* shared_flag: every thread stores to one shared word (and to one float4) with no barrier
+ * between the stores. racecheck calls stores of the value the word already holds no
+ * hazard (checked on the H100). mode 0: all store the same values (no race); 1: each
+ * stores its own index + 1 (thread 1's store is the race, seen at thread 2's); 2: thread
+ * n - 1 alone stores 2, as the block's last shared access (found at the block's end); 3:
+ * thread 5 alone stores another .w into the float4 (a 16-byte store's fourth word). */
+__global__ void shared_flag(int *out, int mode)
+{
+    __shared__ int flag;
+    __shared__ float4 v;
+    unsigned t = threadIdx.x, n = blockDim.x;
+    if (t == 0) {
+        flag = 0;
+        v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+    __syncthreads();
+    v = make_float4(1.0f, 2.0f, 3.0f, mode == 3 && t == 5 ? 5.0f : 4.0f);
+    flag = mode == 1 ? (int)t + 1 : mode == 2 && t == n - 1 ? 2 : 1; /* SITE:flag_write */
+    if (mode == 2)
+        return;
+    __syncthreads();
+    if (t == 0)
+        out[blockIdx.x] = flag + (int)v.w;
+}
+
 /* recurse: depth levels of a function that keeps a local in each frame (so
  * the call cannot become a loop); returns depth * (depth + 1) / 2. */
 __device__ __noinline__ int recurse(int depth)
@@ -170,5 +195,6 @@ LAUNCHER(big_local, (float *, out), (int, n))
 LAUNCHER(deep_recursion, (int *, out), (int, depth))
 LAUNCHER(huge_local, (float *, out), (int, n))
 LAUNCHER(byte_flags, (int *, out))
+LAUNCHER(shared_flag, (int *, out), (int, mode))
 LAUNCHER(shared_rotate, (int *, out), (int, shift), (int, use_barrier))
 LAUNCHER(scribble_stack, (int *, out))

@@ -18,4 +18,5 @@ DECLARE_LAUNCHER(shared_rotate, (int *, out), (int, shift), (int, use_barrier));
 DECLARE_LAUNCHER(scribble_stack, (int *, out));
 DECLARE_LAUNCHER(huge_local, (float *, out), (int, n));
 DECLARE_LAUNCHER(byte_flags, (int *, out));
+DECLARE_LAUNCHER(shared_flag, (int *, out), (int, mode));
 #endif
