@@ -504,6 +504,7 @@ static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.
                                              SIMTLAB_RUN_INCLUDE "/cooperative_groups/reduce.h",
                                              SIMTLAB_RUN_INCLUDE "/cooperative_groups/scan.h",
                                              SIMTLAB_RUN_INCLUDE "/simtlab_math.h",
+                                             SIMTLAB_RUN_INCLUDE "/simtlab_simd.h",
                                              SIMTLAB_RUN_INCLUDE "/simtlab_nohalf.h",
                                              SIMTLAB_RUN_INCLUDE "/simtlab_notex.h",
                                              SIMTLAB_RUN_LIB_RUNTIME,

@@ -402,6 +402,7 @@ template <class T> static inline T __ldg(const T *p) { return *p; }
 /* the rest of CUDA's device intrinsics (rounding modes, integer, conversions, cache hints):
  * simtlab_math.h */
 #include "simtlab_math.h"
+#include "simtlab_simd.h" /* __vadd4 & co. */
 /* textures and surfaces: declared so that a use in a header fails in one line */
 #include "simtlab_notex.h"
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
