@@ -657,6 +657,80 @@ static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_t
     return other / 32 == t->warp && other_wep != (uint16_t)w->warps[t->warp].sync_epoch;
 }
 
+/* ---- readers of parts of a word ----
+ * A shadow word keeps one reader: once a second thread reads the word it says "several" for all
+ * its bytes. For whole words that is exact, but a short, __half or char array puts two or four
+ * threads' elements in one word, and then a thread writing the element only it read (`s[t] +=
+ * s[t + h]` on shorts) was a write-after-read race. So a word read in parts by two threads keeps
+ * each byte's reader in a sim_split beside its shadow (valid in the epoch it was written), and a
+ * write to a word of several readers asks it. Whole-word reads never come here until some word
+ * of the block's epoch has a split (w->split_ep): the flash kernels' path is unchanged. */
+#define SIM_NOBODY 0xfffeu
+static sim_split *split_of(sim_worker *w, uintptr_t x)
+{
+    if (!w->split_tls) {
+        w->split_tls = calloc((w->tls_hi - w->tls_lo) / 4 + 1, sizeof(sim_split));
+        w->split_dyn = calloc(SIM_DYN_CAP / 4, sizeof(sim_split));
+        if (!w->split_tls || !w->split_dyn) { /* no memory: words read by several are "several", as before */
+            free(w->split_tls);
+            free(w->split_dyn);
+            w->split_tls = w->split_dyn = NULL;
+            return NULL;
+        }
+    }
+    if (x >= w->tls_lo && x < w->tls_hi)
+        return &w->split_tls[(x - w->tls_lo) >> 2];
+    return &w->split_dyn[(x - w->dyn_lo) >> 2];
+}
+
+/* Thread me reads bytes of word x, which another thread (or several) read in this epoch. */
+static __attribute__((noinline)) void byte_readers(sim_worker *w, sim_shadow *s, uintptr_t x, uint8_t bytes,
+                                                   uint16_t me, uint16_t wep, const sim_thread *t)
+{
+    const uint32_t ep = w->epoch;
+    sim_split *p = split_of(w, x);
+    if (p) {
+        if (p->epoch != ep) { /* its first split in this epoch: the shadow's reader had its bytes */
+            p->epoch = ep;
+            for (unsigned b = 0; b < 4; b++) {
+                p->tid[b] = s->r_bytes >> b & 1 ? s->r_tid : SIM_NOBODY;
+                p->wep[b] = s->r_wep;
+            }
+            w->split_ep = ep;
+        }
+        for (unsigned b = 0; b < 4; b++) {
+            if (!(bytes >> b & 1))
+                continue;
+            const unsigned o = p->tid[b];
+            if (o == SIM_NOBODY || o == me || (o != SIM_MULTI && synced(w, o, p->wep[b], t))) {
+                p->tid[b] = me;
+                p->wep[b] = wep;
+            } else {
+                p->tid[b] = SIM_MULTI;
+            }
+        }
+    }
+    s->r_tid = SIM_MULTI;
+    s->r_bytes |= bytes;
+}
+
+/* Thread me writes bytes of word x, read by several in this epoch: the reader it races with
+ * (SIM_MULTI: several), or SIM_NOBODY when only it read those bytes (or its warp has met
+ * the readers since). */
+static __attribute__((noinline)) unsigned byte_write_race(sim_worker *w, uintptr_t x, uint8_t bytes, uint16_t me,
+                                                          const sim_thread *t)
+{
+    const sim_split *p = split_of(w, x);
+    if (!p || p->epoch != w->epoch) /* whole words read by several */
+        return SIM_MULTI;
+    for (unsigned b = 0; b < 4; b++) {
+        const unsigned o = p->tid[b];
+        if ((bytes >> b & 1) && o != SIM_NOBODY && o != me && (o == SIM_MULTI || !synced(w, o, p->wep[b], t)))
+            return o;
+    }
+    return SIM_NOBODY;
+}
+
 /* A race's text: which hazard, where, and between whom. */
 static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uintptr_t x, int wr, unsigned other)
 {
@@ -790,9 +864,15 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
             race_found(w, note, "read-after-write", x, wr, s->w_tid, pc);
     }
     if (wr) {
-        if (s->r_epoch == ep && (s->r_bytes & bytes) &&
-            (s->r_tid == SIM_MULTI || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t))))
-            race_found(w, note, "write-after-read", x, wr, s->r_tid, pc);
+        if (s->r_epoch == ep && (s->r_bytes & bytes)) {
+            unsigned other = SIM_NOBODY;
+            if (s->r_tid == SIM_MULTI) /* read in parts this epoch: by whom? */
+                other = w->split_ep == ep ? byte_write_race(w, x, s->r_bytes & bytes, me, t) : SIM_MULTI;
+            else if (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t))
+                other = s->r_tid;
+            if (other != SIM_NOBODY)
+                race_found(w, note, "write-after-read", x, wr, other, pc);
+        }
         s->w_bytes = s->w_epoch == ep && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
         s->w_epoch = ep;
         s->w_tid = me;
@@ -802,6 +882,8 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
         s->r_epoch = ep;
         s->r_tid = me;
         s->r_wep = wep;
+    } else if (bytes != 0xf || s->r_bytes != 0xf || w->split_ep == ep) { /* in parts: each byte's reader */
+        byte_readers(w, s, x, bytes, me, wep, t);
     } else {
         s->r_tid = SIM_MULTI;
         s->r_bytes |= bytes;

@@ -185,6 +185,13 @@ typedef struct sim_shadow { /* race detection, one per 4-byte shared word */
     uint8_t w_bytes, r_bytes; /* which bytes of the word the last writer / reader touched */
 } sim_shadow;
 
+#define SIM_DYN_CAP (256u << 10) /* a worker's dynamic shared memory window (sim/launch.c), and its shadows */
+
+typedef struct sim_split { /* one shared word's reader of each byte (sim/access.c byte_readers) */
+    uint32_t epoch;           /* the barrier epoch it holds; another: none */
+    uint16_t tid[4], wep[4];  /* each byte's reader (SIM_MULTI: several; 0xfffe: none) and its warp epoch */
+} sim_split;
+
 typedef struct sim_err_rec {
     sim_status status;
     uint64_t block_linear;
@@ -264,6 +271,8 @@ typedef struct sim_worker {
     char *dyn_map;
     size_t dyn_cap;
     sim_shadow *shadow_tls, *shadow_dyn;
+    sim_split *split_tls, *split_dyn; /* allocated at the first word two threads read in parts */
+    uint32_t split_ep;                /* the epoch of the last sim_split written */
     void *altstack;
     uintptr_t sched_stack_lo; /* the OS thread's stack (SIMTLAB_SANITIZE: told to ASan at switches) */
     size_t sched_stack_size;

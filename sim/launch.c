@@ -365,7 +365,6 @@ static void wd_disarm(void)
 
 /* ---- workers ------------------------------------------------------------------ */
 #define SIM_GUARD_BYTES (64u << 10)
-#define SIM_DYN_CAP (256u << 10)
 #define SIM_COLOR_SPAN (64u << 10) /* stack_take: room for cache colouring */
 static size_t tls_memsz, tls_align;
 static struct sigaction old_segv, old_bus, old_fpe;

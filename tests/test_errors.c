@@ -559,6 +559,30 @@ Test(errors, same_value_writes_do_not_race)
     assert_still_works("same-value writes");
 }
 
+/* Threads whose elements share a word (shorts, chars, __half): each byte keeps its reader, so a
+ * reduction's `s[t] += s[t + h]` is no race (it was: one reader a word, survey 7's D6), and a
+ * thread overwriting a byte another read still is. */
+Test(errors, reads_of_parts_of_a_word)
+{
+    int out[2];
+    int *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(2, 256, 0);
+    sim_set_detailed(1);
+    for (int mode = 0; mode <= 2; mode += 2) {
+        int st = shared_parts_launch_sim(&cfg, d_out, mode);
+        cr_assert_eq(st, SIM_OK, "%s reduction: %s", mode ? "char" : "short", sim_last_error());
+        to_host(out, d_out, sizeof out);
+        int want = mode ? 0 : 256; /* 256 ones, in a char modulo 256 */
+        cr_assert(out[0] == want && out[1] == want, "%s reduction: out %d %d, expected %d", mode ? "char" : "short",
+                  out[0], out[1], want);
+    }
+    assert_status(shared_parts_launch_sim(&cfg, d_out, 1), SIM_ERR_SHARED_RACE, "a neighbour's char overwritten");
+    ASSERT_ERROR_HAS("(write-after-read hazard)", "a neighbour's char overwritten");
+    assert_where("shared_parts", "SITE:parts_write", 0, 1, "a neighbour's char overwritten");
+    sim_set_detailed(0);
+    assert_still_works("reads of parts of a word");
+}
+
 /* ---- regressions found in review --------------------------------------------------------- */
 Test(errors, regression_huge_local_array_is_reported)
 {

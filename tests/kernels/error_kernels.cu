@@ -141,6 +141,39 @@ __global__ void shared_flag(int *out, int mode)
         out[blockIdx.x] = flag + (int)v.w;
 }
 
+/* shared_parts: threads whose elements share a shared word (shorts, chars). mode 0: a tree
+ * reduction of 256 shorts, `s[t] += s[t + h]` (no race: each thread writes the element only it
+ * read); 2: the same on chars (four threads a word); 1: even threads read their odd neighbour's
+ * char and odd threads then overwrite it, with no barrier (a write-after-read race). */
+__global__ void shared_parts(int *out, int mode)
+{
+    __shared__ short s[256];
+    __shared__ unsigned char c[256];
+    unsigned t = threadIdx.x;
+    s[t] = 1;
+    c[t] = 1;
+    __syncthreads();
+    if (mode == 1) {
+        unsigned char v = c[t | 1];
+        c[t] = (unsigned char)(v + 1); /* SITE:parts_write */
+        __syncthreads();
+        if (t == 0)
+            out[blockIdx.x] = c[0];
+        return;
+    }
+    for (unsigned h = blockDim.x / 2; h > 0; h >>= 1) {
+        if (t < h) {
+            if (mode == 0)
+                s[t] += s[t + h];
+            else
+                c[t] = (unsigned char)(c[t] + c[t + h]);
+        }
+        __syncthreads();
+    }
+    if (t == 0)
+        out[blockIdx.x] = mode == 0 ? s[0] : c[0];
+}
+
 /* recurse: depth levels of a function that keeps a local in each frame (so
  * the call cannot become a loop); returns depth * (depth + 1) / 2. */
 __device__ __noinline__ int recurse(int depth)
@@ -196,5 +229,6 @@ LAUNCHER(deep_recursion, (int *, out), (int, depth))
 LAUNCHER(huge_local, (float *, out), (int, n))
 LAUNCHER(byte_flags, (int *, out))
 LAUNCHER(shared_flag, (int *, out), (int, mode))
+LAUNCHER(shared_parts, (int *, out), (int, mode))
 LAUNCHER(shared_rotate, (int *, out), (int, shift), (int, use_barrier))
 LAUNCHER(scribble_stack, (int *, out))

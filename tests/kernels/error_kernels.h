@@ -19,4 +19,5 @@ DECLARE_LAUNCHER(scribble_stack, (int *, out));
 DECLARE_LAUNCHER(huge_local, (float *, out), (int, n));
 DECLARE_LAUNCHER(byte_flags, (int *, out));
 DECLARE_LAUNCHER(shared_flag, (int *, out), (int, mode));
+DECLARE_LAUNCHER(shared_parts, (int *, out), (int, mode));
 #endif
