@@ -572,6 +572,65 @@ struct simtlab_mempool {
     int follow, opportunistic, internal;
 };
 static struct simtlab_mempool default_pool = {0, 1, 1, 1};
+static cudaMemPool_t current_pool = &default_pool; /* cudaDeviceSetMemPool's */
+/* the pools cudaMemPoolCreate made, still there (a handle is checked against them) */
+static struct pool_node { struct pool_node *next; struct simtlab_mempool pool; } *made_pools;
+static int pool_known(cudaMemPool_t pool)
+{
+    if (pool == &default_pool)
+        return 1;
+    for (struct pool_node *n = made_pools; n; n = n->next)
+        if (&n->pool == pool)
+            return 1;
+    return 0;
+}
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *pool, const cudaMemPoolProps *props)
+{
+    ENTER();
+    const char *why = !pool ? "pool is NULL" : !props ? "props is NULL"
+                      : props->allocType != cudaMemAllocationTypePinned
+                          ? "props->allocType must be cudaMemAllocationTypePinned"
+                      : props->location.type != cudaMemLocationTypeDevice || props->location.id != 0
+                          ? "props->location must be the device, {cudaMemLocationTypeDevice, 0}: the simulator has one"
+                          : NULL;
+    if (why)
+        return fail(cudaErrorInvalidValue, "cudaMemPoolCreate", why);
+    struct pool_node *n = malloc(sizeof *n);
+    if (!n)
+        return fail(cudaErrorMemoryAllocation, "cudaMemPoolCreate", "out of host memory");
+    n->pool = (struct simtlab_mempool){0, 1, 1, 1};
+    n->next = made_pools;
+    made_pools = n;
+    *pool = &n->pool;
+    return cudaSuccess;
+}
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool)
+{
+    ENTER();
+    for (struct pool_node **p = &made_pools; *p; p = &(*p)->next)
+        if (&(*p)->pool == pool) {
+            struct pool_node *n = *p;
+            *p = n->next;
+            if (current_pool == &n->pool)
+                current_pool = &default_pool;
+            free(n);
+            return cudaSuccess;
+        }
+    return fail(cudaErrorInvalidValue, "cudaMemPoolDestroy",
+                pool == &default_pool ? "the device's default pool cannot be destroyed"
+                                      : "not a pool cudaMemPoolCreate made (or destroyed already)");
+}
+cudaError_t cudaDeviceGetP2PAttribute(int *value, cudaDeviceP2PAttr attr, int src_dev, int dst_dev)
+{
+    (void)attr;
+    ENTER();
+    if (!value)
+        return fail(cudaErrorInvalidValue, "cudaDeviceGetP2PAttribute", "value is NULL");
+    return fail(cudaErrorInvalidDevice, "cudaDeviceGetP2PAttribute",
+                src_dev == dst_dev && src_dev == 0
+                    ? "the source and destination are the same device (the simulator has one, 0: no peer)"
+                    : "the simulator has one device, 0: no peer");
+}
 cudaError_t simtlab_bad_pool(const char *fn) { return fail(cudaErrorInvalidValue, fn, "the memory pool is NULL"); }
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
 {
@@ -587,23 +646,31 @@ cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device)
     *pool = &default_pool;
     return cudaSuccess;
 }
-cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device) { return cudaDeviceGetDefaultMemPool(pool, device); }
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device)
+{
+    cudaError_t e = cudaDeviceGetDefaultMemPool(pool, device);
+    if (!e)
+        *pool = current_pool;
+    return e;
+}
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool)
 {
     ENTER();
-    if (device != 0 || pool != &default_pool)
+    if (device != 0 || !pool_known(pool))
         return fail(cudaErrorInvalidValue, "cudaDeviceSetMemPool",
-                    "the simulator has one device, 0, and one pool, its default (cudaDeviceGetDefaultMemPool)");
+                    device != 0 ? "the simulator has one device, 0"
+                                : "not the default pool (cudaDeviceGetDefaultMemPool) or one cudaMemPoolCreate made");
+    current_pool = pool;
     return cudaSuccess;
 }
 static cudaError_t pool_attr(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value, int set, const char *fn)
 {
     ENTER();
-    if (pool != &default_pool || !value)
+    if (!pool_known(pool) || !value)
         return fail(cudaErrorInvalidValue, fn,
                     !pool ? "the memory pool is NULL"
-                    : pool != &default_pool ? "not the device's pool (cudaDeviceGetDefaultMemPool gives the one there is)"
-                                            : "value is NULL");
+                    : !pool_known(pool) ? "not the default pool (cudaDeviceGetDefaultMemPool) or one cudaMemPoolCreate made"
+                                        : "value is NULL");
     int *flag = attr == cudaMemPoolReuseFollowEventDependencies   ? &pool->follow
                 : attr == cudaMemPoolReuseAllowOpportunistic      ? &pool->opportunistic
                 : attr == cudaMemPoolReuseAllowInternalDependencies ? &pool->internal
@@ -1300,6 +1367,65 @@ static int note_first(note_said *ns, const char *kernel)
         return 0;
     snprintf(ns->kernel[ns->n++], sizeof ns->kernel[0], "%s", kernel);
     return 1;
+}
+
+/* ---- cudaLaunchKernel (cuda_runtime.h) ---------------------------------------------------- */
+cudaError_t simtlab_api_fail(cudaError_t e, const char *fn, const char *why) { return fail(e, fn, why); }
+
+/* The kernel as the call wrote it: the macro's whole argument text up to the first comma outside
+ * brackets, a cast to a void pointer and an & dropped ("(void *)k" and "reinterpret_cast<const
+ * void *>(&k)" give "k"; "k<float, 4>" stays), kept once for the process (reports name it). */
+const char *simtlab_launch_name(const char *text)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static struct name_node { struct name_node *next; char s[]; } *names;
+    size_t end = 0;
+    for (int depth = 0; text[end] && !(depth == 0 && text[end] == ','); end++)
+        depth += strchr("(<[", text[end]) ? 1 : strchr(")>]", text[end]) ? -1 : 0;
+    const char *b = text, *e = text + end;
+    const char *close = NULL;
+    for (const char *c = b; c < e; c++)
+        if (*c == ')')
+            close = c;
+    if (close && memmem(b, (size_t)(close - b), "void", 4)) { /* a cast: "(T)k" or "x_cast<T>(k)" */
+        if (*b == '(')
+            b = close + 1;
+        else if ((b = memchr(b, '(', (size_t)(close - b))) != NULL)
+            b++, e = close;
+        else
+            b = text;
+    }
+    while (b < e && (*b == ' ' || *b == '\t' || *b == '&' || *b == '\n'))
+        b++;
+    while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+        e--;
+    if (e == b)
+        b = "(cudaLaunchKernel)", e = b + strlen(b);
+    pthread_mutex_lock(&lock);
+    struct name_node *n = names;
+    for (; n; n = n->next)
+        if (strlen(n->s) == (size_t)(e - b) && !memcmp(n->s, b, (size_t)(e - b)))
+            break;
+    if (!n && (n = malloc(sizeof *n + (size_t)(e - b) + 1)) != NULL) {
+        memcpy(n->s, b, (size_t)(e - b));
+        n->s[e - b] = 0;
+        n->next = names;
+        names = n;
+    }
+    pthread_mutex_unlock(&lock);
+    return n ? n->s : "(cudaLaunchKernel)";
+}
+
+cudaError_t simtlab_launch_untyped(const char *kernel, const char *file, int line)
+{
+    char why[600];
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    snprintf(why, sizeof why,
+             "at %s:%d the kernel %s comes as a void pointer, and the simulator needs its parameter types to read "
+             "args (a GPU's driver has them from the kernel's metadata): pass the kernel itself, "
+             "cudaLaunchKernel(%s, ...), which CUDA's C++ overload takes too, or launch it with <<<>>>",
+             base, line, kernel, kernel);
+    return fail(cudaErrorInvalidDeviceFunction, "cudaLaunchKernel", why);
 }
 
 cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtlab_dim3 grid, simtlab_dim3 block,

@@ -6,6 +6,7 @@
 // cudaPointerGetAttributes, cudaFuncGetAttributes, stream priorities, cudaMemset2D, symbols, peers.
 // Prints "runtime_api: correct" or names what went wrong (exit 1).
 #include <cstdio>
+#include <cstring>
 #include <unistd.h>
 #include <ctime>
 
@@ -163,6 +164,33 @@ int main()
     CHECK(cudaStreamSynchronize(0));
     EXPECT(cudaMemPoolSetAttribute(pool, (cudaMemPoolAttr)99, &threshold) == cudaErrorInvalidValue,
            "attribute 99 was accepted");
+    (void)cudaGetLastError();
+    // a pool of the program's own: its attributes, the device's current pool, an allocation from it
+    cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = 0;
+    cudaMemPool_t mine, cur;
+    CHECK(cudaMemPoolCreate(&mine, &props));
+    threshold = 12345;
+    CHECK(cudaMemPoolSetAttribute(mine, cudaMemPoolAttrReleaseThreshold, &threshold));
+    CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &got));
+    EXPECT(got == 1ull << 30, "the default pool's threshold became %llu", got);
+    CHECK(cudaDeviceSetMemPool(0, mine));
+    CHECK(cudaDeviceGetMemPool(&cur, 0));
+    EXPECT(cur == mine, "cudaDeviceGetMemPool is not the pool set");
+    CHECK(cudaMallocFromPoolAsync(&a_dev, n * sizeof(float), mine, 0));
+    twice<<<(n + 255) / 256, 256>>>(a_dev, n);
+    CHECK(cudaFreeAsync(a_dev, 0));
+    CHECK(cudaMemPoolDestroy(mine));
+    CHECK(cudaDeviceGetMemPool(&cur, 0));
+    EXPECT(cur == pool, "after its destruction, the current pool is not the default");
+    EXPECT(cudaMemPoolDestroy(pool) == cudaErrorInvalidValue, "the default pool was destroyed");
+    (void)cudaGetLastError();
+    int p2p = 7;
+    EXPECT(cudaDeviceGetP2PAttribute(&p2p, cudaDevP2PAttrAccessSupported, 0, 0) == cudaErrorInvalidDevice,
+           "a P2P attribute of device 0 with itself");
     (void)cudaGetLastError();
     // what a pointer is, a kernel's attributes, streams' priorities, 2D memsets, symbols, peers
     float *dv, *mv, *pv;

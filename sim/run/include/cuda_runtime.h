@@ -787,13 +787,18 @@ struct launch {
         unpack(c, std::make_index_sequence<std::tuple_size<decltype(c->args)>::value>(), K());
     }
     template <class... A>
-    __attribute__((no_sanitize_thread)) void operator()(A &&...a) const
+    __attribute__((no_sanitize_thread)) cudaError_t run(A &&...a) const
     {
         typedef call<typename std::decay<A>::type...> C;
         typedef typename takes_kargs<F, std::tuple<karg<typename std::decay<A>::type>...>>::type K;
         C c(fn, std::forward<A>(a)...);
-        simtlab_launch(name, file, line, simtlab_dim3{grid.x, grid.y, grid.z}, simtlab_dim3{block.x, block.y, block.z},
-                       shared, stream, &thunk<C, K>, &c, sizeof c);
+        return simtlab_launch(name, file, line, simtlab_dim3{grid.x, grid.y, grid.z},
+                              simtlab_dim3{block.x, block.y, block.z}, shared, stream, &thunk<C, K>, &c, sizeof c);
+    }
+    template <class... A>
+    __attribute__((no_sanitize_thread)) void operator()(A &&...a) const
+    {
+        run(std::forward<A>(a)...);
     }
 };
 template <class F>
@@ -802,7 +807,33 @@ static inline launch<F> make_launch(const char *name, const char *file, int line
 {
     return launch<F>{name, file, line, fn, g, b, s, st};
 }
+/* cudaLaunchKernel(kernel, grid, block, args, shared, stream): args[i] points at the kernel's
+ * i-th argument, copied at the call as nvcc's stub does; the kernel's type says how to read each */
+template <class... P, size_t... I>
+static inline cudaError_t launch_kernel(const char *text, const char *file, int line, void (*k)(P...), dim3 g,
+                                        dim3 b, void **args, size_t s, cudaStream_t st, std::index_sequence<I...>)
+{
+    if (!args && sizeof...(P))
+        return simtlab_api_fail(cudaErrorInvalidValue, "cudaLaunchKernel", "args is NULL, and the kernel has parameters");
+    return launch<void (*)(P...)>{simtlab_launch_name(text), file, line, k, g, b, s, st}.run(
+        *static_cast<typename std::decay<P>::type *>(args[I])...);
+}
 } // namespace simtlab
+template <class... P>
+static inline cudaError_t simtlab_launch_kernel(const char *text, const char *file, int line, void (*k)(P...), dim3 g,
+                                                dim3 b, void **args, size_t s = 0, cudaStream_t st = 0)
+{
+    return simtlab::launch_kernel(text, file, line, k, g, b, args, s, st, std::index_sequence_for<P...>());
+}
+/* the C API's form, the kernel cast to a pointer: its parameters' types are gone, and the simulator
+ * needs them to read args (a GPU's driver reads them from the kernel's metadata) */
+static inline cudaError_t simtlab_launch_kernel(const char *text, const char *file, int line, const void *k, dim3, dim3,
+                                                void **, size_t = 0, cudaStream_t = 0)
+{
+    (void)k;
+    return simtlab_launch_untyped(simtlab_launch_name(text), file, line);
+}
+#define cudaLaunchKernel(...) simtlab_launch_kernel(#__VA_ARGS__, __FILE__, __LINE__, __VA_ARGS__)
 #define SIMTLAB_LAUNCH_(name, file, line, fn, ...) ::simtlab::make_launch(name, file, line, fn, __VA_ARGS__)
 /* a launch's kernel name pasted in a macro (`fill_##tag##_kernel<<<...>>>`), as a string */
 #define SIMTLAB_STR_(...) #__VA_ARGS__

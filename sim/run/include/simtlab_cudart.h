@@ -319,7 +319,7 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID attr, const 
 cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaStreamAttrValue *value);
 cudaError_t cudaCtxResetPersistingL2Cache(void); /* accepted: no line persists in the L2 model */
 
-/* Memory pools: one, the device's default; cudaMallocAsync and cudaFreeAsync (cuda_runtime.h)
+/* Memory pools: the device's default and those cudaMemPoolCreate makes; cudaMallocAsync and cudaFreeAsync (cuda_runtime.h)
  * allocate and free at once (streams run in order). Attributes are kept, with no effect. */
 typedef struct simtlab_mempool *cudaMemPool_t;
 typedef enum cudaMemPoolAttr {
@@ -335,6 +335,29 @@ cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool);
 cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value);
 cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value);
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t min_bytes_to_keep);
+/* more pools (cudaMemPoolCreate): each keeps its own attributes and allocates from the one arena */
+typedef enum cudaMemAllocationType { cudaMemAllocationTypeInvalid = 0, cudaMemAllocationTypePinned = 1 } cudaMemAllocationType;
+typedef enum cudaMemAllocationHandleType {
+    cudaMemHandleTypeNone = 0, cudaMemHandleTypePosixFileDescriptor = 1, cudaMemHandleTypeWin32 = 2,
+    cudaMemHandleTypeWin32Kmt = 4, cudaMemHandleTypeFabric = 8
+} cudaMemAllocationHandleType;
+typedef struct cudaMemPoolProps { /* cudaMemLocation: above */
+    cudaMemAllocationType allocType;
+    cudaMemAllocationHandleType handleTypes;
+    cudaMemLocation location;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+} cudaMemPoolProps;
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *pool, const cudaMemPoolProps *props);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool);
+/* peers: the simulator has one device, so there is no pair to ask about */
+typedef enum cudaDeviceP2PAttr {
+    cudaDevP2PAttrPerformanceRank = 1, cudaDevP2PAttrAccessSupported = 2, cudaDevP2PAttrNativeAtomicSupported = 3,
+    cudaDevP2PAttrCudaArrayAccessSupported = 4
+} cudaDeviceP2PAttr;
+cudaError_t cudaDeviceGetP2PAttribute(int *value, cudaDeviceP2PAttr attr, int src_dev, int dst_dev);
 cudaError_t simtlab_bad_pool(const char *fn); /* cudaErrorInvalidValue: a NULL pool */
 
 /* What a pointer is (cudaPointerGetAttributes): arena memory is device (cudaMalloc*), managed
@@ -420,6 +443,11 @@ long long simtlab_clock64(void);
 /* What the <<<>>> launch calls: checks, runs the grid, records and reports
  * the launch (--json, --lines, the summary), returns the launch's error. */
 typedef struct simtlab_dim3 { unsigned x, y, z; } simtlab_dim3;
+/* cudaLaunchKernel (cuda_runtime.h): the kernel's name from the call's text, kept for the launch's
+ * reports; the error of a kernel passed as a void pointer; an API error with its message */
+const char *simtlab_launch_name(const char *call_text);
+cudaError_t simtlab_launch_untyped(const char *kernel, const char *file, int line);
+cudaError_t simtlab_api_fail(cudaError_t e, const char *fn, const char *why);
 cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtlab_dim3 grid, simtlab_dim3 block,
                            size_t shared, cudaStream_t stream, void (*thunk)(const void *), const void *args,
                            size_t args_size);
