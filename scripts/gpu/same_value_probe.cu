@@ -26,12 +26,48 @@ __global__ void shared_flag(int *out, int mode)
         out[blockIdx.x] = flag + (int)v.w;
 }
 
+// shared_parts (error_kernels.cu, the same kernel): `./p parts MODE`. mode 0: a tree reduction on
+// shorts (two threads' elements a word); 2: on chars (four); 1: even threads read their odd
+// neighbour's char, which it then overwrites, no barrier between.
+__global__ void shared_parts(int *out, int mode)
+{
+    __shared__ short s[256];
+    __shared__ unsigned char c[256];
+    unsigned t = threadIdx.x;
+    s[t] = 1;
+    c[t] = 1;
+    __syncthreads();
+    if (mode == 1) {
+        unsigned char v = c[t | 1];
+        c[t] = (unsigned char)(v + 1);
+        __syncthreads();
+        if (t == 0)
+            out[blockIdx.x] = c[0];
+        return;
+    }
+    for (unsigned h = blockDim.x / 2; h > 0; h >>= 1) {
+        if (t < h) {
+            if (mode == 0)
+                s[t] += s[t + h];
+            else
+                c[t] = (unsigned char)(c[t] + c[t + h]);
+        }
+        __syncthreads();
+    }
+    if (t == 0)
+        out[blockIdx.x] = mode == 0 ? s[0] : c[0];
+}
+
 int main(int argc, char **argv)
 {
-    int mode = argc > 1 ? atoi(argv[1]) : 0, *d, h[2];
+    const bool parts = argc > 2;
+    int mode = argc > 1 ? atoi(argv[argc - 1]) : 0, *d, h[2];
     cudaMalloc(&d, sizeof h);
-    shared_flag<<<2, 64>>>(d, mode);
+    if (parts)
+        shared_parts<<<2, 256>>>(d, mode);
+    else
+        shared_flag<<<2, 64>>>(d, mode);
     cudaError_t e = cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
-    printf("mode %d: %s, out %d %d\n", mode, cudaGetErrorString(e), h[0], h[1]);
+    printf("%s mode %d: %s, out %d %d\n", parts ? "shared_parts" : "shared_flag", mode, cudaGetErrorString(e), h[0], h[1]);
     return e != cudaSuccess;
 }
