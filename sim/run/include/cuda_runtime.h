@@ -129,6 +129,8 @@ unsigned sim_atomic_u(unsigned *p, unsigned v, unsigned cmp, int op);
 float sim_atomic_f(float *p, float v, float cmp, int op);
 double sim_atomic_d(double *p, double v, double cmp, int op);
 unsigned long long sim_atomic_ull(unsigned long long *p, unsigned long long v, unsigned long long cmp, int op);
+unsigned short sim_atomic_us(unsigned short *p, unsigned short v, unsigned short cmp, int op);
+uint32_t sim_atomic_update(void *p, unsigned size, uint32_t v, uint32_t (*op)(uint32_t old, uint32_t v));
 void sim_copy_async(void *dst, const void *src, unsigned size);
 }
 #define threadIdx (sim_thread_idx())
@@ -340,6 +342,10 @@ static inline __attribute__((always_inline)) int atomicCAS(int *p, int c, int v)
 static inline __attribute__((always_inline)) unsigned atomicCAS(unsigned *p, unsigned c, unsigned v)
 {
     return sim_atomic_u(p, v, c, SIMTLAB_ATOM_CAS);
+}
+static inline __attribute__((always_inline)) unsigned short atomicCAS(unsigned short *p, unsigned short c, unsigned short v)
+{
+    return sim_atomic_us(p, v, c, SIMTLAB_ATOM_CAS); /* sm_70 on: half-precision code's own atomics */
 }
 static inline __attribute__((always_inline)) unsigned long long atomicCAS(unsigned long long *p, unsigned long long c,
                                                                           unsigned long long v)
