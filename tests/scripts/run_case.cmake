@@ -608,6 +608,15 @@ elseif(CASE STREQUAL "static_shared")
   # __shared__` at file scope: block-shared variables as without `static` (a GPU: the same output)
   run(0 ${SRC}/tests/run/static_shared.cu --detail)
   expect_text("${out}" "static_shared: sum 523776, count 3072, correct" "result")
+  # a __shared__ array of a class with a constructor: no initialization at run time (GCC guarded
+  # it with a flag in shared memory, which every thread read: a race in detailed mode, and one
+  # more shared request a warp); 2 warps, each 1 store and 1 load request: 4 wavefronts
+  file(WRITE ${WORK}/src/ctor.cu "#include <cstdio>\nstruct P { float v; P() = default; __device__ P(float x) : v(x) {} };\n__global__ void k(float *o) { __shared__ P s[64]; s[threadIdx.x] = P(threadIdx.x); __syncthreads(); o[threadIdx.x] = s[63 - threadIdx.x].v; }\nint main() { float *d, h; cudaMalloc(&d, 256); k<<<1, 64>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf(\"ctor: %g\\n\", h); }\n")
+  run(0 ${WORK}/src/ctor.cu --detail --json ${J})
+  expect_text("${out}" "ctor: 63" "a __shared__ array of a class with a constructor")
+  file(READ ${J} js)
+  expect("${js}" 4 kernels 0 sram wavefronts)
+  expect("${js}" 0 kernels 0 status)
 elseif(CASE STREQUAL "extern_shared")
   # `(int *)&buf`, `&buf[0]`, `buf` as an `int *` and sizeof(buf[0]) of an extern __shared__ array
   # in a kernel and at file scope reach the block's shared memory; every access counted there:

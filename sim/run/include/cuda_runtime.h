@@ -65,8 +65,12 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__
 /* All threads of a block run on one OS thread: block-local storage is the
- * thread-local storage of that worker (sim/README "shared memory"). */
-#define __shared__ static thread_local __attribute__((aligned(16)))
+ * thread-local storage of that worker (sim/README "shared memory"). __constinit (GCC's
+ * extension, C++20's constinit): an object of a class type with a constructor (__half, any
+ * user struct with one) is not initialized at run time, as CUDA has it; without it GCC guards
+ * even a trivial default initialization with a thread-local flag, and every thread's read of
+ * that flag was a shared-memory access and, in detailed mode, a race (test run_static_shared). */
+#define __shared__ __constinit static thread_local __attribute__((aligned(16)))
 /* __constant__ data sits in a section of its own: a kernel that writes it is
  * reported (sim/access.c); host code fills it with cudaMemcpyToSymbol. */
 #define __constant__ __attribute__((section("simtlab_const")))
