@@ -27,65 +27,39 @@
 
 enum { RN, RZ, RD, RU };
 
-// ---- each format's names, as overloads (the kernels are templates over the type) ----
-__host__ __device__ inline float tof(__half h) { return __half2float(h); }
-__host__ __device__ inline float tof(__nv_bfloat16 h) { return __bfloat162float(h); }
-__host__ __device__ inline unsigned short bits(__half h) { return __half_as_ushort(h); }
-__host__ __device__ inline unsigned short bits(__nv_bfloat16 h) { return __bfloat16_as_ushort(h); }
-__host__ __device__ inline void from_bits(unsigned short b, __half &h) { h = __ushort_as_half(b); }
-__host__ __device__ inline void from_bits(unsigned short b, __nv_bfloat16 &h) { h = __ushort_as_bfloat16(b); }
-__host__ __device__ inline void cvt(float f, int md, __half &h)
-{
-    h = md == RN ? __float2half_rn(f) : md == RZ ? __float2half_rz(f) : md == RD ? __float2half_rd(f) : __float2half_ru(f);
-}
-__host__ __device__ inline void cvt(float f, int md, __nv_bfloat16 &h)
-{
-    h = md == RN ? __float2bfloat16_rn(f) : md == RZ ? __float2bfloat16_rz(f) : md == RD ? __float2bfloat16_rd(f)
-                                                                                      : __float2bfloat16_ru(f);
-}
-__device__ inline void to_ints(__half h, int *o)
-{
-    o[0] = __half2int_rn(h);
-    o[1] = __half2int_rz(h);
-    o[2] = __half2int_rd(h);
-    o[3] = __half2int_ru(h);
-    o[4] = (int)__half2uint_rz(h);
-    o[5] = __half2short_rz(h);
-}
-__device__ inline void to_ints(__nv_bfloat16 h, int *o)
-{
-    o[0] = __bfloat162int_rn(h);
-    o[1] = __bfloat162int_rz(h);
-    o[2] = __bfloat162int_rd(h);
-    o[3] = __bfloat162int_ru(h);
-    o[4] = (int)__bfloat162uint_rz(h);
-    o[5] = __bfloat162short_rz(h);
-}
-__device__ inline void from_int(int v, __half *o)
-{
-    o[0] = __int2half_rn(v);
-    o[1] = __uint2half_rn((unsigned)v);
-    o[2] = __short2half_rn((short)v);
-    o[3] = __int2half_rz(v);
-}
-__device__ inline void from_int(int v, __nv_bfloat16 *o)
-{
-    o[0] = __int2bfloat16_rn(v);
-    o[1] = __uint2bfloat16_rn((unsigned)v);
-    o[2] = __short2bfloat16_rn((short)v);
-    o[3] = __int2bfloat16_rz(v);
-}
-__host__ __device__ inline __half2 pair_of(__half a, __half b) { return __halves2half2(a, b); }
-__host__ __device__ inline __nv_bfloat162 pair_of(__nv_bfloat16 a, __nv_bfloat16 b) { return __halves2bfloat162(a, b); }
-__device__ inline float2 to_float2(__half2 h) { return __half22float2(h); }
-__device__ inline float2 to_float2(__nv_bfloat162 h) { return __bfloat1622float2(h); }
-__device__ inline void from_float2(float2 f, __half2 &p) { p = __float22half2_rn(f); }
-__device__ inline void from_float2(float2 f, __nv_bfloat162 &p) { p = __float22bfloat162_rn(f); }
-__device__ inline void lanes(__half2 p, __half &lo, __half &hi) { lo = __low2half(p), hi = __high2half(p); }
-__device__ inline void lanes(__nv_bfloat162 p, __nv_bfloat16 &lo, __nv_bfloat16 &hi)
-{
-    lo = __low2bfloat16(p), hi = __high2bfloat16(p);
-}
+// ---- each format's names, as overloads (the kernels are templates over the type): T the type,
+// T2 its pair, N and N2 the spelling CUDA's names use (half, half2; bfloat16, bfloat162) ----
+#define FORMAT_NAMES(T, T2, N, N2)                                                                                  \
+    __host__ __device__ inline float tof(T h) { return __##N##2float(h); }                                          \
+    __host__ __device__ inline unsigned short bits(T h) { return __##N##_as_ushort(h); }                            \
+    __host__ __device__ inline void from_bits(unsigned short b, T &h) { h = __ushort_as_##N(b); }                   \
+    __host__ __device__ inline void cvt(float f, int md, T &h)                                                      \
+    {                                                                                                               \
+        h = md == RN ? __float2##N##_rn(f) : md == RZ ? __float2##N##_rz(f) : md == RD ? __float2##N##_rd(f)        \
+                                                                                       : __float2##N##_ru(f);       \
+    }                                                                                                               \
+    __device__ inline void to_ints(T h, int *o)                                                                     \
+    {                                                                                                               \
+        o[0] = __##N##2int_rn(h);                                                                                   \
+        o[1] = __##N##2int_rz(h);                                                                                   \
+        o[2] = __##N##2int_rd(h);                                                                                   \
+        o[3] = __##N##2int_ru(h);                                                                                   \
+        o[4] = (int)__##N##2uint_rz(h);                                                                             \
+        o[5] = __##N##2short_rz(h);                                                                                 \
+    }                                                                                                               \
+    __device__ inline void from_int(int v, T *o)                                                                    \
+    {                                                                                                               \
+        o[0] = __int2##N##_rn(v);                                                                                   \
+        o[1] = __uint2##N##_rn((unsigned)v);                                                                        \
+        o[2] = __short2##N##_rn((short)v);                                                                          \
+        o[3] = __int2##N##_rz(v);                                                                                   \
+    }                                                                                                               \
+    __host__ __device__ inline T2 pair_of(T a, T b) { return __halves2##N2(a, b); }                                 \
+    __device__ inline float2 to_float2(T2 h) { return __##N2##2float2(h); }                                         \
+    __device__ inline void from_float2(float2 f, T2 &p) { p = __float22##N2##_rn(f); }                              \
+    __device__ inline void lanes(T2 p, T &lo, T &hi) { lo = __low2##N(p), hi = __high2##N(p); }
+FORMAT_NAMES(__half, __half2, half, half2)
+FORMAT_NAMES(__nv_bfloat16, __nv_bfloat162, bfloat16, bfloat162)
 template <class T> struct fmt;
 template <> struct fmt<__half> {
     typedef __half2 T2;
@@ -159,13 +133,13 @@ static void fail(const char *what, int i, double got, double want)
     if (failures++ < 20)
         printf("half: WRONG %s [%d]: %.9g, expected %.9g\n", what, i, got, want);
 }
-#define CK(call)                                                                                                   \
-    do {                                                                                                           \
-        cudaError_t e_ = (call);                                                                                   \
-        if (e_ != cudaSuccess) {                                                                                   \
-            printf("half: %s failed: %s\n", #call, cudaGetErrorString(e_));                                        \
-            return 1;                                                                                              \
-        }                                                                                                          \
+#define CK(call)                                                                                                    \
+    do {                                                                                                            \
+        cudaError_t e_ = (call);                                                                                    \
+        if (e_ != cudaSuccess) {                                                                                    \
+            printf("half: %s failed: %s\n", #call, cudaGetErrorString(e_));                                         \
+            return 1;                                                                                               \
+        }                                                                                                           \
     } while (0)
 
 // ---- 1. conversions ----
@@ -219,7 +193,8 @@ static std::vector<float> tricky_floats()
         if (std::isinf(hi)) // past the largest: the overflow edge is where the next exponent's first value would be
             hi = (double)x + std::ldexp(1.0, std::ilogb(x) - fmt<T>::M);
         const float m = (float)(((double)x + hi) / 2); // the tie, exact in float
-        const float pick[] = {x, std::nextafter(x, INFINITY), m, std::nextafter(m, 0.0f), std::nextafter(m, INFINITY)};
+        const float pick[] = {x, std::nextafter(x, INFINITY), m, std::nextafter(m, 0.0f),
+                              std::nextafter(m, INFINITY)};
         for (float f : pick) {
             v.push_back(f);
             v.push_back(-f);
@@ -269,14 +244,12 @@ static int check_conversions(const char *name, digest &d)
             fail(what, i, tof(back[i]), f);
         // the integers: rounded, then saturated (NaN: 0)
         const double x = f;
-        const double r[6] = {std::nearbyint(x), std::trunc(x), std::floor(x), std::ceil(x), std::trunc(x), std::trunc(x)};
+        const double r[6] = {std::nearbyint(x), std::trunc(x), std::floor(x),
+                             std::ceil(x),      std::trunc(x), std::trunc(x)};
         for (int k = 0; k < 6; k++) {
-            long long want = x != x                   ? 0
-                             : k == 4                 ? (r[k] <= 0 ? 0 : r[k] >= 4294967295.0 ? 4294967295ll : (long long)r[k])
-                             : k == 5                 ? (r[k] <= -32768 ? -32768 : r[k] >= 32767 ? 32767 : (long long)r[k])
-                             : r[k] <= -2147483648.0 ? -2147483648ll
-                             : r[k] >= 2147483647.0  ? 2147483647ll
-                                                      : (long long)r[k];
+            const double lo = k == 4 ? 0 : k == 5 ? -32768 : -2147483648.0,
+                         hi = k == 4 ? 4294967295.0 : k == 5 ? 32767 : 2147483647.0;
+            const long long want = x != x ? 0 : (long long)(r[k] <= lo ? lo : r[k] >= hi ? hi : r[k]);
             const long long got = k == 4 ? (long long)(unsigned)ints[6 * i + k] : ints[6 * i + k];
             snprintf(what, sizeof what, "%s to integer (kind %d)", name, k);
             if (got != want)
@@ -377,10 +350,10 @@ __global__ void arith(const T *a, const T *b, const T *c, int n, T *out, unsigne
         o[CEIL] = hceil(x);
         o[TRUNC] = htrunc(x);
         o[RINT] = hrint(x);
-        unsigned m = __heq(x, y) | __hne(x, y) << 1 | __hlt(x, y) << 2 | __hle(x, y) << 3 | __hgt(x, y) << 4 |
-                     __hge(x, y) << 5 | __hequ(x, y) << 6 | __hneu(x, y) << 7 | __hltu(x, y) << 8 | __hleu(x, y) << 9 |
-                     __hgtu(x, y) << 10 | __hgeu(x, y) << 11 | (x == y) << 12 | (x != y) << 13 | (x < y) << 14 |
-                     (x <= y) << 15 | (x > y) << 16 | (x >= y) << 17 | __hisnan(x) << 18 | (__hisinf(x) + 1) << 19;
+        unsigned m = __heq(x, y) | __hne(x, y) << 1 | __hlt(x, y) << 2 | __hle(x, y) << 3 | __hgt(x, y) << 4;
+        m |= __hge(x, y) << 5 | __hequ(x, y) << 6 | __hneu(x, y) << 7 | __hltu(x, y) << 8 | __hleu(x, y) << 9;
+        m |= __hgtu(x, y) << 10 | __hgeu(x, y) << 11 | (x == y) << 12 | (x != y) << 13 | (x < y) << 14;
+        m |= (x <= y) << 15 | (x > y) << 16 | (x >= y) << 17 | __hisnan(x) << 18 | (__hisinf(x) + 1) << 19;
         cmp[i] = m;
         if (i % 2 == 0 && i + 1 < n) { // the pair forms, on (i, i + 1): 4-byte loads of the pairs
             const T2 px = reinterpret_cast<const T2 *>(a)[i / 2], py = reinterpret_cast<const T2 *>(b)[i / 2],
@@ -766,7 +739,8 @@ static int check_all(const char *name, digest &exact, digest &attn, digest &math
 int main()
 {
     // the types as CUDA lays them out
-    static_assert(sizeof(__half) == 2 && alignof(__half) == 2 && sizeof(__half2) == 4 && alignof(__half2) == 4, "half");
+    static_assert(sizeof(__half) == 2 && alignof(__half) == 2, "half");
+    static_assert(sizeof(__half2) == 4 && alignof(__half2) == 4, "half2");
     static_assert(sizeof(__nv_bfloat16) == 2 && sizeof(__nv_bfloat162) == 4 && alignof(__nv_bfloat162) == 4, "bf16");
     // host code: the constants, constructors and conversions a program fills its arrays with
     const __half one = 1.0f, three = 3, h_from_double = 0.1;

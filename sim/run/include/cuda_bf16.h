@@ -21,7 +21,8 @@ struct __attribute__((aligned(2))) __nv_bfloat16
     : simtlab::lowp_types::scalar<__nv_bfloat16, simtlab::lowp::bf16, __nv_bfloat16_raw> {
     using scalar::scalar;
 };
-struct __attribute__((aligned(4))) __nv_bfloat162 : simtlab::lowp_types::pair<__nv_bfloat162, __nv_bfloat16, __nv_bfloat162_raw> {
+struct __attribute__((aligned(4))) __nv_bfloat162
+    : simtlab::lowp_types::pair<__nv_bfloat162, __nv_bfloat16, __nv_bfloat162_raw> {
     using pair::pair;
 };
 static_assert(sizeof(__nv_bfloat16) == 2 && alignof(__nv_bfloat16) == 2 && sizeof(__nv_bfloat162) == 4 &&

@@ -2,14 +2,15 @@
  * formats of cuda_fp16.h (__half: 5 exponent bits, 10 fraction bits) and cuda_bf16.h
  * (__nv_bfloat16: 8 and 7), written once over the format.
  *
- *   simtlab::lowp::format<E, M, ...>  the bits: rounding a value (a double, an integer) to the
- *                                     format in one of CUDA's four modes, and back to float
- *   simtlab::lowp::scalar, pair       the types' members (the bits, constructors, conversions)
- *   simtlab::lowp::add, fma, ...      the arithmetic, on either type
- *   SIMTLAB_LOWP_API(...)             CUDA's names for one type (__hadd, __float2half, operator+,
- *                                     atomicAdd, ...), plain overloads as CUDA declares them, so
- *                                     that implicit conversions work as with nvcc; cuda_fp16.h and
- *                                     cuda_bf16.h each expand it once
+ *   simtlab::lowp::format<E, M, ...>    the bits: rounding a value (a double, an integer) to the
+ *                                       format in one of CUDA's four modes, and back to float
+ *   simtlab::lowp_types::scalar, pair   the types' members (the bits, constructors, conversions)
+ *   simtlab::lowp::add, fma, ...        the arithmetic, on either type
+ *   SIMTLAB_LOWP_API(...)               CUDA's names for one type (__hadd, __float2half, atomicAdd,
+ *                                       ...), plain overloads as CUDA declares them, so that
+ *                                       implicit conversions work as with nvcc; cuda_fp16.h and
+ *                                       cuda_bf16.h each expand it once, and the operators'
+ *                                       SIMTLAB_LOWP_OPERATORS(2)
  *
  * The results are an sm_90 GPU's where the GPU rounds correctly, and correctly rounded elsewhere:
  *   - conversions round once, from the exact value (a float, a double, a 64-bit integer), in the
@@ -20,8 +21,9 @@
  *     bits), as cvt does;
  *   - + - * / and sqrt are computed in float and rounded once to the format: float's 24 bits
  *     are at least 2p + 2 for both formats' p (11 and 8), so the double rounding gives the
- *     correctly rounded result (Figueroa); a bfloat16 product or quotient small enough to be a
- *     float subnormal is still right (fma's comment);
+ *     correctly rounded result (Figueroa); a bfloat16 result small enough to be a float
+ *     subnormal is still right (the comment before simtlab::lowp::add; checked exhaustively for
+ *     products and quotients);
  *   - fma is computed in double and rounded to odd (TwoSum gives the sum's error; an inexact
  *     sum's last bit is forced to 1), then rounded once to the format: rounding to odd in at least
  *     p + 2 bits and then to p bits is the correctly rounded result of the exact a b + c;
@@ -50,8 +52,9 @@ namespace simtlab {
 namespace lowp {
 enum mode { RN, RZ, RD, RU };
 
-/* 2^k as a float, exact (a subnormal for bfloat16's smallest) */
+/* 2^k, exact (as a float, a subnormal for bfloat16's smallest) */
 static constexpr float pow2f(int k) { return k < 0 ? pow2f(k + 1) / 2 : k > 0 ? pow2f(k - 1) * 2 : 1.0f; }
+static constexpr double pow2d(int k) { return k < 0 ? pow2d(k + 1) / 2 : k > 0 ? pow2d(k - 1) * 2 : 1.0; }
 
 /* A 16-bit binary format: a sign bit, E exponent bits, M fraction bits. keeps_nan_payload: its NaN
  * widens to float with its payload (bfloat16, whose bits are float's upper half) or as float's
@@ -90,8 +93,33 @@ struct format {
             return (uint16_t)(s | (md == RN || away ? inf : max_finite));
         return (uint16_t)(s | mag);
     }
+    /* x to nearest, ties to even: the fast path of from_double (bit operations on x's bits) */
+    static inline uint16_t from_double_rn(double x)
+    {
+        uint64_t u;
+        std::memcpy(&u, &x, 8);
+        const uint32_t s = (uint32_t)(u >> 48) & 0x8000u;
+        const uint64_t a = u & 0x7fffffffffffffffull;
+        if (a >= (uint64_t)(1024 + emax) << 52) /* 2^(emax + 1) or more, inf, NaN */
+            return (uint16_t)(a > 0x7ff0000000000000ull ? nan : s | inf);
+        if (a < (uint64_t)(1023 + emin) << 52) { /* below the smallest normal: the sum with 2^(emin - M
+                                                   * + 52) is |x| rounded to a multiple of 2^(emin - M),
+                                                   * ties to even, in its last bits */
+            const double magic = pow2d(emin - M + 52), t = std::fabs(x) + magic;
+            uint64_t tu, mu;
+            std::memcpy(&tu, &t, 8);
+            std::memcpy(&mu, &magic, 8);
+            return (uint16_t)(s | (uint32_t)(tu - mu));
+        }
+        /* half the last kept bit, less one unless that bit is odd (ties to even), then truncated; a
+         * carry out of the fraction is the next exponent (inf past the largest finite value) */
+        const uint64_t r = (a + ((1ull << (51 - M)) - 1) + ((a >> (52 - M)) & 1)) >> (52 - M);
+        return (uint16_t)(s | (uint32_t)(r - ((uint64_t)(1023 - bias) << M)));
+    }
     static inline uint16_t from_double(double x, int md)
     {
+        if (md == RN)
+            return from_double_rn(x);
         uint64_t u;
         std::memcpy(&u, &x, 8);
         const bool neg = u >> 63;
@@ -138,7 +166,10 @@ static inline I to_int(float f, int md)
     typedef std::numeric_limits<I> L;
     if (f != f)
         return sizeof(I) == 8 ? (I)(1ull << 63) : 0;
-    const float r = md == RN ? __builtin_roundevenf(f) : md == RZ ? std::trunc(f) : md == RD ? std::floor(f) : std::ceil(f);
+    const float r = md == RN   ? __builtin_roundevenf(f)
+                    : md == RZ ? std::trunc(f)
+                    : md == RD ? std::floor(f)
+                               : std::ceil(f);
     if (r <= (float)L::min())
         return L::min();
     if (r >= 2.0f * (float)(L::max() / 2 + 1)) /* 2^bits of I's largest: exact in float */
@@ -173,7 +204,8 @@ struct scalar {
     scalar(long long v) : __x(F::from_int(v, lowp::RN)) {}
     scalar(unsigned long long v) : __x(F::from_uint(v, lowp::RN)) {}
     /* the other 16-bit type (explicit, as CUDA's): through float, exact, then rounded once */
-    template <class O, typename std::enable_if<!std::is_same<O, Self>::value && sizeof(typename O::fmt) != 0, int>::type = 0>
+    template <class O,
+              typename std::enable_if<!std::is_same<O, Self>::value && sizeof(typename O::fmt) != 0, int>::type = 0>
     explicit scalar(const O &o) : __x(F::from_float((float)o, lowp::RN))
     {
     }
@@ -231,10 +263,13 @@ template <class T> static inline T rn_double(double v) { return T::bits(T::fmt::
 template <class T> static inline bool nan(T a) { return T::fmt::is_nan(a.__x); }
 template <class T> static inline T canonical_nan() { return T::bits((uint16_t)T::fmt::nan); }
 
-/* + - * / in float, rounded once (the header's comment). A product of two 16-bit values is exact
- * in float (22 or 16 bits) but for a bfloat16 product below float's normal range: that one is
- * exact too down to 2^-134 (16 bits from there reach 2^-149, float's last), and one below is less
- * than half of bfloat16's smallest subnormal, which float's rounding keeps (2^-134 is in float). */
+/* + - * / in float, rounded once (the header's comment). Where float's result is a subnormal
+ * (bfloat16 only) it has fewer than 24 bits, and the argument needs more: a product (16 bits) with
+ * its leading bit at 2^-134 or above is exact there (its last bit is at 2^-149 or above); one below
+ * is under half of bfloat16's smallest subnormal, 2^-133, and float's rounding cannot lift it past
+ * 2^-134, a float: it rounds to 0 either way. A sum of two bfloat16 values is a multiple of
+ * 2^-133, exact in float. A quotient's distance from a tie of bfloat16 (an odd multiple of 2^-134)
+ * is at least about 2^-143, far above float's rounding error there (2^-150). */
 template <class T> static inline T add(T a, T b) { return rn<T>(f(a) + f(b)); }
 template <class T> static inline T sub(T a, T b) { return rn<T>(f(a) - f(b)); }
 template <class T> static inline T mul(T a, T b) { return rn<T>(f(a) * f(b)); }
@@ -370,190 +405,199 @@ static inline __attribute__((always_inline)) T2 atomic_add2(T2 *p, T2 v)
 /* the API's functions: inlined always, so that no __half argument passes through the stack (a
  * local access each) */
 #define SIMTLAB_LOWP_FN static inline __attribute__((always_inline))
-#define SIMTLAB_LOWP_MODES(name, T, P, conv)                                                                 \
-    SIMTLAB_LOWP_FN T name##_rn(P v) { return T::bits(T::fmt::conv(v, simtlab::lowp::RN)); }                 \
-    SIMTLAB_LOWP_FN T name##_rz(P v) { return T::bits(T::fmt::conv(v, simtlab::lowp::RZ)); }                 \
-    SIMTLAB_LOWP_FN T name##_rd(P v) { return T::bits(T::fmt::conv(v, simtlab::lowp::RD)); }                 \
+#define SIMTLAB_LOWP_MODES(name, T, P, conv)                                                                        \
+    SIMTLAB_LOWP_FN T name##_rn(P v) { return T::bits(T::fmt::conv(v, simtlab::lowp::RN)); }                        \
+    SIMTLAB_LOWP_FN T name##_rz(P v) { return T::bits(T::fmt::conv(v, simtlab::lowp::RZ)); }                        \
+    SIMTLAB_LOWP_FN T name##_rd(P v) { return T::bits(T::fmt::conv(v, simtlab::lowp::RD)); }                        \
     SIMTLAB_LOWP_FN T name##_ru(P v) { return T::bits(T::fmt::conv(v, simtlab::lowp::RU)); }
-#define SIMTLAB_LOWP_TO_INT(name, T, I)                                                                      \
-    SIMTLAB_LOWP_FN I name##_rn(T a) { return simtlab::lowp::to_int<I>(simtlab::lowp::f(a), simtlab::lowp::RN); } \
-    SIMTLAB_LOWP_FN I name##_rz(T a) { return simtlab::lowp::to_int<I>(simtlab::lowp::f(a), simtlab::lowp::RZ); } \
-    SIMTLAB_LOWP_FN I name##_rd(T a) { return simtlab::lowp::to_int<I>(simtlab::lowp::f(a), simtlab::lowp::RD); } \
+#define SIMTLAB_LOWP_TO_INT(name, T, I)                                                                             \
+    SIMTLAB_LOWP_FN I name##_rn(T a) { return simtlab::lowp::to_int<I>(simtlab::lowp::f(a), simtlab::lowp::RN); }   \
+    SIMTLAB_LOWP_FN I name##_rz(T a) { return simtlab::lowp::to_int<I>(simtlab::lowp::f(a), simtlab::lowp::RZ); }   \
+    SIMTLAB_LOWP_FN I name##_rd(T a) { return simtlab::lowp::to_int<I>(simtlab::lowp::f(a), simtlab::lowp::RD); }   \
     SIMTLAB_LOWP_FN I name##_ru(T a) { return simtlab::lowp::to_int<I>(simtlab::lowp::f(a), simtlab::lowp::RU); }
-/* name(a, b) and name2(a, b) (the pair form named p2) from the lambda body `expr` over a and b */
-#define SIMTLAB_LOWP_BINARY(name, name2, T, T2, expr)                                                        \
-    SIMTLAB_LOWP_FN T name(T a, T b) { return expr; }                                                          \
+/* name(a, b) and its pair form name2(a, b), from the expression `expr` of a and b */
+#define SIMTLAB_LOWP_BINARY(name, name2, T, T2, expr)                                                               \
+    SIMTLAB_LOWP_FN T name(T a, T b) { return expr; }                                                               \
     SIMTLAB_LOWP_FN T2 name2(T2 a, T2 b) { return simtlab::lowp::lanes(a, b, [](T a, T b) { return expr; }); }
-#define SIMTLAB_LOWP_TERNARY(name, name2, T, T2, expr)                                                       \
-    SIMTLAB_LOWP_FN T name(T a, T b, T c) { return expr; }                                                     \
-    SIMTLAB_LOWP_FN T2 name2(T2 a, T2 b, T2 c)                                                                 \
-    {                                                                                                        \
-        return simtlab::lowp::lanes(a, b, c, [](T a, T b, T c) { return expr; });                           \
+#define SIMTLAB_LOWP_TERNARY(name, name2, T, T2, expr)                                                              \
+    SIMTLAB_LOWP_FN T name(T a, T b, T c) { return expr; }                                                          \
+    SIMTLAB_LOWP_FN T2 name2(T2 a, T2 b, T2 c)                                                                      \
+    {                                                                                                               \
+        return simtlab::lowp::lanes(a, b, c, [](T a, T b, T c) { return expr; });                                   \
     }
-#define SIMTLAB_LOWP_UNARY(name, name2, T, T2, expr)                                                         \
-    SIMTLAB_LOWP_FN T name(T a) { return expr; }                                                               \
+#define SIMTLAB_LOWP_UNARY(name, name2, T, T2, expr)                                                                \
+    SIMTLAB_LOWP_FN T name(T a) { return expr; }                                                                    \
     SIMTLAB_LOWP_FN T2 name2(T2 a) { return simtlab::lowp::lanes(a, [](T a) { return expr; }); }
-#define SIMTLAB_LOWP_MATH(name, T, T2, fn)                                                                   \
+#define SIMTLAB_LOWP_MATH(name, T, T2, fn)                                                                          \
     SIMTLAB_LOWP_UNARY(h##name, h2##name, T, T2, simtlab::lowp::math(a, [](double x) { return fn; }))
 /* __heq (bool), __heq2 (1.0 or 0.0 a lane), __hbeq2 (both lanes), __heq2_mask (0xffff a lane) */
-#define SIMTLAB_LOWP_CMP(name, T, T2, c)                                                                     \
-    SIMTLAB_LOWP_FN bool __h##name(T a, T b) { return simtlab::lowp::compare(a, b, simtlab::lowp::c); }        \
-    SIMTLAB_LOWP_FN T2 __h##name##2(T2 a, T2 b)                                                                \
-    {                                                                                                        \
-        return simtlab::lowp::lanes(a, b, [](T a, T b) { return T(__h##name(a, b) ? 1.0f : 0.0f); });       \
-    }                                                                                                        \
-    SIMTLAB_LOWP_FN bool __hb##name##2(T2 a, T2 b) { return __h##name(a.x, b.x) && __h##name(a.y, b.y); }      \
-    SIMTLAB_LOWP_FN unsigned __h##name##2_mask(T2 a, T2 b)                                                     \
-    {                                                                                                        \
-        return (__h##name(a.x, b.x) ? 0xffffu : 0u) | (__h##name(a.y, b.y) ? 0xffff0000u : 0u);             \
+#define SIMTLAB_LOWP_CMP(name, T, T2, c)                                                                            \
+    SIMTLAB_LOWP_FN bool __h##name(T a, T b) { return simtlab::lowp::compare(a, b, simtlab::lowp::c); }             \
+    SIMTLAB_LOWP_FN T2 __h##name##2(T2 a, T2 b)                                                                     \
+    {                                                                                                               \
+        return simtlab::lowp::lanes(a, b, [](T a, T b) { return T(__h##name(a, b) ? 1.0f : 0.0f); });               \
+    }                                                                                                               \
+    SIMTLAB_LOWP_FN bool __hb##name##2(T2 a, T2 b) { return __h##name(a.x, b.x) && __h##name(a.y, b.y); }           \
+    SIMTLAB_LOWP_FN unsigned __h##name##2_mask(T2 a, T2 b)                                                          \
+    {                                                                                                               \
+        return (__h##name(a.x, b.x) ? 0xffffu : 0u) | (__h##name(a.y, b.y) ? 0xffff0000u : 0u);                     \
     }
 
-#define SIMTLAB_LOWP_API(T, T2, N, N2)                                                                       \
-    /* conversions */                                                                                        \
-    SIMTLAB_LOWP_FN T __float2##N(float f) { return T(f); }                                                    \
-    SIMTLAB_LOWP_MODES(__float2##N, T, float, from_float)                                                    \
-    SIMTLAB_LOWP_FN T __double2##N(double d) { return T(d); }                                                  \
-    SIMTLAB_LOWP_FN float __##N##2float(T a) { return simtlab::lowp::f(a); }                                   \
-    SIMTLAB_LOWP_FN float __low2float(T2 a) { return simtlab::lowp::f(a.x); }                                  \
-    SIMTLAB_LOWP_FN float __high2float(T2 a) { return simtlab::lowp::f(a.y); }                                 \
-    SIMTLAB_LOWP_FN T2 __float2##N2##_rn(float f) { return T2(T(f), T(f)); }                                   \
-    SIMTLAB_LOWP_FN T2 __floats2##N2##_rn(float a, float b) { return T2(T(a), T(b)); }                         \
-    SIMTLAB_LOWP_FN T2 __float22##N2##_rn(float2 v) { return T2(T(v.x), T(v.y)); }                             \
-    SIMTLAB_LOWP_FN float2 __##N2##2float2(T2 a) { return make_float2(simtlab::lowp::f(a.x), simtlab::lowp::f(a.y)); } \
-    SIMTLAB_LOWP_FN T2 make_##N2(T a, T b) { return T2(a, b); }                                                \
-    SIMTLAB_LOWP_FN T2 __halves2##N2(T a, T b) { return T2(a, b); }                                            \
-    SIMTLAB_LOWP_FN T2 __##N##2##N2(T a) { return T2(a, a); }                                                  \
-    SIMTLAB_LOWP_FN T __low2##N(T2 a) { return a.x; }                                                          \
-    SIMTLAB_LOWP_FN T __high2##N(T2 a) { return a.y; }                                                         \
-    SIMTLAB_LOWP_FN T2 __low2##N2(T2 a) { return T2(a.x, a.x); }                                               \
-    SIMTLAB_LOWP_FN T2 __high2##N2(T2 a) { return T2(a.y, a.y); }                                              \
-    SIMTLAB_LOWP_FN T2 __lows2##N2(T2 a, T2 b) { return T2(a.x, b.x); }                                        \
-    SIMTLAB_LOWP_FN T2 __highs2##N2(T2 a, T2 b) { return T2(a.y, b.y); }                                       \
-    SIMTLAB_LOWP_FN T2 __lowhigh2highlow(T2 a) { return T2(a.y, a.x); }                                        \
-    SIMTLAB_LOWP_MODES(__int2##N, T, int, from_int)                                                          \
-    SIMTLAB_LOWP_MODES(__uint2##N, T, unsigned, from_uint)                                                   \
-    SIMTLAB_LOWP_MODES(__short2##N, T, short, from_int)                                                      \
-    SIMTLAB_LOWP_MODES(__ushort2##N, T, unsigned short, from_uint)                                           \
-    SIMTLAB_LOWP_MODES(__ll2##N, T, long long, from_int)                                                     \
-    SIMTLAB_LOWP_MODES(__ull2##N, T, unsigned long long, from_uint)                                          \
-    SIMTLAB_LOWP_TO_INT(__##N##2int, T, int)                                                                 \
-    SIMTLAB_LOWP_TO_INT(__##N##2uint, T, unsigned)                                                           \
-    SIMTLAB_LOWP_TO_INT(__##N##2short, T, short)                                                             \
-    SIMTLAB_LOWP_TO_INT(__##N##2ushort, T, unsigned short)                                                   \
-    SIMTLAB_LOWP_TO_INT(__##N##2ll, T, long long)                                                            \
-    SIMTLAB_LOWP_TO_INT(__##N##2ull, T, unsigned long long)                                                  \
-    SIMTLAB_LOWP_FN signed char __##N##2char_rz(T a) { return simtlab::lowp::to_int<signed char>(simtlab::lowp::f(a), simtlab::lowp::RZ); } \
-    SIMTLAB_LOWP_FN unsigned char __##N##2uchar_rz(T a)                                                        \
-    {                                                                                                        \
-        return simtlab::lowp::to_int<unsigned char>(simtlab::lowp::f(a), simtlab::lowp::RZ);                 \
-    }                                                                                                        \
-    SIMTLAB_LOWP_FN short __##N##_as_short(T a) { return (short)a.__x; }                                      \
-    SIMTLAB_LOWP_FN unsigned short __##N##_as_ushort(T a) { return a.__x; }                                    \
-    SIMTLAB_LOWP_FN T __short_as_##N(short v) { return T::bits((uint16_t)v); }                                 \
-    SIMTLAB_LOWP_FN T __ushort_as_##N(unsigned short v) { return T::bits(v); }                                 \
-    /* arithmetic: __hadd and __hadd2 & co. (the _rn forms: the same here, never contracted) */             \
-    SIMTLAB_LOWP_BINARY(__hadd, __hadd2, T, T2, simtlab::lowp::add(a, b))                                    \
-    SIMTLAB_LOWP_BINARY(__hsub, __hsub2, T, T2, simtlab::lowp::sub(a, b))                                    \
-    SIMTLAB_LOWP_BINARY(__hmul, __hmul2, T, T2, simtlab::lowp::mul(a, b))                                    \
-    SIMTLAB_LOWP_BINARY(__hdiv, __h2div, T, T2, simtlab::lowp::div(a, b))                                    \
-    SIMTLAB_LOWP_BINARY(__hadd_rn, __hadd2_rn, T, T2, simtlab::lowp::add(a, b))                              \
-    SIMTLAB_LOWP_BINARY(__hsub_rn, __hsub2_rn, T, T2, simtlab::lowp::sub(a, b))                              \
-    SIMTLAB_LOWP_BINARY(__hmul_rn, __hmul2_rn, T, T2, simtlab::lowp::mul(a, b))                              \
-    SIMTLAB_LOWP_BINARY(__hadd_sat, __hadd2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::add(a, b)))        \
-    SIMTLAB_LOWP_BINARY(__hsub_sat, __hsub2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::sub(a, b)))        \
-    SIMTLAB_LOWP_BINARY(__hmul_sat, __hmul2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::mul(a, b)))        \
-    SIMTLAB_LOWP_BINARY(__hmax, __hmax2, T, T2, simtlab::lowp::max(a, b, false))                             \
-    SIMTLAB_LOWP_BINARY(__hmin, __hmin2, T, T2, simtlab::lowp::min(a, b, false))                             \
-    SIMTLAB_LOWP_BINARY(__hmax_nan, __hmax2_nan, T, T2, simtlab::lowp::max(a, b, true))                      \
-    SIMTLAB_LOWP_BINARY(__hmin_nan, __hmin2_nan, T, T2, simtlab::lowp::min(a, b, true))                      \
-    SIMTLAB_LOWP_UNARY(__hneg, __hneg2, T, T2, simtlab::lowp::neg(a))                                        \
-    SIMTLAB_LOWP_UNARY(__habs, __habs2, T, T2, simtlab::lowp::abs(a))                                        \
-    SIMTLAB_LOWP_TERNARY(__hfma, __hfma2, T, T2, simtlab::lowp::fma(a, b, c))                                \
-    SIMTLAB_LOWP_TERNARY(__hfma_sat, __hfma2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::fma(a, b, c)))    \
-    SIMTLAB_LOWP_TERNARY(__hfma_relu, __hfma2_relu, T, T2, simtlab::lowp::relu(simtlab::lowp::fma(a, b, c))) \
-    /* (a.x + i a.y)(b.x + i b.y) + (c.x + i c.y) in four fmas, as CUDA's */                                 \
-    SIMTLAB_LOWP_FN T2 __hcmadd(T2 a, T2 b, T2 c)                                                              \
-    {                                                                                                        \
-        return T2(__hfma(__hneg(a.y), b.y, __hfma(a.x, b.x, c.x)), __hfma(a.y, b.x, __hfma(a.x, b.y, c.y))); \
-    }                                                                                                        \
-    /* comparisons */                                                                                        \
-    SIMTLAB_LOWP_CMP(eq, T, T2, EQ)                                                                          \
-    SIMTLAB_LOWP_CMP(ne, T, T2, NE)                                                                          \
-    SIMTLAB_LOWP_CMP(lt, T, T2, LT)                                                                          \
-    SIMTLAB_LOWP_CMP(le, T, T2, LE)                                                                          \
-    SIMTLAB_LOWP_CMP(gt, T, T2, GT)                                                                          \
-    SIMTLAB_LOWP_CMP(ge, T, T2, GE)                                                                          \
-    SIMTLAB_LOWP_CMP(equ, T, T2, EQU)                                                                        \
-    SIMTLAB_LOWP_CMP(neu, T, T2, NEU)                                                                        \
-    SIMTLAB_LOWP_CMP(ltu, T, T2, LTU)                                                                        \
-    SIMTLAB_LOWP_CMP(leu, T, T2, LEU)                                                                        \
-    SIMTLAB_LOWP_CMP(gtu, T, T2, GTU)                                                                        \
-    SIMTLAB_LOWP_CMP(geu, T, T2, GEU)                                                                        \
-    SIMTLAB_LOWP_FN bool __hisnan(T a) { return simtlab::lowp::nan(a); }                                       \
-    SIMTLAB_LOWP_FN T2 __hisnan2(T2 a) { return simtlab::lowp::lanes(a, [](T a) { return T(__hisnan(a) ? 1.0f : 0.0f); }); } \
-    SIMTLAB_LOWP_FN int __hisinf(T a) { return (a.__x & 0x7fffu) != T::fmt::inf ? 0 : a.__x >> 15 ? -1 : 1; }  \
-    /* math: sqrt and 1/x in float (correctly rounded), the rest in double, rounded once */                 \
-    SIMTLAB_LOWP_UNARY(hsqrt, h2sqrt, T, T2, simtlab::lowp::sqrt(a))                                         \
-    SIMTLAB_LOWP_UNARY(hrcp, h2rcp, T, T2, simtlab::lowp::div(T(1.0f), a))                                  \
-    SIMTLAB_LOWP_MATH(rsqrt, T, T2, 1.0 / std::sqrt(x))                                                      \
-    SIMTLAB_LOWP_MATH(exp, T, T2, std::exp(x))                                                               \
-    SIMTLAB_LOWP_MATH(exp2, T, T2, std::exp2(x))                                                             \
-    SIMTLAB_LOWP_MATH(exp10, T, T2, std::pow(10.0, x))                                                       \
-    SIMTLAB_LOWP_MATH(log, T, T2, std::log(x))                                                               \
-    SIMTLAB_LOWP_MATH(log2, T, T2, std::log2(x))                                                             \
-    SIMTLAB_LOWP_MATH(log10, T, T2, std::log10(x))                                                           \
-    SIMTLAB_LOWP_MATH(sin, T, T2, std::sin(x))                                                               \
-    SIMTLAB_LOWP_MATH(cos, T, T2, std::cos(x))                                                               \
-    SIMTLAB_LOWP_MATH(tanh, T, T2, std::tanh(x))                                                             \
-    SIMTLAB_LOWP_MATH(tanh_approx, T, T2, std::tanh(x))                                                      \
-    SIMTLAB_LOWP_MATH(ceil, T, T2, std::ceil(x))                                                             \
-    SIMTLAB_LOWP_MATH(floor, T, T2, std::floor(x))                                                           \
-    SIMTLAB_LOWP_MATH(trunc, T, T2, std::trunc(x))                                                           \
-    SIMTLAB_LOWP_MATH(rint, T, T2, __builtin_roundeven(x))                                                   \
-    /* atomics (sm_70 on for T, sm_60 for T2 with half; sm_80 for bfloat16) */                               \
-    SIMTLAB_LOWP_FN T atomicAdd(T *p, T v) { return simtlab::lowp::atomic_add(p, v); } \
+#define SIMTLAB_LOWP_API(T, T2, N, N2)                                                                              \
+    /* conversions */                                                                                               \
+    SIMTLAB_LOWP_FN T __float2##N(float f) { return T(f); }                                                         \
+    SIMTLAB_LOWP_MODES(__float2##N, T, float, from_float)                                                           \
+    SIMTLAB_LOWP_FN T __double2##N(double d) { return T(d); }                                                       \
+    SIMTLAB_LOWP_FN float __##N##2float(T a) { return simtlab::lowp::f(a); }                                        \
+    SIMTLAB_LOWP_FN float __low2float(T2 a) { return simtlab::lowp::f(a.x); }                                       \
+    SIMTLAB_LOWP_FN float __high2float(T2 a) { return simtlab::lowp::f(a.y); }                                      \
+    SIMTLAB_LOWP_FN T2 __float2##N2##_rn(float f) { return T2(T(f), T(f)); }                                        \
+    SIMTLAB_LOWP_FN T2 __floats2##N2##_rn(float a, float b) { return T2(T(a), T(b)); }                              \
+    SIMTLAB_LOWP_FN T2 __float22##N2##_rn(float2 v) { return T2(T(v.x), T(v.y)); }                                  \
+    SIMTLAB_LOWP_FN float2 __##N2##2float2(T2 a)                                                                    \
+    {                                                                                                               \
+        return make_float2(simtlab::lowp::f(a.x), simtlab::lowp::f(a.y));                                           \
+    }                                                                                                               \
+    SIMTLAB_LOWP_FN T2 make_##N2(T a, T b) { return T2(a, b); }                                                     \
+    SIMTLAB_LOWP_FN T2 __halves2##N2(T a, T b) { return T2(a, b); }                                                 \
+    SIMTLAB_LOWP_FN T2 __##N##2##N2(T a) { return T2(a, a); }                                                       \
+    SIMTLAB_LOWP_FN T __low2##N(T2 a) { return a.x; }                                                               \
+    SIMTLAB_LOWP_FN T __high2##N(T2 a) { return a.y; }                                                              \
+    SIMTLAB_LOWP_FN T2 __low2##N2(T2 a) { return T2(a.x, a.x); }                                                    \
+    SIMTLAB_LOWP_FN T2 __high2##N2(T2 a) { return T2(a.y, a.y); }                                                   \
+    SIMTLAB_LOWP_FN T2 __lows2##N2(T2 a, T2 b) { return T2(a.x, b.x); }                                             \
+    SIMTLAB_LOWP_FN T2 __highs2##N2(T2 a, T2 b) { return T2(a.y, b.y); }                                            \
+    SIMTLAB_LOWP_FN T2 __lowhigh2highlow(T2 a) { return T2(a.y, a.x); }                                             \
+    SIMTLAB_LOWP_MODES(__int2##N, T, int, from_int)                                                                 \
+    SIMTLAB_LOWP_MODES(__uint2##N, T, unsigned, from_uint)                                                          \
+    SIMTLAB_LOWP_MODES(__short2##N, T, short, from_int)                                                             \
+    SIMTLAB_LOWP_MODES(__ushort2##N, T, unsigned short, from_uint)                                                  \
+    SIMTLAB_LOWP_MODES(__ll2##N, T, long long, from_int)                                                            \
+    SIMTLAB_LOWP_MODES(__ull2##N, T, unsigned long long, from_uint)                                                 \
+    SIMTLAB_LOWP_TO_INT(__##N##2int, T, int)                                                                        \
+    SIMTLAB_LOWP_TO_INT(__##N##2uint, T, unsigned)                                                                  \
+    SIMTLAB_LOWP_TO_INT(__##N##2short, T, short)                                                                    \
+    SIMTLAB_LOWP_TO_INT(__##N##2ushort, T, unsigned short)                                                          \
+    SIMTLAB_LOWP_TO_INT(__##N##2ll, T, long long)                                                                   \
+    SIMTLAB_LOWP_TO_INT(__##N##2ull, T, unsigned long long)                                                         \
+    SIMTLAB_LOWP_FN signed char __##N##2char_rz(T a)                                                                \
+    {                                                                                                               \
+        return simtlab::lowp::to_int<signed char>(simtlab::lowp::f(a), simtlab::lowp::RZ);                          \
+    }                                                                                                               \
+    SIMTLAB_LOWP_FN unsigned char __##N##2uchar_rz(T a)                                                             \
+    {                                                                                                               \
+        return simtlab::lowp::to_int<unsigned char>(simtlab::lowp::f(a), simtlab::lowp::RZ);                        \
+    }                                                                                                               \
+    SIMTLAB_LOWP_FN short __##N##_as_short(T a) { return (short)a.__x; }                                            \
+    SIMTLAB_LOWP_FN unsigned short __##N##_as_ushort(T a) { return a.__x; }                                         \
+    SIMTLAB_LOWP_FN T __short_as_##N(short v) { return T::bits((uint16_t)v); }                                      \
+    SIMTLAB_LOWP_FN T __ushort_as_##N(unsigned short v) { return T::bits(v); }                                      \
+    /* arithmetic: __hadd and __hadd2 & co. (the _rn forms: the same here, never contracted) */                     \
+    SIMTLAB_LOWP_BINARY(__hadd, __hadd2, T, T2, simtlab::lowp::add(a, b))                                           \
+    SIMTLAB_LOWP_BINARY(__hsub, __hsub2, T, T2, simtlab::lowp::sub(a, b))                                           \
+    SIMTLAB_LOWP_BINARY(__hmul, __hmul2, T, T2, simtlab::lowp::mul(a, b))                                           \
+    SIMTLAB_LOWP_BINARY(__hdiv, __h2div, T, T2, simtlab::lowp::div(a, b))                                           \
+    SIMTLAB_LOWP_BINARY(__hadd_rn, __hadd2_rn, T, T2, simtlab::lowp::add(a, b))                                     \
+    SIMTLAB_LOWP_BINARY(__hsub_rn, __hsub2_rn, T, T2, simtlab::lowp::sub(a, b))                                     \
+    SIMTLAB_LOWP_BINARY(__hmul_rn, __hmul2_rn, T, T2, simtlab::lowp::mul(a, b))                                     \
+    SIMTLAB_LOWP_BINARY(__hadd_sat, __hadd2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::add(a, b)))               \
+    SIMTLAB_LOWP_BINARY(__hsub_sat, __hsub2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::sub(a, b)))               \
+    SIMTLAB_LOWP_BINARY(__hmul_sat, __hmul2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::mul(a, b)))               \
+    SIMTLAB_LOWP_BINARY(__hmax, __hmax2, T, T2, simtlab::lowp::max(a, b, false))                                    \
+    SIMTLAB_LOWP_BINARY(__hmin, __hmin2, T, T2, simtlab::lowp::min(a, b, false))                                    \
+    SIMTLAB_LOWP_BINARY(__hmax_nan, __hmax2_nan, T, T2, simtlab::lowp::max(a, b, true))                             \
+    SIMTLAB_LOWP_BINARY(__hmin_nan, __hmin2_nan, T, T2, simtlab::lowp::min(a, b, true))                             \
+    SIMTLAB_LOWP_UNARY(__hneg, __hneg2, T, T2, simtlab::lowp::neg(a))                                               \
+    SIMTLAB_LOWP_UNARY(__habs, __habs2, T, T2, simtlab::lowp::abs(a))                                               \
+    SIMTLAB_LOWP_TERNARY(__hfma, __hfma2, T, T2, simtlab::lowp::fma(a, b, c))                                       \
+    SIMTLAB_LOWP_TERNARY(__hfma_sat, __hfma2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::fma(a, b, c)))           \
+    SIMTLAB_LOWP_TERNARY(__hfma_relu, __hfma2_relu, T, T2, simtlab::lowp::relu(simtlab::lowp::fma(a, b, c)))        \
+    /* (a.x + i a.y)(b.x + i b.y) + (c.x + i c.y) in four fmas, as CUDA's */                                        \
+    SIMTLAB_LOWP_FN T2 __hcmadd(T2 a, T2 b, T2 c)                                                                   \
+    {                                                                                                               \
+        return T2(__hfma(__hneg(a.y), b.y, __hfma(a.x, b.x, c.x)), __hfma(a.y, b.x, __hfma(a.x, b.y, c.y)));        \
+    }                                                                                                               \
+    /* comparisons */                                                                                               \
+    SIMTLAB_LOWP_CMP(eq, T, T2, EQ)                                                                                 \
+    SIMTLAB_LOWP_CMP(ne, T, T2, NE)                                                                                 \
+    SIMTLAB_LOWP_CMP(lt, T, T2, LT)                                                                                 \
+    SIMTLAB_LOWP_CMP(le, T, T2, LE)                                                                                 \
+    SIMTLAB_LOWP_CMP(gt, T, T2, GT)                                                                                 \
+    SIMTLAB_LOWP_CMP(ge, T, T2, GE)                                                                                 \
+    SIMTLAB_LOWP_CMP(equ, T, T2, EQU)                                                                               \
+    SIMTLAB_LOWP_CMP(neu, T, T2, NEU)                                                                               \
+    SIMTLAB_LOWP_CMP(ltu, T, T2, LTU)                                                                               \
+    SIMTLAB_LOWP_CMP(leu, T, T2, LEU)                                                                               \
+    SIMTLAB_LOWP_CMP(gtu, T, T2, GTU)                                                                               \
+    SIMTLAB_LOWP_CMP(geu, T, T2, GEU)                                                                               \
+    SIMTLAB_LOWP_FN bool __hisnan(T a) { return simtlab::lowp::nan(a); }                                            \
+    SIMTLAB_LOWP_FN T2 __hisnan2(T2 a)                                                                              \
+    {                                                                                                               \
+        return simtlab::lowp::lanes(a, [](T a) { return T(__hisnan(a) ? 1.0f : 0.0f); });                           \
+    }                                                                                                               \
+    SIMTLAB_LOWP_FN int __hisinf(T a) { return (a.__x & 0x7fffu) != T::fmt::inf ? 0 : a.__x >> 15 ? -1 : 1; }       \
+    /* math: sqrt and 1/x in float (correctly rounded), the rest in double, rounded once */                         \
+    SIMTLAB_LOWP_UNARY(hsqrt, h2sqrt, T, T2, simtlab::lowp::sqrt(a))                                                \
+    SIMTLAB_LOWP_UNARY(hrcp, h2rcp, T, T2, simtlab::lowp::div(T(1.0f), a))                                          \
+    SIMTLAB_LOWP_MATH(rsqrt, T, T2, 1.0 / std::sqrt(x))                                                             \
+    SIMTLAB_LOWP_MATH(exp, T, T2, std::exp(x))                                                                      \
+    SIMTLAB_LOWP_MATH(exp2, T, T2, std::exp2(x))                                                                    \
+    SIMTLAB_LOWP_MATH(exp10, T, T2, std::pow(10.0, x))                                                              \
+    SIMTLAB_LOWP_MATH(log, T, T2, std::log(x))                                                                      \
+    SIMTLAB_LOWP_MATH(log2, T, T2, std::log2(x))                                                                    \
+    SIMTLAB_LOWP_MATH(log10, T, T2, std::log10(x))                                                                  \
+    SIMTLAB_LOWP_MATH(sin, T, T2, std::sin(x))                                                                      \
+    SIMTLAB_LOWP_MATH(cos, T, T2, std::cos(x))                                                                      \
+    SIMTLAB_LOWP_MATH(tanh, T, T2, std::tanh(x))                                                                    \
+    SIMTLAB_LOWP_MATH(tanh_approx, T, T2, std::tanh(x))                                                             \
+    SIMTLAB_LOWP_MATH(ceil, T, T2, std::ceil(x))                                                                    \
+    SIMTLAB_LOWP_MATH(floor, T, T2, std::floor(x))                                                                  \
+    SIMTLAB_LOWP_MATH(trunc, T, T2, std::trunc(x))                                                                  \
+    SIMTLAB_LOWP_MATH(rint, T, T2, __builtin_roundeven(x))                                                          \
+    /* atomics (sm_70 on for T, sm_60 for T2 with half; sm_80 for bfloat16) */                                      \
+    SIMTLAB_LOWP_FN T atomicAdd(T *p, T v) { return simtlab::lowp::atomic_add(p, v); }                              \
     SIMTLAB_LOWP_FN T2 atomicAdd(T2 *p, T2 v) { return simtlab::lowp::atomic_add2(p, v); }
 
 /* CUDA's operators on T (ADD & co. its functions, ONE its 1.0), comparisons aside */
-#define SIMTLAB_LOWP_ARITH(T, ADD, SUB, MUL, DIV, NEG, ONE)                                                   \
-    SIMTLAB_LOWP_FN T operator+(const T &a, const T &b) { return ADD(a, b); }                                  \
-    SIMTLAB_LOWP_FN T operator-(const T &a, const T &b) { return SUB(a, b); }                                  \
-    SIMTLAB_LOWP_FN T operator*(const T &a, const T &b) { return MUL(a, b); }                                  \
-    SIMTLAB_LOWP_FN T operator/(const T &a, const T &b) { return DIV(a, b); }                                  \
-    SIMTLAB_LOWP_FN T &operator+=(T &a, const T &b) { return a = ADD(a, b); }                                  \
-    SIMTLAB_LOWP_FN T &operator-=(T &a, const T &b) { return a = SUB(a, b); }                                  \
-    SIMTLAB_LOWP_FN T &operator*=(T &a, const T &b) { return a = MUL(a, b); }                                  \
-    SIMTLAB_LOWP_FN T &operator/=(T &a, const T &b) { return a = DIV(a, b); }                                  \
-    SIMTLAB_LOWP_FN T &operator++(T &a) { return a = ADD(a, ONE); }                                            \
-    SIMTLAB_LOWP_FN T &operator--(T &a) { return a = SUB(a, ONE); }                                            \
-    SIMTLAB_LOWP_FN T operator++(T &a, int)                                                                    \
-    {                                                                                                        \
-        const T old = a;                                                                                     \
-        a = ADD(a, ONE);                                                                                     \
-        return old;                                                                                          \
-    }                                                                                                        \
-    SIMTLAB_LOWP_FN T operator--(T &a, int)                                                                    \
-    {                                                                                                        \
-        const T old = a;                                                                                     \
-        a = SUB(a, ONE);                                                                                     \
-        return old;                                                                                          \
-    }                                                                                                        \
-    SIMTLAB_LOWP_FN T operator+(const T &a) { return a; }                                                      \
+#define SIMTLAB_LOWP_ARITH(T, ADD, SUB, MUL, DIV, NEG, ONE)                                                         \
+    SIMTLAB_LOWP_FN T operator+(const T &a, const T &b) { return ADD(a, b); }                                       \
+    SIMTLAB_LOWP_FN T operator-(const T &a, const T &b) { return SUB(a, b); }                                       \
+    SIMTLAB_LOWP_FN T operator*(const T &a, const T &b) { return MUL(a, b); }                                       \
+    SIMTLAB_LOWP_FN T operator/(const T &a, const T &b) { return DIV(a, b); }                                       \
+    SIMTLAB_LOWP_FN T &operator+=(T &a, const T &b) { return a = ADD(a, b); }                                       \
+    SIMTLAB_LOWP_FN T &operator-=(T &a, const T &b) { return a = SUB(a, b); }                                       \
+    SIMTLAB_LOWP_FN T &operator*=(T &a, const T &b) { return a = MUL(a, b); }                                       \
+    SIMTLAB_LOWP_FN T &operator/=(T &a, const T &b) { return a = DIV(a, b); }                                       \
+    SIMTLAB_LOWP_FN T &operator++(T &a) { return a = ADD(a, ONE); }                                                 \
+    SIMTLAB_LOWP_FN T &operator--(T &a) { return a = SUB(a, ONE); }                                                 \
+    SIMTLAB_LOWP_FN T operator++(T &a, int)                                                                         \
+    {                                                                                                               \
+        const T old = a;                                                                                            \
+        a = ADD(a, ONE);                                                                                            \
+        return old;                                                                                                 \
+    }                                                                                                               \
+    SIMTLAB_LOWP_FN T operator--(T &a, int)                                                                         \
+    {                                                                                                               \
+        const T old = a;                                                                                            \
+        a = SUB(a, ONE);                                                                                            \
+        return old;                                                                                                 \
+    }                                                                                                               \
+    SIMTLAB_LOWP_FN T operator+(const T &a) { return a; }                                                           \
     SIMTLAB_LOWP_FN T operator-(const T &a) { return NEG(a); }
 /* the comparisons (CUDA's: != is unordered, true with a NaN, the others ordered; on a pair, true
  * when both lanes are): EQ & co. the functions' names */
-#define SIMTLAB_LOWP_COMPARE(T, EQ, NEU, LT, LE, GT, GE)                                                      \
-    SIMTLAB_LOWP_FN bool operator==(const T &a, const T &b) { return EQ(a, b); }                               \
-    SIMTLAB_LOWP_FN bool operator!=(const T &a, const T &b) { return NEU(a, b); }                              \
-    SIMTLAB_LOWP_FN bool operator<(const T &a, const T &b) { return LT(a, b); }                                \
-    SIMTLAB_LOWP_FN bool operator<=(const T &a, const T &b) { return LE(a, b); }                               \
-    SIMTLAB_LOWP_FN bool operator>(const T &a, const T &b) { return GT(a, b); }                                \
+#define SIMTLAB_LOWP_COMPARE(T, EQ, NEU, LT, LE, GT, GE)                                                            \
+    SIMTLAB_LOWP_FN bool operator==(const T &a, const T &b) { return EQ(a, b); }                                    \
+    SIMTLAB_LOWP_FN bool operator!=(const T &a, const T &b) { return NEU(a, b); }                                   \
+    SIMTLAB_LOWP_FN bool operator<(const T &a, const T &b) { return LT(a, b); }                                     \
+    SIMTLAB_LOWP_FN bool operator<=(const T &a, const T &b) { return LE(a, b); }                                    \
+    SIMTLAB_LOWP_FN bool operator>(const T &a, const T &b) { return GT(a, b); }                                     \
     SIMTLAB_LOWP_FN bool operator>=(const T &a, const T &b) { return GE(a, b); }
-#define SIMTLAB_LOWP_OPERATORS(T)                                                                            \
-    SIMTLAB_LOWP_ARITH(T, __hadd, __hsub, __hmul, __hdiv, __hneg, T(1.0f))                                   \
+#define SIMTLAB_LOWP_OPERATORS(T)                                                                                   \
+    SIMTLAB_LOWP_ARITH(T, __hadd, __hsub, __hmul, __hdiv, __hneg, T(1.0f))                                          \
     SIMTLAB_LOWP_COMPARE(T, __heq, __hneu, __hlt, __hle, __hgt, __hge)
-#define SIMTLAB_LOWP_OPERATORS2(T2)                                                                          \
-    SIMTLAB_LOWP_ARITH(T2, __hadd2, __hsub2, __hmul2, __h2div, __hneg2, T2(1.0f, 1.0f))                      \
+#define SIMTLAB_LOWP_OPERATORS2(T2)                                                                                 \
+    SIMTLAB_LOWP_ARITH(T2, __hadd2, __hsub2, __hmul2, __h2div, __hneg2, T2(1.0f, 1.0f))                             \
     SIMTLAB_LOWP_COMPARE(T2, __hbeq2, __hbneu2, __hblt2, __hble2, __hbgt2, __hbge2)
 
 #endif /* SIMTLAB_LOWP_H */
