@@ -274,6 +274,13 @@ elseif(CASE STREQUAL "half")
   # digest scripts/gpu/half_parity.sh compares with a GPU's
   run(0 ${SRC}/tests/run/half.cu)
   expect_text("${out}" "half: digest [0-9a-f]+\nhalf: correct" "result")
+  file(STRINGS ${SRC}/tests/run/half.digests want REGEX "^half: digest (f16 |bf16 |[0-9a-f]+$)")
+  foreach(line IN LISTS want)
+    string(FIND "${out}" "${line}\n" pos)
+    if(pos LESS 0)
+      fail("a digest is not tests/run/half.digests' (a result changed, or the program: then update the file): no '${line}' in:\n${out}")
+    endif()
+  endforeach()
   # the accesses: a __half is 2 bytes, a __half2 4 in one request (GCC copied the struct's two
   # lanes one by one: two requests), an atomicAdd on a __half 2 bytes read and written. A warp of
   # 32 lanes: its pair loads and stores 128 bytes each, one shared wavefront; 2 warps, a store and
