@@ -354,7 +354,6 @@ __global__ void arith(const T *a, const T *b, const T *c, int n, T *out, unsigne
         m |= __hge(x, y) << 5 | __hequ(x, y) << 6 | __hneu(x, y) << 7 | __hltu(x, y) << 8 | __hleu(x, y) << 9;
         m |= __hgtu(x, y) << 10 | __hgeu(x, y) << 11 | (x == y) << 12 | (x != y) << 13 | (x < y) << 14;
         m |= (x <= y) << 15 | (x > y) << 16 | (x >= y) << 17 | __hisnan(x) << 18 | (__hisinf(x) + 1) << 19;
-        cmp[i] = m;
         if (i % 2 == 0 && i + 1 < n) { // the pair forms, on (i, i + 1): 4-byte loads of the pairs
             const T2 px = reinterpret_cast<const T2 *>(a)[i / 2], py = reinterpret_cast<const T2 *>(b)[i / 2],
                      pz = reinterpret_cast<const T2 *>(c)[i / 2];
@@ -365,7 +364,14 @@ __global__ void arith(const T *a, const T *b, const T *c, int n, T *out, unsigne
                 o[P_ADD + k] = lo;
                 out[(size_t)NOPS * (i + 1) + P_ADD + k] = hi;
             }
+            const unsigned le = __hle2_mask(px, py);
+            const T2 gt = __hgt2(px, py);
+            m |= __hbeq2(px, py) << 21 | __hblt2(px, py) << 22 | __hbgeu2(px, py) << 23;
+            m |= ((le & 0xffffu) == 0xffffu) << 24 | (le >> 16 == 0xffffu) << 25 | (__low2float(gt) == 1.0f) << 26;
+            m |= (__high2float(gt) == 1.0f) << 27 | (px == py) << 28 | (px != py) << 29;
+            m |= (__low2float(__hisnan2(px)) == 1.0f) << 30;
         }
+        cmp[i] = m;
     }
 }
 
@@ -408,6 +414,15 @@ static const char *const op_names[NOPS] = {"__hadd", "__hsub", "__hmul", "__hdiv
                                            "__habs", "__hadd_sat", "hfloor", "hceil", "htrunc", "hrint"};
 
 static uint32_t lcg(uint32_t &s) { return s = s * 1664525u + 1013904223u; }
+// ==, != (ordered), <, <=, >, >=, then the unordered six (true with a NaN)
+static void compare12(double x, double y, bool *c)
+{
+    const bool un = x != x || y != y;
+    const bool v[12] = {x == y, !un && x != y, x < y,       x <= y,       x > y,       x >= y,
+                        un || x == y, un || x != y, un || x < y, un || x <= y, un || x > y, un || x >= y};
+    for (int k = 0; k < 12; k++)
+        c[k] = v[k];
+}
 
 template <class T>
 static int check_arithmetic(const char *name, digest &d)
@@ -452,15 +467,21 @@ static int check_arithmetic(const char *name, digest &d)
                 fail(what, i, got, want);
             d.val(out[(size_t)NOPS * i + op]);
         }
-        const bool un = x != x || y != y;
-        const bool c12[12] = {x == y, !un && x != y, x < y, x <= y, x > y, x >= y,
-                              un || x == y, un || x != y, un || x < y, un || x <= y, un || x > y, un || x >= y};
+        bool c12[12], p12[12]; // (x, y) and, for an even i, the pair's high lane (i + 1)
+        compare12(x, y, c12);
         unsigned want = 0;
         for (int k = 0; k < 12; k++)
             want |= (unsigned)c12[k] << k;
         want |= (unsigned)c12[0] << 12 | (unsigned)c12[7] << 13 | (unsigned)c12[2] << 14 | (unsigned)c12[3] << 15 |
                 (unsigned)c12[4] << 16 | (unsigned)c12[5] << 17 | (unsigned)(x != x) << 18 |
                 (unsigned)(std::isinf(x) ? (x > 0 ? 2 : 0) : 1) << 19;
+        if (i % 2 == 0 && i + 1 < n) {
+            compare12(tof(a[i + 1]), tof(b[i + 1]), p12);
+            want |= (unsigned)(c12[0] && p12[0]) << 21 | (unsigned)(c12[2] && p12[2]) << 22 |
+                    (unsigned)(c12[11] && p12[11]) << 23 | (unsigned)c12[3] << 24 | (unsigned)p12[3] << 25 |
+                    (unsigned)c12[4] << 26 | (unsigned)p12[4] << 27 | (unsigned)(c12[0] && p12[0]) << 28 |
+                    (unsigned)(c12[7] && p12[7]) << 29 | (unsigned)(x != x) << 30;
+        }
         snprintf(what, sizeof what, "%s comparisons", name);
         if (cmp[i] != want)
             fail(what, i, cmp[i], want);
@@ -624,7 +645,7 @@ __global__ void warp_sum(const typename fmt<T>::T2 *in, typename fmt<T>::T2 *sum
 {
     typedef typename fmt<T>::T2 T2;
     const int i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
-    T2 v = in[i];
+    T2 v = __ldg(&in[i]);
     for (int off = 16; off > 0; off /= 2)
         v = __hadd2(v, __shfl_xor_sync(0xffffffffu, v, off));
     sum[i] = v;
