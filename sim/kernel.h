@@ -359,6 +359,9 @@ unsigned sim_atomic_u(unsigned *p, unsigned v, unsigned cmp, int op);
 float sim_atomic_f(float *p, float v, float cmp, int op);
 double sim_atomic_d(double *p, double v, double cmp, int op);
 unsigned long long sim_atomic_ull(unsigned long long *p, unsigned long long v, unsigned long long cmp, int op);
+unsigned short sim_atomic_us(unsigned short *p, unsigned short v, unsigned short cmp, int op);
+/* 2 or 4 bytes, the new value op(old, v): simtlab run's atomicAdd on half and bfloat16 */
+uint32_t sim_atomic_update(void *p, unsigned size, uint32_t v, uint32_t (*op)(uint32_t old, uint32_t v));
 #define SIMT_ATOM(p, v, c, op)                                                            \
     _Generic((p), int *: sim_atomic_i, unsigned *: sim_atomic_u, float *: sim_atomic_f,   \
              unsigned long long *: sim_atomic_ull)((p), (v), (c), (op))

@@ -2068,6 +2068,7 @@ unsigned sim_activemask(void)
 ATOMIC_INT(i, int)
 ATOMIC_INT(u, unsigned)
 ATOMIC_INT(ull, unsigned long long)
+ATOMIC_INT(us, unsigned short) /* atomicCAS on 2 bytes (sm_70) */
 
 /* floating point: a compare-and-swap loop on the bits */
 #define ATOMIC_FP(suffix, T, U, FMIN, FMAX)                                                   \
@@ -2094,6 +2095,24 @@ ATOMIC_INT(ull, unsigned long long)
 ATOMIC_FP(f, float, uint32_t, fminf, fmaxf)
 ATOMIC_FP(d, double, uint64_t, fmin, fmax)
 #undef ATOMIC_FP
+
+/* 2 or 4 bytes whose new value op computes from the old one and v (the shim's atomicAdd on
+ * __half, __half2, __nv_bfloat16 and __nv_bfloat162: its arithmetic, not the simulator's): one
+ * atomic access of size bytes however often the compare-and-swap retries. Returns the old bits. */
+uint32_t sim_atomic_update(void *p, unsigned size, uint32_t v, uint32_t (*op)(uint32_t old, uint32_t v))
+{
+    sim_access_atomic((uintptr_t)p, size, RA());
+    if (size == 2) {
+        uint16_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
+        while (!__atomic_compare_exchange_n(q, &old, (uint16_t)op(old, v), 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            ;
+        return old;
+    }
+    uint32_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(q, &old, op(old, v), 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+    return old;
+}
 
 /* ---- launching -------------------------------------------------------------------------- */
 static sim_launch_info last_info;

@@ -160,6 +160,24 @@ Test(rewrite, cooperative_groups_in_a_block_pass_grid_wide_named)
               "%s", r.err);
 }
 
+/* half precision and bfloat16 are supported (cuda_fp16.h, cuda_bf16.h); fp8 is named, with its line */
+Test(rewrite, half_and_bfloat16_pass_fp8_named)
+{
+    const char *ok = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+                     "__global__ void k(__half *h, half2 *p, __nv_bfloat16 *b) {\n"
+                     "  h[0] = __float2half(__half2float(h[1]));\n  p[0] = __hadd2(p[0], p[1]);\n"
+                     "  b[0] = __float2bfloat16(1.0f);\n}\n";
+    rewrite_result r = rw(ok);
+    cr_assert_eq(r.launches, 0);
+    free(r.text);
+    const char *fp8 = "#include <cuda_fp8.h>\n__global__ void k(float *f) {\n"
+                      "  __nv_fp8_e4m3 x(f[0]);\n  f[0] = float(x);\n}\n";
+    cr_assert_eq(cu_rewrite(fp8, strlen(fp8), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:3: not supported by the simulator: fp8 (__nv_fp8_e4m3, __nv_fp8_e5m2) (__nv_fp8_e4m3)"),
+              "%s", r.err);
+    cr_assert_null(r.text);
+}
+
 /* libcu++'s headers (NVIDIA's globalToShmemAsyncCopy): one message, not "No such file" */
 Test(rewrite, libcudacxx_named)
 {

@@ -101,8 +101,9 @@ static const feature features[] = {
     {"cuSPARSE and cuDNN", {"cusparse*", "cudnn*"}, {"cusparse", "cudnn"}},
     {"Thrust", {"thrust"}, {"thrust/"}},
     {"CUB", {"cub"}, {"cub/"}},
-    /* the headers alone are fine (simtlab_nohalf.h: many programs include cuda_fp16.h unused) */
-    {"half precision (__half, __nv_bfloat16)", {"__half", "__half2", "half2", "__float2half", "__half2float", "__nv_bfloat16", "__float2bfloat16"}, {NULL}},
+    /* half and bfloat16 are supported (cuda_fp16.h, cuda_bf16.h); fp8 is not, though cuda_fp8.h
+     * alone is fine (simtlab_nofp8.h: it also brings half and bfloat16) */
+    {"fp8 (__nv_fp8_e4m3, __nv_fp8_e5m2)", {"__nv_fp8*", "__nv_cvt_*"}, {NULL}},
     {"tensor-core WMMA", {"wmma", "nvcuda"}, {"mma.h"}},
     {"CUDA graphs", {"cudaGraph*", "cudaStreamBeginCapture"}, {NULL}},
     {"CUDA IPC (cudaIpc*: memory shared between processes)", {"cudaIpc*"}, {NULL}},

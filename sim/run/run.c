@@ -497,7 +497,7 @@ static uint64_t fnv_cpu(uint64_t h)
 #endif
 
 /* The shim's and simtlab's libraries take part in the cache key (the shim headers with code in
- * them: cuda_runtime.h and the cooperative groups). */
+ * them: cuda_runtime.h, the cooperative groups, half and bfloat16). */
 static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.h",
                                              SIMTLAB_RUN_INCLUDE "/simtlab_cudart.h",
                                              SIMTLAB_RUN_INCLUDE "/cooperative_groups.h",
@@ -505,7 +505,11 @@ static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.
                                              SIMTLAB_RUN_INCLUDE "/cooperative_groups/scan.h",
                                              SIMTLAB_RUN_INCLUDE "/simtlab_math.h",
                                              SIMTLAB_RUN_INCLUDE "/simtlab_simd.h",
-                                             SIMTLAB_RUN_INCLUDE "/simtlab_nohalf.h",
+                                             SIMTLAB_RUN_INCLUDE "/simtlab_lowp.h",
+                                             SIMTLAB_RUN_INCLUDE "/cuda_fp16.h",
+                                             SIMTLAB_RUN_INCLUDE "/cuda_bf16.h",
+                                             SIMTLAB_RUN_INCLUDE "/cuda_fp8.h",
+                                             SIMTLAB_RUN_INCLUDE "/simtlab_nofp8.h",
                                              SIMTLAB_RUN_INCLUDE "/simtlab_notex.h",
                                              SIMTLAB_RUN_LIB_RUNTIME,
                                              SIMTLAB_RUN_LIB_JSON,

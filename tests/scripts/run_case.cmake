@@ -287,6 +287,34 @@ elseif(CASE STREQUAL "launch_kernel")
   expect("${js}" 4000 kernels 0 hbm write_bytes)
   run(0 ${SRC}/tests/run/launch_kernel.cu --detail)
   expect_text("${out}" "launch_kernel: correct" "detailed mode")
+elseif(CASE STREQUAL "half")
+  # half precision and bfloat16 (cuda_fp16.h, cuda_bf16.h): the self-checking program, whose
+  # digest scripts/gpu/half_parity.sh compares with a GPU's
+  run(0 ${SRC}/tests/run/half.cu)
+  expect_text("${out}" "half: digest [0-9a-f]+\nhalf: correct" "result")
+  file(STRINGS ${SRC}/tests/run/half.digests want REGEX "^half: digest (f16 |bf16 |[0-9a-f]+$)")
+  foreach(line IN LISTS want)
+    string(FIND "${out}" "${line}\n" pos)
+    if(pos LESS 0)
+      fail("a digest is not tests/run/half.digests' (a result changed, or the program: then update the file): no '${line}' in:\n${out}")
+    endif()
+  endforeach()
+  # the accesses: a __half is 2 bytes, a __half2 4 in one request (GCC copied the struct's two
+  # lanes one by one: two requests), an atomicAdd on a __half 2 bytes read and written. A warp of
+  # 32 lanes: its pair loads and stores 128 bytes each, one shared wavefront; 2 warps, a store and
+  # two loads each: 6 wavefronts; global: in 256 B, h 128 B and the atomics 128 B each way
+  file(WRITE ${WORK}/src/counts.cu "#include <cstdio>\n#include <cuda_fp16.h>\n__global__ void k(const __half2 *in, __half2 *out, __half *h, __half *acc)\n{\n    __shared__ __half2 s[64];\n    const int t = threadIdx.x;\n    s[t] = in[t];\n    __syncthreads();\n    out[t] = __hadd2(s[(t + 1) % 64], s[t]);\n    h[t] = h[t] * __float2half(2.0f);\n    atomicAdd(acc, __float2half(1.0f));\n}\nint main()\n{\n    __half2 *in, *out;\n    __half *h, *acc;\n    cudaMallocManaged(&in, 256);\n    cudaMallocManaged(&out, 256);\n    cudaMallocManaged(&h, 128);\n    cudaMallocManaged(&acc, 2);\n    for (int i = 0; i < 64; i++)\n        in[i] = __floats2half2_rn(i, -i), h[i] = i;\n    *acc = 0;\n    k<<<1, 64>>>(in, out, h, acc);\n    cudaDeviceSynchronize();\n    printf(\"counts: %g %g %g %g\\n\", __low2float(out[63]), __high2float(out[0]), __half2float(h[5]), __half2float(*acc));\n}\n")
+  run(0 ${WORK}/src/counts.cu --detail --json ${J})
+  expect_text("${out}" "counts: 63 -1 10 64" "the counts program's results")
+  file(READ ${J} js)
+  expect("${js}" 0 kernels 0 status)
+  expect("${js}" 512 kernels 0 hbm read_bytes)
+  expect("${js}" 512 kernels 0 hbm write_bytes)
+  expect("${js}" 12 kernels 0 hbm read_sectors)
+  expect("${js}" 64 kernels 0 hbm atom_sectors)
+  expect("${js}" 512 kernels 0 sram read_bytes)
+  expect("${js}" 256 kernels 0 sram write_bytes)
+  expect("${js}" 6 kernels 0 sram wavefronts)
 elseif(CASE STREQUAL "complex")
   # <cuComplex.h>: the shim's (the toolkit's clashed with the shim's vector types)
   run(0 ${SRC}/tests/run/complex.cu)
@@ -491,14 +519,19 @@ elseif(CASE STREQUAL "fast_math")
   expect_text("${out}" "fast_math: correct" "result")
 elseif(CASE STREQUAL "half_include")
   # cuda_fp16.h included and never used (BBuf's reductions): builds and runs, as with nvcc; a
-  # header that uses __half fails to build, saying half precision is not supported
+  # header that uses __half builds and runs too (half precision is supported since session 24:
+  # case half); one that uses fp8 fails to build, saying fp8 is not supported
   file(WRITE ${WORK}/src/unused.cu "#include <cuda_fp16.h>\n#include <cstdio>\n__global__ void k(int *p) { p[threadIdx.x] = 3; }\nint main() { int *d, h; cudaMalloc(&d, 4); k<<<1, 1>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf(\"unused: %d\\n\", h); }\n")
   run(0 ${WORK}/src/unused.cu)
   expect_text("${out}" "unused: 3" "an unused include")
   file(WRITE ${WORK}/src/usehalf.h "#include <cuda_fp16.h>\n__device__ inline float twice(float x) { return __half2float(__float2half(2.0f * x)); }\n")
-  file(WRITE ${WORK}/src/usehalf.cu "#include \"usehalf.h\"\n__global__ void k(float *p) { p[0] = twice(p[0]); }\nint main() { float *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); }\n")
-  run(2 ${WORK}/src/usehalf.cu)
-  expect_text("${err}" "half precision, bfloat16 and fp8 \\(__half, __nv_bfloat16, __nv_fp8_\\*\\) are not supported by the simulator" "a use in a header")
+  file(WRITE ${WORK}/src/usehalf.cu "#include <cstdio>\n#include \"usehalf.h\"\n__global__ void k(float *p) { p[0] = twice(p[0]); }\nint main() { float *d, h = 1.5f; cudaMalloc(&d, 4); cudaMemcpy(d, &h, 4, cudaMemcpyHostToDevice); k<<<1, 1>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf(\"usehalf: %g\\n\", h); }\n")
+  run(0 ${WORK}/src/usehalf.cu)
+  expect_text("${out}" "usehalf: 3" "half precision in a header")
+  file(WRITE ${WORK}/src/usefp8.h "#include <cuda_fp8.h>\n__device__ inline float quantize(float x) { return float(__nv_fp8_e4m3(x)); }\n")
+  file(WRITE ${WORK}/src/usefp8.cu "#include \"usefp8.h\"\n__global__ void k(float *p) { p[0] = quantize(p[0]); }\nint main() { float *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); }\n")
+  run(2 ${WORK}/src/usefp8.cu)
+  expect_text("${err}" "fp8 \\(__nv_fp8_e4m3, __nv_fp8_e5m2, __nv_fp8x2_\\*, __nv_fp8x4_\\*\\) is not supported by the simulator" "fp8 in a header")
   # textures in the program's own header (the rewriter refuses them in a .cu file only): one static
   # assertion names them (simtlab_notex.h), not g++'s errors on undeclared names; a variable
   # named texture is fine (CUDA 12 removed texture references)
@@ -626,6 +659,15 @@ elseif(CASE STREQUAL "static_shared")
   # __shared__` at file scope: block-shared variables as without `static` (a GPU: the same output)
   run(0 ${SRC}/tests/run/static_shared.cu --detail)
   expect_text("${out}" "static_shared: sum 523776, count 3072, correct" "result")
+  # a __shared__ array of a class with a constructor: no initialization at run time (GCC guarded
+  # it with a flag in shared memory, which every thread read: a race in detailed mode, and one
+  # more shared request a warp); 2 warps, each 1 store and 1 load request: 4 wavefronts
+  file(WRITE ${WORK}/src/ctor.cu "#include <cstdio>\nstruct P { float v; P() = default; __device__ P(float x) : v(x) {} };\n__global__ void k(float *o) { __shared__ P s[64]; s[threadIdx.x] = P(threadIdx.x); __syncthreads(); o[threadIdx.x] = s[63 - threadIdx.x].v; }\nint main() { float *d, h; cudaMalloc(&d, 256); k<<<1, 64>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf(\"ctor: %g\\n\", h); }\n")
+  run(0 ${WORK}/src/ctor.cu --detail --json ${J})
+  expect_text("${out}" "ctor: 63" "a __shared__ array of a class with a constructor")
+  file(READ ${J} js)
+  expect("${js}" 4 kernels 0 sram wavefronts)
+  expect("${js}" 0 kernels 0 status)
 elseif(CASE STREQUAL "extern_shared")
   # `(int *)&buf`, `&buf[0]`, `buf` as an `int *` and sizeof(buf[0]) of an extern __shared__ array
   # in a kernel and at file scope reach the block's shared memory; every access counted there:

@@ -65,8 +65,12 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__
 /* All threads of a block run on one OS thread: block-local storage is the
- * thread-local storage of that worker (sim/README "shared memory"). */
-#define __shared__ static thread_local __attribute__((aligned(16)))
+ * thread-local storage of that worker (sim/README "shared memory"). __constinit (GCC's
+ * extension, C++20's constinit): an object of a class type with a constructor (__half, any
+ * user struct with one) is not initialized at run time, as CUDA has it; without it GCC guards
+ * even a trivial default initialization with a thread-local flag, and every thread's read of
+ * that flag was a shared-memory access and, in detailed mode, a race (test run_static_shared). */
+#define __shared__ __constinit static thread_local __attribute__((aligned(16)))
 /* __constant__ data sits in a section of its own: a kernel that writes it is
  * reported (sim/access.c); host code fills it with cudaMemcpyToSymbol. */
 #define __constant__ __attribute__((section("simtlab_const")))
@@ -129,6 +133,8 @@ unsigned sim_atomic_u(unsigned *p, unsigned v, unsigned cmp, int op);
 float sim_atomic_f(float *p, float v, float cmp, int op);
 double sim_atomic_d(double *p, double v, double cmp, int op);
 unsigned long long sim_atomic_ull(unsigned long long *p, unsigned long long v, unsigned long long cmp, int op);
+unsigned short sim_atomic_us(unsigned short *p, unsigned short v, unsigned short cmp, int op);
+uint32_t sim_atomic_update(void *p, unsigned size, uint32_t v, uint32_t (*op)(uint32_t old, uint32_t v));
 void sim_copy_async(void *dst, const void *src, unsigned size);
 }
 #define threadIdx (sim_thread_idx())
@@ -340,6 +346,10 @@ static inline __attribute__((always_inline)) int atomicCAS(int *p, int c, int v)
 static inline __attribute__((always_inline)) unsigned atomicCAS(unsigned *p, unsigned c, unsigned v)
 {
     return sim_atomic_u(p, v, c, SIMTLAB_ATOM_CAS);
+}
+static inline __attribute__((always_inline)) unsigned short atomicCAS(unsigned short *p, unsigned short c, unsigned short v)
+{
+    return sim_atomic_us(p, v, c, SIMTLAB_ATOM_CAS); /* sm_70 on: half-precision code's own atomics */
 }
 static inline __attribute__((always_inline)) unsigned long long atomicCAS(unsigned long long *p, unsigned long long c,
                                                                           unsigned long long v)

@@ -1,6 +1,6 @@
 /* sim/run/include/simtlab_notex.h - textures and surfaces here: the simulator has none (no texture
  * unit, no CUDA arrays). Their names are declared so that a use fails to build naming what is
- * unsupported in one static assertion, as simtlab_nohalf.h does for half precision: the
+ * unsupported in one static assertion, as simtlab_nofp8.h does for fp8: the
  * descriptor types are a template that cannot be completed, the functions return one. A .cu file
  * that names them is refused earlier, in one line, by the rewriter (rewrite.c features); this is
  * for the program's own headers, which the rewriter does not refuse (a header may name a feature
