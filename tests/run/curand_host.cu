@@ -92,27 +92,33 @@ int main()
         bad += check(curandGenerateNormal(g, df, 3, 0.0f, 1.0f) == CURAND_STATUS_LENGTH_NOT_MULTIPLE, "odd count");
         bad += check(curandDestroyGenerator(g) == CURAND_STATUS_SUCCESS, "curandDestroyGenerator");
     }
-    // the same seed, the same values (and a generator writing host memory)
+    // the same seed, the same values; a generator writing host memory
     {
-        curandGenerator_t a, b;
+        curandGenerator_t a, b, h;
         bad += check(curandCreateGenerator(&a, CURAND_RNG_PSEUDO_XORWOW) == CURAND_STATUS_SUCCESS &&
-                         curandCreateGeneratorHost(&b, CURAND_RNG_PSEUDO_XORWOW) == CURAND_STATUS_SUCCESS,
-                     "two generators");
+                         curandCreateGenerator(&b, CURAND_RNG_PSEUDO_XORWOW) == CURAND_STATUS_SUCCESS &&
+                         curandCreateGeneratorHost(&h, CURAND_RNG_PSEUDO_PHILOX4_32_10) == CURAND_STATUS_SUCCESS,
+                     "three generators");
         curandSetPseudoRandomGeneratorSeed(a, 99);
         curandSetPseudoRandomGeneratorSeed(b, 99);
         curandGenerate(a, du, 1000);
-        curandGenerate(b, hu, 1000);
-        unsigned *back = new unsigned[1000];
-        cudaMemcpy(back, du, 1000 * sizeof *back, cudaMemcpyDeviceToHost);
+        cudaMemcpy(hu, du, 1000 * sizeof *hu, cudaMemcpyDeviceToHost);
+        curandGenerate(b, du, 1000);
+        unsigned *again = new unsigned[1000];
+        cudaMemcpy(again, du, 1000 * sizeof *again, cudaMemcpyDeviceToHost);
         int same = 0;
         for (int i = 0; i < 1000; i++)
-            same += back[i] == hu[i];
-        bad += check(same == 1000, "a seed's values, in device and host memory");
+            same += again[i] == hu[i];
+        bad += check(same == 1000, "a seed's values, twice");
+        curandSetPseudoRandomGeneratorSeed(h, 7);
+        bad += check(curandGenerateUniform(h, hf, N) == CURAND_STATUS_SUCCESS, "a host generator");
+        bad += moments("uniform in host memory", hf, N, 0.5, 1.0 / 12, 1.8, 1e-10, 1.0);
         int version = 0;
         bad += check(curandGetVersion(&version) == CURAND_STATUS_SUCCESS && version >= 10000, "curandGetVersion");
         curandDestroyGenerator(a);
         curandDestroyGenerator(b);
-        delete[] back;
+        curandDestroyGenerator(h);
+        delete[] again;
     }
     // states in global memory
     const int n = 1024;
