@@ -129,6 +129,13 @@ int main()
     bad += check(cudaDeviceSynchronize() == cudaSuccess, "the kernels");
     cudaMemcpy(hf, df, n * sizeof *hf, cudaMemcpyDeviceToHost);
     bad += moments("a draw per state", hf, n, 0.5, 1.0 / 12, 1.8, 1e-10, 1.0);
+    cudaFree(states);
+    cudaFree(df);
+    cudaFree(dd);
+    cudaFree(du);
+    delete[] hf;
+    delete[] hd;
+    delete[] hu;
     printf("curand_host: %s\n", bad ? "WRONG" : "correct");
     return bad != 0;
 }
