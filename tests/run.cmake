@@ -6,13 +6,27 @@
 foreach(case vector_add matmul transpose reduce histogram lines fault course anon warp_sync partial_warp complex half simd_video launch_kernel nested_launch interblock_wait pitched3d assert cg cg_groups cg_bad cg_grid runtime_api
              no_globals warp_collectives device_heap heap_bad intrinsics trap host_speed unsupported usage
              builtin_names static_shared extern_shared
-             internal_kernel headers c_file bad_config std_headers stack_limit kernel_args type_pun shared_overrun program_name kernel_lambda legacy_warp fast_math half_include lock_fault header_gaps static_symbols)
+             internal_kernel headers c_file bad_config std_headers stack_limit kernel_args type_pun shared_overrun program_name kernel_lambda legacy_warp fast_math half_include lock_fault header_gaps static_symbols curand curand_host)
   add_test(NAME run_${case}
            COMMAND ${CMAKE_COMMAND} -DRUN=$<TARGET_FILE:simtlab-run> -DSRC=${PROJECT_SOURCE_DIR}
                    -DWORK=${CMAKE_CURRENT_BINARY_DIR}/run_${case} -DCASE=${case}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_case.cmake)
   set_tests_properties(run_${case} PROPERTIES TIMEOUT 300 LABELS run ENVIRONMENT "OMP_WAIT_POLICY=passive")
 endforeach()
+
+# cuRAND: the toolkit's own curand_kernel.h, compiled by nvcc for the host, against the simulator's
+if(CMAKE_CUDA_COMPILER OR EXISTS /usr/local/cuda/bin/nvcc)
+  if(CMAKE_CUDA_COMPILER)
+    set(curand_nvcc ${CMAKE_CUDA_COMPILER})
+  else()
+    set(curand_nvcc /usr/local/cuda/bin/nvcc)
+  endif()
+  add_test(NAME run_curand_reference
+           COMMAND ${CMAKE_COMMAND} -DRUN=$<TARGET_FILE:simtlab-run> -DSRC=${PROJECT_SOURCE_DIR} -DNVCC=${curand_nvcc}
+                   -DWORK=${CMAKE_CURRENT_BINARY_DIR}/run_curand_reference -DCASE=curand_reference
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_case.cmake)
+  set_tests_properties(run_curand_reference PROPERTIES TIMEOUT 400 LABELS run ENVIRONMENT "OMP_WAIT_POLICY=passive")
+endif()
 
 # the L2 model against the H200's DRAM bytes on the softmax probe (issue 15; dram_parity_probe.cmake)
 add_test(NAME dram_parity_probe

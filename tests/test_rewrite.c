@@ -122,6 +122,29 @@ Test(rewrite, unsupported_features_named_with_their_line)
     cr_assert(strstr(r.err, "t.cu:7: not supported by the simulator: textures and surfaces (tex1Dfetch)"), "%s", r.err);
 }
 
+/* cuRAND: XORWOW, Philox and MRG32k3a, device and host API, pass (sim/run/include/curand_kernel.h,
+ * curand.h); the MTGP32, MT19937 and Sobol generators and the discrete distributions are named */
+Test(rewrite, curand_supported_generators_pass_the_others_named)
+{
+    const char *ok = "#include <curand.h>\n#include <curand_kernel.h>\n"
+                     "__global__ void k(curandState *s, curandStatePhilox4_32_10_t *p, curandStateMRG32k3a_t *m, float *o) {\n"
+                     "  curand_init(1234, threadIdx.x, 0, &s[threadIdx.x]);\n  o[threadIdx.x] = curand_uniform(&s[threadIdx.x]);\n}\n"
+                     "void h(float *d) { curandGenerator_t g; curandCreateGenerator(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10);\n"
+                     "  curandGenerateUniform(g, d, 16); curandDestroyGenerator(g); }\n";
+    rewrite_result r = rw(ok);
+    same_lines(ok, &r);
+    free(r.text);
+    const char *src = "#include <curand_kernel.h>\n#include <curand_mtgp32_host.h>\n"
+                      "__global__ void k(curandStateMtgp32_t *s) {}\n"
+                      "void h() { curandGenerator_t g; curandCreateGenerator(&g, CURAND_RNG_QUASI_SOBOL32); }\n";
+    cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: cuRAND's MTGP32, MT19937 and Sobol generators and "
+                            "discrete distributions (XORWOW, Philox4_32_10 and MRG32k3a are supported) (#include "
+                            "<curand_mtgp32_host.h>)"),
+              "%s", r.err);
+    cr_assert_null(r.text);
+}
+
 /* Launches inside macros: the kernel's name continued to the next line before <<< (`k<(N)> \
  * <<<...>>>`), and a name the macro pastes (`fill_##tag##_kernel<<<...>>>`, LeetCUDA): the macro
  * stays one macro, its lines as many, the pasted name's string made after the pasting */

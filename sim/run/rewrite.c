@@ -78,7 +78,7 @@ static int ident_char(int c) { return isalnum(c) || c == '_'; }
 /* ---- features the simulator does not have ----------------------------------- */
 typedef struct feature {
     const char *what;  /* as the message names it */
-    const char *ids[12]; /* identifiers (exact) or prefixes ending in '*' */
+    const char *ids[16]; /* identifiers (exact) or prefixes ending in '*' */
     const char *incs[6]; /* include names (prefix) */
 } feature;
 static const feature features[] = {
@@ -97,7 +97,15 @@ static const feature features[] = {
     {"textures and surfaces", {"tex1D", "tex1Dfetch", "tex2D", "tex3D", "texture", "cudaCreateTextureObject", "cudaBindTexture", "surf2Dread", "surf2Dwrite", "cudaCreateSurfaceObject"}, {"texture_fetch_functions", "cuda_texture_types", "surface_functions"}},
     {"cuBLAS", {"cublas*"}, {"cublas"}},
     {"cuFFT", {"cufft*"}, {"cufft"}},
-    {"cuRAND", {"curand*"}, {"curand"}},
+    /* cuRAND's XORWOW, Philox and MRG32k3a generators, device and host API, are in
+     * sim/run/include/curand_kernel.h and curand.h; these are not */
+    {"cuRAND's MTGP32, MT19937 and Sobol generators and discrete distributions (XORWOW, Philox4_32_10 and "
+     "MRG32k3a are supported)",
+     {"curandStateMtgp32*", "curandStateSobol*", "curandStateScrambledSobol*", "curandMakeMTGP32*", "curand_mtgp32*",
+      "mtgp32*", "curandDirectionVectors*", "curandGetDirectionVectors*", "curandGetScrambleConstants*",
+      "CURAND_RNG_PSEUDO_MTGP32", "CURAND_RNG_PSEUDO_MT19937", "CURAND_RNG_QUASI_*", "curandDiscreteDistribution*",
+      "curand_discrete*", "curandCreatePoissonDistribution", "curandSetQuasiRandomGeneratorDimensions"},
+     {"curand_mtgp32", "curand_discrete"}},
     {"cuSPARSE and cuDNN", {"cusparse*", "cudnn*"}, {"cusparse", "cudnn"}},
     {"Thrust", {"thrust"}, {"thrust/"}},
     {"CUB", {"cub"}, {"cub/"}},
@@ -140,7 +148,7 @@ static void check_ident(scan *sc, const char *id, size_t len, size_t after, int 
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), id);
     for (int f = 0; f < F_DYNPAR; f++)
-        for (int k = 0; k < 12 && features[f].ids[k]; k++)
+        for (int k = 0; k < 16 && features[f].ids[k]; k++)
             if (id_matches(features[f].ids[k], id, len)) {
                 size_t j = after;
                 while (j < sc->n && isspace((unsigned char)sc->s[j]))

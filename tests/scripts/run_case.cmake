@@ -319,6 +319,41 @@ elseif(CASE STREQUAL "complex")
   # <cuComplex.h>: the shim's (the toolkit's clashed with the shim's vector types)
   run(0 ${SRC}/tests/run/complex.cu)
   expect_text("${out}" "complex: correct" "result")
+elseif(CASE STREQUAL "curand")
+  # cuRAND's device API (sim/run/include/curand_kernel.h): the program's own checks, and its digest
+  # of every integer and uniform draw, as the toolkit's header compiled for the host gives it
+  # (case curand_reference; scripts/gpu/curand_parity.sh compares a GPU's)
+  run(0 ${SRC}/tests/run/curand.cu)
+  expect_text("${out}" "curand: correct" "result")
+  expect_text("${out}" "curand: digest 7f4447779d2e5a0d" "the digest")
+elseif(CASE STREQUAL "curand_reference")
+  # the same program built by nvcc with the toolkit's own curand_kernel.h on the host (its
+  # QUALIFIERS hook, no GPU): NVIDIA's code gives the same digest as the simulator's
+  execute_process(COMMAND ${NVCC} -O2 -DCURAND_HOST_REFERENCE -x cu ${SRC}/tests/run/curand.cu -o ${WORK}/reference
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE nout ERROR_VARIABLE nerr TIMEOUT 240)
+  if(NOT rc EQUAL 0)
+    fail("nvcc: ${rc}\n${nout}${nerr}")
+  else()
+    execute_process(COMMAND ${WORK}/reference RESULT_VARIABLE rc OUTPUT_VARIABLE ref TIMEOUT 120)
+    expect_text("${ref}" "curand: correct" "the reference's checks")
+    run(0 ${SRC}/tests/run/curand.cu)
+    string(REGEX MATCH "curand: digest [0-9a-f]+" want "${ref}")
+    string(REGEX MATCH "curand: digest [0-9a-f]+" got "${out}")
+    if(NOT want OR NOT "${got}" STREQUAL "${want}")
+      fail("the simulator's '${got}', the toolkit's '${want}'")
+    endif()
+  endif()
+elseif(CASE STREQUAL "curand_host")
+  # cuRAND's host API (sim/run/include/curand.h), and states in global memory: curand_init
+  # stores 44 bytes of each 48-byte state (the padding is not written), the next kernel's copy
+  # loads them back
+  run(0 ${SRC}/tests/run/curand_host.cu --json ${J})
+  expect_text("${out}" "curand_host: correct" "result")
+  file(READ ${J} js)
+  expect("${js}" setup kernels 0 name)
+  expect("${js}" 45056 kernels 0 hbm write_bytes)
+  expect("${js}" 45056 kernels 1 hbm read_bytes)
+  expect("${js}" 49152 kernels 1 hbm write_bytes)
 elseif(CASE STREQUAL "nested_launch")
   # a launch from inside a kernel's thread does not run and says so once; no crash
   run(0 ${SRC}/tests/run/nested_launch.cu)
