@@ -20,7 +20,7 @@ for m in 0 1 2 3 "parts 0" "parts 1" "parts 2"; do
   { echo "== $m"; compute-sanitizer --tool racecheck --racecheck-report all /tmp/svp $m 2>&1 | grep -E "mode|RACECHECK SUMMARY|hazard|Race reported" | sort | uniq -c | head -20; } >> "$OUT/same_value.txt" 2>&1
 done
 OUT=$OUT/half bash scripts/gpu/half_parity.sh > /dev/null 2>&1
-[ -f scripts/gpu/curand_parity.sh ] && OUT=$OUT/curand bash scripts/gpu/curand_parity.sh > /dev/null 2>&1
+[ -f scripts/gpu/curand_parity.sh ] && OUT=$OUT bash scripts/gpu/curand_parity.sh > /dev/null 2>&1
 # the simulator's digests of the same programs, for the side by side (same build, this machine)
 cmake -S . -B /tmp/b24 -DSIMTLAB_CUDA=OFF -DSIMTLAB_TESTS=OFF -DCMAKE_BUILD_TYPE=Release > /tmp/b24.log 2>&1 &&
   cmake --build /tmp/b24 -j16 --target simtlab-run >> /tmp/b24.log 2>&1 &&
