@@ -293,12 +293,21 @@ HOOKS(16)
  * the whole range, split into 4-byte words the way a GPU would move them. */
 static void range_access(uintptr_t a, size_t n, int wr, uintptr_t pc)
 {
+    sim_worker *w = sim_tls_worker;
+    const int hold = wr && w && w->cur && w->waw_mode == 0; /* every word's store comes after the last hook */
+    if (hold) {
+        if (w->waw_n) /* an earlier access's, whose store is made: settled now, not with this copy's */
+            sim_waw_settle(w, 1);
+        w->waw_mode = SIM_WAW_HOLD;
+    }
     size_t i = 0;
     if (!(a & 3))
         for (; i + 4 <= n; i += 4)
             access_inline(a + i, 4, wr, pc, 0);
     for (; i < n; i++)
         access_inline(a + i, 1, wr, pc, 0);
+    if (hold)
+        w->waw_mode = 0;
 }
 void __tsan_read_range(void *p, long n) { range_access((uintptr_t)p, (size_t)n, 0, RA()); }
 void __tsan_write_range(void *p, long n) { range_access((uintptr_t)p, (size_t)n, 1, RA()); }
@@ -443,10 +452,10 @@ static inline __attribute__((always_inline)) void shared_record(sim_worker *w, u
                                                                 uintptr_t pc)
 {
     (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
-    race_check_inline(w, a, size, wr, pc, 0);
     if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
-        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
-}
+        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED); /* may let other lanes run (make_room): */
+    race_check_inline(w, a, size, wr, pc, 0);                /* so before the check, whose deferred write */
+}                                                            /* hazard needs its store next */
 
 /* Everything the hooks do not finish inline. First, without a stack frame
  * of its own, detailed mode's aligned shared accesses the hook's windows did
@@ -454,8 +463,8 @@ static inline __attribute__((always_inline)) void shared_record(sim_worker *w, u
  * checks and reports included, in access_general. */
 static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)
 {
-    if (__builtin_expect(w->waw_n != 0, 0)) /* the last shared write's store is made: its value can be told */
-        sim_waw_settle(w, 1);
+    if (__builtin_expect(w->waw_n != 0, 0) && w->waw_mode != SIM_WAW_HOLD) /* the last shared write's store */
+        sim_waw_settle(w, 1);                                                /* is made: its value can be told */
     if (__builtin_expect(w->vol_thread != NULL, 0)) /* a volatile access's second half (vol_arm); not inside */
         sim_vol_fire(w, !w->async);                 /* an atomic or a copy: w->async is the worker's */
     if (__builtin_expect(w->detailed == 1, 1) && !atomic && !w->async && w->cur && !(a & (size - 1)) &&
@@ -471,10 +480,10 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
         if (sample_take(w)) {
             /* the first race is the note, none looked for after it; and only in a stretch's first
              * SIM_SAMPLE_RACE_ACCESSES accesses (the check costs more than the sample itself) */
+            if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
+                detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED); /* before the check: shared_record */
             if (!w->has_race && w->sample_n <= SIM_SAMPLE_RACE_ACCESSES && w->shadow_tls)
                 sample_race_check(w, a, size, wr, pc);
-            if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
-                detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
         }
         return;
     }
@@ -538,9 +547,9 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
         else
             w->c.sram_read_bytes += size;
         if (w->detailed) {
+            detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED); /* before the check: shared_record */
             if (!atomic)
                 shared_race_check(w, a, size, wr, pc);
-            detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
         } else if (w->sample && w->async != SIM_SPACE_SKIP) { /* counting mode's sample: atomics and async
                                                                  * copies too (their own requests; an atomic's
                                                                  * write half records nothing) */
@@ -794,11 +803,11 @@ static inline __attribute__((always_inline)) void race_found(sim_worker *w, int 
  * block (sim_access_slow) or the block's end compares the bytes both wrote. Only another
  * thread of the block can change the word in between, and its access comes through there
  * first. */
-static __attribute__((noinline, cold)) void waw_defer(sim_worker *w, uintptr_t x, uint8_t bytes, unsigned other,
-                                                      uintptr_t pc, int note)
+static __attribute__((noinline, cold)) void waw_defer(sim_worker *w, uintptr_t x, uint8_t bytes, uint8_t first,
+                                                      unsigned other, uintptr_t pc, int note)
 {
-    if (w->waw_n == sizeof w->waw / sizeof w->waw[0]) { /* not expected: settled before each access */
-        race_found(w, note, "write-after-write", x, 1, other, pc);
+    if (w->waw_mode == SIM_WAW_NOW || w->waw_n == sizeof w->waw / sizeof w->waw[0]) { /* its store is not the */
+        race_found(w, note, "write-after-write", x, 1, other, pc);                      /* program's next step */
         return;
     }
     struct sim_waw *p = &w->waw[w->waw_n++];
@@ -808,6 +817,7 @@ static __attribute__((noinline, cold)) void waw_defer(sim_worker *w, uintptr_t x
     p->t = w->cur;
     p->other = (uint16_t)other;
     p->bytes = bytes;
+    p->first = first;
     p->note = (uint8_t)note;
     sim_shared_fast_off(w);
 }
@@ -826,8 +836,14 @@ void sim_waw_settle(sim_worker *w, int in_fiber)
         for (unsigned b = 0; b < 4; b++)
             if (p->bytes >> b & 1)
                 mask |= 0xffu << 8 * b;
-        if (!((now ^ p->old) & mask) || w->block_failed)
-            continue; /* the same value: no hazard (or the block has failed already) */
+        if (!((now ^ p->old) & mask) || w->block_failed) { /* the same value: no hazard (or the block has failed) */
+            sim_shadow *s = shadow_of(w, p->x);
+            if (s->w_epoch == w->epoch) { /* but both wrote it: a later read races with either */
+                s->w_tid = SIM_MULTI;
+                s->w_bytes |= p->first;
+            }
+            continue;
+        }
         sim_thread *cur = w->cur;
         w->cur = (sim_thread *)p->t; /* the report's thread: sim_err_take, race_text */
         if (p->note) {
@@ -859,7 +875,7 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
     const uint32_t ep = w->epoch;
     if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t)) {
         if (wr)
-            waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_tid, pc, note);
+            waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_bytes, s->w_tid, pc, note);
         else
             race_found(w, note, "read-after-write", x, wr, s->w_tid, pc);
     }
@@ -1160,7 +1176,9 @@ static int joins_request(const sim_warp *wp, uintptr_t pc, unsigned lane, int sp
 static void make_room(sim_worker *w, sim_warp *wp)
 {
     sim_warp_flush_done(w, wp);
-    if (wp->reqs_n >= SIM_REQ_CAP / 2 && sim_yield(w, 1)) /* let the other lanes catch up */
+    /* let the other lanes catch up; not while a write-after-write hazard waits for this lane's
+     * store (a struct copy's words: the table grows instead) */
+    if (wp->reqs_n >= SIM_REQ_CAP / 2 && !w->waw_n && sim_yield(w, 1))
         sim_warp_flush_done(w, wp);
 }
 

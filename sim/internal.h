@@ -325,13 +325,18 @@ typedef struct sim_worker {
      * wait, the shared windows are closed, and the next shared access (sim_access_slow) or
      * the block's end (sim_waw_settle) tells a same-value write (no hazard) from a race */
     unsigned waw_n;
+    /* 0: settle at the next shared access; SIM_WAW_HOLD: an access of several words whose
+     * stores all come after the hook (a struct copy: range_access), settled after it;
+     * SIM_WAW_NOW: stores the simulator makes later itself (mma's d): reported at once */
+    int waw_mode;
     struct sim_waw {
         uintptr_t x, pc;      /* the word, the second write's instruction */
         const sim_thread *t;  /* the thread that made it */
         uint32_t old;         /* the word before it (as the first write left it) */
         uint16_t other;       /* the first writer */
         uint8_t bytes, note;  /* the bytes both wrote; counting mode's sample (a note) */
-    } waw[4];                 /* an access covers at most 4 words (16 bytes) */
+        uint8_t first;        /* the bytes the first write covered */
+    } waw[16];                /* a 16-byte access is 4 words; a longer struct copy past 16 is reported at once */
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access
@@ -342,6 +347,8 @@ void sim_shared_fast_off(sim_worker *w);
 void sim_shared_fast_on(sim_worker *w); /* launch.c: the limits back, unless sampling or timed out */
 void sim_vol_fire(sim_worker *w, int may_wait); /* access.c: the fast paths open again; the named thread waits */
 void sim_waw_settle(sim_worker *w, int in_fiber); /* access.c: the waiting write-after-write hazards decided */
+#define SIM_WAW_HOLD 1
+#define SIM_WAW_NOW 2
 
 extern _Thread_local sim_worker *sim_tls_worker;
 

@@ -1397,6 +1397,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     w->rel_next = w->rel_end = 0;
     w->block_failed = 0;
     w->waw_n = 0;
+    w->waw_mode = 0;
     w->epoch++;
     /* The scheduler: it starts the first fiber, and gets control back only
      * when no thread can run (all waiting, or all done). */
@@ -1969,7 +1970,9 @@ void sim_warp_mma(float *d, const float *ab, const float *as, const float *bb, c
         mma_operand(w, as, 4, 0, pc);
         mma_operand(w, bs, 2, 0, pc);
     }
-    mma_operand(w, d, 4, 1, pc); /* written by the last lane to arrive */
+    w->waw_mode = SIM_WAW_NOW; /* written by the last lane to arrive: a write hazard is known now or never */
+    mma_operand(w, d, 4, 1, pc);
+    w->waw_mode = 0;
     /* after the operands: in detailed mode an access may let other lanes run
      * (make_room), and they may have opened the rendezvous meanwhile */
     if (wp->n_rdv != 0 && (wp->n_rdv > 1 || wp->rdv[0].line != line || wp->rdv[0].kind != kind ||

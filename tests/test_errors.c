@@ -536,7 +536,8 @@ Test(errors, same_value_writes_do_not_race)
     static const struct {
         int mode, thread;
         const char *other;
-    } races[] = {{1, 1, "thread 0"}, {2, 63, "thread 62"}, {3, 5, "thread 4"}};
+    } races[] = {{1, 1, "thread 0"}, /* threads 0-62 all stored 1 before: the word has several writers */
+                 {2, 63, "several other threads"}, {3, 5, "several other threads"}};
     for (unsigned i = 0; i < sizeof races / sizeof races[0]; i++) {
         char what[64];
         snprintf(what, sizeof what, "shared_flag mode %d", races[i].mode);
@@ -557,6 +558,35 @@ Test(errors, same_value_writes_do_not_race)
     cr_assert(strstr(sim_last_launch()->race_note, "(write-after-write hazard)"),
               "other values, counting mode: the note is \"%s\"", sim_last_launch()->race_note);
     assert_still_works("same-value writes");
+}
+
+/* The deferred write hazard's corners (review): a struct copy's words, a same-value store that
+ * must not hide the first writer from a later read, a yield between the check and the store. */
+Test(errors, same_value_writes_corners)
+{
+    int out[2];
+    int *d_out = dev_buf("out", sizeof out, NULL);
+    simt_cfg cfg = cfg1(1, 64, 0);
+    sim_set_detailed(1);
+    static const struct {
+        int mode, thread;
+        const char *site, *hazard;
+    } races[] = {{0, 1, "SITE:copy_write", "(write-after-write hazard)"},
+                 {2, 33, "SITE:flag_read", "(read-after-write hazard)"},
+                 {3, 32, "SITE:flag_late", "(write-after-write hazard)"}};
+    for (unsigned i = 0; i < sizeof races / sizeof races[0]; i++) {
+        char what[48];
+        snprintf(what, sizeof what, "shared_flag_more mode %d", races[i].mode);
+        assert_status(shared_flag_more_launch_sim(&cfg, d_out, races[i].mode), SIM_ERR_SHARED_RACE, what);
+        ASSERT_ERROR_HAS(races[i].hazard, "%s", what);
+        assert_where("shared_flag_more", races[i].site, 0, races[i].thread, what);
+    }
+    int st = shared_flag_more_launch_sim(&cfg, d_out, 1);
+    cr_assert_eq(st, SIM_OK, "the same struct from every thread: %s", sim_last_error());
+    to_host(out, d_out, sizeof out[0]);
+    cr_assert_eq(out[0], 14, "the same struct: out %d", out[0]);
+    sim_set_detailed(0);
+    assert_still_works("same-value write corners");
 }
 
 /* Threads whose elements share a word (shorts, chars, __half): each byte keeps its reader, so a

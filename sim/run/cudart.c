@@ -1381,7 +1381,8 @@ const char *simtlab_launch_name(const char *text)
     static struct name_node { struct name_node *next; char s[]; } *names;
     size_t end = 0;
     for (int depth = 0; text[end] && !(depth == 0 && text[end] == ','); end++)
-        depth += strchr("(<[", text[end]) ? 1 : strchr(")>]", text[end]) ? -1 : 0;
+        if (!(text[end] == '>' && end && text[end - 1] == '-')) /* `p->k` */
+            depth += strchr("(<[", text[end]) ? 1 : strchr(")>]", text[end]) ? -1 : 0;
     const char *b = text, *e = text + end;
     const char *close = NULL;
     for (const char *c = b; c < e; c++)

@@ -245,6 +245,32 @@ static int mkdirs(const char *path)
     return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
 }
 
+/* __shared__ is constinit (cuda_runtime.h): an object whose class has a constructor is not
+ * initialized at run time, as on a GPU, where GCC would guard it with a flag in shared memory that
+ * every thread reads. GCC refuses constinit for a single object whose empty constructor is not
+ * constexpr (arrays pass); nvcc builds it. Then the program is built again without constinit
+ * (SIMTLAB_SHARED_DYNAMIC_INIT), with a note. */
+static int shared_dynamic_init;
+static int constinit_refused(const char *log)
+{
+    size_t n;
+    char *s = read_file(log, &n);
+    int found = s && strstr(s, "'constinit' variable") && strstr(s, "does not have a constant initializer");
+    if (!found && s) /* g++'s quotes in a UTF-8 locale */
+        found = strstr(s, "\xe2\x80\x98" "constinit\xe2\x80\x99 variable") && strstr(s, "does not have a constant initializer");
+    free(s);
+    return found;
+}
+
+static void note_shared_dynamic_init(void)
+{
+    fprintf(stderr, "simtlab run: note: a __shared__ object's class has a constructor that is not constexpr (an "
+                    "empty `T() {}`): nvcc runs none, and neither does the simulator for arrays, but GCC builds a "
+                    "single such object with a guard flag in shared memory, which every thread reads (counted, and "
+                    "in --detail a race between the first thread and the rest); declaring the constructor "
+                    "`T() = default` or constexpr avoids it\n");
+}
+
 static void print_log(const char *path)
 {
     size_t n;
@@ -615,6 +641,8 @@ static void compile_argv(const opts *o, unit *u, int pass)
     argv[a++] = pass == PASS_SINGLE ? "-DSIMTLAB_HOST_FN=[[gnu::no_sanitize_thread]]" : "-DSIMTLAB_HOST_FN=";
     argv[a++] = "-Wno-unknown-pragmas";
     argv[a++] = "-Wno-attributes";
+    if (shared_dynamic_init)
+        argv[a++] = "-DSIMTLAB_SHARED_DYNAMIC_INIT";
     argv[a++] = u->msrcdir; /* each directory's mirror first: the rewritten headers (walk_includes) */
     argv[a++] = u->srcdir;
     argv[a++] = "-I" SIMTLAB_RUN_INCLUDE;
@@ -812,8 +840,13 @@ static int link_prog(const opts *o, const char *dir, unit *units, int all_single
 static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
 {
     snprintf(bin, bn, "%s/prog-sim", dir);
-    if (access(bin, X_OK) == 0)
-        return 0; /* cached */
+    if (access(bin, X_OK) == 0) { /* cached */
+        char mark[4200];
+        snprintf(mark, sizeof mark, "%s/shared-dynamic-init", dir);
+        if (access(mark, F_OK) == 0)
+            note_shared_dynamic_init();
+        return 0;
+    }
     unit *units = calloc((size_t)o->n_files, sizeof *units);
     char(*cmirror)[4300] = calloc(MAX_FLAGS, sizeof *cmirror);
     include_path *ip = malloc(sizeof *ip);
@@ -898,6 +931,7 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
             *slash = 0;
     }
     /* both passes of every file at once */
+compile:;
     int started_ok = 1;
     for (int i = 0; i < o->n_files; i++)
         for (int p = units[i].is_c ? PASS_HOST : PASS_DEV; p <= PASS_HOST; p++)
@@ -914,11 +948,24 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
             continue;
         }
         if (finish(&units[i], PASS_DEV)) {
-            print_log(units[i].log[PASS_DEV]);
-            run_error("%s did not compile for the simulator (g++, errors above)", o->files[i]);
-            dev_failed = 1;
+            if (!shared_dynamic_init && constinit_refused(units[i].log[PASS_DEV])) {
+                dev_failed = 2; /* every file again, below */
+            } else {
+                print_log(units[i].log[PASS_DEV]);
+                run_error("%s did not compile for the simulator (g++, errors above)", o->files[i]);
+                dev_failed = 1;
+            }
         }
         host_failed |= finish(&units[i], PASS_HOST) != 0;
+    }
+    if (started_ok && dev_failed == 2) {
+        note_shared_dynamic_init();
+        shared_dynamic_init = 1;
+        char mark[4200]; /* a cached build says it again (build_sim) */
+        snprintf(mark, sizeof mark, "%s/shared-dynamic-init", dir);
+        if (write_file(mark, "1\n", 2))
+            run_error("cannot write %s: %s", mark, strerror(errno));
+        goto compile;
     }
     if (!started_ok || dev_failed)
         goto out;

@@ -141,6 +141,56 @@ __global__ void shared_flag(int *out, int mode)
         out[blockIdx.x] = flag + (int)v.w;
 }
 
+/* shared_flag_more: the deferred write hazard's corners (review of shared_flag). 64 threads.
+ * mode 0: each thread copies its own 13-int struct into one shared struct, all words but the
+ * last different (a race: a copy's words are all checked before any is stored); 1: the same
+ * struct from every thread (no race); 2: threads 0 and 32 store 1, warp 1 meets (__syncwarp),
+ * thread 33 reads it (a read-after-write race with thread 0, whom the same-value store must not
+ * hide); 3: thread 32 makes 4096 shared stores of its own (its warp's request table fills and
+ * lets other lanes run), then overwrites thread 0's store with another value (a race). */
+typedef struct Big13 {
+    int v[13];
+} Big13;
+__global__ void shared_flag_more(int *out, int mode)
+{
+    __shared__ Big13 s;
+    __shared__ int flag, buf[16 * 64];
+    unsigned t = threadIdx.x;
+    if (mode <= 1) {
+        Big13 b;
+        for (int i = 0; i < 13; i++)
+            b.v[i] = mode == 1 || i == 12 ? 7 : (int)t * 100 + i;
+        s = b; /* SITE:copy_write */
+        __syncthreads();
+        if (t == 0)
+            out[blockIdx.x] = s.v[0] + s.v[12];
+        return;
+    }
+    if (mode == 2) {
+        if (t == 0)
+            flag = 1;
+        if (t >= 32) {
+            if (t == 32)
+                flag = 1;
+            __syncwarp();
+            if (t == 33)
+                out[blockIdx.x] = flag; /* SITE:flag_read */
+        }
+        return;
+    }
+    if (t == 0)
+        flag = 100;
+    if (t >= 32) {
+        for (int i = 0; i < 4096; i++)
+            buf[(i & 15) * 64 + t] = i;
+        if (t == 32)
+            flag = 32; /* SITE:flag_late */
+    }
+    __syncthreads();
+    if (t == 0)
+        out[blockIdx.x] = flag + buf[32];
+}
+
 /* shared_parts: threads whose elements share a shared word (shorts, chars). mode 0: a tree
  * reduction of 256 shorts, `s[t] += s[t + h]` (no race: each thread writes the element only it
  * read); 2: the same on chars (four threads a word); 1: even threads read their odd neighbour's
@@ -230,5 +280,6 @@ LAUNCHER(huge_local, (float *, out), (int, n))
 LAUNCHER(byte_flags, (int *, out))
 LAUNCHER(shared_flag, (int *, out), (int, mode))
 LAUNCHER(shared_parts, (int *, out), (int, mode))
+LAUNCHER(shared_flag_more, (int *, out), (int, mode))
 LAUNCHER(shared_rotate, (int *, out), (int, shift), (int, use_barrier))
 LAUNCHER(scribble_stack, (int *, out))

@@ -20,4 +20,5 @@ DECLARE_LAUNCHER(huge_local, (float *, out), (int, n));
 DECLARE_LAUNCHER(byte_flags, (int *, out));
 DECLARE_LAUNCHER(shared_flag, (int *, out), (int, mode));
 DECLARE_LAUNCHER(shared_parts, (int *, out), (int, mode));
+DECLARE_LAUNCHER(shared_flag_more, (int *, out), (int, mode));
 #endif

@@ -1,6 +1,7 @@
 // tests/run/launch_kernel.cu - cudaLaunchKernel, the runtime API's launch: args[i] points at the
 // kernel's i-th argument (copied at the call). A plain kernel, a template whose arguments hold a
-// comma, a struct by value; the arguments changed after the call do not reach the launch. Then
+// comma, a struct by value, a kernel through a pointer member, CUDA's template with its explicit
+// argument; the arguments changed after the call do not reach the launch. Then
 // the C API's form, the kernel cast to void *: a GPU runs it; the simulator cannot see the
 // parameter types and returns cudaErrorInvalidDeviceFunction with a message (the line says which).
 #include <cstdio>
@@ -41,6 +42,13 @@ int main()
     void *args2[] = {&y, &nn};
     cudaError_t e3 = cudaLaunchKernel(scale<float, 3>, dim3((n + 255) / 256), dim3(256), args2, 0, 0);
     cudaError_t e4 = cudaDeviceSynchronize();
+    // through a pointer member, and CUDA's template by its explicit argument (y * 1: no change)
+    struct Holder {
+        void (*fn)(float *, int);
+    } h = {scale<float, 1>}, *hp = &h;
+    if (cudaLaunchKernel(hp->fn, dim3((n + 255) / 256), dim3(256), args2, 0, 0) ||
+        cudaLaunchKernel<void(float *, int)>(scale<float, 1>, dim3((n + 255) / 256), dim3(256), args2, 0, 0))
+        e4 = cudaErrorUnknown;
     int bad = 0;
     for (int i = 0; i < n; i++)
         bad += y[i] != 3.0f * (2.0f * i + 1.0f);

@@ -53,7 +53,7 @@ static long long lane(Op op, long long sa, long long sb, long long ua, long long
     case SUB: return ua - ub;
     case SUBSS: return clamp(sa - sb, smin, smax);
     case SUBUS: return clamp(ua - ub, 0, umax);
-    case AVGS: { long long s = sa + sb; return s >= 0 ? (s + 1) / 2 : -((-s) / 2); } // (s + 1) >> 1, rounded up
+    case AVGS: { long long s = sa + sb; return s >= 0 ? (s + 1) / 2 : -((-s + 1) / 2); } // halves away from 0
     case AVGU: return (ua + ub + 1) / 2;
     case HADDU: return (ua + ub) / 2;
     case ABSDS: return sa > sb ? sa - sb : sb - sa;

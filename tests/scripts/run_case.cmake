@@ -284,6 +284,8 @@ elseif(CASE STREQUAL "launch_kernel")
   file(READ ${WORK}/lk.json js)
   expect("${js}" "axpb" kernels 0 name)
   expect("${js}" "scale<float, 3>" kernels 1 name)
+  expect("${js}" "hp->fn" kernels 2 name)
+  expect("${js}" "(cudaLaunchKernel)" kernels 3 name)
   expect("${js}" 4000 kernels 0 hbm write_bytes)
   run(0 ${SRC}/tests/run/launch_kernel.cu --detail)
   expect_text("${out}" "launch_kernel: correct" "detailed mode")
@@ -703,6 +705,14 @@ elseif(CASE STREQUAL "static_shared")
   file(READ ${J} js)
   expect("${js}" 4 kernels 0 sram wavefronts)
   expect("${js}" 0 kernels 0 status)
+  # a single __shared__ object whose class has an empty, not constexpr, constructor: GCC refuses it
+  # constinit (nvcc builds it); the program is built again without, and says why, cached or not
+  file(WRITE ${WORK}/src/ctor1.cu "#include <cstdio>\nstruct E { int v; __device__ E() {} };\n__global__ void k(int *o) { __shared__ E e[4]; __shared__ E e1; if (threadIdx.x < 4) e[threadIdx.x].v = threadIdx.x; if (threadIdx.x == 0) e1.v = 5; __syncthreads(); if (threadIdx.x == 0) o[0] = e[3].v + e1.v; }\nint main() { int *d, h; cudaMalloc(&d, 4); k<<<1, 32>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf(\"ctor1: %d\\n\", h); }\n")
+  foreach(pass build cached)
+    run(0 ${WORK}/src/ctor1.cu)
+    expect_text("${out}" "ctor1: 8" "a single __shared__ object with an empty constructor (${pass})")
+    expect_text("${err}" "note: a __shared__ object's class has a constructor that is not constexpr" "the note (${pass})")
+  endforeach()
 elseif(CASE STREQUAL "extern_shared")
   # `(int *)&buf`, `&buf[0]`, `buf` as an `int *` and sizeof(buf[0]) of an extern __shared__ array
   # in a kernel and at file scope reach the block's shared memory; every access counted there:

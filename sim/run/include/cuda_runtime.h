@@ -70,7 +70,11 @@
  * user struct with one) is not initialized at run time, as CUDA has it; without it GCC guards
  * even a trivial default initialization with a thread-local flag, and every thread's read of
  * that flag was a shared-memory access and, in detailed mode, a race (test run_static_shared). */
+#ifndef SIMTLAB_SHARED_DYNAMIC_INIT /* sim/run/run.c: a class GCC cannot build constinit */
 #define __shared__ __constinit static thread_local __attribute__((aligned(16)))
+#else
+#define __shared__ static thread_local __attribute__((aligned(16)))
+#endif
 /* __constant__ data sits in a section of its own: a kernel that writes it is
  * reported (sim/access.c); host code fills it with cudaMemcpyToSymbol. */
 #define __constant__ __attribute__((section("simtlab_const")))
@@ -842,6 +846,14 @@ static inline cudaError_t simtlab_launch_kernel(const char *text, const char *fi
 {
     (void)k;
     return simtlab_launch_untyped(simtlab_launch_name(text), file, line);
+}
+/* CUDA's C++ form as a function too, for what the macro below cannot take: `cudaLaunchKernel<T>(k,
+ * ...)`, `(cudaLaunchKernel)(...)`, its address (the kernel's name is then not known) */
+template <class T>
+static inline cudaError_t(cudaLaunchKernel)(T *k, dim3 g, dim3 b, void **args, size_t s = 0, cudaStream_t st = 0,
+                                            const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return simtlab_launch_kernel("(cudaLaunchKernel)", file, line, k, g, b, args, s, st);
 }
 #define cudaLaunchKernel(...) simtlab_launch_kernel(#__VA_ARGS__, __FILE__, __LINE__, __VA_ARGS__)
 #define SIMTLAB_LAUNCH_(name, file, line, fn, ...) ::simtlab::make_launch(name, file, line, fn, __VA_ARGS__)

@@ -2,14 +2,16 @@
  * of a 32-bit word, each lane on its own (no carries between them). __vadd2 / __vadd4 and the
  * rest of the family, with CUDA's names and results:
  *   add, sub          modulo the lane (__vadd4), saturated signed (ss) or unsigned (us)
- *   avg               rounded average, signed (__vavgs) or unsigned (__vavgu); __vhaddu truncated
+ *   avg               rounded average: signed (__vavgs) halves away from zero, unsigned (__vavgu)
+ *                     up; __vhaddu truncated
  *   abs, neg          of signed lanes, modulo or saturated (__vabsss, __vnegss)
  *   absdiff           |a - b| of signed or unsigned lanes (the result an unsigned lane)
  *   max, min          signed (s) or unsigned (u)
  *   cmp<op>           each lane all ones where the comparison holds, else 0
  *   set<op>           each lane 1 where it holds, else 0
  *   sad               the sum over the lanes of |a - b|, signed or unsigned (one number)
- * Checked bit for bit against an H100 (tests/run/simd_video.cu, scripts/gpu/shim_parity.sh). */
+ * tests/run/simd_video.cu checks them against lane-by-lane references and prints a digest to set
+ * beside a GPU's (scripts/gpu/s24.sh). */
 #ifndef SIMTLAB_SIMD_H
 #define SIMTLAB_SIMD_H
 
@@ -59,7 +61,7 @@ SIMTLAB_SIMD(addus, sat_u<W>(a + b))
 SIMTLAB_SIMD(sub, a - b)
 SIMTLAB_SIMD(subss, sat_s<W>(sa - sb))
 SIMTLAB_SIMD(subus, sat_u<W>(a - b))
-SIMTLAB_SIMD(avgs, (sa + sb + 1) >> 1)
+SIMTLAB_SIMD(avgs, sa + sb < 0 ? (sa + sb) >> 1 : (sa + sb + 1) >> 1) /* halves rounded away from 0 */
 SIMTLAB_SIMD(avgu, (a + b + 1) >> 1)
 SIMTLAB_SIMD(haddu, (a + b) >> 1)
 SIMTLAB_SIMD(absdiffs, iabs(sa - sb))
