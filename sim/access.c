@@ -452,10 +452,10 @@ static inline __attribute__((always_inline)) void shared_record(sim_worker *w, u
                                                                 uintptr_t pc)
 {
     (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
-    if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
-        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED); /* may let other lanes run (make_room): */
-    race_check_inline(w, a, size, wr, pc, 0);                /* so before the check, whose deferred write */
-}                                                            /* hazard needs its store next */
+    race_check_inline(w, a, size, wr, pc, 0);
+    if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED)) /* make_room lets other lanes run only when no */
+        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED); /* write hazard waits for this access's store */
+}
 
 /* Everything the hooks do not finish inline. First, without a stack frame
  * of its own, detailed mode's aligned shared accesses the hook's windows did

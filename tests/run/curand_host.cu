@@ -88,8 +88,11 @@ int main()
         bad += check(curandGenerate(g, du, N) == CURAND_STATUS_SUCCESS, "curandGenerate");
         cudaMemcpy(hu, du, N * sizeof *hu, cudaMemcpyDeviceToHost);
         bad += moments("32-bit", hu, N, 2147483647.5, 4294967296.0 * 4294967296.0 / 12, 1.8, 0, 4294967295.0);
-        // Box-Muller makes pairs: an odd count is refused, as cuRAND refuses it
-        bad += check(curandGenerateNormal(g, df, 3, 0.0f, 1.0f) == CURAND_STATUS_LENGTH_NOT_MULTIPLE, "odd count");
+        // Box-Muller makes pairs: an odd count is refused, as cuRAND 13 refuses it, except from Philox
+        // (an H100 took 3 normals from it)
+        bad += check(curandGenerateNormal(g, df, 3, 0.0f, 1.0f) ==
+                         (k == 1 ? CURAND_STATUS_SUCCESS : CURAND_STATUS_LENGTH_NOT_MULTIPLE),
+                     "odd count");
         bad += check(curandDestroyGenerator(g) == CURAND_STATUS_SUCCESS, "curandDestroyGenerator");
     }
     // the same seed, the same values; a generator writing host memory

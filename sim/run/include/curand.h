@@ -86,6 +86,12 @@ struct curandGenerator_st {
 
 namespace simtlab {
 namespace rng {
+/* Box-Muller makes pairs: cuRAND 13 refuses an odd count of normals from XORWOW and MRG32k3a, but
+ * takes one from Philox (on an H100: docs/gpu/h100-s24) */
+static inline bool odd_refused(curandGenerator_t g, size_t n)
+{
+    return n % 2 && g && g->type != CURAND_RNG_PSEUDO_PHILOX4_32_10;
+}
 static inline curandStatus_t create(curandGenerator_t *g, curandRngType_t type, bool host)
 {
     if (!g)
@@ -209,27 +215,27 @@ static inline curandStatus_t curandGenerateUniformDouble(curandGenerator_t g, do
 /* Box-Muller gives pairs: n must be even, as cuRAND's pseudorandom generators require */
 static inline curandStatus_t curandGenerateNormal(curandGenerator_t g, float *out, size_t n, float mean, float stddev)
 {
-    if (n % 2)
+    if (simtlab::rng::odd_refused(g, n))
         return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
     return simtlab::rng::generate(g, out, n, [=](auto *s) { return fmaf(stddev, curand_normal(s), mean); });
 }
 static inline curandStatus_t curandGenerateNormalDouble(curandGenerator_t g, double *out, size_t n, double mean,
                                                         double stddev)
 {
-    if (n % 2)
+    if (simtlab::rng::odd_refused(g, n))
         return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
     return simtlab::rng::generate(g, out, n, [=](auto *s) { return fma(stddev, curand_normal_double(s), mean); });
 }
 static inline curandStatus_t curandGenerateLogNormal(curandGenerator_t g, float *out, size_t n, float mean, float stddev)
 {
-    if (n % 2)
+    if (simtlab::rng::odd_refused(g, n))
         return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
     return simtlab::rng::generate(g, out, n, [=](auto *s) { return curand_log_normal(s, mean, stddev); });
 }
 static inline curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t g, double *out, size_t n, double mean,
                                                            double stddev)
 {
-    if (n % 2)
+    if (simtlab::rng::odd_refused(g, n))
         return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
     return simtlab::rng::generate(g, out, n, [=](auto *s) { return curand_log_normal_double(s, mean, stddev); });
 }
