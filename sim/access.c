@@ -431,6 +431,8 @@ static __attribute__((noinline)) void access_general(sim_worker *w, uintptr_t a,
 static inline __attribute__((always_inline)) void race_check_inline(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                                    uintptr_t pc, int note);
 static void sample_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
+static inline __attribute__((always_inline)) int race_check_fast(sim_worker *w, uintptr_t a, unsigned size, int wr);
+static void shared_record_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
 static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                              uintptr_t pc, int space);
 
@@ -452,7 +454,10 @@ static inline __attribute__((always_inline)) void shared_record(sim_worker *w, u
                                                                 uintptr_t pc)
 {
     (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
-    race_check_inline(w, a, size, wr, pc, 0);
+    if (__builtin_expect(!race_check_fast(w, a, size, wr), 0)) {
+        shared_record_slow(w, a, size, wr, pc); /* a tail call: the hot path saves no registers for it */
+        return;
+    }
     if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED)) /* make_room lets other lanes run only when no */
         detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED); /* write hazard waits for this access's store */
 }
@@ -672,9 +677,10 @@ static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_t
  * threads' elements in one word, and then a thread writing the element only it read (`s[t] +=
  * s[t + h]` on shorts) was a write-after-read race. So a word read in parts by two threads keeps
  * each byte's reader in a sim_split beside its shadow (valid in the epoch it was written), and a
- * write to a word of several readers asks it. Whole-word reads never come here until some word
- * of the block's epoch has a split (w->split_ep): the flash kernels' path is unchanged. */
+ * write to such a word asks it. The shadow's reader says which words have one: SIM_SPLIT (in the
+ * shadow's epoch), so whole words read by several (the flash kernels' tiles) cost one compare. */
 #define SIM_NOBODY 0xfffeu
+#define SIM_SPLIT 0xfffdu
 static sim_split *split_of(sim_worker *w, uintptr_t x)
 {
     if (!w->split_tls) {
@@ -705,7 +711,6 @@ static __attribute__((noinline)) void byte_readers(sim_worker *w, sim_shadow *s,
                 p->tid[b] = s->r_bytes >> b & 1 ? s->r_tid : SIM_NOBODY;
                 p->wep[b] = s->r_wep;
             }
-            w->split_ep = ep;
         }
         for (unsigned b = 0; b < 4; b++) {
             if (!(bytes >> b & 1))
@@ -719,7 +724,7 @@ static __attribute__((noinline)) void byte_readers(sim_worker *w, sim_shadow *s,
             }
         }
     }
-    s->r_tid = SIM_MULTI;
+    s->r_tid = p ? SIM_SPLIT : SIM_MULTI; /* no memory for it: "several", as whole words */
     s->r_bytes |= bytes;
 }
 
@@ -882,8 +887,10 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
     if (wr) {
         if (s->r_epoch == ep && (s->r_bytes & bytes)) {
             unsigned other = SIM_NOBODY;
-            if (s->r_tid == SIM_MULTI) /* read in parts this epoch: by whom? */
-                other = w->split_ep == ep ? byte_write_race(w, x, s->r_bytes & bytes, me, t) : SIM_MULTI;
+            if (s->r_tid == SIM_MULTI)
+                other = SIM_MULTI;
+            else if (s->r_tid == SIM_SPLIT) /* read in parts this epoch: by whom? */
+                other = byte_write_race(w, x, s->r_bytes & bytes, me, t);
             else if (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t))
                 other = s->r_tid;
             if (other != SIM_NOBODY)
@@ -898,11 +905,10 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
         s->r_epoch = ep;
         s->r_tid = me;
         s->r_wep = wep;
-    } else if (bytes != 0xf || s->r_bytes != 0xf || w->split_ep == ep) { /* in parts: each byte's reader */
-        byte_readers(w, s, x, bytes, me, wep, t);
+    } else if (__builtin_expect((bytes & s->r_bytes) == 0xf && s->r_tid != SIM_SPLIT, 1)) {
+        s->r_tid = SIM_MULTI; /* whole words, several readers */
     } else {
-        s->r_tid = SIM_MULTI;
-        s->r_bytes |= bytes;
+        byte_readers(w, s, x, bytes, me, wep, t); /* in parts: each byte's reader */
     }
 }
 
@@ -920,6 +926,60 @@ static inline __attribute__((always_inline)) void race_check_inline(sim_worker *
     }
     for (uintptr_t x = a; x < a + size; x += 4)
         race_word(w, t, me, wep, x, 0xf, wr, pc, note);
+}
+
+/* The race check's common cases, inline in detailed mode's shared path: no hazard, and a word of
+ * one reader, or whole words read by several. Anything else (a hazard to report or to defer, a
+ * word read in parts) returns 0 first, and shared_record_slow does the whole access again with
+ * race_word: what this changed for the words before is the same there. Kept apart because
+ * race_word's calls that return (waw_defer, byte_readers) made the hot path save two more
+ * registers a call (flash v1 detailed +3 %). */
+static inline __attribute__((always_inline)) int race_word_fast(sim_worker *w, const sim_thread *t, uint16_t me,
+                                                                uint16_t wep, uintptr_t x, uint8_t bytes, int wr)
+{
+    sim_shadow *s = shadow_of(w, x);
+    const uint32_t ep = w->epoch;
+    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t))
+        return 0;
+    if (wr) {
+        if (s->r_epoch == ep && (s->r_bytes & bytes) &&
+            (s->r_tid >= SIM_SPLIT || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t)))) /* SPLIT, NOBODY, MULTI */
+            return 0;
+        s->w_bytes = s->w_epoch == ep && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
+        s->w_epoch = ep;
+        s->w_tid = me;
+        s->w_wep = wep;
+    } else if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t)) {
+        s->r_bytes = s->r_epoch == ep && s->r_tid == me ? (uint8_t)(s->r_bytes | bytes) : bytes;
+        s->r_epoch = ep;
+        s->r_tid = me;
+        s->r_wep = wep;
+    } else if ((bytes & s->r_bytes) == 0xf && s->r_tid != SIM_SPLIT) {
+        s->r_tid = SIM_MULTI; /* whole words, several readers */
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static inline __attribute__((always_inline)) int race_check_fast(sim_worker *w, uintptr_t a, unsigned size, int wr)
+{
+    const sim_thread *t = w->cur;
+    const uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
+    if (size <= 4)
+        return race_word_fast(w, t, me, wep, a & ~(uintptr_t)3, (uint8_t)(((1u << size) - 1) << (a & 3)), wr);
+    for (uintptr_t x = a; x < a + size; x += 4)
+        if (!race_word_fast(w, t, me, wep, x, 0xf, wr))
+            return 0;
+    return 1;
+}
+
+static __attribute__((noinline)) void shared_record_slow(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                         uintptr_t pc)
+{
+    race_check_inline(w, a, size, wr, pc, 0);
+    if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
+        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
 }
 
 static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)

@@ -189,7 +189,8 @@ typedef struct sim_shadow { /* race detection, one per 4-byte shared word */
 
 typedef struct sim_split { /* one shared word's reader of each byte (sim/access.c byte_readers) */
     uint32_t epoch;           /* the barrier epoch it holds; another: none */
-    uint16_t tid[4], wep[4];  /* each byte's reader (SIM_MULTI: several; 0xfffe: none) and its warp epoch */
+    uint16_t tid[4], wep[4];  /* each byte's reader (SIM_MULTI: several; 0xfffe: none) and its warp epoch;
+                               * its shadow's reader is SIM_SPLIT (0xfffd) while it holds the epoch */
 } sim_split;
 
 typedef struct sim_err_rec {
@@ -325,7 +326,6 @@ typedef struct sim_worker {
     /* words read in parts (sim/access.c byte_readers); at the end, with the hazards below, so that
      * the hot fields above keep their places (a field added to sim_counters once cost barriers 10 %) */
     sim_split *split_tls, *split_dyn; /* allocated at the first word two threads read in parts */
-    uint32_t split_ep;                /* the epoch of the last sim_split written */
     unsigned waw_n;
     /* 0: settle at the next shared access; SIM_WAW_HOLD: an access of several words whose
      * stores all come after the hook (a struct copy: range_access), settled after it;
