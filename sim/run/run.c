@@ -949,7 +949,8 @@ compile:;
         }
         if (finish(&units[i], PASS_DEV)) {
             if (!shared_dynamic_init && constinit_refused(units[i].log[PASS_DEV])) {
-                dev_failed = 2; /* every file again, below */
+                if (!dev_failed)
+                    dev_failed = 2; /* every file again, below (unless another failed for good) */
             } else {
                 print_log(units[i].log[PASS_DEV]);
                 run_error("%s did not compile for the simulator (g++, errors above)", o->files[i]);
