@@ -432,7 +432,7 @@ static inline __attribute__((always_inline)) void race_check_inline(sim_worker *
                                                                    uintptr_t pc, int note);
 static void sample_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
 static inline __attribute__((always_inline)) int race_check_fast(sim_worker *w, uintptr_t a, unsigned size, int wr);
-static void shared_record_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
+static void shared_race_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
 static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                              uintptr_t pc, int space);
 
@@ -454,12 +454,12 @@ static inline __attribute__((always_inline)) void shared_record(sim_worker *w, u
                                                                 uintptr_t pc)
 {
     (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
-    if (__builtin_expect(!race_check_fast(w, a, size, wr), 0)) {
-        shared_record_slow(w, a, size, wr, pc); /* a tail call: the hot path saves no registers for it */
-        return;
-    }
-    if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED)) /* make_room lets other lanes run only when no */
-        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED); /* write hazard waits for this access's store */
+    /* the request first: make_room may let other lanes run, which must not come between this
+     * access's check and its store (a lane's check then compares a value not stored yet) */
+    if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
+        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+    if (__builtin_expect(!race_check_fast(w, a, size, wr), 0))
+        shared_race_slow(w, a, size, wr, pc); /* a tail call: the hot path saves no registers for it */
 }
 
 /* Everything the hooks do not finish inline. First, without a stack frame
@@ -468,8 +468,11 @@ static inline __attribute__((always_inline)) void shared_record(sim_worker *w, u
  * checks and reports included, in access_general. */
 static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)
 {
-    if (__builtin_expect(w->waw_n != 0, 0) && w->waw_mode != SIM_WAW_HOLD) /* the last shared write's store */
-        sim_waw_settle(w, 1);                                                /* is made: its value can be told */
+    /* the pending write's store is made, unless this is a read by its own thread: GCC puts an
+     * aggregate copy's store hook before its load hook (`s[i] = s[j]`, `v = c_table[k]`) */
+    if (__builtin_expect(w->waw_n != 0, 0) && w->waw_mode != SIM_WAW_HOLD &&
+        (wr || atomic || w->async || w->cur != w->waw[0].t))
+        sim_waw_settle(w, 1);
     if (__builtin_expect(w->vol_thread != NULL, 0)) /* a volatile access's second half (vol_arm); not inside */
         sim_vol_fire(w, !w->async);                 /* an atomic or a copy: w->async is the worker's */
     if (__builtin_expect(w->detailed == 1, 1) && !atomic && !w->async && w->cur && !(a & (size - 1)) &&
@@ -844,7 +847,9 @@ void sim_waw_settle(sim_worker *w, int in_fiber)
         if (!((now ^ p->old) & mask) || w->block_failed) { /* the same value: no hazard (or the block has failed) */
             sim_shadow *s = shadow_of(w, p->x);
             if (s->w_epoch == w->epoch) { /* but both wrote it: a later read races with either */
-                s->w_tid = SIM_MULTI;
+                if (p->other == SIM_MULTI || p->other / 32 != p->t->warp)
+                    s->w_tid = SIM_MULTI; /* several warps: nothing orders a read with all of them */
+                /* else lanes of one warp: the second stays the writer, so __syncwarp orders it */
                 s->w_bytes |= p->first;
             }
             continue;
@@ -930,7 +935,7 @@ static inline __attribute__((always_inline)) void race_check_inline(sim_worker *
 
 /* The race check's common cases, inline in detailed mode's shared path: no hazard, and a word of
  * one reader, or whole words read by several. Anything else (a hazard to report or to defer, a
- * word read in parts) returns 0 first, and shared_record_slow does the whole access again with
+ * word read in parts) returns 0 first, and shared_race_slow does the whole access again with
  * race_word: what this changed for the words before is the same there. Kept apart because
  * race_word's calls that return (waw_defer, byte_readers) made the hot path save two more
  * registers a call (flash v1 detailed +3 %). */
@@ -974,12 +979,10 @@ static inline __attribute__((always_inline)) int race_check_fast(sim_worker *w, 
     return 1;
 }
 
-static __attribute__((noinline)) void shared_record_slow(sim_worker *w, uintptr_t a, unsigned size, int wr,
-                                                         uintptr_t pc)
+static __attribute__((noinline)) void shared_race_slow(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                       uintptr_t pc)
 {
     race_check_inline(w, a, size, wr, pc, 0);
-    if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
-        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
 }
 
 static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
@@ -1236,10 +1239,14 @@ static int joins_request(const sim_warp *wp, uintptr_t pc, unsigned lane, int sp
 static void make_room(sim_worker *w, sim_warp *wp)
 {
     sim_warp_flush_done(w, wp);
-    /* let the other lanes catch up; not while a write-after-write hazard waits for this lane's
-     * store (a struct copy's words: the table grows instead) */
-    if (wp->reqs_n >= SIM_REQ_CAP / 2 && !w->waw_n && sim_yield(w, 1))
+    /* let the other lanes catch up; not inside a struct copy or mma's d (waw_mode: words checked,
+     * not stored yet; the table grows instead). Hazards other lanes left wait for values stored
+     * by now: settled before this lane's check (its access records its request first) */
+    if (wp->reqs_n >= SIM_REQ_CAP / 2 && w->waw_mode == 0 && sim_yield(w, 1)) {
+        if (w->waw_n)
+            sim_waw_settle(w, 1);
         sim_warp_flush_done(w, wp);
+    }
 }
 
 /* A lane breaks its request's pattern: the request gets a list, holding

@@ -338,7 +338,8 @@ typedef struct sim_worker {
         uint16_t other;       /* the first writer */
         uint8_t bytes, note;  /* the bytes both wrote; counting mode's sample (a note) */
         uint8_t first;        /* the bytes the first write covered */
-    } waw[16];                /* a 16-byte access is 4 words; a longer struct copy past 16 is reported at once */
+    } waw[64];                /* a 16-byte access is 4 words; a struct copy of more than 64 conflicting
+                               * words (256 bytes) is reported at once */
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access

@@ -422,7 +422,8 @@ append:
     w->l2_last = entry & (((uint64_t)1 << SIM_L2_OCC_SHIFT) - 1);
     w->l2_tr[w->l2_n++] = entry;
 turn:
-    if (turn && !(((entry >> SIM_L2_OCC_SHIFT) + 1) & (SIM_L2_TURN - 1)))
+    if (turn && !(((entry >> SIM_L2_OCC_SHIFT) + 1) & (SIM_L2_TURN - 1)) &&
+        w->waw_mode == 0) /* not inside a struct copy into shared memory (sim/access.c range_access) */
         sim_l2_turn(w);
 }
 

@@ -536,8 +536,11 @@ Test(errors, same_value_writes_do_not_race)
     static const struct {
         int mode, thread;
         const char *other;
-    } races[] = {{1, 1, "thread 0"}, /* threads 0-62 all stored 1 before: the word has several writers */
-                 {2, 63, "several other threads"}, {3, 5, "several other threads"}};
+    } races[] = {{1, 1, "thread 0"},
+                 /* threads 0-62, in two warps, all stored 1 before: the word has several writers */
+                 {2, 63, "several other threads"},
+                 /* threads 0-4 stored the same float4 before, lanes of one warp: the last is the writer */
+                 {3, 5, "thread 4"}};
     for (unsigned i = 0; i < sizeof races / sizeof races[0]; i++) {
         char what[64];
         snprintf(what, sizeof what, "shared_flag mode %d", races[i].mode);
@@ -573,7 +576,8 @@ Test(errors, same_value_writes_corners)
         const char *site, *hazard;
     } races[] = {{0, 1, "SITE:copy_write", "(write-after-write hazard)"},
                  {2, 33, "SITE:flag_read", "(read-after-write hazard)"},
-                 {3, 32, "SITE:flag_late", "(write-after-write hazard)"}};
+                 {3, 32, "SITE:flag_late", "(write-after-write hazard)"},
+                 {5, 32, "SITE:copy_shared", "(write-after-write hazard)"}};
     for (unsigned i = 0; i < sizeof races / sizeof races[0]; i++) {
         char what[48];
         snprintf(what, sizeof what, "shared_flag_more mode %d", races[i].mode);
@@ -585,6 +589,11 @@ Test(errors, same_value_writes_corners)
     cr_assert_eq(st, SIM_OK, "the same struct from every thread: %s", sim_last_error());
     to_host(out, d_out, sizeof out[0]);
     cr_assert_eq(out[0], 14, "the same struct: out %d", out[0]);
+    st = shared_flag_more_launch_sim(&cfg, d_out, 4);
+    cr_assert_eq(st, SIM_OK, "a warp's same-value stores, then __syncwarp and a read: %s", sim_last_error());
+    st = shared_flag_more_launch_sim(&cfg, d_out, 6);
+    cr_assert_eq(st, SIM_OK, "4096 stores a lane (the request table lets lanes run), then the same value: %s",
+                 sim_last_error());
     sim_set_detailed(0);
     assert_still_works("same-value write corners");
 }

@@ -147,7 +147,7 @@ __global__ void shared_flag(int *out, int mode)
  * struct from every thread (no race); 2: threads 0 and 32 store 1, warp 1 meets (__syncwarp),
  * thread 33 reads it (a read-after-write race with thread 0, whom the same-value store must not
  * hide); 3: thread 32 makes 4096 shared stores of its own (its warp's request table fills and
- * lets other lanes run), then overwrites thread 0's store with another value (a race). */
+ * lets other lanes run), then overwrites thread 0's store with another value (a race); 4-6: below. */
 typedef struct Big13 {
     int v[13];
 } Big13;
@@ -178,12 +178,40 @@ __global__ void shared_flag_more(int *out, int mode)
         }
         return;
     }
-    if (t == 0)
+    if (mode == 4) { /* lanes of warp 0 store the same value, meet, one reads it: no race */
+        if (t == 0)
+            flag = 0;
+        __syncthreads();
+        if (t < 32) {
+            flag = 1;
+            __syncwarp(0xffffffffu);
+            if (t == 5)
+                out[blockIdx.x] = flag + 1000; /* not mode 2's line: gcc would merge the two */
+        }
+        return;
+    }
+    if (mode == 5) { /* threads 0 and 32 copy different structs from shared memory into one: GCC's
+                      * store hook comes before the load's (a race) */
+        __shared__ Big13 src[2];
+        if (t < 2)
+            for (int i = 0; i < 13; i++)
+                src[t].v[i] = (int)t * 100 + i;
+        __syncthreads();
+        if (t % 32 == 0)
+            s = src[t / 32]; /* SITE:copy_shared */
+        __syncthreads();
+        if (t == 0)
+            out[blockIdx.x] = s.v[0];
+        return;
+    }
+    if (t == 0 && mode != 6)
         flag = 100;
-    if (t >= 32) {
+    if (t >= 32 || mode == 6) { /* 6: all store 1 after their 4096 stores (no race) */
         for (int i = 0; i < 4096; i++)
             buf[(i & 15) * 64 + t] = i;
-        if (t == 32)
+        if (mode == 6)
+            flag = 1;
+        else if (t == 32)
             flag = 32; /* SITE:flag_late */
     }
     __syncthreads();

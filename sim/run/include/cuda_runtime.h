@@ -850,7 +850,7 @@ static inline cudaError_t simtlab_launch_kernel(const char *text, const char *fi
 /* CUDA's C++ form as a function too, for what the macro below cannot take: `cudaLaunchKernel<T>(k,
  * ...)`, `(cudaLaunchKernel)(...)`, its address (the kernel's name is then not known) */
 template <class T>
-static inline cudaError_t(cudaLaunchKernel)(T *k, dim3 g, dim3 b, void **args, size_t s = 0, cudaStream_t st = 0,
+static inline cudaError_t(cudaLaunchKernel)(const T *k, dim3 g, dim3 b, void **args, size_t s = 0, cudaStream_t st = 0,
                                             const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     return simtlab_launch_kernel("(cudaLaunchKernel)", file, line, k, g, b, args, s, st);

@@ -87,10 +87,11 @@ struct curandGenerator_st {
 namespace simtlab {
 namespace rng {
 /* Box-Muller makes pairs: cuRAND 13 refuses an odd count of normals from XORWOW and MRG32k3a, but
- * takes one from Philox (on an H100: docs/gpu/h100-s24) */
-static inline bool odd_refused(curandGenerator_t g, size_t n)
+ * took 3 float normals from Philox on an H100 (docs/gpu/h100-s24); its other odd counts (double,
+ * log-normal) are not known, so refused as documented */
+static inline bool odd_refused(curandGenerator_t g, size_t n, bool float_normal = false)
 {
-    return n % 2 && g && g->type != CURAND_RNG_PSEUDO_PHILOX4_32_10;
+    return n % 2 && g && !(float_normal && g->type == CURAND_RNG_PSEUDO_PHILOX4_32_10);
 }
 static inline curandStatus_t create(curandGenerator_t *g, curandRngType_t type, bool host)
 {
@@ -215,7 +216,7 @@ static inline curandStatus_t curandGenerateUniformDouble(curandGenerator_t g, do
 /* Box-Muller gives pairs: n must be even, as cuRAND's pseudorandom generators require */
 static inline curandStatus_t curandGenerateNormal(curandGenerator_t g, float *out, size_t n, float mean, float stddev)
 {
-    if (simtlab::rng::odd_refused(g, n))
+    if (simtlab::rng::odd_refused(g, n, true))
         return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
     return simtlab::rng::generate(g, out, n, [=](auto *s) { return fmaf(stddev, curand_normal(s), mean); });
 }
