@@ -874,6 +874,25 @@ void sim_waw_settle(sim_worker *w, int in_fiber)
         sim_shared_fast_on(w);
 }
 
+/* A shadow word's updates after a write, and after a read by a thread that is the word's only
+ * reader in the epoch (or whose warp has met the last reader since): race_word and race_word_fast */
+static inline __attribute__((always_inline)) void shadow_wrote(sim_shadow *s, uint32_t ep, uint16_t me, uint16_t wep,
+                                                               uint8_t bytes)
+{
+    s->w_bytes = s->w_epoch == ep && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
+    s->w_epoch = ep;
+    s->w_tid = me;
+    s->w_wep = wep;
+}
+static inline __attribute__((always_inline)) void shadow_read_alone(sim_shadow *s, uint32_t ep, uint16_t me,
+                                                                    uint16_t wep, uint8_t bytes)
+{
+    s->r_bytes = s->r_epoch == ep && s->r_tid == me ? (uint8_t)(s->r_bytes | bytes) : bytes;
+    s->r_epoch = ep;
+    s->r_tid = me;
+    s->r_wep = wep;
+}
+
 /* One 4-byte word x of an access by thread t that covers its bytes (a mask
  * of 4 bits): threads writing different bytes of one word (a char array)
  * do not race. */
@@ -901,15 +920,9 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
             if (other != SIM_NOBODY)
                 race_found(w, note, "write-after-read", x, wr, other, pc);
         }
-        s->w_bytes = s->w_epoch == ep && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
-        s->w_epoch = ep;
-        s->w_tid = me;
-        s->w_wep = wep;
+        shadow_wrote(s, ep, me, wep, bytes);
     } else if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t)) {
-        s->r_bytes = s->r_epoch == ep && s->r_tid == me ? (uint8_t)(s->r_bytes | bytes) : bytes;
-        s->r_epoch = ep;
-        s->r_tid = me;
-        s->r_wep = wep;
+        shadow_read_alone(s, ep, me, wep, bytes);
     } else if (__builtin_expect((bytes & s->r_bytes) == 0xf && s->r_tid != SIM_SPLIT, 1)) {
         s->r_tid = SIM_MULTI; /* whole words, several readers */
     } else {
@@ -950,15 +963,9 @@ static inline __attribute__((always_inline)) int race_word_fast(sim_worker *w, c
         if (s->r_epoch == ep && (s->r_bytes & bytes) &&
             (s->r_tid >= SIM_SPLIT || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t)))) /* SPLIT, NOBODY, MULTI */
             return 0;
-        s->w_bytes = s->w_epoch == ep && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
-        s->w_epoch = ep;
-        s->w_tid = me;
-        s->w_wep = wep;
+        shadow_wrote(s, ep, me, wep, bytes);
     } else if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t)) {
-        s->r_bytes = s->r_epoch == ep && s->r_tid == me ? (uint8_t)(s->r_bytes | bytes) : bytes;
-        s->r_epoch = ep;
-        s->r_tid = me;
-        s->r_wep = wep;
+        shadow_read_alone(s, ep, me, wep, bytes);
     } else if ((bytes & s->r_bytes) == 0xf && s->r_tid != SIM_SPLIT) {
         s->r_tid = SIM_MULTI; /* whole words, several readers */
     } else {
