@@ -393,6 +393,31 @@ static int has_word(const char *h, size_t n, const char *w)
     return 0;
 }
 
+/* `template <>` and nothing else of the kind: an explicit specialization, an ordinary function
+ * (external, one definition), so it takes the device mark as a plain function does (without it
+ * the host pass's strong copy won at link time and the kernel ran uninstrumented: survey 8). A
+ * header with two `template` (a member template of a class template) is not one. */
+static int explicit_specialization(const char *h, size_t n)
+{
+    int templates = 0, empty = 0;
+    for (size_t i = 0; i + 8 <= n; i++) {
+        if (strncmp(h + i, "template", 8) || (i > 0 && ident_char((unsigned char)h[i - 1])) ||
+            (i + 8 < n && ident_char((unsigned char)h[i + 8])))
+            continue;
+        templates++;
+        size_t j = i + 8;
+        while (j < n && isspace((unsigned char)h[j]))
+            j++;
+        if (j < n && h[j] == '<') {
+            j++;
+            while (j < n && isspace((unsigned char)h[j]))
+                j++;
+            empty += j < n && h[j] == '>';
+        }
+    }
+    return templates == 1 && empty == 1;
+}
+
 /* A host function definition at namespace or class scope gets SIMTLAB_HOST_FN
  * (a C++11 attribute: no instrumentation, vectorized as without simtlab)
  * right before its parameter list: host code runs at native speed. header:
@@ -453,6 +478,25 @@ static long host_fn_mark(const char *h, size_t n)
         while (e > 0 && isspace((unsigned char)h[e - 1]))
             e--;
         size_t b = e;
+        if (e > 0 && h[e - 1] == '>' && explicit_specialization(h, n)) { /* `k<float> (`: the id before <...> */
+            int ang = 0;
+            size_t k = e;
+            while (k > 0) {
+                k--;
+                ang += h[k] == '>' ? 1 : h[k] == '<' ? -1 : 0;
+                if (ang == 0)
+                    break;
+            }
+            size_t kb = k;
+            while (kb > 0 && isspace((unsigned char)h[kb - 1]))
+                kb--;
+            size_t ib = kb;
+            while (ib > 0 && ident_char((unsigned char)h[ib - 1]))
+                ib--;
+            if (ib < kb && h[k] == '<') /* [[gnu::weak]] after the template-id is GCC's too */
+                return (long)e;
+            return -1;
+        }
         while (b > 0 && ident_char((unsigned char)h[b - 1]))
             b--;
         if (b == e) { /* operator+ ( ... ): the symbol follows "operator" */
@@ -1180,7 +1224,8 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
                 long at = has_par && !(depth > 0 && cls[depth < 512 ? depth - 1 : 511]) ? host_fn_mark(h, hn) : -1;
                 /* device code: a mark only where [[gnu::weak]] may go (external, not inline/template) */
                 if (at >= 0 && dev_hdr && (has_word(h, hn, "static") || has_word(h, hn, "inline") ||
-                                           has_word(h, hn, "__forceinline__") || has_word(h, hn, "template") ||
+                                           has_word(h, hn, "__forceinline__") ||
+                                           (has_word(h, hn, "template") && !explicit_specialization(h, hn)) ||
                                            has_word(h, hn, "constexpr")))
                     at = -1;
                 for (int m = 0; m < dm.n && at >= 0 && dev_hdr; m++)

@@ -11,6 +11,7 @@
  * The quasirandom (Sobol) and Mersenne Twister generators are refused by the rewriter. */
 #ifndef SIMTLAB_CURAND_H
 #define SIMTLAB_CURAND_H
+#define CURAND_H_ /* NVIDIA's guard: the samples' helper_cuda.h tests it for its curandStatus_t overloads */
 #include <stddef.h>
 
 #include "cuda_runtime.h"

@@ -19,6 +19,7 @@
 #include "curand.h"
 #ifndef SIMTLAB_CURAND_KERNEL_H
 #define SIMTLAB_CURAND_KERNEL_H
+#define CURAND_KERNEL_H_ /* NVIDIA's guard, which programs may test */
 #include <math.h>
 #include <stddef.h>
 

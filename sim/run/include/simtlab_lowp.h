@@ -270,16 +270,16 @@ template <class T> static inline T canonical_nan() { return T::bits((uint16_t)T:
  * 2^-134, a float: it rounds to 0 either way. A sum of two bfloat16 values is a multiple of
  * 2^-133, exact in float. A quotient's distance from a tie of bfloat16 (an odd multiple of 2^-134)
  * is at least about 2^-143, far above float's rounding error there (2^-150). */
-template <class T> static inline T add(T a, T b) { return rn<T>(f(a) + f(b)); }
-template <class T> static inline T sub(T a, T b) { return rn<T>(f(a) - f(b)); }
-template <class T> static inline T mul(T a, T b) { return rn<T>(f(a) * f(b)); }
-template <class T> static inline T div(T a, T b) { return rn<T>(f(a) / f(b)); }
-template <class T> static inline T sqrt(T a) { return rn<T>(std::sqrt(f(a))); }
+template <class T> static inline T add(T a, T b) { return lowp::rn<T>(lowp::f(a) + lowp::f(b)); }
+template <class T> static inline T sub(T a, T b) { return lowp::rn<T>(lowp::f(a) - lowp::f(b)); }
+template <class T> static inline T mul(T a, T b) { return lowp::rn<T>(lowp::f(a) * lowp::f(b)); }
+template <class T> static inline T div(T a, T b) { return lowp::rn<T>(lowp::f(a) / lowp::f(b)); }
+template <class T> static inline T sqrt(T a) { return lowp::rn<T>(std::sqrt(lowp::f(a))); }
 /* a b + c: the product is exact in double, the sum rounded to odd (the header's comment) */
 template <class T>
 static inline T fma(T a, T b, T c)
 {
-    const double p = (double)f(a) * (double)f(b), q = (double)f(c), s = p + q;
+    const double p = (double)lowp::f(a) * (double)lowp::f(b), q = (double)lowp::f(c), s = p + q;
     if (std::isfinite(s)) {
         const double pv = s - q, qv = s - pv, err = (p - pv) + (q - qv); /* TwoSum: s + err = p + q exactly */
         uint64_t u;
@@ -288,55 +288,55 @@ static inline T fma(T a, T b, T c)
             u += (err > 0) == (s > 0) ? 1 : (uint64_t)-1;
             double odd;
             std::memcpy(&odd, &u, 8);
-            return rn_double<T>(odd);
+            return lowp::rn_double<T>(odd);
         }
     }
-    return rn_double<T>(s);
+    return lowp::rn_double<T>(s);
 }
 /* _sat: clamped to [0, 1], NaN to +0 */
 template <class T>
 static inline T sat(T a)
 {
-    const float v = f(a);
+    const float v = lowp::f(a);
     return T::bits(v > 0 ? (v < 1 ? a.__x : T::fmt::from_float(1.0f, RN)) : 0);
 }
 /* _relu: negative to +0, NaN stays (canonical) */
 template <class T>
 static inline T relu(T a)
 {
-    return nan(a) ? canonical_nan<T>() : f(a) > 0 ? a : T::bits(0);
+    return lowp::nan(a) ? lowp::canonical_nan<T>() : lowp::f(a) > 0 ? a : T::bits(0);
 }
-template <class T> static inline T neg(T a) { return nan(a) ? canonical_nan<T>() : T::bits(a.__x ^ 0x8000u); }
-template <class T> static inline T abs(T a) { return nan(a) ? canonical_nan<T>() : T::bits(a.__x & 0x7fffu); }
+template <class T> static inline T neg(T a) { return lowp::nan(a) ? lowp::canonical_nan<T>() : T::bits(a.__x ^ 0x8000u); }
+template <class T> static inline T abs(T a) { return lowp::nan(a) ? lowp::canonical_nan<T>() : T::bits(a.__x & 0x7fffu); }
 /* __hmax/__hmin: NaN only when both are; +0 is the larger zero. The _nan forms: NaN if either is. */
 template <class T>
 static inline T max(T a, T b, bool nan_wins)
 {
-    if (nan(a) || nan(b))
-        return nan_wins || (nan(a) && nan(b)) ? canonical_nan<T>() : nan(a) ? b : a;
-    const float x = f(a), y = f(b);
+    if (lowp::nan(a) || lowp::nan(b))
+        return nan_wins || (lowp::nan(a) && lowp::nan(b)) ? lowp::canonical_nan<T>() : lowp::nan(a) ? b : a;
+    const float x = lowp::f(a), y = lowp::f(b);
     return x > y ? a : y > x ? b : T::bits(a.__x & b.__x); /* equal: +0 over -0 */
 }
 template <class T>
 static inline T min(T a, T b, bool nan_wins)
 {
-    if (nan(a) || nan(b))
-        return nan_wins || (nan(a) && nan(b)) ? canonical_nan<T>() : nan(a) ? b : a;
-    const float x = f(a), y = f(b);
+    if (lowp::nan(a) || lowp::nan(b))
+        return nan_wins || (lowp::nan(a) && lowp::nan(b)) ? lowp::canonical_nan<T>() : lowp::nan(a) ? b : a;
+    const float x = lowp::f(a), y = lowp::f(b);
     return x < y ? a : y < x ? b : T::bits(a.__x | b.__x); /* equal: -0 under +0 */
 }
 /* a math function of double, rounded once */
 template <class T, class Fn>
 static inline T math(T a, Fn fn)
 {
-    return rn_double<T>(fn((double)f(a)));
+    return lowp::rn_double<T>(fn((double)lowp::f(a)));
 }
 /* the comparisons: ordered (false if either is NaN) and unordered (true if either is) */
 enum cmp { EQ, NE, LT, LE, GT, GE, EQU, NEU, LTU, LEU, GTU, GEU };
 template <class T>
 static inline bool compare(T a, T b, int c)
 {
-    const float x = f(a), y = f(b);
+    const float x = lowp::f(a), y = lowp::f(b);
     switch (c) {
     case EQ: return x == y;
     case NE: return x < y || x > y;
@@ -375,7 +375,7 @@ static inline __attribute__((always_inline)) T2 lanes(T2 a, T2 b, T2 c, Op op)
 template <class T>
 static uint32_t add_bits(uint32_t old, uint32_t v)
 {
-    return add(T::bits((uint16_t)old), T::bits((uint16_t)v)).__x;
+    return lowp::add(T::bits((uint16_t)old), T::bits((uint16_t)v)).__x;
 }
 template <class T2>
 static uint32_t add_bits2(uint32_t old, uint32_t v)
