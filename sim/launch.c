@@ -2195,16 +2195,18 @@ static void resolve_pc(uintptr_t pc, char *fn, size_t fn_n, char *loc, size_t lo
 static int addr2line_batch(const char *file, uintptr_t base, const uintptr_t *pcs, const size_t *idx, size_t n,
                            sim_pc_source *out)
 {
-    char **argv = calloc(n + 6, sizeof *argv), *addrs = malloc(n * 24);
+    char **argv = calloc(n + 8, sizeof *argv), *addrs = malloc(n * 24);
     if (!argv || !addrs) {
         free(argv);
         free(addrs);
         return -1;
     }
-    argv[0] = "addr2line", argv[1] = "-f", argv[2] = "-C", argv[3] = "-e", argv[4] = (char *)file;
+    /* -i: the inline chain, innermost first; -a: each address's output starts with it */
+    argv[0] = "addr2line", argv[1] = "-a", argv[2] = "-i", argv[3] = "-f", argv[4] = "-C", argv[5] = "-e";
+    argv[6] = (char *)file;
     for (size_t i = 0; i < n; i++) {
         snprintf(addrs + i * 24, 24, "0x%llx", (unsigned long long)(pcs[idx[i]] - 1 - base));
-        argv[5 + i] = addrs + i * 24;
+        argv[7 + i] = addrs + i * 24;
     }
     int fd[2], rc = -1;
     if (pipe2(fd, O_CLOEXEC) == 0) {
@@ -2221,19 +2223,34 @@ static int addr2line_batch(const char *file, uintptr_t base, const uintptr_t *pc
             FILE *f = fdopen(fd[0], "r");
             char fn[160], loc[256];
             size_t i = 0;
-            while (f && i < n && fgets(fn, sizeof fn, f) && fgets(loc, sizeof loc, f)) {
+            sim_pc_source *o = NULL;
+            int settled = 0; /* this address has its frame */
+            while (f && fgets(fn, sizeof fn, f)) {
+                if (!strncmp(fn, "0x", 2)) { /* the next address */
+                    if (i == n)
+                        break;
+                    o = &out[idx[i++]];
+                    settled = 0;
+                    continue;
+                }
+                if (!o || !fgets(loc, sizeof loc, f))
+                    break;
+                if (settled)
+                    continue;
                 fn[strcspn(fn, "\n")] = 0;
                 loc[strcspn(loc, "\n")] = 0;
                 char *disc = strstr(loc, " (discriminator");
                 if (disc)
                     *disc = 0;
-                sim_pc_source *o = &out[idx[i++]];
                 char *colon = strrchr(loc, ':');
                 if (colon && loc[0] != '?') {
                     *colon = 0;
                     o->line = atoi(colon + 1);
                     snprintf(o->file, sizeof o->file, "%s", loc);
                     snprintf(o->fn, sizeof o->fn, "%s", fn[0] == '?' ? "" : fn);
+                    /* a frame inlined from `simtlab run`'s shim headers (a __half's conversion, an
+                     * atomic's wrapper): the program's frame that called it is the line to name */
+                    settled = !strstr(loc, "/sim/run/include/");
                 }
             }
             if (f)

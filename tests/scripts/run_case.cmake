@@ -327,6 +327,11 @@ elseif(CASE STREQUAL "half")
   file(WRITE ${WORK}/src/adl.cu "#include <cstdio>\n#include <cuda_fp16.h>\ntemplate <typename T> inline __device__ T add(T a, T b) { return a + b; }\ntemplate <typename T> inline __device__ T f(T a) { return a; }\ntemplate <typename T> inline __device__ bool nan(T) { return false; }\ntemplate <typename T> inline __device__ T mul(T a, T) { return a; }\ntemplate <typename T> inline __device__ T abs(T a) { return a; }\ntemplate <typename T> inline __device__ T max(T a, T) { return a; }\n__global__ void k(half *x) { half a = x[threadIdx.x]; x[threadIdx.x] = add(__hmax(__hmul(a, a), __habs(a)), f(a)); }\nint main() { half h[32], *d; for (int i = 0; i < 32; i++) h[i] = i; cudaMalloc(&d, sizeof h); cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice); k<<<1, 32>>>(d); cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost); printf(\"adl: %g\\n\", (float)h[3]); }\n")
   run(0 ${WORK}/src/adl.cu)
   expect_text("${out}" "adl: 12" "the program's own add/f/nan/mul/abs/max templates")
+  # a fault in a __half's conversion names the program's line, not the shim's (survey 8)
+  file(WRITE ${WORK}/src/hloc.cu "#include <cstdio>\n#include <cuda_fp16.h>\n__global__ void k(const half *in, float *out)\n{\n    out[threadIdx.x] = (float)in[threadIdx.x + 64];\n}\nint main() { half *in; float *out; cudaMalloc(&in, 64 * sizeof(half)); cudaMalloc(&out, 64 * sizeof(float)); k<<<1, 64>>>(in, out); printf(\"hloc: %s\\n\", cudaGetErrorName(cudaDeviceSynchronize())); }\n")
+  run(0 ${WORK}/src/hloc.cu)
+  expect_text("${out}" "hloc: cudaErrorIllegalAddress" "an out-of-bounds __half read")
+  expect_text("${err}" "in kernel k \\(hloc.cu:5\\)" "the report names the program's line")
 elseif(CASE STREQUAL "explicit_spec")
   # an explicit specialization of a kernel template (and of a __device__ function) runs
   # instrumented: its bytes counted, its out-of-bounds write reported at its line (survey 8: the
