@@ -616,7 +616,7 @@ static int heap_call(const char *src, size_t i, const char *id, size_t len, size
 /* A #define line, src[from..to), copied with its malloc/free/clock calls renamed as heap_call
  * says: the macro may be expanded in device code, and the renamed functions call the C
  * library's from host code (comments and strings in it are copied as they are) */
-static void put_define(buf *o, const char *src, size_t from, size_t to, size_t n, rewrite_result *r)
+static void put_define(scan *sc, buf *o, const char *src, size_t from, size_t to, size_t n, rewrite_result *r)
 {
     size_t i = from, done = from;
     while (i < to && src[i] != '#')
@@ -641,6 +641,25 @@ static void put_define(buf *o, const char *src, size_t from, size_t to, size_t n
             size_t e = i;
             while (e < to && ident_char((unsigned char)src[e]))
                 e++;
+            /* `extern __shared__ T n[];` in a function the macro defines (NVIDIA's cudasharedmem.h:
+             * `__device__ T *get() { extern __shared__ T s[]; return s; }`): as in a function */
+            size_t k = e;
+            while (k < to && (isspace((unsigned char)src[k]) || src[k] == '\\'))
+                k++;
+            if (e - i == 6 && !strncmp(src + i, "extern", 6) && k + 10 < to && !strncmp(src + k, "__shared__", 10) &&
+                !ident_char((unsigned char)src[k + 10]) && memchr(src + from, '{', i - from)) {
+                size_t d1 = k + 10;
+                while (d1 < to && src[d1] != ';')
+                    d1++;
+                char none[4] = "";
+                size_t mark = o->n;
+                put(o, src + done, i - done);
+                if (d1 < to && !extern_shared(sc, o, src + k + 10, d1 - k - 10, 1, none, sizeof none)) {
+                    done = i = d1 + 1; /* its own ';' ends the replacement */
+                    continue;
+                }
+                o->n = mark; /* left as it was: g++ says what is wrong */
+            }
             if (heap_call(src, i, src + i, e - i, e, n)) {
                 put(o, src + done, i - done);
                 puts_(o, e - i == 6 ? "simtlab_device_malloc" : e - i == 4 ? "simtlab_device_free" : "simtlab_clock");
@@ -1038,7 +1057,7 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
                 int is_define = e - k >= 6 && !strncmp(src + k, "define", 6);
                 if (!is_define || !memmem(src + j, e - j, "<<<", 3)) {
                     if (is_define) /* a macro may be used in device code: malloc/free/clock renamed */
-                        put_define(&o, src, sc.i, e, n, r);
+                        put_define(&sc, &o, src, sc.i, e, n, r);
                     else
                         put(&o, src + sc.i, e - sc.i);
                     sc.line += lines;
