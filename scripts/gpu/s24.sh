@@ -10,7 +10,7 @@ set -u
 OUT=${OUT:-/tmp/s24}
 mkdir -p "$OUT"
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -2; date -u; } > "$OUT/env.txt"
-for p in simd_video launch_kernel curand; do
+for p in simd_video dpx launch_kernel curand; do
   src=tests/run/$p.cu
   [ -f "$src" ] || continue
   { echo "== $p: nvcc -O2 -arch=sm_90"; nvcc -O2 -arch=sm_90 -o /tmp/$p "$src" 2>&1 && { /tmp/$p; echo "rc=$?"; }; } > "$OUT/$p.txt" 2>&1
@@ -24,7 +24,7 @@ OUT=$OUT/half bash scripts/gpu/half_parity.sh > /dev/null 2>&1
 # the simulator's digests of the same programs, for the side by side (same build, this machine)
 cmake -S . -B /tmp/b24 -DSIMTLAB_CUDA=OFF -DSIMTLAB_TESTS=OFF -DCMAKE_BUILD_TYPE=Release > /tmp/b24.log 2>&1 &&
   cmake --build /tmp/b24 -j16 --target simtlab-run >> /tmp/b24.log 2>&1 &&
-  for p in simd_video launch_kernel curand; do
+  for p in simd_video dpx launch_kernel curand; do
     [ -f tests/run/$p.cu ] && /tmp/b24/simtlab-run tests/run/$p.cu > "$OUT/$p.sim.txt" 2>&1
   done
 cat "$OUT"/*.txt "$OUT"/half/summary.txt "$OUT"/curand/*.txt 2>/dev/null | grep -v "^   " 

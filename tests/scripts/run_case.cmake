@@ -273,6 +273,10 @@ elseif(CASE STREQUAL "simd_video")
   # __vadd4 & co. (simtlab_simd.h) bit for bit against the program's own lane-by-lane references
   run(0 ${SRC}/tests/run/simd_video.cu)
   expect_text("${out}" "simd_video: correct" "result")
+elseif(CASE STREQUAL "dpx")
+  # sm_90's DPX functions (simtlab_simd.h) bit for bit against the program's own lane-by-lane references
+  run(0 ${SRC}/tests/run/dpx.cu)
+  expect_text("${out}" "dpx: correct" "result")
 elseif(CASE STREQUAL "launch_kernel")
   # cudaLaunchKernel: typed kernels (a template with a comma, a struct by value) launch with
   # their names; a kernel cast to void * is cudaErrorInvalidDeviceFunction, the fix named

@@ -124,4 +124,124 @@ static inline unsigned __vsadu4(unsigned x, unsigned y)
 {
     return simtlab::lanes_sum<8>(x, y, [](int, int, int a, int b) { return simtlab::iabs(a - b); });
 }
+
+/* ---- sm_90's DPX functions: max and min of 2 or 3, after an add, with a relu, or with which one
+ * won; on a 32-bit value or on two 16-bit lanes (sums wrap within the lane). __vibmax's flag is
+ * a >= b (ties: a), __vibmin's a <= b. */
+namespace simtlab {
+template <bool S, int W> static inline int dpx_lane(unsigned v, int i) { return S ? lane_s<W>(v >> i) : lane_u<W>(v >> i); }
+/* op(a, b, c) on each lane (one lane of 32 bits when W is 32: as int or unsigned) */
+template <bool S, int W, class F> static inline unsigned dpx3(unsigned a, unsigned b, unsigned c, F op)
+{
+    if (W == 32)
+        return S ? (unsigned)op((long long)(int)a, (long long)(int)b, (long long)(int)c)
+                 : (unsigned)op((long long)a, (long long)b, (long long)c);
+    unsigned r = 0;
+    for (int i = 0; i < 32; i += 16)
+        r |= ((unsigned)op(dpx_lane<S, 16>(a, i), dpx_lane<S, 16>(b, i), dpx_lane<S, 16>(c, i)) & 0xffffu) << i;
+    return r;
+}
+static inline long long mx(long long a, long long b) { return a > b ? a : b; }
+static inline long long mn(long long a, long long b) { return a < b ? a : b; }
+/* a + b wrapped to the lane: 32 bits, or 16 */
+template <bool S, int W> static inline long long wrap(long long v)
+{
+    if (W == 32)
+        return S ? (long long)(int)(unsigned)v : (long long)(unsigned)v;
+    return S ? (long long)lane_s<16>((unsigned)v) : (long long)lane_u<16>((unsigned)v);
+}
+} // namespace simtlab
+#define SIMTLAB_DPX(name, S, W, expr)                                                                          \
+    static inline unsigned name(unsigned a_, unsigned b_, unsigned c_)                                         \
+    {                                                                                                        \
+        return simtlab::dpx3<S, W>(a_, b_, c_, [](long long a, long long b, long long c) {                    \
+            using namespace simtlab;                                                                         \
+            (void)c;                                                                                         \
+            return (expr);                                                                                   \
+        });                                                                                                  \
+    }
+#define SIMTLAB_DPX2(name, S, W, expr)                                                                         \
+    static inline unsigned name(unsigned a_, unsigned b_)                                                      \
+    {                                                                                                        \
+        return simtlab::dpx3<S, W>(a_, b_, 0u, [](long long a, long long b, long long) {                      \
+            using namespace simtlab;                                                                         \
+            return (expr);                                                                                   \
+        });                                                                                                  \
+    }
+SIMTLAB_DPX2(simtlab_vimax_s32_relu, true, 32, mx(mx(a, b), 0))
+SIMTLAB_DPX2(simtlab_vimin_s32_relu, true, 32, mx(mn(a, b), 0))
+SIMTLAB_DPX2(__vimax_s16x2_relu, true, 16, mx(mx(a, b), 0))
+SIMTLAB_DPX2(__vimin_s16x2_relu, true, 16, mx(mn(a, b), 0))
+SIMTLAB_DPX(simtlab_vimax3_s32, true, 32, mx(mx(a, b), c))
+SIMTLAB_DPX(__vimax3_u32, false, 32, mx(mx(a, b), c))
+SIMTLAB_DPX(simtlab_vimin3_s32, true, 32, mn(mn(a, b), c))
+SIMTLAB_DPX(__vimin3_u32, false, 32, mn(mn(a, b), c))
+SIMTLAB_DPX(simtlab_vimax3_s32_relu, true, 32, mx(mx(mx(a, b), c), 0))
+SIMTLAB_DPX(simtlab_vimin3_s32_relu, true, 32, mx(mn(mn(a, b), c), 0))
+SIMTLAB_DPX(__vimax3_s16x2, true, 16, mx(mx(a, b), c))
+SIMTLAB_DPX(__vimax3_u16x2, false, 16, mx(mx(a, b), c))
+SIMTLAB_DPX(__vimin3_s16x2, true, 16, mn(mn(a, b), c))
+SIMTLAB_DPX(__vimin3_u16x2, false, 16, mn(mn(a, b), c))
+SIMTLAB_DPX(__vimax3_s16x2_relu, true, 16, mx(mx(mx(a, b), c), 0))
+SIMTLAB_DPX(__vimin3_s16x2_relu, true, 16, mx(mn(mn(a, b), c), 0))
+SIMTLAB_DPX(simtlab_viaddmax_s32, true, 32, mx(wrap<true, 32>(a + b), c))
+SIMTLAB_DPX(__viaddmax_u32, false, 32, mx(wrap<false, 32>(a + b), c))
+SIMTLAB_DPX(simtlab_viaddmin_s32, true, 32, mn(wrap<true, 32>(a + b), c))
+SIMTLAB_DPX(__viaddmin_u32, false, 32, mn(wrap<false, 32>(a + b), c))
+SIMTLAB_DPX(simtlab_viaddmax_s32_relu, true, 32, mx(mx(wrap<true, 32>(a + b), c), 0))
+SIMTLAB_DPX(simtlab_viaddmin_s32_relu, true, 32, mx(mn(wrap<true, 32>(a + b), c), 0))
+SIMTLAB_DPX(__viaddmax_s16x2, true, 16, mx(wrap<true, 16>(a + b), c))
+SIMTLAB_DPX(__viaddmax_u16x2, false, 16, mx(wrap<false, 16>(a + b), c))
+SIMTLAB_DPX(__viaddmin_s16x2, true, 16, mn(wrap<true, 16>(a + b), c))
+SIMTLAB_DPX(__viaddmin_u16x2, false, 16, mn(wrap<false, 16>(a + b), c))
+SIMTLAB_DPX(__viaddmax_s16x2_relu, true, 16, mx(mx(wrap<true, 16>(a + b), c), 0))
+SIMTLAB_DPX(__viaddmin_s16x2_relu, true, 16, mx(mn(wrap<true, 16>(a + b), c), 0))
+#undef SIMTLAB_DPX
+#undef SIMTLAB_DPX2
+/* the s32 forms take and return int */
+static inline int __vimax_s32_relu(int a, int b) { return (int)simtlab_vimax_s32_relu((unsigned)a, (unsigned)b); }
+static inline int __vimin_s32_relu(int a, int b) { return (int)simtlab_vimin_s32_relu((unsigned)a, (unsigned)b); }
+static inline int __vimax3_s32(int a, int b, int c) { return (int)simtlab_vimax3_s32((unsigned)a, (unsigned)b, (unsigned)c); }
+static inline int __vimin3_s32(int a, int b, int c) { return (int)simtlab_vimin3_s32((unsigned)a, (unsigned)b, (unsigned)c); }
+static inline int __vimax3_s32_relu(int a, int b, int c)
+{
+    return (int)simtlab_vimax3_s32_relu((unsigned)a, (unsigned)b, (unsigned)c);
+}
+static inline int __vimin3_s32_relu(int a, int b, int c)
+{
+    return (int)simtlab_vimin3_s32_relu((unsigned)a, (unsigned)b, (unsigned)c);
+}
+static inline int __viaddmax_s32(int a, int b, int c) { return (int)simtlab_viaddmax_s32((unsigned)a, (unsigned)b, (unsigned)c); }
+static inline int __viaddmin_s32(int a, int b, int c) { return (int)simtlab_viaddmin_s32((unsigned)a, (unsigned)b, (unsigned)c); }
+static inline int __viaddmax_s32_relu(int a, int b, int c)
+{
+    return (int)simtlab_viaddmax_s32_relu((unsigned)a, (unsigned)b, (unsigned)c);
+}
+static inline int __viaddmin_s32_relu(int a, int b, int c)
+{
+    return (int)simtlab_viaddmin_s32_relu((unsigned)a, (unsigned)b, (unsigned)c);
+}
+/* which one won: a >= b for max, a <= b for min (each lane's flag) */
+static inline int __vibmax_s32(int a, int b, bool *pred) { *pred = a >= b; return a >= b ? a : b; }
+static inline unsigned __vibmax_u32(unsigned a, unsigned b, bool *pred) { *pred = a >= b; return a >= b ? a : b; }
+static inline int __vibmin_s32(int a, int b, bool *pred) { *pred = a <= b; return a <= b ? a : b; }
+static inline unsigned __vibmin_u32(unsigned a, unsigned b, bool *pred) { *pred = a <= b; return a <= b ? a : b; }
+namespace simtlab {
+template <bool S, bool MAX> static inline unsigned vib16(unsigned a, unsigned b, bool *hi, bool *lo)
+{
+    unsigned r = 0;
+    bool *flag[2] = {lo, hi};
+    for (int i = 0; i < 2; i++) {
+        const int x = dpx_lane<S, 16>(a, 16 * i), y = dpx_lane<S, 16>(b, 16 * i);
+        const bool first = MAX ? x >= y : x <= y;
+        *flag[i] = first;
+        r |= ((unsigned)(first ? x : y) & 0xffffu) << 16 * i;
+    }
+    return r;
+}
+} // namespace simtlab
+static inline unsigned __vibmax_s16x2(unsigned a, unsigned b, bool *hi, bool *lo) { return simtlab::vib16<true, true>(a, b, hi, lo); }
+static inline unsigned __vibmax_u16x2(unsigned a, unsigned b, bool *hi, bool *lo) { return simtlab::vib16<false, true>(a, b, hi, lo); }
+static inline unsigned __vibmin_s16x2(unsigned a, unsigned b, bool *hi, bool *lo) { return simtlab::vib16<true, false>(a, b, hi, lo); }
+static inline unsigned __vibmin_u16x2(unsigned a, unsigned b, bool *hi, bool *lo) { return simtlab::vib16<false, false>(a, b, hi, lo); }
 #endif /* SIMTLAB_SIMD_H */
