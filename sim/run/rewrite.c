@@ -185,10 +185,7 @@ static void check_include(scan *sc, const char *line_start, size_t len)
             if (nl >= strlen(features[f].incs[k]) && !strncmp(name, features[f].incs[k], strlen(features[f].incs[k]))) {
                 char detail[128];
                 snprintf(detail, sizeof detail, "#include <%.*s>", (int)(nl < 100 ? nl : 100), name);
-                const int header = sc->header; /* a header's includes count as the file's (its names do not) */
-                sc->header = 0;
                 feature_found(sc, f, sc->line, detail);
-                sc->header = header;
             }
 }
 
