@@ -2221,11 +2221,12 @@ static int addr2line_batch(const char *file, uintptr_t base, const uintptr_t *pc
         close(fd[1]);
         if (sp == 0) {
             FILE *f = fdopen(fd[0], "r");
-            char fn[160], loc[256];
+            char *fn = NULL, *loc = NULL; /* whole lines: a long template's name must not split one */
+            size_t fn_cap = 0, loc_cap = 0;
             size_t i = 0;
             sim_pc_source *o = NULL;
             int settled = 0; /* this address has its frame */
-            while (f && fgets(fn, sizeof fn, f)) {
+            while (f && getline(&fn, &fn_cap, f) > 0) {
                 if (!strncmp(fn, "0x", 2)) { /* the next address */
                     if (i == n)
                         break;
@@ -2233,7 +2234,7 @@ static int addr2line_batch(const char *file, uintptr_t base, const uintptr_t *pc
                     settled = 0;
                     continue;
                 }
-                if (!o || !fgets(loc, sizeof loc, f))
+                if (!o || getline(&loc, &loc_cap, f) <= 0)
                     break;
                 if (settled)
                     continue;
@@ -2253,6 +2254,8 @@ static int addr2line_batch(const char *file, uintptr_t base, const uintptr_t *pc
                     settled = !strstr(loc, "/sim/run/include/");
                 }
             }
+            free(fn);
+            free(loc);
             if (f)
                 fclose(f);
             else

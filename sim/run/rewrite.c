@@ -397,10 +397,23 @@ static int has_word(const char *h, size_t n, const char *w)
  * (external, one definition), so it takes the device mark as a plain function does (without it
  * the host pass's strong copy won at link time and the kernel ran uninstrumented: survey 8). A
  * header with two `template` (a member template of a class template) is not one. */
+static size_t past_literal(const char *src, size_t i, size_t to);
 static int explicit_specialization(const char *h, size_t n)
 {
     int templates = 0, empty = 0;
     for (size_t i = 0; i + 8 <= n; i++) {
+        if (h[i] == '/' && i + 1 < n && h[i + 1] == '/') { /* comments and literals say nothing */
+            while (i < n && h[i] != '\n')
+                i++;
+            continue;
+        }
+        const size_t past = past_literal(h, i, n);
+        if (past != i) {
+            i = past - 1;
+            continue;
+        }
+        if (h[i] == ':' && i + 1 < n && h[i + 1] == ':')
+            return 0; /* a member (`S<float>::S(...)`, a constructor, cannot take the mark): left alone */
         if (strncmp(h + i, "template", 8) || (i > 0 && ident_char((unsigned char)h[i - 1])) ||
             (i + 8 < n && ident_char((unsigned char)h[i + 8])))
             continue;
@@ -655,6 +668,9 @@ static void put_define(scan *sc, buf *o, const char *src, size_t from, size_t to
                 size_t mark = o->n;
                 put(o, src + done, i - done);
                 if (d1 < to && !extern_shared(sc, o, src + k + 10, d1 - k - 10, 1, none, sizeof none)) {
+                    for (size_t q = i; q < d1; q++) /* the continuations it spanned: the lines keep their numbers */
+                        if (src[q] == '\n')
+                            put(o, " \\\n", 3);
                     done = i = d1 + 1; /* its own ';' ends the replacement */
                     continue;
                 }

@@ -13,6 +13,7 @@ template <typename T> __global__ void scale(T *x, int n, int extra)
     if (i < n + extra)
         x[i] = twice(x[i]);
 }
+// the float instance of the template above, specialized ("template" in a comment: not a second one)
 template <> __global__ void scale<float>(float *x, int n, int extra)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
