@@ -714,6 +714,16 @@ elseif(CASE STREQUAL "unsupported")
   if(n GREATER 0)
     fail("the toolkit's header was read: ${err}")
   endif()
+  # CUB and Thrust from the program's own header: their stubs refuse in one line too (survey 8:
+  # g++'s "No such file or directory" before)
+  foreach(lib "cub/cub.cuh;CUB" "thrust/device_vector.h;Thrust")
+    list(GET lib 0 inc)
+    list(GET lib 1 name)
+    file(WRITE ${WORK}/hdr/lib.h "#pragma once\n#include <${inc}>\n")
+    file(WRITE ${WORK}/hdr/lib.cu "#include \"lib.h\"\n__global__ void k(int *p) { *p = 1; }\nint main() { int *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); }\n")
+    run(2 ${WORK}/hdr/lib.cu)
+    expect_text("${err}" "simtlab run: ${name} is not supported by the simulator" "a header's ${name}")
+  endforeach()
 elseif(CASE STREQUAL "builtin_names")
   # host variables and members named blockDim, gridDim, blockIdx, threadIdx (course code): the
   # launches use them (grid 4, block 32), kernels and __host__ __device__ code the built-ins
