@@ -74,20 +74,17 @@ HD static unsigned draw_skipped(unsigned long long seed, unsigned long long seq,
     return curand(&s);
 }
 
-HD static void xorwow_part(int t, Rec &r)
+// The jumps of XORWOW and Philox: skipahead against as many draws, skipahead_sequence against
+// curand_init's next subsequence, a large subsequence and offset against the offset as a skip
+template <class S>
+HD static void jumps(int t, Rec &r)
 {
-    curandState s, u;
-    unsigned first[8];
-    curand_init(1234, t, 0, &s);
-    for (int i = 0; i < 8; i++)
-        put(r, first[i] = curand(&s));
-    curand_init(1234, t, 3, &s); // offset 3: draw 3 of the same subsequence
-    expect(r, curand(&s) == first[3]);
+    S s, u;
     const unsigned n = 100 + t;
-    const unsigned a = draw_skipped<curandState>(1234, t, n);
-    expect(r, a == draw_after<curandState>(1234, t, n));
+    const unsigned a = draw_skipped<S>(1234, t, n);
+    expect(r, a == draw_after<S>(1234, t, n));
     put(r, a);
-    curand_init(1234, t, 0, &s); // one subsequence on: curand_init's next subsequence
+    curand_init(1234, t, 0, &s);
     skipahead_sequence(1, &s);
     curand_init(1234, t + 1, 0, &u);
     for (int i = 0; i < 4; i++) {
@@ -96,7 +93,6 @@ HD static void xorwow_part(int t, Rec &r)
         if (i == 0)
             put(r, x);
     }
-    // a large subsequence and offset, and the offset as a skip
     const unsigned long long big = (1ull << 20) + 7 + t, off = t * 1000003ull;
     curand_init(42, big, off, &s);
     curand_init(42, big, 0, &u);
@@ -106,6 +102,18 @@ HD static void xorwow_part(int t, Rec &r)
         expect(r, x == curand(&u));
         put(r, x);
     }
+}
+
+HD static void xorwow_part(int t, Rec &r)
+{
+    curandState s;
+    unsigned first[8];
+    curand_init(1234, t, 0, &s);
+    for (int i = 0; i < 8; i++)
+        put(r, first[i] = curand(&s));
+    curand_init(1234, t, 3, &s); // offset 3: draw 3 of the same subsequence
+    expect(r, curand(&s) == first[3]);
+    jumps<curandState>(t, r);
     curand_init(7, 0xfedcba9876543210ull + t, 0xffffffffffff0000ull, &s); // every jump matrix
     put(r, curand(&s));
     put(r, curand(&s));
@@ -124,7 +132,7 @@ HD static void xorwow_part(int t, Rec &r)
 
 HD static void philox_part(int t, Rec &r)
 {
-    curandStatePhilox4_32_10_t s, u;
+    curandStatePhilox4_32_10_t s;
     unsigned first[8];
     curand_init(1234, t, 0, &s);
     for (int i = 0; i < 8; i++)
@@ -134,28 +142,7 @@ HD static void philox_part(int t, Rec &r)
     expect(r, q.x == first[2] && q.y == first[3] && q.z == first[4] && q.w == first[5]);
     expect(r, curand(&s) == first[6]); // curand after curand4 goes on from it
     put(r, q.x), put(r, q.y), put(r, q.z), put(r, q.w);
-    const unsigned n = 100 + t;
-    const unsigned a = draw_skipped<curandStatePhilox4_32_10_t>(1234, t, n);
-    expect(r, a == draw_after<curandStatePhilox4_32_10_t>(1234, t, n));
-    put(r, a);
-    curand_init(1234, t, 0, &s);
-    skipahead_sequence(1, &s);
-    curand_init(1234, t + 1, 0, &u);
-    for (int i = 0; i < 4; i++) {
-        const unsigned x = curand(&s);
-        expect(r, x == curand(&u));
-        if (i == 0)
-            put(r, x);
-    }
-    const unsigned long long big = (1ull << 20) + 7 + t, off = t * 1000003ull;
-    curand_init(42, big, off, &s);
-    curand_init(42, big, 0, &u);
-    skipahead(off, &u);
-    for (int i = 0; i < 4; i++) {
-        const unsigned x = curand(&s);
-        expect(r, x == curand(&u));
-        put(r, x);
-    }
+    jumps<curandStatePhilox4_32_10_t>(t, r);
     curand_init(99, t, 1, &s);
     const float4 f = curand_uniform4(&s);
     put_f(r, f.x), put_f(r, f.y), put_f(r, f.z), put_f(r, f.w);
