@@ -448,18 +448,94 @@ static inline int sample_take(sim_worker *w)
     return 1;
 }
 
-/* Detailed mode's aligned shared access of a thread: count it, check it for
- * races, and add it to the request its lane joins. */
+/* ---- the log (detailed mode's plain shared accesses) ----
+ * Joining each access to its warp's request as it comes (record_fast, detail_record) cost half of
+ * flash v1's detailed time: every lane walks the warp's request table, a shared structure well
+ * past L1. Instead each lane appends its shared accesses to a log of its own, 8 bytes an access,
+ * and the warp's flush (all its live lanes at a barrier or a warp intrinsic, or done) joins them:
+ * when every lane logged the same instructions in the same order (nearly always) the n-th entries
+ * of the lanes are one request; otherwise a sort by instruction groups each lane's k-th execution
+ * of it, as the table does. Requests are sums, so the order they are counted in changes nothing.
+ * A stretch past SIM_LOG_CAP accesses a lane, or an access the entry cannot hold, moves the
+ * warp's logs into the table (log_drain) and the stretch goes on there. Atomics, asynchronous
+ * copies and global accesses always take the table; their instructions are others. */
+#define LOG_ANCHOR ((uintptr_t)&sim_warp_flush) /* entries keep the pc as an int32 offset from it */
+#define LOG_OFF_BITS 22
+#define LOG_PC(e) (LOG_ANCHOR + (uintptr_t)(intptr_t)(int32_t)(uint32_t)(e))
+#define LOG_OFF(e) ((uintptr_t)((e) >> 32) & (((uintptr_t)1 << LOG_OFF_BITS) - 1))
+#define LOG_DYN(e) ((unsigned)((e) >> 54) & 1u)
+#define LOG_WR(e) ((int)((e) >> 55) & 1)
+#define LOG_SIZE(e) ((unsigned)((e) >> 56))
+#define LOG_SAME 0xff800000ffffffffull /* the bits a lane in step repeats: pc, direction, size */
+
+#define LOG_BYTES ((uintptr_t)SIM_LOG_CAP * 8u) /* a lane's log, aligned to its size */
+/* A lane's cursor at the last slot of its log, or this one, stops appending (log_append's one
+ * test): a full log, and a warp that does not log now. Never written to. */
+#define LOG_OFF_CUR ((uint64_t *)(LOG_BYTES - 8u))
+
+static inline uintptr_t log_addr(const sim_worker *w, uint64_t e)
+{
+    return (LOG_DYN(e) ? w->dyn_lo : w->tls_lo) + LOG_OFF(e);
+}
+
+static inline uint64_t *log_base(const sim_warp *wp, unsigned lane)
+{
+    return wp->log + (size_t)lane * SIM_LOG_CAP;
+}
+
+/* The entries of lane `lane` of warp k. */
+static inline uint32_t log_count(const sim_worker *w, unsigned k, unsigned lane)
+{
+    const uint64_t *c = w->threads[k * 32 + lane].log_cur;
+    return c == LOG_OFF_CUR ? 0 : (uint32_t)(c - log_base(&w->warps[k], lane));
+}
+
+/* Points the cursors of warp k's lanes at the start of their logs, or, when it does not log
+ * (no log yet, logging off, a stretch in the table), at LOG_OFF_CUR. */
+void sim_log_arm(sim_worker *w, unsigned k)
+{
+    sim_warp *wp = &w->warps[k];
+    const int on = wp->log && !wp->log_table && sim_detail_log_on;
+    for (unsigned m = wp->exists; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        w->threads[k * 32 + l].log_cur = on ? log_base(wp, l) : LOG_OFF_CUR;
+    }
+}
+
+/* The running lane's shared access appended to its log: 0 if the warp does not log now, the
+ * log is full, or the entry cannot hold it (a pc too far away, a size above 255). */
+static inline __attribute__((always_inline)) int log_append(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                            uintptr_t pc)
+{
+    sim_thread *t = w->cur;
+    uint64_t *c = t->log_cur;
+    const intptr_t po = (intptr_t)(pc - LOG_ANCHOR);
+    const uint64_t dyn = a - w->tls_lo >= w->tls_hi - w->tls_lo;
+    const uintptr_t off = a - (dyn ? w->dyn_lo : w->tls_lo);
+    if (__builtin_expect(!((uintptr_t)(c + 1) & (LOG_BYTES - 1)) || po != (int32_t)po || off >> LOG_OFF_BITS ||
+                             size > 255,
+                         0))
+        return 0;
+    *c = (uint32_t)po | (uint64_t)off << 32 | dyn << 54 | ((uint64_t)size << 1 | (uint64_t)wr) << 55;
+    t->log_cur = c + 1;
+    return 1;
+}
+
+static __attribute__((noinline)) void shared_record_slow(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                         uintptr_t pc);
+
+/* Detailed mode's aligned shared access of a thread: count it, log it for
+ * its warp's requests, and check it for races. */
 static inline __attribute__((always_inline)) void shared_record(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                                 uintptr_t pc)
 {
     (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
-    /* the request first: make_room may let other lanes run, which must not come between this
-     * access's check and its store (a lane's check then compares a value not stored yet) */
-    if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED))
-        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+    if (__builtin_expect(!log_append(w, a, size, wr, pc), 0)) {
+        shared_record_slow(w, a, size, wr, pc); /* a tail call: the hot path saves no registers for it */
+        return;
+    }
     if (__builtin_expect(!race_check_fast(w, a, size, wr), 0))
-        shared_race_slow(w, a, size, wr, pc); /* a tail call: the hot path saves no registers for it */
+        shared_race_slow(w, a, size, wr, pc); /* likewise */
 }
 
 /* Everything the hooks do not finish inline. First, without a stack frame
@@ -1298,6 +1374,9 @@ static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uint
     return 1;
 }
 
+static inline __attribute__((always_inline)) void detail_join(sim_warp *wp, unsigned lane, uintptr_t a,
+                                                              unsigned size, int wr, uintptr_t pc, int space);
+
 static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space)
 {
     if (__builtin_expect(w->detailed & SIM_DETAILED_TIMEOUT, 0))
@@ -1309,7 +1388,13 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
     sim_warp *wp = &w->warps[t->warp];
     if (wp->reqs_n >= SIM_REQ_CAP && wp->reqs_n == wp->reqs_cap && !joins_request(wp, pc, t->lane, space, wr))
         make_room(w, wp);
-    const unsigned lane = t->lane;
+    detail_join(wp, t->lane, a, size, wr, pc, space);
+}
+
+/* Lane `lane` of wp joins the request of its access (a, size, wr) at pc, or opens it. */
+static inline __attribute__((always_inline)) void detail_join(sim_warp *wp, unsigned lane, uintptr_t a,
+                                                              unsigned size, int wr, uintptr_t pc, int space)
+{
     sim_request *r = NULL;
     /* Lanes run the same code one after another, so lane l's n-th access
      * nearly always joins the request after the one its previous access
@@ -1392,6 +1477,55 @@ listed:
     wp->pool[(size_t)r->items * 32 + r->n] = (uint64_t)a << 16 | (uint64_t)lane << 8 | size; /* addresses < 2^47 */
     r->lanes |= 1u << lane;
     r->n++;
+}
+
+/* The warp starts logging: its buffer (and the worker's sort buffer) allocated by its first
+ * detailed stretch, and its lanes' cursors armed. 0: no log (turned off, or no memory: the
+ * table serves). */
+static int log_enable(sim_worker *w, sim_warp *wp)
+{
+    if (!sim_detail_log_on || wp->log_table || wp->log)
+        return 0;
+    if (!w->log_keys && !(w->log_keys = malloc(2 * 32 * (size_t)SIM_LOG_CAP * sizeof *w->log_keys)))
+        return 0;
+    if (!(wp->log = aligned_alloc(LOG_BYTES, 32 * LOG_BYTES)))
+        return 0;
+    sim_log_arm(w, (unsigned)(wp - w->warps));
+    return 1;
+}
+
+/* Every lane's log into the table, in each lane's order, and the table takes the rest of the
+ * stretch (until the flush). In the running lane's context: a full table grows here (make_room
+ * could let lanes run whose logs are half moved); the caller's detail_record makes room after. */
+static __attribute__((noinline)) void log_drain(sim_worker *w, sim_warp *wp)
+{
+    const unsigned k = (unsigned)(wp - w->warps);
+    for (unsigned m = wp->exists; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        const uint64_t *e = log_base(wp, l);
+        const uint32_t n = wp->log ? log_count(w, k, l) : 0;
+        for (uint32_t i = 0; i < n; i++)
+            detail_join(wp, l, log_addr(w, e[i]), LOG_SIZE(e[i]), LOG_WR(e[i]), LOG_PC(e[i]), SIM_SPACE_SHARED);
+    }
+    wp->log_table = 1;
+    sim_log_arm(w, k);
+}
+
+/* shared_record's access when the lane's log does not take it: the warp's first detailed
+ * stretch (no log yet), a full log, an entry the log cannot hold, or a stretch already in the
+ * table; then the race check (after the request: make_room may let other lanes run, which must
+ * not come between this access's check and its store). */
+static __attribute__((noinline)) void shared_record_slow(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                         uintptr_t pc)
+{
+    sim_warp *wp = &w->warps[w->cur->warp];
+    if (!(log_enable(w, wp) && log_append(w, a, size, wr, pc))) {
+        if (!wp->log_table)
+            log_drain(w, wp);
+        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+    }
+    if (__builtin_expect(!race_check_fast(w, a, size, wr), 0))
+        shared_race_slow(w, a, size, wr, pc);
 }
 
 /* Distinct values of v[0..n) (sorted in place). A request's items (at most
@@ -1709,14 +1843,10 @@ static void list_memo(sim_worker *w, const uint64_t *it, unsigned n, int space, 
     memcpy(e->it, x, n * sizeof x[0]);
 }
 
-/* Counts one request: sectors for global, wavefronts and conflicts for shared. */
-static void count_request(sim_worker *w, const sim_warp *wp, const sim_request *r)
+/* Counts one request measured as a, b (measure): sectors for global, wavefronts and conflicts
+ * for shared. */
+static void count_measured(sim_worker *w, const sim_request *r, uint32_t a, uint32_t b)
 {
-    uint32_t a, b;
-    if (r->affine)
-        req_memo(w, r, &a, &b);
-    else
-        list_memo(w, &wp->pool[(size_t)r->items * 32], r->n, r->space, &a, &b);
     if (!(r->space & SIM_SPACE_SHARED)) {
         const uint64_t sectors = a;
         if (r->space & SIM_SPACE_ATOM) {
@@ -1767,8 +1897,204 @@ static void count_request(sim_worker *w, const sim_warp *wp, const sim_request *
     }
 }
 
+/* Counts one request of the table. */
+static void count_request(sim_worker *w, const sim_warp *wp, const sim_request *r)
+{
+    uint32_t a, b;
+    if (r->affine)
+        req_memo(w, r, &a, &b);
+    else
+        list_memo(w, &wp->pool[(size_t)r->items * 32], r->n, r->space, &a, &b);
+    count_measured(w, r, a, b);
+}
+
+/* Counts the plain shared request of the n items it[] (lanes ascending) at pc: as an affine
+ * request when the lanes' addresses are (the table's test), else by its list. */
+static void count_logged(sim_worker *w, const uint64_t *it, unsigned n, uintptr_t pc, int wr)
+{
+    sim_request r = {.pc = pc, .space = SIM_SPACE_SHARED, .wr = (uint8_t)wr, .n = (uint8_t)n, .affine = 1};
+    const uintptr_t a0 = IT_ADDR(it[0]);
+    const unsigned l0 = IT_LANE(it[0]), size = IT_SIZE(it[0]);
+    intptr_t stride = 0;
+    if (n > 1) {
+        const intptr_t dl = (intptr_t)IT_LANE(it[1]) - (intptr_t)l0, da = (intptr_t)(IT_ADDR(it[1]) - a0);
+        if (da % dl == 0 && da / dl > -((intptr_t)1 << 34) && da / dl < (intptr_t)1 << 34)
+            stride = da / dl;
+        else
+            r.affine = 0;
+    }
+    uint32_t lanes = 0;
+    for (unsigned i = 0; i < n; i++) {
+        lanes |= 1u << IT_LANE(it[i]);
+        if (IT_SIZE(it[i]) != size ||
+            (intptr_t)(IT_ADDR(it[i]) - a0) != ((intptr_t)IT_LANE(it[i]) - (intptr_t)l0) * stride)
+            r.affine = 0;
+    }
+    uint32_t a, b;
+    if (r.affine) {
+        r.a0 = a0;
+        r.stride = stride;
+        r.lanes = lanes;
+        r.lane0 = (uint8_t)l0;
+        r.size = (uint8_t)size;
+        req_memo(w, &r, &a, &b);
+    } else {
+        list_memo(w, it, n, SIM_SPACE_SHARED, &a, &b);
+    }
+    count_measured(w, &r, a, b);
+}
+
+static inline uint64_t log_item(const sim_worker *w, uint64_t e, unsigned lane)
+{
+    return (uint64_t)log_addr(w, e) << 16 | (uint64_t)lane << 8 | LOG_SIZE(e);
+}
+
+/* The logs of wp joined into requests and counted (at its flush: every live lane is at the
+ * same barrier or warp intrinsic, or done). Allocates nothing and never lets a lane run: this
+ * may be the scheduler's stack.
+ *
+ * While every lane's i-th entry is the same instruction (pc, direction and size: the lanes in
+ * step, nearly always) the i-th entries are one request, tested for an affine shape on the raw
+ * entries (lane k's entry minus the first lane's is its offset's difference, shifted). From the
+ * first entry where the lanes part, the rest goes the general way (log_resolve_rest). */
+static void log_resolve_rest(sim_worker *w, sim_warp *wp, unsigned lanes, const uint32_t *cnt, uint32_t from);
+static void log_resolve(sim_worker *w, sim_warp *wp, unsigned lanes, const uint32_t *cnt)
+{
+    const uint64_t *lg[32];
+    unsigned ln[32], nl = 0;
+    uint32_t n = SIM_LOG_CAP;
+    for (unsigned m = lanes; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        lg[nl] = log_base(wp, l);
+        ln[nl++] = l;
+        n = cnt[l] < n ? cnt[l] : n;
+    }
+    uint32_t i = 0;
+    uint64_t it[32];
+    for (; i < n; i++) {
+        const uint64_t e0 = lg[0][i];
+        int affine = 1;
+        intptr_t stride = 0;
+        if (nl > 1) {
+            const uint64_t e1 = lg[1][i];
+            if ((e1 ^ e0) & LOG_SAME)
+                break;
+            const intptr_t da = (intptr_t)LOG_OFF(e1) - (intptr_t)LOG_OFF(e0), dl = (intptr_t)(ln[1] - ln[0]);
+            if (LOG_DYN(e1) != LOG_DYN(e0) || da % dl)
+                affine = 0;
+            stride = da / dl;
+        }
+        unsigned k = 2;
+        if (affine)
+            for (; k < nl; k++)
+                if (lg[k][i] - e0 != (uint64_t)((intptr_t)(ln[k] - ln[0]) * stride) << 32)
+                    break;
+        if (k < nl) { /* not affine, or a lane parts here */
+            affine = 0;
+            for (unsigned q = 1; q < nl; q++)
+                if ((lg[q][i] ^ e0) & LOG_SAME)
+                    goto rest;
+        }
+        sim_request r = {.pc = LOG_PC(e0), .space = SIM_SPACE_SHARED, .wr = (uint8_t)LOG_WR(e0), .n = (uint8_t)nl};
+        uint32_t a, b;
+        if (affine) {
+            r.affine = 1;
+            r.a0 = log_addr(w, e0);
+            r.stride = stride;
+            r.lanes = lanes;
+            r.lane0 = (uint8_t)ln[0];
+            r.size = (uint8_t)LOG_SIZE(e0);
+            req_memo(w, &r, &a, &b);
+        } else {
+            for (unsigned q = 0; q < nl; q++)
+                it[q] = log_item(w, lg[q][i], ln[q]);
+            list_memo(w, it, nl, SIM_SPACE_SHARED, &a, &b);
+        }
+        count_measured(w, &r, a, b);
+    }
+rest:
+    for (unsigned q = 0; q < nl; q++)
+        if (cnt[ln[q]] > i) {
+            log_resolve_rest(w, wp, lanes, cnt, i);
+            break;
+        }
+}
+
+/* The lanes' entries from `from` on, where they are no longer in step: keys (pc, lane, index)
+ * sorted by pc, stable (an LSD radix sort over the pc's four bytes; the keys are made in lane
+ * and index order), so a pc's entries come lane after lane, each lane's in its order. The k-th
+ * of each lane at a pc are one request, split by direction, as the table's (pc, occurrence)
+ * match; the entries before `from` hold the same instructions in every lane, so counting
+ * occurrences from there changes no match. */
+static void log_resolve_rest(sim_worker *w, sim_warp *wp, unsigned lanes, const uint32_t *cnt, uint32_t from)
+{
+    uint64_t *key = w->log_keys, *tmp = key + 32 * (size_t)SIM_LOG_CAP, it[32];
+    size_t total = 0;
+    for (unsigned m = lanes; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        const uint64_t *e = log_base(wp, l);
+        for (uint32_t i = from; i < cnt[l]; i++)
+            key[total++] = (uint64_t)(uint32_t)e[i] << 32 | (uint64_t)l << 16 | i;
+    }
+    for (unsigned shift = 32; shift < 64; shift += 8) {
+        size_t cnt[257] = {0};
+        for (size_t j = 0; j < total; j++)
+            cnt[(key[j] >> shift & 0xff) + 1]++;
+        for (unsigned d = 0; d < 256; d++)
+            cnt[d + 1] += cnt[d];
+        for (size_t j = 0; j < total; j++)
+            tmp[cnt[key[j] >> shift & 0xff]++] = key[j];
+        uint64_t *x = key;
+        key = tmp;
+        tmp = x;
+    }
+    for (size_t j = 0; j < total;) { /* one pc: key[j, end) */
+        size_t end = j, start[32], len[32] = {0}, most = 0;
+        while (end < total && key[end] >> 32 == key[j] >> 32)
+            end++;
+        for (size_t x = j; x < end; x++) {
+            const unsigned l = (unsigned)(key[x] >> 16 & 0xff);
+            if (!len[l]++)
+                start[l] = x;
+            most = len[l] > most ? len[l] : most;
+        }
+        for (size_t k = 0; k < most; k++)
+            for (int wr = 0; wr <= 1; wr++) {
+                unsigned c = 0;
+                uint64_t e = 0;
+                for (unsigned l = 0; l < 32; l++) {
+                    if (len[l] <= k)
+                        continue;
+                    const uint64_t x = log_base(wp, l)[key[start[l] + k] & 0xffff];
+                    if (LOG_WR(x) == wr) {
+                        it[c++] = log_item(w, x, l);
+                        e = x;
+                    }
+                }
+                if (c)
+                    count_logged(w, it, c, LOG_PC(e), wr);
+            }
+        j = end;
+    }
+}
+
 void sim_warp_flush(sim_worker *w, sim_warp *wp)
 {
+    if (wp->log) {
+        const unsigned k = (unsigned)(wp - w->warps);
+        uint32_t cnt[32];
+        unsigned lanes = 0;
+        for (unsigned m = wp->exists; m; m &= m - 1) {
+            const unsigned l = (unsigned)__builtin_ctz(m);
+            cnt[l] = log_count(w, k, l);
+            lanes |= (cnt[l] != 0) << l;
+        }
+        if (lanes)
+            log_resolve(w, wp, lanes, cnt);
+        wp->log_table = 0;
+        sim_log_arm(w, k);
+    }
+    wp->log_table = 0;
     for (uint32_t i = 0; i < wp->reqs_n; i++)
         count_request(w, wp, &wp->reqs[i]);
     if (wp->reqs_n) {

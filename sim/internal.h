@@ -66,10 +66,11 @@ typedef struct sim_thread {
     unsigned linear, lane, warp;
     unsigned async_pending; /* copy_async_float4 copies not yet waited for */
     /* spin detection (volatile reads and atomics only, never the hot path) */
-    uintptr_t spin_addr;
     unsigned spin_n;
+    uintptr_t spin_addr;
     uintptr_t last_pc; /* where it was last seen: its last spin yield, or where a timeout stopped it */
     uint32_t l2_occ;   /* global accesses made so far (sim/l2.c orders a block's trace by it) */
+    uint64_t *log_cur; /* detailed mode: its next entry in its warp's log (sim/access.c; 96 bytes in all) */
 } sim_thread;
 
 /* Detailed mode: one warp-level request = the accesses of one instruction
@@ -177,7 +178,16 @@ typedef struct sim_warp {
                               * same code: lane l's n-th access joins the n-th request) */
     uint64_t *pool;          /* item lists of requests that are not affine, 32 items a list */
     uint32_t pool_cap, pool_n, pool_free; /* in lists; pool_free: 1 + the first freed list, 0: none */
+    /* detailed mode's log of plain shared accesses (sim/access.c, "the log"): each lane's since the
+     * last flush, in order, joined into requests only at the flush; a lane's cursor is its thread's */
+    uint64_t *log;        /* SIM_LOG_CAP entries a lane, each lane's aligned to its size (NULL: none yet) */
+    int log_table;        /* this stretch went to the table (a full log): until the flush */
 } sim_warp;
+
+/* A lane's log holds this many shared accesses of a stretch, less one (8 bytes each: 512 KB a warp,
+ * allocated by its first detailed stretch); a longer stretch goes to the table (sim/access.c). */
+#define SIM_LOG_CAP 2048u
+extern int sim_detail_log_on; /* sim_set_detail_log */
 
 typedef struct sim_shadow { /* race detection, one per 4-byte shared word */
     uint32_t w_epoch, r_epoch;
@@ -295,6 +305,7 @@ typedef struct sim_worker {
     uint64_t blk_gacc; /* the running block's global accesses (its threads' l2_occ, summed as each ends) */
 
     sim_req_memo *req_memo;   /* SIM_REQ_MEMO entries, allocated by the first detailed launch */
+    uint64_t *log_keys;       /* 2 * 32 * SIM_LOG_CAP: the flush's sort of a log that is not in step */
     sim_list_memo *list_memo; /* SIM_LIST_MEMO entries, likewise */
 
     sim_err_rec err; /* first error of this worker in this launch */
@@ -424,6 +435,7 @@ void sim_l2_host_access(uintptr_t arena_off, size_t n, int wr); /* memsets and c
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
 void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc);
 void sim_warp_flush(sim_worker *w, sim_warp *wp);
+void sim_log_arm(sim_worker *w, unsigned warp); /* the log's cursors at a block's start (sim/access.c) */
 void sim_describe_address(char *out, size_t n, uintptr_t a, unsigned size);
 
 #endif /* SIMTLAB_INTERNAL_H */

@@ -159,6 +159,8 @@ void sim_set_device(const sim_device *dev)
 }
 const sim_device *sim_get_device(void) { return cur_device; }
 void sim_set_detailed(int on) { detailed_mode = on != 0; }
+int sim_detail_log_on = 1;
+void sim_set_detail_log(int on) { sim_detail_log_on = on != 0; }
 static int line_profile;
 static sim_pc_stat *pc_all;
 static uint32_t pc_all_n, pc_all_cap;
@@ -1388,7 +1390,11 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
         wp->exists = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
         wp->done = 0;
         wp->n_rdv = 0;
+        wp->log_table = 0;
     }
+    if (w->detailed)
+        for (unsigned k = 0; k < (n + 31) / 32; k++)
+            sim_log_arm(w, k); /* after exists: the log's cursors (sim/access.c) */
     w->next_new = 0;
     w->n_done = 0;
     w->async_threads = 0;

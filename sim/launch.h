@@ -91,6 +91,11 @@ const sim_device *sim_get_device(void);
  * accesses, shared-memory wavefronts and bank conflicts, and shared-memory
  * race detection. It is several times slower. */
 void sim_set_detailed(int on);
+/* Detailed mode logs each lane's plain shared accesses and joins them into
+ * warp requests at the warp's next synchronisation (on, the default), or
+ * joins each access as it comes (off: the slower way, kept for tests that
+ * compare the two). Counters are the same either way. */
+void sim_set_detail_log(int on);
 /* Counting mode samples shared-memory bank conflicts in each launch's first
  * and last blocks, for the time model (sim/launch.c sample_start; about 10 %
  * of flash v1's time at lesson 4's defaults). On by default; a program that

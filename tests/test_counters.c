@@ -684,6 +684,52 @@ Test(counters, sample_drops_a_long_stretch)
     SIM_CHECK(sim_free(y));
 }
 
+/* Detailed mode's log of shared accesses (sim/access.c) counts what its table counts, request
+ * by request: log_mix's lanes in step, lanes that part (counts, branches, both windows at one
+ * instruction, 16- and 24-byte loads, a shuffle between), a stretch past a log's capacity, and
+ * a partial last warp. Every warp-level counter of the launch is compared; the results too. */
+Test(counters, log_matches_table)
+{
+    static const struct {
+        int n, block;
+    } cases[] = {{10, 96}, {10, 80}, {700, 96}, {1, 32}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const int n = cases[c].n, block = cases[c].block;
+        float *dy = dev_buf("out", 2 * (size_t)block * sizeof(float), NULL);
+        simt_cfg cfg = cfg1(2, (unsigned)block, 4096);
+        sim_counters got[2];
+        float out[2][2 * 96];
+        sim_set_detailed(1);
+        for (int log = 0; log <= 1; log++) {
+            sim_set_detail_log(log);
+            SIM_CHECK(log_mix_launch_sim(&cfg, dy, n));
+            got[log] = sim_last_launch()->c;
+            to_host(out[log], dy, 2 * (size_t)block * sizeof(float));
+        }
+        sim_set_detail_log(1);
+        sim_set_detailed(0);
+        cr_assert_gt(got[0].shared_ld_requests, 0, "case n %d block %d: no shared requests", n, block);
+        /* global_ld_requests .. shared_atom_conflicts: the warp-level counters, contiguous */
+        const uint64_t *a = &got[0].global_ld_requests, *b = &got[1].global_ld_requests;
+        const size_t k = (size_t)(&got[0].shared_atom_conflicts - a) + 1;
+        static const char *const names[] = {
+            "global_ld_requests", "global_st_requests", "global_ld_sectors", "global_st_sectors",
+            "shared_ld_requests", "shared_st_requests", "shared_ld_wavefronts", "shared_st_wavefronts",
+            "shared_ld_conflicts", "shared_st_conflicts", "async_requests", "async_ld_sectors",
+            "async_st_wavefronts", "async_st_conflicts", "global_atom_requests", "global_atom_sectors",
+            "shared_atom_requests", "shared_atom_wavefronts", "shared_atom_conflicts"};
+        cr_assert_eq(k, sizeof names / sizeof names[0], "sim_counters changed: update this test's names");
+        for (size_t i = 0; i < k; i++)
+            cr_expect_eq(b[i], a[i], "case n %d block %d: %s %llu with the log, %llu with the table", n, block,
+                         names[i], U(b[i]), U(a[i]));
+        cr_expect_eq(got[1].sram_read_bytes, got[0].sram_read_bytes, "case n %d block %d: sram reads", n, block);
+        cr_expect_eq(got[1].sram_write_bytes, got[0].sram_write_bytes, "case n %d block %d: sram writes", n, block);
+        cr_expect(!memcmp(out[0], out[1], 2 * (size_t)block * sizeof(float)), "case n %d block %d: results differ", n,
+                  block);
+        SIM_CHECK(sim_free(dy));
+    }
+}
+
 Test(counters, detailed_memory_is_bounded)
 {
     enum { T = 64, PER = 1 << 19 };

@@ -201,6 +201,58 @@ __global__ void shared_stretch(float *y, int n)
     y[t] = s;
 }
 
+/* log_mix: detailed mode's log of shared accesses (sim/access.c) against its table: n rounds of
+ * four loads in step (a row, a wrapping column, a broadcast, a row whose lane 0 makes a bank
+ * conflict), then lanes that part: a count
+ * of loads per lane, a branch per lane, one instruction reading either window (static for even
+ * lanes, dynamic for odd), 16- and 24-byte loads, a shuffle, loads after it; then stores after
+ * a barrier. n > 511 passes a log's 2047 entries (the table takes the stretch over). The
+ * launch needs 4096 bytes of dynamic shared memory. */
+typedef struct log_mix_trio {
+    float v[6];
+} log_mix_trio;
+
+__global__ void log_mix(float *out, int n)
+{
+    __shared__ float4 st4[256];
+    __shared__ log_mix_trio trio[32];
+    EXTERN_SHARED(float, dy);
+    float *st = (float *)st4;
+    const int t = threadIdx.x, lane = t % 32;
+    for (int i = t; i < 1024; i += blockDim.x) {
+        st[i] = (float)i;
+        dy[i] = (float)(2 * i);
+    }
+    if (t < 32)
+        for (int k = 0; k < 6; k++)
+            trio[t].v[k] = (float)(t + k);
+    __syncthreads();
+    float s = 0.0f;
+    for (int i = 0; i < n; i++) {
+        s += st[(t + i) & 1023];
+        s += st[(t * 33 + i) & 1023];
+        s += dy[i & 1023];
+        s += st[(lane ? lane : 33) + 64 * (i & 7)]; /* lane 0 makes bank 1 a 2-way conflict */
+    }
+    for (int i = 0; i < lane % 5; i++)
+        s += st[(lane * 7 + i) & 1023];
+    if (lane < 7)
+        s += st[lane];
+    else
+        s += dy[lane * 2];
+    const float *p = (lane & 1) ? dy : st;
+    s += p[lane * 3];
+    const float4 q = st4[(lane * 5) & 255];
+    const log_mix_trio tr = trio[(lane + 3) & 31];
+    s += q.x + q.w + tr.v[0] + tr.v[5];
+    s += __shfl_xor_sync(0xffffffffu, s, 1);
+    s += st[lane ^ 3] + dy[(lane * 4) & 1023];
+    __syncthreads();
+    st[t & 1023] = s;
+    out[blockIdx.x * blockDim.x + t] = s;
+}
+
+LAUNCHER(log_mix, (float *, out), (int, n))
 LAUNCHER(long_stretch, (float *, y), (const float *, x), (int, n))
 LAUNCHER(shared_stretch, (float *, y), (int, n))
 LAUNCHER(copy_strided, (float *, y), (const float *, x), (int, n), (int, stride))
