@@ -1963,49 +1963,56 @@ static void log_resolve(sim_worker *w, sim_warp *wp, unsigned lanes, const uint3
     const uint64_t *lg[32];
     unsigned ln[32], nl = 0;
     uint32_t n = SIM_LOG_CAP;
+    lg[0] = log_base(wp, (unsigned)__builtin_ctz(lanes)); /* lanes != 0 */
     for (unsigned m = lanes; m; m &= m - 1) {
         const unsigned l = (unsigned)__builtin_ctz(m);
         lg[nl] = log_base(wp, l);
         ln[nl++] = l;
         n = cnt[l] < n ? cnt[l] : n;
     }
+    /* Lane by lane, so that each pass reads two logs in order (32 logs at once defeat the
+     * prefetcher): the stride of each entry from the first two lanes (shifted to the offset's
+     * place), then whether every lane's entry is the first lane's plus its multiple of the
+     * stride. bad[i]: entry i is no affine request of the lanes in step (or they part there). */
+    int64_t *sh = (int64_t *)w->log_keys;
+    uint8_t *bad = (uint8_t *)(sh + SIM_LOG_CAP);
+    const uint64_t *l0 = lg[0];
+    if (nl > 1) {
+        const uint64_t *l1 = lg[1];
+        const int64_t dl = (int64_t)(ln[1] - ln[0]);
+        for (uint32_t i = 0; i < n; i++) {
+            const int64_t da = (int64_t)LOG_OFF(l1[i]) - (int64_t)LOG_OFF(l0[i]);
+            sh[i] = (int64_t)((uint64_t)(da / dl) << 32);
+            bad[i] = (uint8_t)(((l1[i] ^ l0[i]) & (LOG_SAME | 1ull << 54)) != 0 || da % dl != 0);
+        }
+        for (unsigned k = 2; k < nl; k++) {
+            const uint64_t *lk = lg[k];
+            const uint64_t dk = ln[k] - ln[0];
+            for (uint32_t i = 0; i < n; i++)
+                bad[i] |= lk[i] - l0[i] != dk * (uint64_t)sh[i];
+        }
+    } else {
+        memset(sh, 0, n * sizeof *sh);
+        memset(bad, 0, n);
+    }
     uint32_t i = 0;
     uint64_t it[32];
     for (; i < n; i++) {
-        const uint64_t e0 = lg[0][i];
-        int affine = 1;
-        intptr_t stride = 0;
-        if (nl > 1) {
-            const uint64_t e1 = lg[1][i];
-            if ((e1 ^ e0) & LOG_SAME)
-                break;
-            const intptr_t da = (intptr_t)LOG_OFF(e1) - (intptr_t)LOG_OFF(e0), dl = (intptr_t)(ln[1] - ln[0]);
-            if (LOG_DYN(e1) != LOG_DYN(e0) || da % dl)
-                affine = 0;
-            stride = da / dl;
-        }
-        unsigned k = 2;
-        if (affine)
-            for (; k < nl; k++)
-                if (lg[k][i] - e0 != (uint64_t)((intptr_t)(ln[k] - ln[0]) * stride) << 32)
-                    break;
-        if (k < nl) { /* not affine, or a lane parts here */
-            affine = 0;
-            for (unsigned q = 1; q < nl; q++)
-                if ((lg[q][i] ^ e0) & LOG_SAME)
-                    goto rest;
-        }
+        const uint64_t e0 = l0[i];
         sim_request r = {.pc = LOG_PC(e0), .space = SIM_SPACE_SHARED, .wr = (uint8_t)LOG_WR(e0), .n = (uint8_t)nl};
         uint32_t a, b;
-        if (affine) {
+        if (!bad[i]) {
             r.affine = 1;
             r.a0 = log_addr(w, e0);
-            r.stride = stride;
+            r.stride = (intptr_t)(sh[i] >> 32);
             r.lanes = lanes;
             r.lane0 = (uint8_t)ln[0];
             r.size = (uint8_t)LOG_SIZE(e0);
             req_memo(w, &r, &a, &b);
         } else {
+            for (unsigned q = 1; q < nl; q++)
+                if ((lg[q][i] ^ e0) & LOG_SAME)
+                    goto rest; /* the lanes part here */
             for (unsigned q = 0; q < nl; q++)
                 it[q] = log_item(w, lg[q][i], ln[q]);
             list_memo(w, it, nl, SIM_SPACE_SHARED, &a, &b);
