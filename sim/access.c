@@ -1988,6 +1988,7 @@ static void log_resolve(sim_worker *w, sim_warp *wp, unsigned lanes, const uint3
         for (unsigned k = 2; k < nl; k++) {
             const uint64_t *lk = lg[k];
             const uint64_t dk = ln[k] - ln[0];
+#pragma omp simd
             for (uint32_t i = 0; i < n; i++)
                 bad[i] |= lk[i] - l0[i] != dk * (uint64_t)sh[i];
         }
