@@ -203,6 +203,22 @@ static long back_space(const buf *o, long p)
 static long kernel_start(const buf *o)
 {
     long p = (long)o->n;
+    p = back_space(o, p);
+    while (p > 0 && o->p[p - 1] == ']') { /* an element of an array of kernels, `table[i]<<<` (survey 9:
+                                           * NVIDIA's finite-difference sample); the call reads it */
+        int depth = 0;
+        long q = p;
+        while (q > 0) {
+            char c = o->p[--q];
+            if (c == ']')
+                depth++;
+            else if (c == '[' && --depth == 0)
+                break;
+        }
+        if (depth != 0)
+            return -1;
+        p = back_space(o, q);
+    }
     for (;;) {
         p = back_space(o, p);
         if (p > 0 && o->p[p - 1] == '>') { /* template arguments */
