@@ -120,6 +120,15 @@ Test(rewrite, unsupported_features_named_with_their_line)
     cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: cuBLAS (#include <cublas_v2.h>)"), "%s", r.err);
     cr_assert(strstr(r.err, "t.cu:5: not supported by the simulator: dynamic parallelism"), "%s", r.err);
     cr_assert(strstr(r.err, "t.cu:7: not supported by the simulator: textures and surfaces (tex1Dfetch)"), "%s", r.err);
+    /* the driver API (survey 9: NVIDIA's cuda-vmm gave g++'s errors); a name that merely begins
+     * like one of its types or functions is the program's own */
+    const char *drv = "#include <cuda.h>\nint cuInitialized, CUresults;\n"
+                      "void map(size_t n) {\n  CUdeviceptr p;\n  cuMemAddressReserve(&p, n, 0, 0, 0);\n}\n";
+    cr_assert_eq(cu_rewrite(drv, strlen(drv), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:4: not supported by the simulator: the CUDA driver API (cuInit, cuMemCreate, "
+                            "cuModuleLoad, cuLaunchKernel, ...) (CUdeviceptr)"),
+              "%s", r.err);
+    cr_assert(!strstr(r.err, "t.cu:2:"), "%s", r.err);
 }
 
 /* cuRAND: XORWOW, Philox and MRG32k3a, device and host API, pass (sim/run/include/curand_kernel.h,

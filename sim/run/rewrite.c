@@ -116,11 +116,18 @@ static const feature features[] = {
     {"CUDA graphs", {"cudaGraph*", "cudaStreamBeginCapture"}, {NULL}},
     {"CUDA IPC (cudaIpc*: memory shared between processes)", {"cudaIpc*"}, {NULL}},
     {"libcu++ (cuda::pipeline, cuda::barrier, cuda::atomic, cuda::std)", {NULL}, {"cuda/"}},
+    /* cuda.h is the shim's (CUDA_VERSION); the driver API's names gave g++'s errors (survey 9:
+     * NVIDIA's cuda-vmm sample, about 40 lines of them) */
+    {"the CUDA driver API (cuInit, cuMemCreate, cuModuleLoad, cuLaunchKernel, ...)",
+     {"CUresult", "CUdeviceptr", "CUcontext", "CUmodule", "CUfunction", "CUmemGenericAllocationHandle",
+      "CUmemAllocationProp", "CUmemAccessDesc", "cuInit", "cuCtx*", "cuModule*", "cuLaunchKernel", "cuMemCreate",
+      "cuMemAddressReserve", "cuMemMap", "cuMemAlloc*"},
+     {NULL}},
     {"inline PTX (asm)", {"asm", "__asm__"}, {NULL}},
     {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
     {"new and delete in device code (malloc and free work there)", {NULL}, {NULL}},
 };
-enum { F_ASM = 14, F_DYNPAR = 15, F_NEW = 16 };
+enum { F_ASM = 15, F_DYNPAR = 16, F_NEW = 17 };
 _Static_assert(sizeof features / sizeof *features == F_NEW + 1, "F_ASM, F_DYNPAR and F_NEW index features[]");
 
 static int id_matches(const char *pat, const char *id, size_t len)
@@ -203,6 +210,22 @@ static long back_space(const buf *o, long p)
 static long kernel_start(const buf *o)
 {
     long p = (long)o->n;
+    p = back_space(o, p);
+    while (p > 0 && o->p[p - 1] == ']') { /* an element of an array of kernels, `table[i]<<<` (survey 9:
+                                           * NVIDIA's finite-difference sample); the call reads it */
+        int depth = 0;
+        long q = p;
+        while (q > 0) {
+            char c = o->p[--q];
+            if (c == ']')
+                depth++;
+            else if (c == '[' && --depth == 0)
+                break;
+        }
+        if (depth != 0)
+            return -1;
+        p = back_space(o, q);
+    }
     for (;;) {
         p = back_space(o, p);
         if (p > 0 && o->p[p - 1] == '>') { /* template arguments */

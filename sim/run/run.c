@@ -272,6 +272,60 @@ static void note_shared_dynamic_init(void)
                     "`T() = default` or constexpr avoids it\n");
 }
 
+/* A stub of sim/run/include that refuses a library reached through the program's own header
+ * (`#error "simtlab run: cuBLAS is not supported ..."`) does not stop g++, which goes on to report
+ * every name the library would have declared (llm.c's dev/cuda/common.h: about 200 lines after
+ * the refusal, the last one an unrelated "not declared"). Print the refusals alone, each at the
+ * #include that reached the stub, as the rewriter names a refused include of a source file.
+ * Returns how many it printed: 0 when the log has none (print it all then). */
+static int print_refusals(const char *path)
+{
+    static const char mark[] = "#error \"simtlab run: ";
+    size_t n;
+    char *s = read_file(path, &n);
+    if (!s || !strstr(s, mark)) {
+        free(s);
+        return 0;
+    }
+    char from[4200] = "", printed[8][160];
+    int count = 0;
+    for (char *line = s, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = 0;
+        static const char inc[] = "In file included from ";
+        if (!strncmp(line, inc, sizeof inc - 1)) { /* the innermost includer comes first */
+            snprintf(from, sizeof from, "%s", line + sizeof inc - 1);
+            size_t l = strlen(from);
+            if (l && (from[l - 1] == ',' || from[l - 1] == ':'))
+                from[l - 1] = 0;
+            continue;
+        }
+        char *m = strstr(line, mark);
+        if (!m || !strstr(line, ": error: "))
+            continue;
+        m += strlen("#error \"");
+        char *q = strrchr(m, '"');
+        if (q)
+            *q = 0;
+        int seen = 0;
+        for (int k = 0; k < count && k < 8; k++)
+            seen |= !strncmp(printed[k], m, sizeof printed[k] - 1);
+        if (!seen) {
+            if (count < 8)
+                snprintf(printed[count], sizeof printed[count], "%s", m);
+            if (from[0])
+                fprintf(stderr, "%s: %s\n", from, m);
+            else
+                fprintf(stderr, "%s\n", m);
+            count++;
+        }
+        from[0] = 0;
+    }
+    free(s);
+    return count;
+}
+
 static void print_log(const char *path)
 {
     size_t n;
@@ -952,6 +1006,9 @@ compile:;
             if (!shared_dynamic_init && constinit_refused(units[i].log[PASS_DEV])) {
                 if (!dev_failed)
                     dev_failed = 2; /* every file again, below (unless another failed for good) */
+            } else if (print_refusals(units[i].log[PASS_DEV])) {
+                run_error("%s: cannot build it for the simulator (above)", o->files[i]);
+                dev_failed = 1;
             } else {
                 print_log(units[i].log[PASS_DEV]);
                 run_error("%s did not compile for the simulator (g++, errors above)", o->files[i]);

@@ -3,7 +3,9 @@
 // cudaEventCreate(&e, flags), <limits.h>'s macros without an include, and __CUDACC__ and
 // __NVCC__ defined (a header's host fallbacks, as the CUDA samples' helper_math.h has, stay out),
 // CUDA_VERSION from <cuda.h>; __nanosleep in a spin loop;
-// a `__constant__ const` table beside a writable `__constant__` array (g++ refused the pair).
+// a `__constant__ const` table beside a writable `__constant__` array (g++ refused the pair);
+// isfinite, isnan and isinf unqualified, in host and device code (nvcc's math_functions.h includes
+// <math.h>, whose C++ form puts std's into the global namespace; survey 9: llm.c's common.h).
 #include <cstdio>
 #include <cuda.h>
 
@@ -46,7 +48,7 @@ __global__ void k(long long *out, int n, float f)
     long m = max(5l, 9ul);                               // max(long, unsigned long)
     if (threadIdx.x == 0) {
         out[0] = end, out[1] = beg, out[2] = (long long)(d * 10), out[3] = (long long)l, out[4] = m;
-        out[5] = INT_MAX == 2147483647 && UINT_MAX == 4294967295u;
+        out[5] = INT_MAX == 2147483647 && UINT_MAX == 4294967295u && isfinite(f) && !isnan(f) && !isinf(d);
     }
 }
 
@@ -79,7 +81,8 @@ int main()
     int all = 1;
     for (int i = 0; i < 32; i++)
         all &= bh[i] == 1;
-    int ok = h[0] == 20 && h[1] == 20 && h[2] == 5 && h[3] == 3 && h[4] == 9 && h[5] == 1 && fh[0] == 20.5f &&
+    float inf = 1.0f / (fh[0] - fh[0]); // fh[0] is 20.5: 1/0 is inf, which isfinite and isinf tell
+    int ok = !isfinite(inf) && isinf(inf) && !isnan(inf) && h[0] == 20 && h[1] == 20 && h[2] == 5 && h[3] == 3 && h[4] == 9 && h[5] == 1 && fh[0] == 20.5f &&
              fh[1] == 60.5f && all;
     printf("header_gaps: %s (%lld %lld %lld %lld %lld %lld; %g %g)\n", ok ? "correct" : "WRONG", h[0], h[1], h[2], h[3],
            h[4], h[5], fh[0], fh[1]);

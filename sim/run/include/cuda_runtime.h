@@ -24,6 +24,8 @@
 
 #include <climits> /* nvcc's headers bring <limits.h> (driver_types.h): UINT_MAX and co. */
 #include <cmath>
+#include <math.h> /* as nvcc's math_functions.h: libstdc++'s C++ <math.h> puts std's isfinite, isnan,
+                     isinf, signbit and the float overloads into the global namespace (survey 9) */
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
