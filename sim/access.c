@@ -2095,7 +2095,7 @@ void sim_warp_flush(sim_worker *w, sim_warp *wp)
         for (unsigned m = wp->exists; m; m &= m - 1) {
             const unsigned l = (unsigned)__builtin_ctz(m);
             cnt[l] = log_count(w, k, l);
-            lanes |= (cnt[l] != 0) << l;
+            lanes |= (unsigned)(cnt[l] != 0) << l;
         }
         if (lanes)
             log_resolve(w, wp, lanes, cnt);
