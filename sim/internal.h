@@ -180,8 +180,9 @@ typedef struct sim_warp {
     uint32_t pool_cap, pool_n, pool_free; /* in lists; pool_free: 1 + the first freed list, 0: none */
     /* detailed mode's log of plain shared accesses (sim/access.c, "the log"): each lane's since the
      * last flush, in order, joined into requests only at the flush; a lane's cursor is its thread's */
-    uint64_t *log;        /* SIM_LOG_CAP entries a lane, each lane's aligned to its size (NULL: none yet) */
+    uint64_t *log;        /* SIM_LOG_CAP entries a lane, each lane's aligned to its size (NULL: none now) */
     int log_table;        /* this stretch went to the table (a full log): until the flush */
+    unsigned at_bar;      /* detailed mode: its lanes waiting at the block's barrier (sim_log_barrier) */
 } sim_warp;
 
 /* A lane's log holds this many shared accesses of a stretch, less one (8 bytes each: 512 KB a warp,
@@ -306,6 +307,8 @@ typedef struct sim_worker {
 
     sim_req_memo *req_memo;   /* SIM_REQ_MEMO entries, allocated by the first detailed launch */
     uint64_t *log_keys;       /* 2 * 32 * SIM_LOG_CAP: the flush's sort of a log that is not in step */
+    uint64_t *log_free[SIM_MAX_THREADS / 32]; /* warps' logs not in use (sim/access.c, sim_log_release) */
+    unsigned log_nfree;
     sim_list_memo *list_memo; /* SIM_LIST_MEMO entries, likewise */
 
     sim_err_rec err; /* first error of this worker in this launch */
@@ -436,6 +439,7 @@ void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
 void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc);
 void sim_warp_flush(sim_worker *w, sim_warp *wp);
 void sim_log_arm(sim_worker *w, unsigned warp); /* the log's cursors at a block's start (sim/access.c) */
+void sim_log_barrier(sim_worker *w, sim_warp *wp); /* a lane of wp reached the barrier (sim/access.c) */
 void sim_describe_address(char *out, size_t n, uintptr_t a, unsigned size);
 
 #endif /* SIMTLAB_INTERNAL_H */

@@ -1391,6 +1391,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
         wp->done = 0;
         wp->n_rdv = 0;
         wp->log_table = 0;
+        wp->at_bar = 0;
     }
     if (w->detailed)
         for (unsigned k = 0; k < (n + 31) / 32; k++)
@@ -1477,6 +1478,8 @@ static inline __attribute__((always_inline)) void bar_arrive(sim_worker *w, sim_
         w->bar_and &= (unsigned)pred;
         w->bar_or |= (unsigned)pred;
     }
+    if (w->detailed)
+        sim_log_barrier(w, &w->warps[t->warp]);
     park(w, t, SIM_T_BARRIER, file, line);
 }
 
@@ -1497,6 +1500,8 @@ void sim_syncthreads(const char *file, int line)
         return;
     }
     w->n_bar++;
+    if (__builtin_expect(w->detailed, 0))
+        sim_log_barrier(w, &w->warps[t->warp]);
     park(w, t, SIM_T_BARRIER, file, line);
 }
 
