@@ -2118,19 +2118,20 @@ static void log_resolve_rest(sim_worker *w, sim_warp *wp, unsigned lanes, const 
 void sim_warp_flush(sim_worker *w, sim_warp *wp)
 {
     wp->at_bar = 0; /* a flush comes when every live lane waits (or the block ends), or at the release */
-    if (wp->log) {
-        const unsigned k = (unsigned)(wp - w->warps);
+    if (wp->log) { /* each lane's entries counted and its cursor armed again, in one pass */
+        sim_thread *th = &w->threads[(size_t)(wp - w->warps) * 32];
+        const int on = sim_detail_log_on;
         uint32_t cnt[32];
         unsigned lanes = 0;
         for (unsigned m = wp->exists; m; m &= m - 1) {
             const unsigned l = (unsigned)__builtin_ctz(m);
-            cnt[l] = log_count(w, k, l);
+            uint64_t *base = log_base(wp, l), *c = th[l].log_cur;
+            cnt[l] = c == LOG_OFF_CUR ? 0 : (uint32_t)(c - base);
             lanes |= (unsigned)(cnt[l] != 0) << l;
+            th[l].log_cur = on ? base : LOG_OFF_CUR;
         }
         if (lanes)
             log_resolve(w, wp, lanes, cnt);
-        wp->log_table = 0;
-        sim_log_arm(w, k);
     }
     wp->log_table = 0;
     for (uint32_t i = 0; i < wp->reqs_n; i++)
