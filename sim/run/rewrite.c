@@ -207,38 +207,37 @@ static long back_space(const buf *o, long p)
     return p;
 }
 
+/* Where the bracket `open` that closes at o->p[p - 1] (a `close`) opens, going back over nested
+ * pairs; -1 if it never does. */
+static long open_of(const buf *o, long p, char open, char close)
+{
+    int depth = 0;
+    while (p > 0) {
+        char c = o->p[--p];
+        if (c == close)
+            depth++;
+        else if (c == open && --depth == 0)
+            return p;
+    }
+    return -1;
+}
+
 static long kernel_start(const buf *o)
 {
     long p = (long)o->n;
     p = back_space(o, p);
     while (p > 0 && o->p[p - 1] == ']') { /* an element of an array of kernels, `table[i]<<<` (survey 9:
                                            * NVIDIA's finite-difference sample); the call reads it */
-        int depth = 0;
-        long q = p;
-        while (q > 0) {
-            char c = o->p[--q];
-            if (c == ']')
-                depth++;
-            else if (c == '[' && --depth == 0)
-                break;
-        }
-        if (depth != 0)
+        long q = open_of(o, p, '[', ']');
+        if (q < 0)
             return -1;
         p = back_space(o, q);
     }
     for (;;) {
         p = back_space(o, p);
         if (p > 0 && o->p[p - 1] == '>') { /* template arguments */
-            int depth = 0;
-            long q = p;
-            while (q > 0) {
-                char c = o->p[--q];
-                if (c == '>')
-                    depth++;
-                else if (c == '<' && --depth == 0)
-                    break;
-            }
-            if (depth != 0)
+            long q = open_of(o, p, '<', '>');
+            if (q < 0)
                 return -1;
             p = q;
             while (p > 0 && isspace((unsigned char)o->p[p - 1]))
