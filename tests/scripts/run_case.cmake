@@ -737,6 +737,14 @@ elseif(CASE STREQUAL "unsupported")
     run(2 ${WORK}/hdr/lib.cu)
     expect_text("${err}" "simtlab run: ${name} is not supported by the simulator" "a header's ${name}")
   endforeach()
+  # libcu++ (cuda/atomic, cuda/std/...) from the program's own header: the same, at its #include
+  # (survey 9: NVIDIA's printf-alternative sample got g++'s "No such file or directory")
+  file(WRITE ${WORK}/hdr/lib.h "#pragma once\n#include <cuda/atomic>\n#include <cuda/std/cstdint>\n")
+  run(2 ${WORK}/hdr/lib.cu)
+  expect_text("${err}" "lib.h:2: simtlab run: libcu\\+\\+ \\(cuda::atomic" "a header's libcu++")
+  if(err MATCHES "No such file")
+    fail("g++'s 'No such file' for a libcu++ header: ${err}")
+  endif()
 elseif(CASE STREQUAL "builtin_names")
   # host variables and members named blockDim, gridDim, blockIdx, threadIdx (course code): the
   # launches use them (grid 4, block 32), kernels and __host__ __device__ code the built-ins
