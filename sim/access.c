@@ -512,7 +512,7 @@ static inline __attribute__((always_inline)) int log_append(sim_worker *w, uintp
     const intptr_t po = (intptr_t)(pc - LOG_ANCHOR);
     const uint64_t dyn = a - w->tls_lo >= w->tls_hi - w->tls_lo;
     const uintptr_t off = a - (dyn ? w->dyn_lo : w->tls_lo);
-    if (__builtin_expect(!((uintptr_t)(c + 1) & (LOG_BYTES - 1)) || po != (int32_t)po || off >> LOG_OFF_BITS ||
+    if (__builtin_expect(!(((uintptr_t)c + 8u) & (LOG_BYTES - 1)) || po != (int32_t)po || off >> LOG_OFF_BITS ||
                              size > 255,
                          0))
         return 0;
@@ -1377,6 +1377,8 @@ static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uint
 static inline __attribute__((always_inline)) void detail_join(sim_warp *wp, unsigned lane, uintptr_t a,
                                                               unsigned size, int wr, uintptr_t pc, int space);
 
+static void log_drain(sim_worker *w, sim_warp *wp);
+
 static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int space)
 {
     if (__builtin_expect(w->detailed & SIM_DETAILED_TIMEOUT, 0))
@@ -1386,6 +1388,16 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
         return;
     sim_thread *t = w->cur;
     sim_warp *wp = &w->warps[t->warp];
+    /* a stretch that reaches the table (a global access, an atomic, an async copy, a shared access
+     * the log did not take) stays there to its flush, the logs moved in first: a lane's k-th
+     * execution of a pc is one count over every space (a generic pointer, shared in some
+     * iterations or lanes and global in others, makes one instruction both), which the log alone
+     * cannot keep once the table has some of a lane's executions */
+    if (__builtin_expect(w->detailed && !wp->log_table, 0)) {
+        if (wp->log)
+            log_drain(w, wp);
+        wp->log_table = 1;
+    }
     if (wp->reqs_n >= SIM_REQ_CAP && wp->reqs_n == wp->reqs_cap && !joins_request(wp, pc, t->lane, space, wr))
         make_room(w, wp);
     detail_join(wp, t->lane, a, size, wr, pc, space);
@@ -1529,10 +1541,10 @@ void sim_log_barrier(sim_worker *w, sim_warp *wp)
 static __attribute__((noinline)) void log_drain(sim_worker *w, sim_warp *wp)
 {
     const unsigned k = (unsigned)(wp - w->warps);
-    for (unsigned m = wp->exists; m; m &= m - 1) {
+    for (unsigned m = wp->log ? wp->exists : 0; m; m &= m - 1) {
         const unsigned l = (unsigned)__builtin_ctz(m);
         const uint64_t *e = log_base(wp, l);
-        const uint32_t n = wp->log ? log_count(w, k, l) : 0;
+        const uint32_t n = log_count(w, k, l);
         for (uint32_t i = 0; i < n; i++)
             detail_join(wp, l, log_addr(w, e[i]), LOG_SIZE(e[i]), LOG_WR(e[i]), LOG_PC(e[i]), SIM_SPACE_SHARED);
     }
@@ -1986,8 +1998,10 @@ static inline uint64_t log_item(const sim_worker *w, uint64_t e, unsigned lane)
  * step, nearly always) the i-th entries are one request, tested for an affine shape on the raw
  * entries (lane k's entry minus the first lane's is its offset's difference, shifted). From the
  * first entry where the lanes part, the rest goes the general way (log_resolve_rest). */
-static void log_resolve_rest(sim_worker *w, sim_warp *wp, unsigned lanes, const uint32_t *cnt, uint32_t from);
-static void log_resolve(sim_worker *w, sim_warp *wp, unsigned lanes, const uint32_t *cnt)
+static __attribute__((noinline)) void log_resolve_rest(sim_worker *w, sim_warp *wp, unsigned lanes,
+                                                       const uint32_t *cnt, uint32_t from);
+/* noinline, as the rest: a flush may run on a fiber's stack (a lane's barrier arrival) */
+static __attribute__((noinline)) void log_resolve(sim_worker *w, sim_warp *wp, unsigned lanes, const uint32_t *cnt)
 {
     const uint64_t *lg[32];
     unsigned ln[32], nl = 0;
@@ -2019,7 +2033,7 @@ static void log_resolve(sim_worker *w, sim_warp *wp, unsigned lanes, const uint3
             const uint64_t dk = ln[k] - ln[0];
 #pragma omp simd
             for (uint32_t i = 0; i < n; i++)
-                bad[i] |= lk[i] - l0[i] != dk * (uint64_t)sh[i];
+                bad[i] |= (lk[i] - l0[i] != dk * (uint64_t)sh[i]) | ((lk[i] ^ l0[i]) >> 54 != 0);
         }
     } else {
         memset(sh, 0, n * sizeof *sh);
@@ -2063,7 +2077,8 @@ rest:
  * of each lane at a pc are one request, split by direction, as the table's (pc, occurrence)
  * match; the entries before `from` hold the same instructions in every lane, so counting
  * occurrences from there changes no match. */
-static void log_resolve_rest(sim_worker *w, sim_warp *wp, unsigned lanes, const uint32_t *cnt, uint32_t from)
+static __attribute__((noinline)) void log_resolve_rest(sim_worker *w, sim_warp *wp, unsigned lanes,
+                                                       const uint32_t *cnt, uint32_t from)
 {
     uint64_t *key = w->log_keys, *tmp = key + 32 * (size_t)SIM_LOG_CAP, it[32];
     size_t total = 0;
@@ -2074,28 +2089,29 @@ static void log_resolve_rest(sim_worker *w, sim_warp *wp, unsigned lanes, const 
             key[total++] = (uint64_t)(uint32_t)e[i] << 32 | (uint64_t)l << 16 | i;
     }
     for (unsigned shift = 32; shift < 64; shift += 8) {
-        size_t cnt[257] = {0};
+        uint32_t at[257] = {0}; /* total < 2^16 */
         for (size_t j = 0; j < total; j++)
-            cnt[(key[j] >> shift & 0xff) + 1]++;
+            at[(key[j] >> shift & 0xff) + 1]++;
         for (unsigned d = 0; d < 256; d++)
-            cnt[d + 1] += cnt[d];
+            at[d + 1] += at[d];
         for (size_t j = 0; j < total; j++)
-            tmp[cnt[key[j] >> shift & 0xff]++] = key[j];
+            tmp[at[key[j] >> shift & 0xff]++] = key[j];
         uint64_t *x = key;
         key = tmp;
         tmp = x;
     }
     for (size_t j = 0; j < total;) { /* one pc: key[j, end) */
-        size_t end = j, start[32], len[32] = {0}, most = 0;
+        size_t end = j;
+        uint32_t start[32], len[32] = {0}, most = 0;
         while (end < total && key[end] >> 32 == key[j] >> 32)
             end++;
         for (size_t x = j; x < end; x++) {
             const unsigned l = (unsigned)(key[x] >> 16 & 0xff);
             if (!len[l]++)
-                start[l] = x;
+                start[l] = (uint32_t)x;
             most = len[l] > most ? len[l] : most;
         }
-        for (size_t k = 0; k < most; k++)
+        for (uint32_t k = 0; k < most; k++)
             for (int wr = 0; wr <= 1; wr++) {
                 unsigned c = 0;
                 uint64_t e = 0;
@@ -2118,7 +2134,8 @@ static void log_resolve_rest(sim_worker *w, sim_warp *wp, unsigned lanes, const 
 void sim_warp_flush(sim_worker *w, sim_warp *wp)
 {
     wp->at_bar = 0; /* a flush comes when every live lane waits (or the block ends), or at the release */
-    if (wp->log) { /* each lane's entries counted and its cursor armed again, in one pass */
+    if (wp->log && w->detailed) { /* each lane's entries counted and its cursor armed again, in one pass
+                                   * (counting mode's sample flushes too: its cursors are not armed) */
         sim_thread *th = &w->threads[(size_t)(wp - w->warps) * 32];
         const int on = sim_detail_log_on;
         uint32_t cnt[32];

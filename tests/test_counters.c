@@ -691,10 +691,11 @@ Test(counters, sample_drops_a_long_stretch)
 Test(counters, log_matches_table)
 {
     static const struct {
-        int n, block;
-    } cases[] = {{10, 96}, {10, 80}, {700, 96}, {1, 32}};
+        int n, block, generic;
+    } cases[] = {{10, 96, 0}, {10, 80, 0}, {700, 96, 0}, {1, 32, 0}, {3, 32, 1}, {10, 80, 1}};
+    float *g = dev_buf("g", 256 * sizeof(float), NULL);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        const int n = cases[c].n, block = cases[c].block;
+        const int n = cases[c].n, block = cases[c].block, generic = cases[c].generic;
         float *dy = dev_buf("out", 2 * (size_t)block * sizeof(float), NULL);
         simt_cfg cfg = cfg1(2, (unsigned)block, 4096);
         sim_counters got[2];
@@ -702,13 +703,15 @@ Test(counters, log_matches_table)
         sim_set_detailed(1);
         for (int log = 0; log <= 1; log++) {
             sim_set_detail_log(log);
-            SIM_CHECK(log_mix_launch_sim(&cfg, dy, n));
+            SIM_CHECK(log_mix_launch_sim(&cfg, dy, g, n, generic));
             got[log] = sim_last_launch()->c;
             to_host(out[log], dy, 2 * (size_t)block * sizeof(float));
         }
         sim_set_detail_log(1);
         sim_set_detailed(0);
         cr_assert_gt(got[0].shared_ld_requests, 0, "case n %d block %d: no shared requests", n, block);
+        if (generic)
+            cr_assert_gt(got[0].global_ld_requests, 0, "case n %d block %d generic: no global requests", n, block);
         /* global_ld_requests .. shared_atom_conflicts: the warp-level counters, contiguous */
         const uint64_t *a = &got[0].global_ld_requests, *b = &got[1].global_ld_requests;
         const size_t k = (size_t)(&got[0].shared_atom_conflicts - a) + 1;
@@ -720,14 +723,38 @@ Test(counters, log_matches_table)
             "shared_atom_requests", "shared_atom_wavefronts", "shared_atom_conflicts"};
         cr_assert_eq(k, sizeof names / sizeof names[0], "sim_counters changed: update this test's names");
         for (size_t i = 0; i < k; i++)
-            cr_expect_eq(b[i], a[i], "case n %d block %d: %s %llu with the log, %llu with the table", n, block,
-                         names[i], U(b[i]), U(a[i]));
+            cr_expect_eq(b[i], a[i], "case n %d block %d generic %d: %s %llu with the log, %llu with the table", n,
+                         block, generic, names[i], U(b[i]), U(a[i]));
         cr_expect_eq(got[1].sram_read_bytes, got[0].sram_read_bytes, "case n %d block %d: sram reads", n, block);
         cr_expect_eq(got[1].sram_write_bytes, got[0].sram_write_bytes, "case n %d block %d: sram writes", n, block);
         cr_expect(!memcmp(out[0], out[1], 2 * (size_t)block * sizeof(float)), "case n %d block %d: results differ", n,
                   block);
         SIM_CHECK(sim_free(dy));
     }
+    SIM_CHECK(sim_free(g));
+}
+
+/* A detailed launch leaves its warps' logs and lanes' cursors behind; a counting-mode launch after
+ * it (whose sample flushes warps too) must not read them: one worker, a detailed launch of a
+ * partial warp (16 threads), then a sampled counting launch of a full one, whose sample must be
+ * what it is in a process that ran no detailed launch (the first launch here). */
+Test(counters, sample_after_detailed_launch)
+{
+    omp_set_num_threads(1);
+    float *g = dev_buf("g", 256 * sizeof(float), NULL), *dy = dev_buf("out", 64 * sizeof(float), NULL);
+    simt_cfg c16 = cfg1(1, 16, 4096), c32 = cfg1(1, 32, 4096);
+    sim_set_detailed(0);
+    SIM_CHECK(log_mix_launch_sim(&c32, dy, g, 10, 0));
+    const uint64_t want = sim_last_launch()->c.sample_wavefronts, bytes = sim_last_launch()->c.sample_sram_bytes;
+    cr_assert_gt(want, 0, "no sample in counting mode (SIMTLAB_SAMPLE=0 in the environment?)");
+    sim_set_detailed(1);
+    SIM_CHECK(log_mix_launch_sim(&c16, dy, g, 10, 0));
+    sim_set_detailed(0);
+    SIM_CHECK(log_mix_launch_sim(&c32, dy, g, 10, 0));
+    EXPECT_CTR(sample_wavefronts, want, "counting after detailed");
+    EXPECT_CTR(sample_sram_bytes, bytes, "counting after detailed");
+    SIM_CHECK(sim_free(dy));
+    SIM_CHECK(sim_free(g));
 }
 
 Test(counters, detailed_memory_is_bounded)

@@ -203,7 +203,9 @@ __global__ void shared_stretch(float *y, int n)
 
 /* log_mix: detailed mode's log of shared accesses (sim/access.c) against its table: n rounds of
  * four loads in step (a row, a wrapping column, a broadcast, a row whose lane 0 makes a bank
- * conflict), then lanes that part: a count
+ * conflict), with `generic` a fifth: a generic pointer's load, shared for half the lanes and
+ * global (g, 256 floats) for the others, swapping each round (one instruction in both spaces: a
+ * stretch the table must take), then lanes that part: a count
  * of loads per lane, a branch per lane, one instruction reading either window (static for even
  * lanes, dynamic for odd), 16- and 24-byte loads, a shuffle, loads after it; then stores after
  * a barrier. n > 511 passes a log's 2047 entries (the table takes the stretch over). The
@@ -212,7 +214,7 @@ typedef struct log_mix_trio {
     float v[6];
 } log_mix_trio;
 
-__global__ void log_mix(float *out, int n)
+__global__ void log_mix(float *out, const float *g, int n, int generic)
 {
     __shared__ float4 st4[256];
     __shared__ log_mix_trio trio[32];
@@ -233,6 +235,10 @@ __global__ void log_mix(float *out, int n)
         s += st[(t * 33 + i) & 1023];
         s += dy[i & 1023];
         s += st[(lane ? lane : 33) + 64 * (i & 7)]; /* lane 0 makes bank 1 a 2-way conflict */
+        if (generic) {
+            const float *gp = ((lane + i) & 1) ? &st[lane] : &g[lane * 8]; /* one instruction, both spaces */
+            s += *gp;
+        }
     }
     for (int i = 0; i < lane % 5; i++)
         s += st[(lane * 7 + i) & 1023];
@@ -252,7 +258,7 @@ __global__ void log_mix(float *out, int n)
     out[blockIdx.x * blockDim.x + t] = s;
 }
 
-LAUNCHER(log_mix, (float *, out), (int, n))
+LAUNCHER(log_mix, (float *, out), (const float *, g), (int, n), (int, generic))
 LAUNCHER(long_stretch, (float *, y), (const float *, x), (int, n))
 LAUNCHER(shared_stretch, (float *, y), (int, n))
 LAUNCHER(copy_strided, (float *, y), (const float *, x), (int, n), (int, stride))
