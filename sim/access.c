@@ -1562,8 +1562,9 @@ static __attribute__((noinline)) void shared_record_slow(sim_worker *w, uintptr_
     sim_warp *wp = &w->warps[w->cur->warp];
     if (!(log_enable(w, wp) && log_append(w, a, size, wr, pc))) {
         if (!wp->log_table)
-            log_drain(w, wp);
-        detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+            log_drain(w, wp); /* the stretch is the table's now (log_table) */
+        if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED)) /* the table's own fast path */
+            detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
     }
     if (__builtin_expect(!race_check_fast(w, a, size, wr), 0))
         shared_race_slow(w, a, size, wr, pc);
