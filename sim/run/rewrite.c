@@ -207,6 +207,14 @@ static long back_space(const buf *o, long p)
     return p;
 }
 
+/* The first place from j on in h[0, n) that is not white space (n if none). */
+static size_t skip_space(const char *h, size_t j, size_t n)
+{
+    while (j < n && isspace((unsigned char)h[j]))
+        j++;
+    return j;
+}
+
 /* Where the bracket `open` that closes at o->p[p - 1] (a `close`) opens, going back over nested
  * pairs; -1 if it never does. */
 static long open_of(const buf *o, long p, char open, char close)
@@ -441,12 +449,10 @@ static int explicit_specialization(const char *h, size_t n)
             continue;
         templates++;
         size_t j = i + 8;
-        while (j < n && isspace((unsigned char)h[j]))
-            j++;
+        j = skip_space(h, j, n);
         if (j < n && h[j] == '<') {
             j++;
-            while (j < n && isspace((unsigned char)h[j]))
-                j++;
+            j = skip_space(h, j, n);
             empty += j < n && h[j] == '>';
         }
     }
@@ -489,8 +495,7 @@ static long host_fn_mark(const char *h, size_t n)
         if (!strncmp(h + i, "template", 8) && (i == 0 || !ident_char((unsigned char)h[i - 1])) && i + 8 <= n &&
             !ident_char((unsigned char)h[i + 8])) { /* skip template <...> */
             size_t j = i + 8;
-            while (j < n && isspace((unsigned char)h[j]))
-                j++;
+            j = skip_space(h, j, n);
             if (j < n && h[j] == '<') {
                 int ang = 0;
                 for (; j < n; j++) {
@@ -564,12 +569,10 @@ static long host_fn_mark(const char *h, size_t n)
         }
         if (!strcmp(id, "operator")) { /* operator() (params) */
             size_t j = i + 1;
-            while (j < n && isspace((unsigned char)h[j]))
-                j++;
+            j = skip_space(h, j, n);
             if (j < n && h[j] == ')') {
                 j++;
-                while (j < n && isspace((unsigned char)h[j]))
-                    j++;
+                j = skip_space(h, j, n);
                 return j < n && h[j] == '(' ? (long)j : -1;
             }
             return -1;
