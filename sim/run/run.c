@@ -594,7 +594,11 @@ static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.
                                              SIMTLAB_RUN_INCLUDE "/simtlab_notex.h",
                                              SIMTLAB_RUN_LIB_RUNTIME,
                                              SIMTLAB_RUN_LIB_JSON,
-                                             SIMTLAB_RUN_LIB_SIM};
+                                             SIMTLAB_RUN_LIB_SIM,
+#ifdef SIMTLAB_RUN_AS_DIR
+                                             SIMTLAB_RUN_AS_DIR "/as",
+#endif
+};
 
 /* __CUDA_ARCH__ of the preset's chip, defined in the device pass of .cu files only, as nvcc
  * defines it while compiling device code: a kernel's `#if __CUDA_ARCH__ >= 700` path is the one
@@ -686,6 +690,9 @@ static void compile_argv(const opts *o, unit *u, int pass)
 #ifdef SIMTLAB_RUN_NATIVE /* as the lessons' kernel units (CMakeLists.txt, SIMTLAB_KERNEL_ARCH_FLAGS) */
         argv[a++] = "-march=native";
         argv[a++] = "-mtune=generic";
+#endif
+#ifdef SIMTLAB_RUN_AS_DIR /* assembled as the lessons' kernel units: simtlab-as (sim/inline_as.c) */
+        argv[a++] = "-B" SIMTLAB_RUN_AS_DIR "/";
 #endif
     }
     if (pass == PASS_DEV && u->is_cu) /* as nvcc's device compilation: device paths (#if __CUDA_ARCH__ >= 700) */

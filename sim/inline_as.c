@@ -1,0 +1,240 @@
+/* sim/inline_as.c - simtlab-as: the assembler that kernel units are built with (gcc -B).
+ *
+ * gcc's ThreadSanitizer instrumentation puts `call __tsan_read4` (sim/access.c's hooks)
+ * before every load and store of a kernel. In counting mode most of a tiled kernel's
+ * accesses are shared-memory accesses whose whole work is one counter increment, and the
+ * call around it (call, return, the hook's TLS load) cost more than the work. gcc cannot
+ * inline a sanitizer hook, so this program does it in the assembly gcc hands the
+ * assembler: each
+ *
+ *     call __tsan_readN / __tsan_writeN        (N = 1, 2, 4, 8, 16; plain accesses only)
+ *
+ * gets, in front of it, the hook's shared-memory fast path (access_inline in
+ * sim/access.c: the worker from TLS, the dynamic window then the static one, the
+ * detailed-mode test, the counter) and a jump over the call when it applies. Everything
+ * else (no launch running, HBM, detailed mode, a closed window, a report) still makes the
+ * call, from the same address: a report's pc is the call's return address, unchanged.
+ * Registers: only %rax and %rcx and the flags, which the call clobbers anyway; %rdi, the
+ * argument, is left for the call. The field offsets come from sim/internal.h, compiled
+ * in, so the tool always matches the simulator it is built with.
+ *
+ * Used as gcc's assembler: `gcc -B<dir>/` finds <dir>/as, this program, which rewrites
+ * its input files (or standard input) into temporary files and runs the real assembler
+ * (SIMTLAB_REAL_AS) with the same arguments on them. `as --simtlab-print FILE.s` writes
+ * the rewritten text to standard output (the test as_inline).
+ * docs/NOTES.md ("Inline shared counting") has the measurements.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#ifndef SIMTLAB_REAL_AS
+#define SIMTLAB_REAL_AS "as"
+#endif
+
+_Static_assert(sizeof(((sim_worker *)0)->detailed) == 4, "cmpl tests sim_worker.detailed");
+_Static_assert(sizeof(((sim_worker *)0)->dyn_lim[0]) == 8 && sizeof(((sim_worker *)0)->tls_lim[0]) == 8,
+               "cmpq tests the window limits");
+_Static_assert(sizeof(((sim_worker *)0)->c.sram_read_bytes) == 8, "addq counts the shared bytes");
+_Static_assert(offsetof(sim_counters, sram_write_bytes) == offsetof(sim_counters, sram_read_bytes) + 8,
+               "a write's counter follows the read's");
+
+/* The hook a line calls: 1 with *wr and *size set, or 0 (any other line). Exactly
+ * "\tcall\t__tsan_read4" or "...@PLT", as gcc writes it, and trailing white space. */
+static int hook_call(const char *line, int *wr, unsigned *size)
+{
+    static const char head[] = "\tcall\t__tsan_";
+    if (strncmp(line, head, sizeof head - 1))
+        return 0;
+    const char *p = line + sizeof head - 1;
+    if (!strncmp(p, "read", 4)) {
+        *wr = 0;
+        p += 4;
+    } else if (!strncmp(p, "write", 5)) {
+        *wr = 1;
+        p += 5;
+    } else {
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    const unsigned long n = strtoul(p, &end, 10);
+    if (end == p || errno || !(n == 1 || n == 2 || n == 4 || n == 8 || n == 16))
+        return 0;
+    p = end;
+    if (!strncmp(p, "@PLT", 4))
+        p += 4;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (*p)
+        return 0;
+    *size = (unsigned)n;
+    return 1;
+}
+
+/* The fast path in front of call number i (access_inline's shared branch, line for line). */
+static int emit_fast_path(FILE *out, unsigned long i, int wr, unsigned size)
+{
+    const unsigned k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : 4;
+    return fprintf(out,
+                   "\tmovq\tsim_tls_worker@gottpoff(%%rip), %%rax\n"
+                   "\tmovq\t%%fs:(%%rax), %%rax\n"
+                   "\ttestq\t%%rax, %%rax\n"
+                   "\tje\t.Lsimtlab_call%lu\n"
+                   "\tmovq\t%%rdi, %%rcx\n"
+                   "\tsubq\t%zu(%%rax), %%rcx\n"
+                   "\trorq\t$%u, %%rcx\n"
+                   "\tcmpq\t%zu(%%rax), %%rcx\n"
+                   "\tjb\t.Lsimtlab_shared%lu\n"
+                   "\tmovq\t%%rdi, %%rcx\n"
+                   "\tsubq\t%zu(%%rax), %%rcx\n"
+                   "\trorq\t$%u, %%rcx\n"
+                   "\tcmpq\t%zu(%%rax), %%rcx\n"
+                   "\tjae\t.Lsimtlab_call%lu\n"
+                   ".Lsimtlab_shared%lu:\n"
+                   "\tcmpl\t$0, %zu(%%rax)\n"
+                   "\tjne\t.Lsimtlab_call%lu\n"
+                   "\taddq\t$%u, %zu(%%rax)\n"
+                   "\tjmp\t.Lsimtlab_done%lu\n"
+                   ".Lsimtlab_call%lu:\n",
+                   i, offsetof(sim_worker, dyn_lo), k, offsetof(sim_worker, dyn_lim) + 8 * k, i,
+                   offsetof(sim_worker, tls_lo), k, offsetof(sim_worker, tls_lim) + 8 * k, i, i,
+                   offsetof(sim_worker, detailed), i, size,
+                   offsetof(sim_worker, c.sram_read_bytes) + 8 * (size_t)wr, i, i) < 0
+               ? -1
+               : 0;
+}
+
+/* in to out, each hook call with its fast path. 0, or -1 with errno. */
+static int rewrite(FILE *in, FILE *out)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    unsigned long n = 0;
+    int rc = 0;
+    while (rc == 0 && getline(&line, &cap, in) >= 0) {
+        int wr;
+        unsigned size;
+        if (hook_call(line, &wr, &size)) {
+            const size_t len = strlen(line);
+            rc = emit_fast_path(out, n, wr, size) || fputs(line, out) < 0 ||
+                 (len && line[len - 1] != '\n' && fputc('\n', out) < 0) ||
+                 fprintf(out, ".Lsimtlab_done%lu:\n", n) < 0;
+            n++;
+        } else if (fputs(line, out) < 0) {
+            rc = -1;
+        }
+    }
+    if (ferror(in))
+        rc = -1;
+    free(line);
+    return rc ? -1 : 0;
+}
+
+/* Whether argv[i] is an option's separate value (as's options that take one). */
+static int is_value(char **argv, int i)
+{
+    static const char *const with_value[] = {"-o", "-I", "--defsym", "-MF", "--MD", "-march", "-mtune"};
+    for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+        if (i > 1 && !strcmp(argv[i - 1], with_value[k]))
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--simtlab-print")) {
+        FILE *in = fopen(argv[2], "r");
+        if (!in) {
+            fprintf(stderr, "simtlab-as: cannot read %s: %s\n", argv[2], strerror(errno));
+            return 1;
+        }
+        const int rc = rewrite(in, stdout);
+        fclose(in);
+        return rc ? 1 : 0;
+    }
+    /* the inputs: arguments that are not options or option values ("-": standard input) */
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    char **tmp = calloc((size_t)argc + 1, sizeof *tmp);
+    if (!args || !tmp) {
+        fprintf(stderr, "simtlab-as: out of memory\n");
+        return 1;
+    }
+    int n_in = 0, n_tmp = 0, rc = 0, informational = 0;
+    args[0] = (char *)SIMTLAB_REAL_AS;
+    for (int i = 1; i < argc; i++) {
+        args[i] = argv[i];
+        informational |= !strcmp(argv[i], "--version") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-v");
+        n_in += (argv[i][0] != '-' || !strcmp(argv[i], "-")) && !is_value(argv, i);
+    }
+    int nargs = argc;
+    const int use_stdin = n_in == 0 && !informational;
+    for (int i = 1; i <= argc && rc == 0 && !informational; i++) {
+        const int in_arg = i < argc && (argv[i][0] != '-' || !strcmp(argv[i], "-")) && !is_value(argv, i);
+        if (!(in_arg || (i == argc && use_stdin)))
+            continue;
+        const char *dir = getenv("TMPDIR");
+        char *path = NULL;
+        if (asprintf(&path, "%s/simtlab-as-XXXXXX.s", dir && *dir ? dir : "/tmp") < 0) {
+            rc = -1;
+            break;
+        }
+        const int fd = mkstemps(path, 2);
+        FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+        FILE *in = i == argc || !strcmp(argv[i], "-") ? stdin : fopen(argv[i], "r");
+        if (fd < 0 || !out || !in) {
+            fprintf(stderr, "simtlab-as: cannot %s %s: %s\n", fd < 0 || !out ? "write" : "read",
+                    fd < 0 || !out ? path : argv[i], strerror(errno));
+            rc = -1;
+        } else if (rewrite(in, out)) {
+            fprintf(stderr, "simtlab-as: rewriting %s: %s\n", i == argc ? "standard input" : argv[i],
+                    strerror(errno));
+            rc = -1;
+        }
+        if (in && in != stdin)
+            fclose(in);
+        if (out && fclose(out) && !rc) {
+            fprintf(stderr, "simtlab-as: writing %s: %s\n", path, strerror(errno));
+            rc = -1;
+        } else if (!out && fd >= 0) {
+            close(fd);
+        }
+        if (fd >= 0)
+            tmp[n_tmp++] = path;
+        else
+            free(path);
+        if (i == argc)
+            args[nargs++] = fd >= 0 ? path : NULL;
+        else
+            args[i] = fd >= 0 ? path : argv[i];
+    }
+    args[nargs] = NULL;
+    int status = 1;
+    if (rc == 0) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            execvp(args[0], args);
+            fprintf(stderr, "simtlab-as: cannot run %s: %s\n", args[0], strerror(errno));
+            _exit(127);
+        }
+        int st = 0;
+        if (pid < 0)
+            fprintf(stderr, "simtlab-as: cannot start %s: %s\n", args[0], strerror(errno));
+        else if (waitpid(pid, &st, 0) == pid && WIFEXITED(st))
+            status = WEXITSTATUS(st);
+    }
+    for (int i = 0; i < n_tmp; i++) {
+        unlink(tmp[i]);
+        free(tmp[i]);
+    }
+    free(tmp);
+    free(args);
+    return status;
+}
