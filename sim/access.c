@@ -49,9 +49,11 @@ static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a
 static void shared_detailed(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
 
 /* vol: a volatile access (a flag threads communicate through): checked and
- * counted, but, like an atomic, never a race (sim_access_slow's last argument) */
-static inline __attribute__((always_inline)) void access_inline(uintptr_t a, unsigned size, int wr, uintptr_t pc,
-                                                                int vol)
+ * counted, but, like an atomic, never a race (sim_access_slow's last argument).
+ * outside: the caller has found the access outside both shared windows (the
+ * kernel units' inline path, sim/inline_as.c): the windows are not tested again. */
+static inline __attribute__((always_inline)) void access_inline_from(uintptr_t a, unsigned size, int wr,
+                                                                     uintptr_t pc, int vol, int outside)
 {
     sim_worker *w = sim_tls_worker;
     if (__builtin_expect(w == NULL, 0))
@@ -64,7 +66,9 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
      * HBM: a kernel that uses shared memory accesses it far more often than
      * HBM (that is what it is for), and the test costs HBM accesses three
      * instructions a window. Dynamic first (the lessons' tiled kernels). */
-    if (__builtin_expect(size <= 16, 1)) { /* sizes above 16 (sim_access): the slow path */
+    /* sim/inline_as.c copies this branch (the windows, the detailed test, the counter) into
+     * the kernel units in front of each hook call: change both together (test inline_as). */
+    if (__builtin_expect(size <= 16, 1) && !outside) { /* sizes above 16 (sim_access): the slow path */
         const unsigned k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : 4; /* a constant */
         if (rotr_k(a - w->dyn_lo, k) < w->dyn_lim[k] || rotr_k(a - w->tls_lo, k) < w->tls_lim[k]) {
             if (__builtin_expect(w->detailed != 0, 0)) { /* race check and request: no further test */
@@ -93,6 +97,12 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
         }
     }
     sim_access_slow(w, a, size, wr, pc, vol);
+}
+
+static inline __attribute__((always_inline)) void access_inline(uintptr_t a, unsigned size, int wr, uintptr_t pc,
+                                                                int vol)
+{
+    access_inline_from(a, size, wr, pc, vol, 0);
 }
 
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc) { access_inline(a, size, wr, pc, 0); }
@@ -272,13 +282,19 @@ static inline __attribute__((always_inline)) void vol_access(uintptr_t a, unsign
         vol_arm();
 }
 
+/* The kernel units' inline path (sim/inline_as.c) calls __simtlab_outside_readN/writeN, from
+ * the same call instruction, for accesses it found outside both shared windows. */
 #define HOOKS(n)                                                                           \
+    void __simtlab_outside_read##n(void *p) { access_inline_from((uintptr_t)p, n, 0, RA(), 0, 1); } \
+    void __simtlab_outside_write##n(void *p) { access_inline_from((uintptr_t)p, n, 1, RA(), 0, 1); } \
     void __tsan_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA(), 0); }               \
     void __tsan_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }              \
     void __tsan_unaligned_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA(), 0); }     \
     void __tsan_unaligned_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }    \
     void __tsan_volatile_read##n(void *p) { vol_access((uintptr_t)p, n, 0, RA()); }              \
     void __tsan_volatile_write##n(void *p) { vol_access((uintptr_t)p, n, 1, RA()); }
+void __simtlab_outside_read1(void *p) { access_inline_from((uintptr_t)p, 1, 0, RA(), 0, 1); }
+void __simtlab_outside_write1(void *p) { access_inline_from((uintptr_t)p, 1, 1, RA(), 0, 1); }
 void __tsan_read1(void *p) { access_inline((uintptr_t)p, 1, 0, RA(), 0); }
 void __tsan_write1(void *p) { access_inline((uintptr_t)p, 1, 1, RA(), 0); }
 void __tsan_volatile_read1(void *p) { vol_access((uintptr_t)p, 1, 0, RA()); }

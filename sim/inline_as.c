@@ -9,19 +9,20 @@
  *
  *     call __tsan_readN / __tsan_writeN        (N = 1, 2, 4, 8, 16; plain accesses only)
  *
- * gets, in front of it, the hook's shared-memory fast path (access_inline in
- * sim/access.c: the worker from TLS, the dynamic window then the static one, the
- * detailed-mode test, the counter) and a jump over the call when it applies. Everything
- * else (no launch running, HBM, detailed mode, a closed window, a report) still makes the
- * call, from the same address: a report's pc is the call's return address, unchanged.
- * Registers: only %rax and %rcx and the flags, which the call clobbers anyway; %rdi, the
- * argument, is left for the call. The field offsets come from sim/internal.h, compiled
- * in, so the tool always matches the simulator it is built with.
+ becomes the hook's shared-memory fast path (access_inline in sim/access.c: the worker
+ * from TLS, the dynamic window then the static one, the detailed-mode test, the counter)
+ * and, for everything else, a call from the same address: the hook itself for a shared
+ * access in detailed mode, __simtlab_outside_readN/writeN (the hook without the window
+ * tests, done already) for the rest (HBM, the stack, constants, reports). A report's pc is
+ * the call's return address, unchanged. Registers: only %rax and %rcx and the flags, which
+ * the call clobbers anyway; %rdi, the argument, is left for the call. The field offsets
+ * come from sim/internal.h, compiled in, so the tool always matches the simulator it is
+ * built with.
  *
  * Used as gcc's assembler: `gcc -B<dir>/` finds <dir>/as, this program, which rewrites
  * its input files (or standard input) into temporary files and runs the real assembler
  * (SIMTLAB_REAL_AS) with the same arguments on them. `as --simtlab-print FILE.s` writes
- * the rewritten text to standard output (the test as_inline).
+ * the rewritten text to standard output (the test inline_as).
  * docs/NOTES.md ("Inline shared counting") has the measurements.
  */
 #define _GNU_SOURCE
@@ -79,15 +80,20 @@ static int hook_call(const char *line, int *wr, unsigned *size)
     return 1;
 }
 
-/* The fast path in front of call number i (access_inline's shared branch, line for line). */
-static int emit_fast_path(FILE *out, unsigned long i, int wr, unsigned size)
+/* Call number i with its fast path (access_inline in sim/access.c, line for line): no
+ * launch running, nothing to do; inside a shared window in counting mode, the count; inside
+ * one in detailed mode, the hook; outside both, __simtlab_outside_readN/writeN, which does
+ * not test the windows again. Both calls are one `call *%rcx`, where the original call was:
+ * the return address, the pc of reports and of detailed mode's requests, is the same. */
+static int emit_access(FILE *out, unsigned long i, int wr, unsigned size)
 {
     const unsigned k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : 4;
+    const char *rw = wr ? "write" : "read";
     return fprintf(out,
                    "\tmovq\tsim_tls_worker@gottpoff(%%rip), %%rax\n"
                    "\tmovq\t%%fs:(%%rax), %%rax\n"
                    "\ttestq\t%%rax, %%rax\n"
-                   "\tje\t.Lsimtlab_call%lu\n"
+                   "\tje\t.Lsimtlab_done%lu\n"
                    "\tmovq\t%%rdi, %%rcx\n"
                    "\tsubq\t%zu(%%rax), %%rcx\n"
                    "\trorq\t$%u, %%rcx\n"
@@ -97,17 +103,23 @@ static int emit_fast_path(FILE *out, unsigned long i, int wr, unsigned size)
                    "\tsubq\t%zu(%%rax), %%rcx\n"
                    "\trorq\t$%u, %%rcx\n"
                    "\tcmpq\t%zu(%%rax), %%rcx\n"
-                   "\tjae\t.Lsimtlab_call%lu\n"
+                   "\tjb\t.Lsimtlab_shared%lu\n"
+                   "\tmovq\t__simtlab_outside_%s%u@GOTPCREL(%%rip), %%rcx\n"
+                   "\tjmp\t.Lsimtlab_call%lu\n"
                    ".Lsimtlab_shared%lu:\n"
                    "\tcmpl\t$0, %zu(%%rax)\n"
-                   "\tjne\t.Lsimtlab_call%lu\n"
+                   "\tjne\t.Lsimtlab_hook%lu\n"
                    "\taddq\t$%u, %zu(%%rax)\n"
                    "\tjmp\t.Lsimtlab_done%lu\n"
-                   ".Lsimtlab_call%lu:\n",
+                   ".Lsimtlab_hook%lu:\n"
+                   "\tmovq\t__tsan_%s%u@GOTPCREL(%%rip), %%rcx\n"
+                   ".Lsimtlab_call%lu:\n"
+                   "\tcall\t*%%rcx\n"
+                   ".Lsimtlab_done%lu:\n",
                    i, offsetof(sim_worker, dyn_lo), k, offsetof(sim_worker, dyn_lim) + 8 * k, i,
-                   offsetof(sim_worker, tls_lo), k, offsetof(sim_worker, tls_lim) + 8 * k, i, i,
+                   offsetof(sim_worker, tls_lo), k, offsetof(sim_worker, tls_lim) + 8 * k, i, rw, size, i, i,
                    offsetof(sim_worker, detailed), i, size,
-                   offsetof(sim_worker, c.sram_read_bytes) + 8 * (size_t)wr, i, i) < 0
+                   offsetof(sim_worker, c.sram_read_bytes) + 8 * (size_t)wr, i, i, rw, size, i, i) < 0
                ? -1
                : 0;
 }
@@ -123,11 +135,7 @@ static int rewrite(FILE *in, FILE *out)
         int wr;
         unsigned size;
         if (hook_call(line, &wr, &size)) {
-            const size_t len = strlen(line);
-            rc = emit_fast_path(out, n, wr, size) || fputs(line, out) < 0 ||
-                 (len && line[len - 1] != '\n' && fputc('\n', out) < 0) ||
-                 fprintf(out, ".Lsimtlab_done%lu:\n", n) < 0;
-            n++;
+            rc = emit_access(out, n++, wr, size);
         } else if (fputs(line, out) < 0) {
             rc = -1;
         }
