@@ -282,9 +282,13 @@ static inline __attribute__((always_inline)) void vol_access(uintptr_t a, unsign
         vol_arm();
 }
 
-/* The kernel units' inline path (sim/inline_as.c) calls __simtlab_outside_readN/writeN, from
- * the same call instruction, for accesses it found outside both shared windows. */
+/* The kernel units' inline path (sim/inline_as.c) calls, from one call instruction,
+ * __simtlab_outside_readN/writeN for accesses it found outside both shared windows, and
+ * __simtlab_inside_readN/writeN for those inside one when the worker is not counting
+ * (access_inline's detailed branch; shared_detailed sends all but plain detailed mode on). */
 #define HOOKS(n)                                                                           \
+    void __simtlab_inside_read##n(void *p) { shared_detailed(sim_tls_worker, (uintptr_t)p, n, 0, RA()); } \
+    void __simtlab_inside_write##n(void *p) { shared_detailed(sim_tls_worker, (uintptr_t)p, n, 1, RA()); } \
     void __simtlab_outside_read##n(void *p) { access_inline_from((uintptr_t)p, n, 0, RA(), 0, 1); } \
     void __simtlab_outside_write##n(void *p) { access_inline_from((uintptr_t)p, n, 1, RA(), 0, 1); } \
     void __tsan_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA(), 0); }               \
@@ -293,6 +297,8 @@ static inline __attribute__((always_inline)) void vol_access(uintptr_t a, unsign
     void __tsan_unaligned_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }    \
     void __tsan_volatile_read##n(void *p) { vol_access((uintptr_t)p, n, 0, RA()); }              \
     void __tsan_volatile_write##n(void *p) { vol_access((uintptr_t)p, n, 1, RA()); }
+void __simtlab_inside_read1(void *p) { shared_detailed(sim_tls_worker, (uintptr_t)p, 1, 0, RA()); }
+void __simtlab_inside_write1(void *p) { shared_detailed(sim_tls_worker, (uintptr_t)p, 1, 1, RA()); }
 void __simtlab_outside_read1(void *p) { access_inline_from((uintptr_t)p, 1, 0, RA(), 0, 1); }
 void __simtlab_outside_write1(void *p) { access_inline_from((uintptr_t)p, 1, 1, RA(), 0, 1); }
 void __tsan_read1(void *p) { access_inline((uintptr_t)p, 1, 0, RA(), 0); }

@@ -11,9 +11,10 @@
  *
  becomes the hook's shared-memory fast path (access_inline in sim/access.c: the worker
  * from TLS, the dynamic window then the static one, the detailed-mode test, the counter)
- * and, for everything else, a call from the same address: the hook itself for a shared
- * access in detailed mode, __simtlab_outside_readN/writeN (the hook without the window
- * tests, done already) for the rest (HBM, the stack, constants, reports). A report's pc is
+ * and, for everything else, a call from the same address: __simtlab_inside_readN/writeN
+ * for a shared access in detailed mode (the hook's own detailed branch), and
+ * __simtlab_outside_readN/writeN (the hook without the window tests, done already) for the
+ * rest (HBM, the stack, constants, reports). A report's pc is
  * the call's return address, unchanged. Registers: only %rax and %rcx and the flags, which
  * the call clobbers anyway; %rdi, the argument, is left for the call. The field offsets
  * come from sim/internal.h, compiled in, so the tool always matches the simulator it is
@@ -82,7 +83,7 @@ static int hook_call(const char *line, int *wr, unsigned *size)
 
 /* Call number i with its fast path (access_inline in sim/access.c, line for line): no
  * launch running, nothing to do; inside a shared window in counting mode, the count; inside
- * one in detailed mode, the hook; outside both, __simtlab_outside_readN/writeN, which does
+ * one otherwise, __simtlab_inside_readN/writeN (shared_detailed); outside both, __simtlab_outside_readN/writeN, which does
  * not test the windows again. Both calls are one `call *%rcx`, where the original call was:
  * the return address, the pc of reports and of detailed mode's requests, is the same. */
 static int emit_access(FILE *out, unsigned long i, int wr, unsigned size)
@@ -112,7 +113,7 @@ static int emit_access(FILE *out, unsigned long i, int wr, unsigned size)
                    "\taddq\t$%u, %zu(%%rax)\n"
                    "\tjmp\t.Lsimtlab_done%lu\n"
                    ".Lsimtlab_hook%lu:\n"
-                   "\tmovq\t__tsan_%s%u@GOTPCREL(%%rip), %%rcx\n"
+                   "\tmovq\t__simtlab_inside_%s%u@GOTPCREL(%%rip), %%rcx\n"
                    ".Lsimtlab_call%lu:\n"
                    "\tcall\t*%%rcx\n"
                    ".Lsimtlab_done%lu:\n",

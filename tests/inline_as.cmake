@@ -1,8 +1,8 @@
 # tests/inline_as.cmake - simtlab-as (sim/inline_as.c), the kernel units' assembler:
 #  1. its rewriting, on a made-up assembly file: each plain `call __tsan_readN/writeN`
 #     (N = 1, 2, 4, 8, 16, with or without @PLT) becomes the fast path and one `call *%rcx`
-#     to the hook (a shared access in detailed mode) or to __simtlab_outside_readN/writeN
-#     (outside the shared windows); volatile, unaligned and other calls left alone; the
+#     to __simtlab_inside_readN/writeN (a shared access in detailed mode) or to
+#     __simtlab_outside_readN/writeN (outside the shared windows); volatile, unaligned and other calls left alone; the
 #     write's counter the 8 bytes after the read's; and the result assembles;
 #  2. that the build used it: the lessons' kernel library (KLIB) reads sim_tls_worker inline.
 #   cmake -DAS=<build>/toolchain/as -DOBJDUMP=objdump -DKLIB=liblesson_kernels_sim.a -DWORK=dir -P inline_as.cmake
@@ -40,7 +40,7 @@ endforeach()
 set(names read4 write16 read1 write8 read2)
 foreach(i 0 1 2 3 4)
   list(GET names ${i} c)
-  string(REGEX MATCH "movq${tab}__simtlab_outside_${c}@GOTPCREL\\(%rip\\), %rcx\n${tab}jmp${tab}\\.Lsimtlab_call${i}\n\\.Lsimtlab_shared${i}:\n${tab}cmpl${tab}\\$0, [0-9]+\\(%rax\\)\n${tab}jne${tab}\\.Lsimtlab_hook${i}\n${tab}addq${tab}\\$([0-9]+), ([0-9]+)\\(%rax\\)\n${tab}jmp${tab}\\.Lsimtlab_done${i}\n\\.Lsimtlab_hook${i}:\n${tab}movq${tab}__tsan_${c}@GOTPCREL\\(%rip\\), %rcx\n\\.Lsimtlab_call${i}:\n${tab}call${tab}\\*%rcx\n\\.Lsimtlab_done${i}:" m "${out}")
+  string(REGEX MATCH "movq${tab}__simtlab_outside_${c}@GOTPCREL\\(%rip\\), %rcx\n${tab}jmp${tab}\\.Lsimtlab_call${i}\n\\.Lsimtlab_shared${i}:\n${tab}cmpl${tab}\\$0, [0-9]+\\(%rax\\)\n${tab}jne${tab}\\.Lsimtlab_hook${i}\n${tab}addq${tab}\\$([0-9]+), ([0-9]+)\\(%rax\\)\n${tab}jmp${tab}\\.Lsimtlab_done${i}\n\\.Lsimtlab_hook${i}:\n${tab}movq${tab}__simtlab_inside_${c}@GOTPCREL\\(%rip\\), %rcx\n\\.Lsimtlab_call${i}:\n${tab}call${tab}\\*%rcx\n\\.Lsimtlab_done${i}:" m "${out}")
   if(NOT m)
     message(FATAL_ERROR "access ${i} (${c}) not in the expected shape:\n${out}")
   endif()
