@@ -50,12 +50,13 @@ static void shared_detailed(sim_worker *w, uintptr_t a, unsigned size, int wr, u
 
 /* vol: a volatile access (a flag threads communicate through): checked and
  * counted, but, like an atomic, never a race (sim_access_slow's last argument).
- * outside: the caller has found the access outside both shared windows (the
- * kernel units' inline path, sim/inline_as.c): the windows are not tested again. */
+ * outside: the caller (the kernel units' inline path, sim/inline_as.c) has read the
+ * worker, ow, and found the access outside both shared windows: neither is done again. */
 static inline __attribute__((always_inline)) void access_inline_from(uintptr_t a, unsigned size, int wr,
-                                                                     uintptr_t pc, int vol, int outside)
+                                                                     uintptr_t pc, int vol, int outside,
+                                                                     sim_worker *ow)
 {
-    sim_worker *w = sim_tls_worker;
+    sim_worker *w = outside ? ow : sim_tls_worker;
     if (__builtin_expect(w == NULL, 0))
         return; /* no launch running: host code that happens to live in a kernel unit */
     /* shared memory, aligned: in counting mode count and return; in detailed
@@ -102,7 +103,7 @@ static inline __attribute__((always_inline)) void access_inline_from(uintptr_t a
 static inline __attribute__((always_inline)) void access_inline(uintptr_t a, unsigned size, int wr, uintptr_t pc,
                                                                 int vol)
 {
-    access_inline_from(a, size, wr, pc, vol, 0);
+    access_inline_from(a, size, wr, pc, vol, 0, NULL);
 }
 
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc) { access_inline(a, size, wr, pc, 0); }
@@ -282,25 +283,26 @@ static inline __attribute__((always_inline)) void vol_access(uintptr_t a, unsign
         vol_arm();
 }
 
-/* The kernel units' inline path (sim/inline_as.c) calls, from one call instruction,
- * __simtlab_outside_readN/writeN for accesses it found outside both shared windows, and
- * __simtlab_inside_readN/writeN for those inside one when the worker is not counting
- * (access_inline's detailed branch; shared_detailed sends all but plain detailed mode on). */
+/* The kernel units' inline path (sim/inline_as.c) calls, from one call instruction, with
+ * the worker it has read as the second argument: __simtlab_outside_readN/writeN for
+ * accesses it found outside both shared windows, and __simtlab_inside_readN/writeN for
+ * those inside one when the worker is not counting (access_inline's detailed branch;
+ * shared_detailed sends all but plain detailed mode on). */
 #define HOOKS(n)                                                                           \
-    void __simtlab_inside_read##n(void *p) { shared_detailed(sim_tls_worker, (uintptr_t)p, n, 0, RA()); } \
-    void __simtlab_inside_write##n(void *p) { shared_detailed(sim_tls_worker, (uintptr_t)p, n, 1, RA()); } \
-    void __simtlab_outside_read##n(void *p) { access_inline_from((uintptr_t)p, n, 0, RA(), 0, 1); } \
-    void __simtlab_outside_write##n(void *p) { access_inline_from((uintptr_t)p, n, 1, RA(), 0, 1); } \
+    void __simtlab_inside_read##n(void *p, sim_worker *w) { shared_detailed(w, (uintptr_t)p, n, 0, RA()); } \
+    void __simtlab_inside_write##n(void *p, sim_worker *w) { shared_detailed(w, (uintptr_t)p, n, 1, RA()); } \
+    void __simtlab_outside_read##n(void *p, sim_worker *w) { access_inline_from((uintptr_t)p, n, 0, RA(), 0, 1, w); } \
+    void __simtlab_outside_write##n(void *p, sim_worker *w) { access_inline_from((uintptr_t)p, n, 1, RA(), 0, 1, w); } \
     void __tsan_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA(), 0); }               \
     void __tsan_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }              \
     void __tsan_unaligned_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA(), 0); }     \
     void __tsan_unaligned_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }    \
     void __tsan_volatile_read##n(void *p) { vol_access((uintptr_t)p, n, 0, RA()); }              \
     void __tsan_volatile_write##n(void *p) { vol_access((uintptr_t)p, n, 1, RA()); }
-void __simtlab_inside_read1(void *p) { shared_detailed(sim_tls_worker, (uintptr_t)p, 1, 0, RA()); }
-void __simtlab_inside_write1(void *p) { shared_detailed(sim_tls_worker, (uintptr_t)p, 1, 1, RA()); }
-void __simtlab_outside_read1(void *p) { access_inline_from((uintptr_t)p, 1, 0, RA(), 0, 1); }
-void __simtlab_outside_write1(void *p) { access_inline_from((uintptr_t)p, 1, 1, RA(), 0, 1); }
+void __simtlab_inside_read1(void *p, sim_worker *w) { shared_detailed(w, (uintptr_t)p, 1, 0, RA()); }
+void __simtlab_inside_write1(void *p, sim_worker *w) { shared_detailed(w, (uintptr_t)p, 1, 1, RA()); }
+void __simtlab_outside_read1(void *p, sim_worker *w) { access_inline_from((uintptr_t)p, 1, 0, RA(), 0, 1, w); }
+void __simtlab_outside_write1(void *p, sim_worker *w) { access_inline_from((uintptr_t)p, 1, 1, RA(), 0, 1, w); }
 void __tsan_read1(void *p) { access_inline((uintptr_t)p, 1, 0, RA(), 0); }
 void __tsan_write1(void *p) { access_inline((uintptr_t)p, 1, 1, RA(), 0); }
 void __tsan_volatile_read1(void *p) { vol_access((uintptr_t)p, 1, 0, RA()); }

@@ -15,8 +15,9 @@
  * for a shared access in detailed mode (the hook's own detailed branch), and
  * __simtlab_outside_readN/writeN (the hook without the window tests, done already) for the
  * rest (HBM, the stack, constants, reports). A report's pc is
- * the call's return address, unchanged. Registers: only %rax and %rcx and the flags, which
- * the call clobbers anyway; %rdi, the argument, is left for the call. The field offsets
+ * the call's return address, unchanged. Both take the worker as a second argument (%rsi).
+ * Registers: only %rax, %rcx, %rsi and the flags, which the call clobbers anyway (a
+ * one-argument call: %rsi holds nothing across it); %rdi, the argument, is left as it is. The field offsets
  * come from sim/internal.h, compiled in, so the tool always matches the simulator it is
  * built with.
  *
@@ -115,6 +116,7 @@ static int emit_access(FILE *out, unsigned long i, int wr, unsigned size)
                    ".Lsimtlab_hook%lu:\n"
                    "\tmovq\t__simtlab_inside_%s%u@GOTPCREL(%%rip), %%rcx\n"
                    ".Lsimtlab_call%lu:\n"
+                   "\tmovq\t%%rax, %%rsi\n"
                    "\tcall\t*%%rcx\n"
                    ".Lsimtlab_done%lu:\n",
                    i, offsetof(sim_worker, dyn_lo), k, offsetof(sim_worker, dyn_lim) + 8 * k, i,
