@@ -38,6 +38,9 @@
  * goes to stderr).
  */
 #define _GNU_SOURCE
+#ifndef BENCH_INLINE_HOOKS
+#define BENCH_INLINE_HOOKS 0 /* kernel units assembled by simtlab-as (CMakeLists.txt: SIMTLAB_INLINE_HOOKS) */
+#endif
 #include <fcntl.h>
 #include <math.h>
 #include <spawn.h>
@@ -655,8 +658,9 @@ int main(int argc, char **argv)
 
     if (as_json) {
         printf("{\n  \"date\": \"%s\",\n  \"cpu\": \"%s\",\n  \"system\": \"%s %s\",\n  \"gcc\": \"%d.%d\",\n"
-               "  \"workers\": %d,\n  \"reps\": %d,\n  \"total_s\": %.1f,\n",
-               date, cpu, u.sysname, u.machine, __GNUC__, __GNUC_MINOR__, maxw, reps, total_s);
+               "  \"inline_hooks\": %s,\n  \"workers\": %d,\n  \"reps\": %d,\n  \"total_s\": %.1f,\n",
+               date, cpu, u.sysname, u.machine, __GNUC__, __GNUC_MINOR__, BENCH_INLINE_HOOKS ? "true" : "false", maxw,
+               reps, total_s);
         printf("  \"ratio_is\": \"median: median(A) / median(B); min: min(A) / min(B); A and B interleaved\",\n");
         printf("  \"ratios\": {\n");
         for (int i = 0; i < n_ratios; i++) {
@@ -684,10 +688,11 @@ int main(int argc, char **argv)
         return 0;
     }
     printf("# simtlab simulator benchmark\n\n");
-    printf("%s; %s, %d OpenMP workers; %s %s; gcc %d.%d. Each ratio: its two sides run alternately (A B A B "
-           "...), %d times each after one warm-up, in one process; median = median(A) / median(B), min = min(A) / "
-           "min(B). Whole run %.0f s.\n\n",
-           date, cpu, maxw, u.sysname, u.machine, __GNUC__, __GNUC_MINOR__, reps, total_s);
+    printf("%s; %s, %d OpenMP workers; %s %s; gcc %d.%d; hooks %s. Each ratio: its two sides run alternately "
+           "(A B A B ...), %d times each after one warm-up, in one process; median = median(A) / median(B), min = "
+           "min(A) / min(B). Whole run %.0f s.\n\n",
+           date, cpu, maxw, u.sysname, u.machine, __GNUC__, __GNUC_MINOR__,
+           BENCH_INLINE_HOOKS ? "inlined (simtlab-as)" : "called", reps, total_s);
     printf("| measure | median | min | target | met |\n|---|---|---|---|---|\n");
     for (int i = 0; i < n_ratios; i++)
         print_ratio_md(&ratios[i]);
