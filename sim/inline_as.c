@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,85 +128,149 @@ static int emit_access(FILE *out, unsigned long i, int wr, unsigned size)
                : 0;
 }
 
-/* in to out, each hook call with its fast path. 0, or -1 with errno. */
-static int rewrite(FILE *in, FILE *out)
+/* Whether line is a syntax directive: 1 .intel_syntax, 0 .att_syntax, -1 neither. */
+static int syntax_of(const char *line)
 {
-    char *line = NULL;
+    while (*line == ' ' || *line == '\t')
+        line++;
+    return !strncmp(line, ".intel_syntax", 13) ? 1 : !strncmp(line, ".att_syntax", 11) ? 0 : -1;
+}
+
+/* in to out, each hook call with its fast path (labels numbered on from *n, so that
+ * several inputs of one assembler run do not share one). A unit in Intel syntax (gcc
+ * -masm=intel) gets its fast paths between `.att_syntax prefix` and the directive it
+ * had. 0, or -1 with errno. */
+static int rewrite(FILE *in, FILE *out, unsigned long *n)
+{
+    char *line = NULL, *intel = NULL; /* intel: the last .intel_syntax line, while in force */
     size_t cap = 0;
-    unsigned long n = 0;
     int rc = 0;
     while (rc == 0 && getline(&line, &cap, in) >= 0) {
         int wr;
         unsigned size;
-        if (hook_call(line, &wr, &size)) {
-            rc = emit_access(out, n++, wr, size);
-        } else if (fputs(line, out) < 0) {
+        const int syn = syntax_of(line);
+        if (syn >= 0) {
+            free(intel);
+            intel = syn ? strdup(line) : NULL;
+            if (syn && !intel)
+                rc = -1;
+        }
+        if (rc == 0 && hook_call(line, &wr, &size)) {
+            rc = (intel && fputs("\t.att_syntax prefix\n", out) < 0) || emit_access(out, (*n)++, wr, size) ||
+                 (intel && fputs(intel, out) < 0);
+        } else if (rc == 0 && fputs(line, out) < 0) {
             rc = -1;
         }
     }
     if (ferror(in))
         rc = -1;
     free(line);
+    free(intel);
     return rc ? -1 : 0;
 }
 
-/* Whether argv[i] is an option's separate value (as's options that take one). */
-static int is_value(char **argv, int i)
+/* Whether argv[i] is an input to rewrite: a file named *.s (gcc's temporary files), or
+ * "-" (standard input); not the value of an option that takes one. Anything else goes to
+ * the assembler as it is. */
+static int is_input(char **argv, int i)
 {
-    static const char *const with_value[] = {"-o", "-I", "--defsym", "-MF", "--MD", "-march", "-mtune"};
+    static const char *const with_value[] = {"-o", "-I", "--defsym", "-MF", "--MD", "--debug-prefix-map"};
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
-        if (i > 1 && !strcmp(argv[i - 1], with_value[k]))
-            return 1;
-    return 0;
+        if (!strcmp(argv[i - 1], with_value[k]))
+            return 0;
+    const size_t len = strlen(argv[i]);
+    return !strcmp(argv[i], "-") || (argv[i][0] != '-' && len > 2 && !strcmp(argv[i] + len - 2, ".s"));
+}
+
+/* The temporary files, removed on every way out, a signal's too. */
+static char **tmp_paths;
+static volatile sig_atomic_t n_tmp;
+static void remove_tmp(void)
+{
+    for (sig_atomic_t i = 0; i < n_tmp; i++)
+        unlink(tmp_paths[i]);
+}
+static void on_signal(int sig)
+{
+    remove_tmp();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* A new temporary file for the rewritten text: in TMPDIR, else /tmp (as gcc falls back). */
+static FILE *tmp_open(char **path)
+{
+    const char *env = getenv("TMPDIR");
+    const char *dirs[2] = {env && *env ? env : "/tmp", "/tmp"};
+    for (int k = 0; k < 2; k++) {
+        if (asprintf(path, "%s/simtlab-as-XXXXXX.s", dirs[k]) < 0) {
+            *path = NULL;
+            return NULL;
+        }
+        const int fd = mkstemps(*path, 2);
+        if (fd >= 0) {
+            tmp_paths[n_tmp] = *path;
+            n_tmp++; /* registered before anything is written: a signal removes it */
+            FILE *f = fdopen(fd, "w");
+            if (!f)
+                close(fd);
+            return f;
+        }
+        free(*path);
+        *path = NULL;
+    }
+    return NULL;
 }
 
 int main(int argc, char **argv)
 {
+    unsigned long labels = 0;
     if (argc == 3 && !strcmp(argv[1], "--simtlab-print")) {
         FILE *in = fopen(argv[2], "r");
         if (!in) {
             fprintf(stderr, "simtlab-as: cannot read %s: %s\n", argv[2], strerror(errno));
             return 1;
         }
-        const int rc = rewrite(in, stdout);
+        const int rc = rewrite(in, stdout, &labels);
         fclose(in);
         return rc ? 1 : 0;
     }
-    /* the inputs: arguments that are not options or option values ("-": standard input) */
     char **args = calloc((size_t)argc + 2, sizeof *args);
-    char **tmp = calloc((size_t)argc + 1, sizeof *tmp);
-    if (!args || !tmp) {
+    tmp_paths = calloc((size_t)argc + 1, sizeof *tmp_paths);
+    if (!args || !tmp_paths) {
         fprintf(stderr, "simtlab-as: out of memory\n");
         return 1;
     }
-    int n_in = 0, n_tmp = 0, rc = 0, informational = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    /* --version and --help assemble nothing; every other call does (`as -v` too) */
+    int n_in = 0, informational = 0, rc = 0;
     args[0] = (char *)SIMTLAB_REAL_AS;
     for (int i = 1; i < argc; i++) {
         args[i] = argv[i];
-        informational |= !strcmp(argv[i], "--version") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-v");
-        n_in += (argv[i][0] != '-' || !strcmp(argv[i], "-")) && !is_value(argv, i);
+        informational |= !strcmp(argv[i], "--version") || !strcmp(argv[i], "--help");
+        n_in += is_input(argv, i);
     }
     int nargs = argc;
-    const int use_stdin = n_in == 0 && !informational;
+    const int use_stdin = n_in == 0 && !informational; /* gcc -pipe: the text comes on standard input */
     for (int i = 1; i <= argc && rc == 0 && !informational; i++) {
-        const int in_arg = i < argc && (argv[i][0] != '-' || !strcmp(argv[i], "-")) && !is_value(argv, i);
-        if (!(in_arg || (i == argc && use_stdin)))
+        if (i < argc ? !is_input(argv, i) : !use_stdin)
             continue;
-        const char *dir = getenv("TMPDIR");
+        const int from_stdin = i == argc || !strcmp(argv[i], "-");
         char *path = NULL;
-        if (asprintf(&path, "%s/simtlab-as-XXXXXX.s", dir && *dir ? dir : "/tmp") < 0) {
+        FILE *out = tmp_open(&path);
+        FILE *in = from_stdin ? stdin : fopen(argv[i], "r");
+        if (!out || !in) {
+            fprintf(stderr, "simtlab-as: cannot %s %s: %s\n", !out ? "write" : "read",
+                    !out ? (path ? path : "a temporary file") : argv[i], strerror(errno));
             rc = -1;
-            break;
-        }
-        const int fd = mkstemps(path, 2);
-        FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
-        FILE *in = i == argc || !strcmp(argv[i], "-") ? stdin : fopen(argv[i], "r");
-        if (fd < 0 || !out || !in) {
-            fprintf(stderr, "simtlab-as: cannot %s %s: %s\n", fd < 0 || !out ? "write" : "read",
-                    fd < 0 || !out ? path : argv[i], strerror(errno));
-            rc = -1;
-        } else if (rewrite(in, out)) {
-            fprintf(stderr, "simtlab-as: rewriting %s: %s\n", i == argc ? "standard input" : argv[i],
+        } else if (rewrite(in, out, &labels)) {
+            fprintf(stderr, "simtlab-as: rewriting %s: %s\n", from_stdin ? "standard input" : argv[i],
                     strerror(errno));
             rc = -1;
         }
@@ -214,17 +279,11 @@ int main(int argc, char **argv)
         if (out && fclose(out) && !rc) {
             fprintf(stderr, "simtlab-as: writing %s: %s\n", path, strerror(errno));
             rc = -1;
-        } else if (!out && fd >= 0) {
-            close(fd);
         }
-        if (fd >= 0)
-            tmp[n_tmp++] = path;
-        else
-            free(path);
         if (i == argc)
-            args[nargs++] = fd >= 0 ? path : NULL;
+            args[nargs++] = path;
         else
-            args[i] = fd >= 0 ? path : argv[i];
+            args[i] = path ? path : argv[i];
     }
     args[nargs] = NULL;
     int status = 1;
@@ -238,14 +297,13 @@ int main(int argc, char **argv)
         int st = 0;
         if (pid < 0)
             fprintf(stderr, "simtlab-as: cannot start %s: %s\n", args[0], strerror(errno));
-        else if (waitpid(pid, &st, 0) == pid && WIFEXITED(st))
-            status = WEXITSTATUS(st);
+        else if (waitpid(pid, &st, 0) == pid)
+            status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
     }
-    for (int i = 0; i < n_tmp; i++) {
-        unlink(tmp[i]);
-        free(tmp[i]);
-    }
-    free(tmp);
+    remove_tmp();
+    for (sig_atomic_t i = 0; i < n_tmp; i++)
+        free(tmp_paths[i]);
+    free(tmp_paths);
     free(args);
     return status;
 }

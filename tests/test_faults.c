@@ -217,8 +217,10 @@ Test(faults, threads_released_by_a_barrier_say_where, .timeout = 60)
             break;
         }
     int found = 0;
-    const char *sites[] = {"SITE:spin_after", "SITE:spin_after_body"};
-    for (int k = 0; k < 2; k++) {
+    /* any line of the loop: where the watchdog's stop lands depends on the machine's timing (the
+     * loop's test was seen in about one run in eight) */
+    const char *sites[] = {"SITE:spin_after", "SITE:spin_after_body", "SITE:spin_after_test"};
+    for (int k = 0; k < 3; k++) {
         char site[64];
         kernel_site(site, sizeof site, KFILE, sites[k]);
         found |= !strcmp(where, site);

@@ -80,7 +80,7 @@ __global__ void spin_after_barrier(int *out, int bt)
     unsigned x = 0; /* even for ever (s[6] is 6): the loop never ends */
     while ((int)threadIdx.x >= bt) { /* SITE:spin_after */
         x += (unsigned)s[(threadIdx.x + 1) % blockDim.x]; /* SITE:spin_after_body */
-        if (x == 1u)
+        if (x == 1u) /* SITE:spin_after_test */
             break;
     }
     out[threadIdx.x] = (int)x;
