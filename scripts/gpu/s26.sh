@@ -7,7 +7,9 @@
 #  - test_parity (Criterion carried in .dev/criterion: scripts/gpu/carry-criterion.sh): the
 #    simulator's counts against the chip's, built through the new assembler;
 #  - lesson 4 --mode compare at the defaults (counting mode) and --detail.
-#   OUT=/dir bash scripts/gpu/s26.sh    (on the device machine, repository root)
+#   OUT=/dir [S26_CC=/usr/bin/gcc] bash scripts/gpu/s26.sh    (on the device machine, repository root)
+# The device machine's environment sets CC=/opt/gcc/bin/gcc, a gcc configured with its own
+# assembler (it ignores -B: inline hooks off, configure says so); S26_CC picks another.
 set -u
 OUT=${OUT:-/tmp/s26}
 mkdir -p "$OUT"
@@ -15,8 +17,9 @@ root=$(pwd)
 B=/tmp/b26
 crit=$root/.dev/criterion
 export OMP_NUM_THREADS=16
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -2; gcc --version | head -1;
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -2; "${S26_CC:-${CC:-gcc}}" --version | head -1;
   as --version | head -1; date -u; } > "$OUT/env.txt" 2>&1
+[ -n "${S26_CC:-}" ] && export CC=$S26_CC
 cmake -S . -B $B -DSIMTLAB_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release \
   -DCRITERION_INCLUDE_DIR="$crit/include" -DCRITERION_LIBRARY="$crit/lib/libcriterion.so" > "$OUT/build.txt" 2>&1
 timeout 280 cmake --build $B -j16 >> "$OUT/build.txt" 2>&1 || { tail -30 "$OUT/build.txt"; exit 1; }
