@@ -1422,8 +1422,15 @@ static void detail_record(sim_worker *w, uintptr_t a, unsigned size, int wr, uin
             log_drain(w, wp);
         wp->log_table = 1;
     }
-    if (wp->reqs_n >= SIM_REQ_CAP && wp->reqs_n == wp->reqs_cap && !joins_request(wp, pc, t->lane, space, wr))
+    if (wp->reqs_n >= SIM_REQ_CAP && wp->reqs_n == wp->reqs_cap && !joins_request(wp, pc, t->lane, space, wr)) {
         make_room(w, wp);
+        /* the other lanes it let run may have ended counting mode's sampled stretch (a long one is
+         * dropped by whichever lane gets past SIM_SAMPLE_MAX_ACCESSES: sim_sample_drop empties the
+         * table): this access is not sampled then, and must not wait in the table for the next
+         * sampled stretch, another block's perhaps (test counters/sample_drop_leaves_no_request) */
+        if (!w->detailed && !w->sample)
+            return;
+    }
     detail_join(wp, t->lane, a, size, wr, pc, space);
 }
 

@@ -734,6 +734,25 @@ Test(counters, log_matches_table)
     SIM_CHECK(sim_free(g));
 }
 
+/* The sample's drop of a long stretch comes from whichever lane makes its 2^22nd access, while
+ * another may be inside the request table's make_room, letting the others run: that lane must
+ * not put its access into the table the drop has just emptied (it stayed there, unsampled, and
+ * the next sampled stretch on the worker, the next block's, counted it: flash-attention-minimal's
+ * estimate changed with the number of workers). Two blocks of shared_stretch on one worker: the
+ * sample twice that of one, 8 wavefronts each. */
+Test(counters, sample_drop_leaves_no_request)
+{
+    omp_set_num_threads(1);
+    const int n = 16400;
+    float *y = dev_buf("y", 2 * 256 * sizeof(float), NULL);
+    sim_set_detailed(0);
+    simt_cfg cfg = cfg1(2, 256, 0);
+    SIM_CHECK(shared_stretch_launch_sim(&cfg, y, n));
+    EXPECT_CTR(sample_sram_bytes, 2 * 256 * 4, "two blocks: each one's first stretch");
+    EXPECT_CTR(sample_wavefronts, 2 * 8, "two blocks: each one's first stretch");
+    SIM_CHECK(sim_free(y));
+}
+
 /* A detailed launch leaves its warps' logs and lanes' cursors behind; a counting-mode launch after
  * it (whose sample flushes warps too) must not read them: one worker, a detailed launch of a
  * partial warp (16 threads), then a sampled counting launch of a full one, whose sample must be
