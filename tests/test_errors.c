@@ -563,6 +563,37 @@ Test(errors, same_value_writes_do_not_race)
     assert_still_works("same-value writes");
 }
 
+/* Detailed mode's read filter (sim/access.c rf_set): a word read whole by several in an epoch
+ * skips its shadow on later reads; a write to it in that epoch is still a race, and its bit
+ * does not outlive the epoch. Static and dynamic shared memory (the filter's two halves). */
+Test(errors, read_filter_keeps_races)
+{
+    int out[2 * 96];
+    int *d_out = dev_buf("out", sizeof out, NULL);
+    sim_set_detailed(1);
+    for (int dyn = 0; dyn < 2; dyn++) {
+        simt_cfg cfg = cfg1(2, 96, dyn ? 64 * sizeof(int) : 0);
+        char what[64];
+        snprintf(what, sizeof what, "shared_reread, %s shared memory", dyn ? "dynamic" : "static");
+        int st = shared_reread_launch_sim(&cfg, d_out, 0, dyn);
+        cr_assert_eq(st, SIM_OK, "%s, mode 0 (barriers): %s", what, sim_last_error());
+        to_host(out, d_out, sizeof out);
+        const int a = 2 * 3 * (63 * 64 / 2); /* every thread's sum of the tile, twice */
+        for (int i = 0; i < 2 * 96; i++)
+            cr_assert_eq(out[i], 2 * a + 1, "%s, mode 0: out[%d] = %d, expected %d", what, i, out[i], 2 * a + 1);
+        assert_status(shared_reread_launch_sim(&cfg, d_out, 1, dyn), SIM_ERR_SHARED_RACE, what);
+        ASSERT_ERROR_HAS("(write-after-read hazard)", "%s, mode 1", what);
+        ASSERT_ERROR_HAS("a write of this thread and an access by several other threads", "%s, mode 1", what);
+        assert_where("shared_reread", "SITE:reread_war", 0, 7, what);
+        assert_status(shared_reread_launch_sim(&cfg, d_out, 2, dyn), SIM_ERR_SHARED_RACE, what);
+        ASSERT_ERROR_HAS("(read-after-write hazard)", "%s, mode 2", what);
+        ASSERT_ERROR_HAS("a read of this thread and an access by thread 0", "%s, mode 2", what);
+        assert_where("shared_reread", "SITE:reread_raw", 0, 1, what);
+    }
+    sim_set_detailed(0);
+    assert_still_works("read filter");
+}
+
 /* The deferred write hazard's corners (review): a struct copy's words, a same-value store that
  * must not hide the first writer from a later read, a yield between the check and the store. */
 Test(errors, same_value_writes_corners)

@@ -280,6 +280,40 @@ __global__ void shared_rotate(int *out, int shift, int use_barrier)
     out[blockIdx.x * n + t] = s[(t + (unsigned)shift) % n]; /* SITE:race_read */
 }
 
+/* shared_reread: every thread reads a 64-word tile twice, whole words read by several and not
+ * written (detailed mode's read filter keeps one bit for each: sim/access.c rf_set), in static
+ * shared memory or, with dyn, dynamic; then
+ *   mode 0: a barrier, thread 5 writes word 3, a barrier, every thread reads it: no race;
+ *   mode 1: thread 7 writes word 3 with no barrier: write-after-read, with several readers;
+ *   mode 2: a barrier, thread 0 writes word 3 and every thread reads it with no barrier between:
+ *           read-after-write at thread 1 (the word's bit from the epoch before must not hide it). */
+__global__ void shared_reread(int *out, int mode, int dyn)
+{
+    __shared__ int st[64];
+    EXTERN_SHARED(int, ds);
+    int *s = dyn ? ds : st;
+    const unsigned t = threadIdx.x;
+    if (t < 64)
+        s[t] = (int)t * 3;
+    __syncthreads();
+    int acc = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 64; i++)
+            acc += s[i];
+    if (mode == 1) {
+        if (t == 7)
+            s[3] = acc; /* SITE:reread_war */
+    } else {
+        __syncthreads();
+        if (t == (mode == 0 ? 5u : 0u))
+            s[3] = acc + 1;
+        if (mode == 0)
+            __syncthreads();
+        acc += s[3]; /* SITE:reread_raw */
+    }
+    out[blockIdx.x * blockDim.x + t] = acc;
+}
+
 /* scribble_stack: thread 0 publishes the address of its local variable in
  * shared memory; thread 1 writes through it (another thread's stack). */
 __global__ void scribble_stack(int *out)
@@ -310,4 +344,5 @@ LAUNCHER(shared_flag, (int *, out), (int, mode))
 LAUNCHER(shared_parts, (int *, out), (int, mode))
 LAUNCHER(shared_flag_more, (int *, out), (int, mode))
 LAUNCHER(shared_rotate, (int *, out), (int, shift), (int, use_barrier))
+LAUNCHER(shared_reread, (int *, out), (int, mode), (int, dyn))
 LAUNCHER(scribble_stack, (int *, out))

@@ -21,4 +21,5 @@ DECLARE_LAUNCHER(byte_flags, (int *, out));
 DECLARE_LAUNCHER(shared_flag, (int *, out), (int, mode));
 DECLARE_LAUNCHER(shared_parts, (int *, out), (int, mode));
 DECLARE_LAUNCHER(shared_flag_more, (int *, out), (int, mode));
+DECLARE_LAUNCHER(shared_reread, (int *, out), (int, mode), (int, dyn));
 #endif
