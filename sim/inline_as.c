@@ -88,7 +88,7 @@ static int hook_call(const char *line, int *wr, unsigned *size)
  * one otherwise, __simtlab_inside_readN/writeN (shared_detailed); outside both, __simtlab_outside_readN/writeN, which does
  * not test the windows again. Both calls are one `call *%rcx`, where the original call was:
  * the return address, the pc of reports and of detailed mode's requests, is the same. */
-static int emit_access(FILE *out, unsigned long i, int wr, unsigned size)
+static int emit_access(FILE *out, unsigned long i, int wr, unsigned size, const char *reloads)
 {
     const unsigned k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : 4;
     const char *rw = wr ? "write" : "read";
@@ -119,11 +119,13 @@ static int emit_access(FILE *out, unsigned long i, int wr, unsigned size)
                    ".Lsimtlab_call%lu:\n"
                    "\tmovq\t%%rax, %%rsi\n"
                    "\tcall\t*%%rcx\n"
+                   "%s"
                    ".Lsimtlab_done%lu:\n",
                    i, offsetof(sim_worker, dyn_lo), k, offsetof(sim_worker, dyn_lim) + 8 * k, i,
                    offsetof(sim_worker, tls_lo), k, offsetof(sim_worker, tls_lim) + 8 * k, i, rw, size, i, i,
                    offsetof(sim_worker, detailed), i, size,
-                   offsetof(sim_worker, c.sram_read_bytes) + 8 * (size_t)wr, i, i, rw, size, i, i) < 0
+                   offsetof(sim_worker, c.sram_read_bytes) + 8 * (size_t)wr, i, i, rw, size, i,
+                   reloads ? reloads : "", i) < 0
                ? -1
                : 0;
 }
@@ -136,16 +138,382 @@ static int syntax_of(const char *line)
     return !strncmp(line, ".intel_syntax", 13) ? 1 : !strncmp(line, ".att_syntax", 11) ? 0 : -1;
 }
 
+/* ---- reloads the fast path makes needless ----
+ * Every xmm register is caller-saved, so gcc stores the kernel's live floats to the stack
+ * before each hook call and loads them back after it: flash v1's dot product keeps its
+ * accumulator in memory, a store-to-load round trip on every iteration's critical path. The
+ * fast path touches no vector register; only its call (the slow path) clobbers them. So, in
+ * a stretch of straight-line code (no label that a jump can reach, no jump, no other call),
+ * a load of a stack slot into a register, when the slot was stored from register N in the
+ * same stretch and neither changed since, becomes a register operation that gives the
+ * destination exactly what the load gave (the low bits from N, the rest zero as the VEX
+ * load zeroes them), and each hook call between the store and the load reloads N from the
+ * slot after its own call, on the slow path only. The stores stay: memory is always as gcc
+ * left it, and the slot is never read wrongly later. Anything the analysis does not know
+ * ends the stretch: a store not to a known %rsp offset, an instruction that writes a vector
+ * register other than its last operand, inline assembly, a change of %rsp. */
+enum { MAX_MAPS = 64, MAX_CALLS = 512 };
+struct slot_map {
+    long off;          /* the slot: off(%rsp), off >= 0 */
+    unsigned width;    /* 4, 8, 16, 32 or 64 bytes */
+    int reg;           /* the vector register it was stored from */
+    size_t line;       /* the store's line */
+};
+
+static const char *skip_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+/* A vector register's number from "%xmmN", "%ymmN", "%zmmN" (kind 'x', 'y', 'z'), with
+ * nothing after it but end (exact) or, when masks is set, EVEX masks "{...}"; else -1. */
+static int vreg(const char *p, size_t len, char *kind, int masks)
+{
+    if (len < 5 || p[0] != '%' || (p[1] != 'x' && p[1] != 'y' && p[1] != 'z') || p[2] != 'm' || p[3] != 'm')
+        return -1;
+    size_t k = 4;
+    int n = 0;
+    if (!(p[k] >= '0' && p[k] <= '9'))
+        return -1;
+    while (k < len && p[k] >= '0' && p[k] <= '9' && n < 100)
+        n = n * 10 + (p[k++] - '0');
+    if (n > 31 || (k < len && !(masks && p[k] == '{')))
+        return -1;
+    *kind = p[1];
+    return n;
+}
+
+/* "off(%rsp)" or "(%rsp)" exactly, off >= 0: 1 with *off; else 0. */
+static int rsp_slot(const char *p, size_t len, long *off)
+{
+    static const char tail[] = "(%rsp)";
+    if (len < sizeof tail - 1 || memcmp(p + len - (sizeof tail - 1), tail, sizeof tail - 1))
+        return 0;
+    const size_t digits = len - (sizeof tail - 1);
+    long v = 0;
+    for (size_t k = 0; k < digits; k++) {
+        if (p[k] < '0' || p[k] > '9' || v > 1L << 40)
+            return 0;
+        v = v * 10 + (p[k] - '0');
+    }
+    *off = v;
+    return 1;
+}
+
+/* The width of a whole-register or scalar vector move, by mnemonic and register kind: 4 or
+ * 8 for the scalar moves (xmm only), 16/32/64 for the full ones; 0 for anything else. */
+static unsigned move_width(const char *mn, char kind)
+{
+    static const char *const full[] = {"vmovaps", "vmovups", "vmovapd", "vmovupd", "vmovdqa", "vmovdqu",
+                                       "vmovdqa32", "vmovdqa64", "vmovdqu32", "vmovdqu64", "vmovdqu8", "vmovdqu16"};
+    if (!strcmp(mn, "vmovss") || !strcmp(mn, "vmovd"))
+        return kind == 'x' ? 4 : 0;
+    if (!strcmp(mn, "vmovsd") || !strcmp(mn, "vmovq"))
+        return kind == 'x' ? 8 : 0;
+    for (size_t k = 0; k < sizeof full / sizeof *full; k++)
+        if (!strcmp(mn, full[k]))
+            return kind == 'x' ? 16 : kind == 'y' ? 32 : 64;
+    return 0;
+}
+
+static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
+
+/* Mnemonics whose memory operand, even when last, is only read. */
+static int reads_only(const char *mn)
+{
+    return (starts(mn, "cmp") && !starts(mn, "cmpxchg")) || starts(mn, "test") || !strcmp(mn, "bt") ||
+           !strcmp(mn, "btl") || !strcmp(mn, "btq") || !strcmp(mn, "btw") || starts(mn, "ucomis") ||
+           starts(mn, "comis") || starts(mn, "vucomis") || starts(mn, "vcomis") || starts(mn, "prefetch") ||
+           starts(mn, "vptest") || starts(mn, "ptest") || starts(mn, "vtestp");
+}
+
+/* Instructions that write what their last operand does not say, or that the analysis
+ * will not follow: they end the stretch. */
+static int unknown_effects(const char *mn)
+{
+    static const char *const pre[] = {"rep", "lock", "notrack", "bnd", "xchg", "xadd", "cmpxchg", "push", "pop",
+                                      "leave", "enter", "syscall", "sysenter", "int", "xrstor", "fxrstor",
+                                      "xsave", "fxsave", "vzeroall", "maskmov", "vmaskmovdqu", "xbegin", "xend",
+                                      "xabort", "ldmxcsr", "vldmxcsr"};
+    for (size_t k = 0; k < sizeof pre / sizeof *pre; k++)
+        if (starts(mn, pre[k]))
+            return 1;
+    return strstr(mn, "gather") || strstr(mn, "scatter") || strstr(mn, "pcmpestr") || strstr(mn, "pcmpistr");
+}
+
+/* Mnemonics without operands that touch no vector register and no memory. */
+static int harmless_bare(const char *mn)
+{
+    static const char *const ok[] = {"nop", "cltq", "cqto", "cltd", "cwtl", "cdqe", "endbr64", "lfence", "mfence",
+                                     "sfence", "pause", "ud2"};
+    for (size_t k = 0; k < sizeof ok / sizeof *ok; k++)
+        if (!strcmp(mn, ok[k]))
+            return 1;
+    return 0;
+}
+
+/* gcc's debugging labels, which no jump reaches: .LBBn .LBEn .LBIn .LVLn */
+static int debug_label(const char *p, size_t len)
+{
+    if (len < 5 || strncmp(p, ".L", 2) || !(starts(p + 2, "BB") || starts(p + 2, "BE") || starts(p + 2, "BI") ||
+                                             starts(p + 2, "VL")))
+        return 0;
+    for (size_t k = 4; k < len; k++)
+        if (p[k] < '0' || p[k] > '9')
+            return 0;
+    return 1;
+}
+
+struct elision {
+    char **repl; /* a line's replacement, or NULL */
+    char **slow; /* a hook call's reloads for its slow path, or NULL */
+};
+
+static int append(char **dst, const char *text)
+{
+    const size_t old = *dst ? strlen(*dst) : 0, add = strlen(text);
+    if (*dst && strstr(*dst, text))
+        return 0; /* already reloaded there */
+    char *p = realloc(*dst, old + add + 1);
+    if (!p)
+        return -1;
+    memcpy(p + old, text, add + 1);
+    *dst = p;
+    return 0;
+}
+
+/* The register form of a load of `width` bytes of N into K (AT&T). */
+static void reg_form(char *buf, size_t n, unsigned width, int src, int dst)
+{
+    if (width == 4) /* lane 0 of N, lanes 1-3 zero (zmask 1110b), the upper lanes zero: vmovss's load */
+        snprintf(buf, n, "\tvinsertps\t$14, %%xmm%d, %%xmm%d, %%xmm%d\n", src, src, dst);
+    else if (width == 8)
+        snprintf(buf, n, "\tvmovq\t%%xmm%d, %%xmm%d\n", src, dst);
+    else
+        snprintf(buf, n, "\tvmovaps\t%%%cmm%d, %%%cmm%d\n", width == 16 ? 'x' : width == 32 ? 'y' : 'z', src,
+                 width == 16 ? 'x' : width == 32 ? 'y' : 'z', dst);
+}
+
+/* The load that restores N from its slot after a slow path's call. */
+static void reload_form(char *buf, size_t n, const struct slot_map *m)
+{
+    if (m->width == 4)
+        snprintf(buf, n, "\tvmovss\t%ld(%%rsp), %%xmm%d\n", m->off, m->reg);
+    else if (m->width == 8)
+        snprintf(buf, n, "\tvmovsd\t%ld(%%rsp), %%xmm%d\n", m->off, m->reg);
+    else
+        snprintf(buf, n, "\tvmovups\t%ld(%%rsp), %%%cmm%d\n", m->off,
+                 m->width == 16 ? 'x' : m->width == 32 ? 'y' : 'z', m->reg);
+}
+
+/* The pass over a whole AT&T unit's lines; 0, or -1 (out of memory). */
+static int elide(char **lines, size_t n, struct elision *e)
+{
+    struct slot_map map[MAX_MAPS];
+    size_t calls[MAX_CALLS];
+    unsigned nm = 0, nc = 0;
+    int app = 0;
+    char mn[32], buf[96];
+    for (size_t i = 0; i < n; i++) {
+        const char *l = skip_ws(lines[i]);
+        size_t len = strcspn(l, "\n");
+        while (len && (l[len - 1] == ' ' || l[len - 1] == '\t' || l[len - 1] == '\r'))
+            len--;
+        int clear = 0;
+        if (len == 0)
+            continue;
+        if (l[0] == '#') { /* gcc's comments; #APP ... #NO_APP is inline assembly */
+            if (starts(l, "#APP"))
+                app = 1;
+            else if (starts(l, "#NO_APP"))
+                app = 0;
+            nm = nc = 0;
+            continue;
+        }
+        if (app || l[len - 1] == ':' || memchr(l, ';', len)) {
+            if (!(l[len - 1] == ':' && !app && debug_label(l, len - 1)))
+                nm = nc = 0;
+            continue;
+        }
+        if (l[0] == '.') { /* directives: only these leave the stretch alone */
+            if (!(starts(l, ".loc") || starts(l, ".cfi_") || starts(l, ".p2align") || starts(l, ".align") ||
+                  starts(l, ".balign")))
+                nm = nc = 0;
+            continue;
+        }
+        int wr;
+        unsigned size;
+        if (hook_call(lines[i], &wr, &size)) {
+            if (nc == MAX_CALLS)
+                nm = nc = 0;
+            else
+                calls[nc++] = i;
+            continue;
+        }
+        const size_t ml = strcspn(l, " \t");
+        if (ml >= sizeof mn || ml > len) {
+            nm = nc = 0;
+            continue;
+        }
+        memcpy(mn, l, ml);
+        mn[ml] = 0;
+        const char *ops = skip_ws(l + ml);
+        const size_t olen = len - (size_t)(ops - l);
+        /* the operands, split at the commas outside brackets */
+        const char *op[4];
+        size_t opl[4];
+        unsigned nops = 0;
+        int depth = 0, bad = 0;
+        const char *s0 = ops;
+        for (size_t k = 0; k <= olen && olen; k++) {
+            const char c = k < olen ? ops[k] : ',';
+            if (c == '(' || c == '{')
+                depth++;
+            else if (c == ')' || c == '}')
+                depth--;
+            else if (c == ',' && depth == 0) {
+                if (nops == 4) {
+                    bad = 1;
+                    break;
+                }
+                const char *a = skip_ws(s0);
+                size_t al = (size_t)(ops + k - a);
+                while (al && (a[al - 1] == ' ' || a[al - 1] == '\t'))
+                    al--;
+                op[nops] = a;
+                opl[nops++] = al;
+                s0 = ops + k + 1;
+            }
+        }
+        if (bad || depth || mn[0] == 'j' || starts(mn, "call") || starts(mn, "ret") || starts(mn, "loop") ||
+            unknown_effects(mn) || (nops == 0 && !harmless_bare(mn) && strcmp(mn, "vzeroupper"))) {
+            nm = nc = 0;
+            continue;
+        }
+        if (!strcmp(mn, "vzeroupper")) { /* bits 128 and up of registers 0-15 */
+            for (unsigned k = 0; k < nm;)
+                if (map[k].width > 16 && map[k].reg < 16)
+                    map[k] = map[--nm];
+                else
+                    k++;
+            continue;
+        }
+        if (nops == 0)
+            continue;
+        char kind;
+        long off;
+        int r;
+        unsigned w;
+        if (nops == 2 && (r = vreg(op[0], opl[0], &kind, 0)) >= 0 && rsp_slot(op[1], opl[1], &off) &&
+            (w = move_width(mn, kind))) { /* a store of a register to a slot */
+            for (unsigned k = 0; k < nm;)
+                if (map[k].off < off + (long)w && off < map[k].off + (long)map[k].width)
+                    map[k] = map[--nm];
+                else
+                    k++;
+            if (nm == MAX_MAPS)
+                map[0] = map[--nm];
+            map[nm++] = (struct slot_map){off, w, r, i};
+            continue;
+        }
+        if (nops == 2 && rsp_slot(op[0], opl[0], &off) && (r = vreg(op[1], opl[1], &kind, 0)) >= 0 &&
+            (w = move_width(mn, kind))) { /* a load of a slot */
+            const struct slot_map *m = NULL;
+            for (unsigned k = 0; k < nm && !m; k++)
+                if (map[k].off == off && map[k].width == w)
+                    m = &map[k];
+            if (m && !(nc && calls[nc - 1] > m->line))
+                m = NULL; /* no hook call since the store: gcc's own business */
+            if (m) {
+                reg_form(buf, sizeof buf, w, m->reg, r);
+                if (!(e->repl[i] = strdup(buf)))
+                    return -1;
+                char re[96];
+                reload_form(re, sizeof re, m);
+                for (unsigned k = 0; k < nc; k++)
+                    if (calls[k] > m->line && append(&e->slow[calls[k]], re))
+                        return -1;
+                if (r == m->reg)
+                    continue; /* the same value in the same register */
+            }
+            for (unsigned k = 0; k < nm;) /* r has a new value */
+                if (map[k].reg == r)
+                    map[k] = map[--nm];
+                else
+                    k++;
+            continue;
+        }
+        const char *last = op[nops - 1];
+        const size_t ll = opl[nops - 1];
+        if (last[0] == '%' && !memchr(last, ':', ll)) { /* a register (%fs:... is memory) */
+            if ((r = vreg(last, ll, &kind, 1)) >= 0) {
+                for (unsigned k = 0; k < nm;)
+                    if (map[k].reg == r)
+                        map[k] = map[--nm];
+                    else
+                        k++;
+            } else if (starts(last, "%rsp") || starts(last, "%esp") || starts(last, "%sp")) {
+                clear = 1;
+            }
+        } else if (last[0] == '$') {
+            clear = 1;
+        } else if (!reads_only(mn)) { /* a store */
+            if (rsp_slot(last, ll, &off)) {
+                for (unsigned k = 0; k < nm;) /* at most 64 bytes from off */
+                    if (map[k].off < off + 64 && off < map[k].off + (long)map[k].width)
+                        map[k] = map[--nm];
+                    else
+                        k++;
+            } else {
+                clear = 1;
+            }
+        }
+        if (clear)
+            nm = nc = 0;
+    }
+    return 0;
+}
+
 /* in to out, each hook call with its fast path (labels numbered on from *n, so that
- * several inputs of one assembler run do not share one). A unit in Intel syntax (gcc
- * -masm=intel) gets its fast paths between `.att_syntax prefix` and the directive it
- * had. 0, or -1 with errno. */
+ * several inputs of one assembler run do not share one), and the reloads the fast path
+ * makes needless taken out of it (elide; not in a unit with Intel syntax). A unit in Intel
+ * syntax (gcc -masm=intel) gets its fast paths between `.att_syntax prefix` and the
+ * directive it had. 0, or -1 with errno. */
 static int rewrite(FILE *in, FILE *out, unsigned long *n)
 {
-    char *line = NULL, *intel = NULL; /* intel: the last .intel_syntax line, while in force */
-    size_t cap = 0;
-    int rc = 0;
-    while (rc == 0 && getline(&line, &cap, in) >= 0) {
+    char **lines = NULL, *intel = NULL; /* intel: the last .intel_syntax line, while in force */
+    size_t nl = 0, cap = 0;
+    int rc = 0, any_intel = 0;
+    for (;;) {
+        char *line = NULL;
+        size_t lcap = 0;
+        if (getline(&line, &lcap, in) < 0) {
+            free(line);
+            break;
+        }
+        if (nl == cap) {
+            char **p = realloc(lines, (cap = cap ? 2 * cap : 1024) * sizeof *p);
+            if (!p) {
+                free(line);
+                rc = -1;
+                break;
+            }
+            lines = p;
+        }
+        lines[nl++] = line;
+        any_intel |= syntax_of(line) == 1;
+    }
+    if (ferror(in))
+        rc = -1;
+    struct elision e = {calloc(nl + 1, sizeof(char *)), calloc(nl + 1, sizeof(char *))};
+    if (!e.repl || !e.slow)
+        rc = -1;
+    if (rc == 0 && !any_intel && elide(lines, nl, &e))
+        rc = -1;
+    for (size_t i = 0; rc == 0 && i < nl; i++) {
+        const char *line = lines[i];
         int wr;
         unsigned size;
         const int syn = syntax_of(line);
@@ -156,15 +524,22 @@ static int rewrite(FILE *in, FILE *out, unsigned long *n)
                 rc = -1;
         }
         if (rc == 0 && hook_call(line, &wr, &size)) {
-            rc = (intel && fputs("\t.att_syntax prefix\n", out) < 0) || emit_access(out, (*n)++, wr, size) ||
+            rc = (intel && fputs("\t.att_syntax prefix\n", out) < 0) || emit_access(out, (*n)++, wr, size, e.slow[i]) ||
                  (intel && fputs(intel, out) < 0);
-        } else if (rc == 0 && fputs(line, out) < 0) {
+        } else if (rc == 0 && fputs(e.repl[i] ? e.repl[i] : line, out) < 0) {
             rc = -1;
         }
     }
-    if (ferror(in))
-        rc = -1;
-    free(line);
+    for (size_t i = 0; i < nl; i++) {
+        free(lines[i]);
+        if (e.repl)
+            free(e.repl[i]);
+        if (e.slow)
+            free(e.slow[i]);
+    }
+    free(lines);
+    free(e.repl);
+    free(e.slow);
     free(intel);
     return rc ? -1 : 0;
 }
