@@ -1052,44 +1052,11 @@ static inline __attribute__((always_inline)) void race_check_inline(sim_worker *
  * race_word: what this changed for the words before is the same there. Kept apart because
  * race_word's calls that return (waw_defer, byte_readers) made the hot path save two more
  * registers a call (flash v1 detailed +3 %). */
-/* ---- the read filter ----
- * A tile that every thread reads (flash v1's Q_i and K_j in its dot products) soon has shadows
- * that say "read whole by several, not written" in the epoch; another read of such a word changes
- * nothing (race_word's MULTI branch), but finding that out loaded its shadow, 20 bytes a word and
- * past L1 for a 58 KB tile set: the race check was a third of flash v1's detailed time. So the
- * fast path keeps one bit a word, set when a read leaves the shadow in that state, and a whole-word
- * read whose bit is set in the current epoch returns at once. Nothing clears a bit in its epoch:
- * a write to such a word is a write-after-read race whatever else happened (the split readers,
- * when there are any, were all "several" too), which ends the block in detailed mode, the only
- * mode that reads the filter. A new epoch empties the map (rf_reset: only the words set since). */
-static __attribute__((noinline)) void rf_reset(sim_worker *w, uint32_t ep)
-{
-    if (w->rf_hi > w->rf_lo)
-        memset(w->rf + w->rf_lo, 0, (w->rf_hi - w->rf_lo) * sizeof *w->rf);
-    w->rf_lo = SIZE_MAX;
-    w->rf_hi = 0;
-    w->rf_epoch = ep;
-}
-
-static inline __attribute__((always_inline)) void rf_set(sim_worker *w, size_t i, uint32_t ep)
-{
-    if (__builtin_expect(w->rf_epoch != ep, 0))
-        rf_reset(w, ep);
-    const size_t k = i >> 6;
-    w->rf[k] |= (uint64_t)1 << (i & 63);
-    w->rf_lo = k < w->rf_lo ? k : w->rf_lo;
-    w->rf_hi = k >= w->rf_hi ? k + 1 : w->rf_hi;
-}
-
 static inline __attribute__((always_inline)) int race_word_fast(sim_worker *w, const sim_thread *t, uint16_t me,
                                                                 uint16_t wep, uintptr_t x, uint8_t bytes, int wr)
 {
+    sim_shadow *s = shadow_of(w, x);
     const uint32_t ep = w->epoch;
-    const int tls = x - w->tls_lo < w->tls_hi - w->tls_lo; /* shadow_of's test */
-    const size_t i = tls ? (x - w->tls_lo) >> 2 : w->rf_ntls + ((x - w->dyn_lo) >> 2);
-    if (!wr && bytes == 0xf && w->rf_epoch == ep && (w->rf[i >> 6] >> (i & 63) & 1))
-        return 1;
-    sim_shadow *s = tls ? &w->shadow_tls[(x - w->tls_lo) >> 2] : &w->shadow_dyn[(x - w->dyn_lo) >> 2];
     if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t))
         return 0;
     if (wr) {
@@ -1101,8 +1068,6 @@ static inline __attribute__((always_inline)) int race_word_fast(sim_worker *w, c
         shadow_read_alone(s, ep, me, wep, bytes);
     } else if ((bytes & s->r_bytes) == 0xf && s->r_tid != SIM_SPLIT) {
         s->r_tid = SIM_MULTI; /* whole words, several readers */
-        if (bytes == 0xf && s->w_epoch != ep)
-            rf_set(w, i, ep);
     } else {
         return 0;
     }

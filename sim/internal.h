@@ -283,12 +283,6 @@ typedef struct sim_worker {
     char *dyn_map;
     size_t dyn_cap;
     sim_shadow *shadow_tls, *shadow_dyn;
-    /* detailed mode's read filter (sim/access.c, rf_set): a bit a shared word, the TLS window's
-     * words first (rf_ntls of them), then the dynamic window's; set in epoch rf_epoch, in the
-     * 64-bit words [rf_lo, rf_hi) */
-    uint64_t *rf;
-    size_t rf_ntls, rf_lo, rf_hi;
-    uint32_t rf_epoch;
     void *altstack;
     uintptr_t sched_stack_lo; /* the OS thread's stack (SIMTLAB_SANITIZE: told to ASan at switches) */
     size_t sched_stack_size;

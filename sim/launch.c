@@ -2493,15 +2493,11 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                 stacks_resize(w, stack_bytes_wanted());
             if (!w->shadow_tls) /* the TLS block has the same size on every thread */
                 w->shadow_tls = calloc((hi - lo) / 4 + 1, sizeof(sim_shadow));
-            if (!w->rf) {
-                w->rf_ntls = (hi - lo) / 4 + 1;
-                w->rf = calloc((w->rf_ntls + SIM_DYN_CAP / 4 + 63) / 64, sizeof *w->rf);
-            }
             w->dyn_win_lo = (uintptr_t)w->dyn_map;
             w->dyn_lo = (uintptr_t)w->dyn_map + SIM_GUARD_BYTES;
             w->dyn_hi = w->dyn_lo + cfg->shared_bytes;
             w->dyn_win_hi = w->dyn_lo + w->dyn_cap + SIM_GUARD_BYTES;
-            w->detailed = detailed_mode && w->shadow_tls && w->rf;
+            w->detailed = detailed_mode && w->shadow_tls;
             window_limits(w);
             w->pcprof = w->detailed && line_profile;
             memset(&w->c, 0, sizeof w->c);

@@ -281,8 +281,7 @@ __global__ void shared_rotate(int *out, int shift, int use_barrier)
 }
 
 /* shared_reread: every thread reads a 64-word tile twice, whole words read by several and not
- * written (detailed mode's read filter keeps one bit for each: sim/access.c rf_set), in static
- * shared memory or, with dyn, dynamic; then
+ * written, in static shared memory or, with dyn, dynamic; then
  *   mode 0: a barrier, thread 5 writes word 3, a barrier, every thread reads it: no race;
  *   mode 1: thread 7 writes word 3 with no barrier: write-after-read, with several readers;
  *   mode 2: a barrier, thread 0 writes word 3 and every thread reads it with no barrier between:
