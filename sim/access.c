@@ -51,13 +51,14 @@ static void shared_detailed(sim_worker *w, uintptr_t a, unsigned size, int wr, u
 /* vol: a volatile access (a flag threads communicate through): checked and
  * counted, but, like an atomic, never a race (sim_access_slow's last argument).
  * outside: the caller (the kernel units' inline path, sim/inline_as.c) has read the
- * worker, ow, and found the access outside both shared windows: neither is done again. */
+ * worker, ow (sim_tls_fast: sim_idle_worker when no launch runs), and found the access
+ * outside both shared windows: neither is done again. */
 static inline __attribute__((always_inline)) void access_inline_from(uintptr_t a, unsigned size, int wr,
                                                                      uintptr_t pc, int vol, int outside,
                                                                      sim_worker *ow)
 {
     sim_worker *w = outside ? ow : sim_tls_worker;
-    if (__builtin_expect(w == NULL, 0))
+    if (__builtin_expect(outside ? w == &sim_idle_worker : w == NULL, 0))
         return; /* no launch running: host code that happens to live in a kernel unit */
     /* shared memory, aligned: in counting mode count and return; in detailed
      * mode, the race check and the request (shared_detailed). The offset

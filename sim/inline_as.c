@@ -9,8 +9,9 @@
  *
  *     call __tsan_readN / __tsan_writeN        (N = 1, 2, 4, 8, 16; plain accesses only)
  *
- becomes the hook's shared-memory fast path (access_inline in sim/access.c: the worker
- * from TLS, the dynamic window then the static one, the detailed-mode test, the counter)
+ * becomes the hook's shared-memory fast path (access_inline in sim/access.c: the worker
+ * from TLS (sim_tls_fast, never NULL), the dynamic window then the static one, the
+ * detailed-mode test, the counter)
  * and, for everything else, a call from the same address: __simtlab_inside_readN/writeN
  * for a shared access in detailed mode (the hook's own detailed branch), and
  * __simtlab_outside_readN/writeN (the hook without the window tests, done already) for the
@@ -83,20 +84,22 @@ static int hook_call(const char *line, int *wr, unsigned *size)
     return 1;
 }
 
-/* Call number i with its fast path (access_inline in sim/access.c, line for line): no
- * launch running, nothing to do; inside a shared window in counting mode, the count; inside
- * one otherwise, __simtlab_inside_readN/writeN (shared_detailed); outside both, __simtlab_outside_readN/writeN, which does
- * not test the windows again. Both calls are one `call *%rcx`, where the original call was:
- * the return address, the pc of reports and of detailed mode's requests, is the same. */
+/* Call number i with its fast path (access_inline in sim/access.c, line for line): inside a
+ * shared window in counting mode, the count; inside one otherwise, __simtlab_inside_readN/
+ * writeN (shared_detailed); outside both, __simtlab_outside_readN/writeN, which does not test
+ * the windows again. The worker comes from sim_tls_fast, which is never NULL (no launch:
+ * sim_idle_worker, whose windows are empty, and the outside entry returns for it). The shared
+ * hit is the last block, so that it falls through: the TLS load, one window's four
+ * instructions and branch, the detailed test and the count. Both calls are one `call *%rcx`,
+ * where the original call was: the return address, the pc of reports and of detailed mode's
+ * requests, is the same; after it, the slow path's reloads (elide). */
 static int emit_access(FILE *out, unsigned long i, int wr, unsigned size, const char *reloads)
 {
     const unsigned k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : 4;
     const char *rw = wr ? "write" : "read";
     return fprintf(out,
-                   "\tmovq\tsim_tls_worker@gottpoff(%%rip), %%rax\n"
+                   "\tmovq\tsim_tls_fast@gottpoff(%%rip), %%rax\n"
                    "\tmovq\t%%fs:(%%rax), %%rax\n"
-                   "\ttestq\t%%rax, %%rax\n"
-                   "\tje\t.Lsimtlab_done%lu\n"
                    "\tmovq\t%%rdi, %%rcx\n"
                    "\tsubq\t%zu(%%rax), %%rcx\n"
                    "\trorq\t$%u, %%rcx\n"
@@ -109,23 +112,22 @@ static int emit_access(FILE *out, unsigned long i, int wr, unsigned size, const 
                    "\tjb\t.Lsimtlab_shared%lu\n"
                    "\tmovq\t__simtlab_outside_%s%u@GOTPCREL(%%rip), %%rcx\n"
                    "\tjmp\t.Lsimtlab_call%lu\n"
-                   ".Lsimtlab_shared%lu:\n"
-                   "\tcmpl\t$0, %zu(%%rax)\n"
-                   "\tjne\t.Lsimtlab_hook%lu\n"
-                   "\taddq\t$%u, %zu(%%rax)\n"
-                   "\tjmp\t.Lsimtlab_done%lu\n"
                    ".Lsimtlab_hook%lu:\n"
                    "\tmovq\t__simtlab_inside_%s%u@GOTPCREL(%%rip), %%rcx\n"
                    ".Lsimtlab_call%lu:\n"
                    "\tmovq\t%%rax, %%rsi\n"
                    "\tcall\t*%%rcx\n"
                    "%s"
+                   "\tjmp\t.Lsimtlab_done%lu\n"
+                   ".Lsimtlab_shared%lu:\n"
+                   "\tcmpl\t$0, %zu(%%rax)\n"
+                   "\tjne\t.Lsimtlab_hook%lu\n"
+                   "\taddq\t$%u, %zu(%%rax)\n"
                    ".Lsimtlab_done%lu:\n",
-                   i, offsetof(sim_worker, dyn_lo), k, offsetof(sim_worker, dyn_lim) + 8 * k, i,
-                   offsetof(sim_worker, tls_lo), k, offsetof(sim_worker, tls_lim) + 8 * k, i, rw, size, i, i,
-                   offsetof(sim_worker, detailed), i, size,
-                   offsetof(sim_worker, c.sram_read_bytes) + 8 * (size_t)wr, i, i, rw, size, i,
-                   reloads ? reloads : "", i) < 0
+                   offsetof(sim_worker, dyn_lo), k, offsetof(sim_worker, dyn_lim) + 8 * k, i,
+                   offsetof(sim_worker, tls_lo), k, offsetof(sim_worker, tls_lim) + 8 * k, i, rw, size, i, i, rw,
+                   size, i, reloads ? reloads : "", i, i, offsetof(sim_worker, detailed), i, size,
+                   offsetof(sim_worker, c.sram_read_bytes) + 8 * (size_t)wr, i) < 0
                ? -1
                : 0;
 }

@@ -368,6 +368,12 @@ void sim_waw_settle(sim_worker *w, int in_fiber); /* access.c: the waiting write
 #define SIM_WAW_NOW 2
 
 extern _Thread_local sim_worker *sim_tls_worker;
+/* The kernel units' inline path reads this one (sim/inline_as.c): sim_tls_worker while a
+ * launch runs on the thread, else sim_idle_worker, whose shared windows are empty (all
+ * zero), so that the path needs no test for "no launch": its accesses reach the outside
+ * entries, which return for it. */
+extern _Thread_local sim_worker *sim_tls_fast;
+extern sim_worker sim_idle_worker;
 
 /* launch.c */
 void sim_fail(sim_worker *w, sim_status s, uintptr_t pc, const char *fmt, ...)

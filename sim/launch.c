@@ -61,6 +61,8 @@
  * simulator's worker pointer (a hang before: test run_shared_overrun). */
 #define SIM_OWN_TLS __attribute__((section(".tdata")))
 SIM_OWN_TLS _Thread_local sim_worker *sim_tls_worker;
+sim_worker sim_idle_worker; /* zero: no window, no launch (sim_tls_fast) */
+SIM_OWN_TLS _Thread_local sim_worker *sim_tls_fast = &sim_idle_worker;
 static SIM_OWN_TLS _Thread_local sim_worker *my_worker;
 static SIM_OWN_TLS _Thread_local unsigned stacks_made; /* stack_take's colouring */
 void sim_access_init_segments(void);
@@ -404,6 +406,7 @@ static int tls_window(uintptr_t *lo, uintptr_t *hi)
     uintptr_t own = (uintptr_t)(&sim_tls_worker + 1);
     own = (uintptr_t)(&my_worker + 1) > own ? (uintptr_t)(&my_worker + 1) : own;
     own = (uintptr_t)(&stacks_made + 1) > own ? (uintptr_t)(&stacks_made + 1) : own;
+    own = (uintptr_t)(&sim_tls_fast + 1) > own ? (uintptr_t)(&sim_tls_fast + 1) : own;
     own = (own + 15) & ~(uintptr_t)15;
     if (own <= *hi)
         *lo = own;
@@ -2521,6 +2524,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->in_launch = 1;
             uint64_t my_blocks = 0;
             sim_tls_worker = w;
+            sim_tls_fast = w;
             /* blocks are taken `chunk` at a time, in increasing order: a shared
              * counter bounced between cores at every block costs more than
              * a small block; a few chunks per worker keep the load balanced */
@@ -2559,6 +2563,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->in_launch = 0;
             w->detailed &= ~SIM_DETAILED_TIMEOUT;
             sim_tls_worker = NULL;
+            sim_tls_fast = &sim_idle_worker;
 #ifdef _OPENMP
 #pragma omp critical(sim_merge)
 #endif

@@ -64,13 +64,14 @@ function(expect n what)
   endforeach()
 endfunction()
 set(slow "call${t}*%rcx\n")
+set(done "${t}jmp${t}.Lsimtlab_done")
 expect(1 "elided" "${t}vinsertps${t}$14, %xmm1, %xmm1, %xmm1\n${t}vinsertps${t}$14, %xmm0, %xmm0, %xmm0\n${t}vfmadd231ss"
-       "${slow}${t}vmovss${t}12(%rsp), %xmm0\n.Lsimtlab_done0:"
-       "${slow}${t}vmovss${t}0(%rsp), %xmm1\n${t}vmovss${t}12(%rsp), %xmm0\n.Lsimtlab_done1:")
+       "${slow}${t}vmovss${t}12(%rsp), %xmm0\n${done}0\n"
+       "${slow}${t}vmovss${t}0(%rsp), %xmm1\n${t}vmovss${t}12(%rsp), %xmm0\n${done}1\n")
 expect(2 "other registers, widths" "${t}vinsertps${t}$14, %xmm2, %xmm2, %xmm5\n" "${t}vmovaps${t}%xmm4, %xmm4\n"
        "${t}vmovaps${t}%ymm6, %ymm6\n" "${t}vmovq${t}%xmm7, %xmm9\n"
-       "${slow}${t}vmovss${t}16(%rsp), %xmm2\n${t}vmovups${t}32(%rsp), %xmm4\n${t}vmovups${t}64(%rsp), %ymm6\n${t}vmovsd${t}8(%rsp), %xmm7\n.Lsimtlab_done")
-expect(14 "registers 16-31" "${t}vinsertps${t}$14, %xmm17, %xmm17, %xmm17\n" "${slow}${t}vmovss${t}12(%rsp), %xmm17\n.Lsimtlab_done")
+       "${slow}${t}vmovss${t}16(%rsp), %xmm2\n${t}vmovups${t}32(%rsp), %xmm4\n${t}vmovups${t}64(%rsp), %ymm6\n${t}vmovsd${t}8(%rsp), %xmm7\n${done}")
+expect(14 "registers 16-31" "${t}vinsertps${t}$14, %xmm17, %xmm17, %xmm17\n" "${slow}${t}vmovss${t}12(%rsp), %xmm17\n${done}")
 foreach(n RANGE 3 13)
   body(${n} text)
   string(REGEX MATCH "vinsertps|vmovaps${t}%|call${t}\\*%rcx\n${t}vmov" bad "${text}")
