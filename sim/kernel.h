@@ -298,8 +298,11 @@ enum { SIM_COLL_ADD, SIM_COLL_MIN_U, SIM_COLL_MAX_U, SIM_COLL_MIN_I, SIM_COLL_MA
 uint64_t sim_warp_collective(unsigned mask, uint64_t v, int op, const char *file, int line);
 unsigned sim_activemask(void);
 
+/* always_inline: a no_sanitize_thread function is not inlined into an instrumented one
+ * otherwise, and every lane paid a call and a frame more a shuffle (gcc 12 and 13 inline an
+ * always_inline one; the union stays in registers) */
 #define SIMT_SHFL_T(T, suf, ...)                                                          \
-    static inline __attribute__((unused, no_sanitize_thread)) T sim_shfl_##suf(           \
+    static inline __attribute__((unused, always_inline, no_sanitize_thread)) T sim_shfl_##suf( \
         unsigned m, T v, int kind, int arg, int w, const char *f, int l)                  \
     {                                                                                     \
         union { T t; uint64_t u; } in = {0}, out = {0};                                   \
