@@ -225,7 +225,8 @@ static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix
 /* Mnemonics whose memory operand, even when last, is only read. */
 static int reads_only(const char *mn)
 {
-    return (starts(mn, "cmp") && !starts(mn, "cmpxchg")) || starts(mn, "test") || !strcmp(mn, "bt") ||
+    return (starts(mn, "cmp") && !starts(mn, "cmpxchg") && !strstr(mn, "xadd")) || starts(mn, "test") ||
+           !strcmp(mn, "bt") ||
            !strcmp(mn, "btl") || !strcmp(mn, "btq") || !strcmp(mn, "btw") || starts(mn, "ucomis") ||
            starts(mn, "comis") || starts(mn, "vucomis") || starts(mn, "vcomis") || starts(mn, "prefetch") ||
            starts(mn, "vptest") || starts(mn, "ptest") || starts(mn, "vtestp");
@@ -238,11 +239,13 @@ static int unknown_effects(const char *mn)
     static const char *const pre[] = {"rep", "lock", "notrack", "bnd", "xchg", "xadd", "cmpxchg", "push", "pop",
                                       "leave", "enter", "syscall", "sysenter", "int", "xrstor", "fxrstor",
                                       "xsave", "fxsave", "vzeroall", "maskmov", "vmaskmovdqu", "xbegin", "xend",
-                                      "xabort", "ldmxcsr", "vldmxcsr"};
+                                      "xabort", "ldmxcsr", "vldmxcsr", "encodekey", "loadiwkey", "movdir64b",
+                                      "enqcmd", "fsave", "fnsave", "fstenv", "fnstenv", "frstor"};
     for (size_t k = 0; k < sizeof pre / sizeof *pre; k++)
         if (starts(mn, pre[k]))
             return 1;
-    return strstr(mn, "gather") || strstr(mn, "scatter") || strstr(mn, "pcmpestr") || strstr(mn, "pcmpistr");
+    return strstr(mn, "gather") || strstr(mn, "scatter") || strstr(mn, "pcmpestr") || strstr(mn, "pcmpistr") ||
+           (starts(mn, "aes") && strstr(mn, "kl")); /* Key Locker: xmm0-7 */
 }
 
 /* Mnemonics without operands that touch no vector register and no memory. */
@@ -354,7 +357,7 @@ static int elide(char **lines, size_t n, struct elision *e)
                 calls[nc++] = i;
             continue;
         }
-        const size_t ml = strcspn(l, " \t");
+        const size_t ml = strcspn(l, " \t\r\n");
         if (ml >= sizeof mn || ml > len) {
             nm = nc = 0;
             continue;
@@ -410,8 +413,11 @@ static int elide(char **lines, size_t n, struct elision *e)
         unsigned w;
         if (nops == 2 && (r = vreg(op[0], opl[0], &kind, 0)) >= 0 && rsp_slot(op[1], opl[1], &off) &&
             (w = move_width(mn, kind))) { /* a store of a register to a slot */
+            /* the slots it overlaps, and r's slots of another width: a reload of one width would
+             * zero what another slot of r still holds (helper-57's case) */
             for (unsigned k = 0; k < nm;)
-                if (map[k].off < off + (long)w && off < map[k].off + (long)map[k].width)
+                if ((map[k].off < off + (long)w && off < map[k].off + (long)map[k].width) ||
+                    (map[k].reg == r && map[k].width != w))
                     map[k] = map[--nm];
                 else
                     k++;

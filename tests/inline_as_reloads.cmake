@@ -1,8 +1,9 @@
 # tests/inline_as_reloads.cmake - simtlab-as's second job (sim/inline_as.c, elide): in straight-line
 # code, a stack slot's reload after hook calls, when the slot was stored from a register that
 # nothing wrote since, becomes a register operation, and each hook call in between reloads the
-# register on its slow path. Made-up functions, one case each: c1 and c2 elided, c3 to c13 not
-# (something the analysis must not look past), c14 registers 16-31; then the result assembles.
+# register on its slow path. Made-up functions, one case each: c1 and c2 elided, c3 to c14 not
+# (something the analysis must not look past), c15 registers 16-31, c16 one register stored at
+# two widths (helper-57's case), c17 bare instructions; then the result assembles.
 #   cmake -DAS=<build>/toolchain/as -DOBJDUMP=objdump -DWORK=dir -P inline_as_reloads.cmake
 file(MAKE_DIRECTORY ${WORK})
 string(ASCII 9 t)
@@ -29,13 +30,19 @@ set(between
     "${t}vgatherdps${t}%xmm2, (%rax,%xmm1,4), %xmm5\n" # c10: an instruction that writes more than its last operand
     "${t}jne${t}.L8\n"                             # c11: a jump
     "${t}vmovq${t}%rax, %xmm0\n"                   # c12: the register written, from a general one
-    "${t}vmovss${t}%xmm1, 12(%rsp)\n")             # c13: the slot written from another register
+    "${t}vmovss${t}%xmm1, 12(%rsp)\n"              # c13: the slot written from another register
+    "${t}encodekey128${t}%eax, %ebx\n")            # c14: writes xmm0-2, its operands general registers
 set(i 3)
 foreach(b ${between})
   string(APPEND src "c${i}:\n${S}${b}${R}")
   math(EXPR i "${i} + 1")
 endforeach()
-string(APPEND src "c14:\n${t}vmovss${t}%xmm17, 12(%rsp)\n${t}call${t}__tsan_read4\n${t}vmovss${t}12(%rsp), %xmm17\n${t}ret\n")
+string(APPEND src "c15:\n${t}vmovss${t}%xmm17, 12(%rsp)\n${t}call${t}__tsan_read4\n${t}vmovss${t}12(%rsp), %xmm17\n${t}ret\n")
+# c16: one register in two slots of two widths: only the last store's slot is its own
+string(APPEND src "c16:\n${t}vmovaps${t}%xmm1, 16(%rsp)\n${t}vmovss${t}%xmm1, 8(%rsp)\n${t}call${t}__tsan_read4\n"
+       "${t}vmovss${t}8(%rsp), %xmm1\n${t}vmovaps${t}16(%rsp), %xmm0\n${t}ret\n")
+# c17: instructions without operands that leave it alone (vzeroupper keeps bits 0-127)
+string(APPEND src "c17:\n${S}${t}cltq\n${t}vzeroupper\n${R}")
 string(APPEND src ".L8:\n${t}ret\n")
 file(WRITE ${WORK}/reloads.s "${src}")
 execute_process(COMMAND ${AS} --simtlab-print ${WORK}/reloads.s OUTPUT_VARIABLE out RESULT_VARIABLE rc)
@@ -71,8 +78,12 @@ expect(1 "elided" "${t}vinsertps${t}$14, %xmm1, %xmm1, %xmm1\n${t}vinsertps${t}$
 expect(2 "other registers, widths" "${t}vinsertps${t}$14, %xmm2, %xmm2, %xmm5\n" "${t}vmovaps${t}%xmm4, %xmm4\n"
        "${t}vmovaps${t}%ymm6, %ymm6\n" "${t}vmovq${t}%xmm7, %xmm9\n"
        "${slow}${t}vmovss${t}16(%rsp), %xmm2\n${t}vmovups${t}32(%rsp), %xmm4\n${t}vmovups${t}64(%rsp), %ymm6\n${t}vmovsd${t}8(%rsp), %xmm7\n${done}")
-expect(14 "registers 16-31" "${t}vinsertps${t}$14, %xmm17, %xmm17, %xmm17\n" "${slow}${t}vmovss${t}12(%rsp), %xmm17\n${done}")
-foreach(n RANGE 3 13)
+expect(15 "registers 16-31" "${t}vinsertps${t}$14, %xmm17, %xmm17, %xmm17\n" "${slow}${t}vmovss${t}12(%rsp), %xmm17\n${done}")
+expect(16 "two widths" "${t}vinsertps${t}$14, %xmm1, %xmm1, %xmm1\n${t}vmovaps${t}16(%rsp), %xmm0\n"
+       "${slow}${t}vmovss${t}8(%rsp), %xmm1\n${done}")
+expect(17 "bare instructions" "${t}vzeroupper\n${t}vinsertps${t}$14, %xmm0, %xmm0, %xmm0\n"
+       "${slow}${t}vmovss${t}12(%rsp), %xmm0\n${done}")
+foreach(n RANGE 3 14)
   body(${n} text)
   string(REGEX MATCH "vinsertps|vmovaps${t}%|call${t}\\*%rcx\n${t}vmov" bad "${text}")
   string(FIND "${text}" "${R}" kept)
@@ -87,8 +98,8 @@ endif()
 execute_process(COMMAND ${OBJDUMP} -d ${WORK}/reloads.o OUTPUT_VARIABLE dis)
 string(REGEX MATCHALL "vinsertps" v "${dis}")
 list(LENGTH v nv)
-if(NOT nv EQUAL 4)
-  message(FATAL_ERROR "${nv} vinsertps in the object, expected 4:\n${dis}")
+if(NOT nv EQUAL 6)
+  message(FATAL_ERROR "${nv} vinsertps in the object, expected 6:\n${dis}")
 endif()
 # Intel syntax: nothing elided
 string(REPLACE "${t}.text\n" "${t}.intel_syntax noprefix\n${t}.att_syntax\n${t}.text\n" isrc "${src}")
@@ -98,4 +109,4 @@ string(FIND "${iout}" "vinsertps" at)
 if(NOT at EQUAL -1)
   message(FATAL_ERROR "a unit with .intel_syntax was given register forms:\n${iout}")
 endif()
-message(STATUS "simtlab-as: reloads elided in c1, c2, c14 and kept in c3-c13")
+message(STATUS "simtlab-as: reloads elided in c1, c2, c15-c17 and kept in c3-c14")
