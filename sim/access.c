@@ -47,6 +47,7 @@ static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a
 }
 
 static void shared_detailed(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
+static inline void shared_detailed_inline(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
 
 /* vol: a volatile access (a flag threads communicate through): checked and
  * counted, but, like an atomic, never a race (sim_access_slow's last argument).
@@ -290,8 +291,8 @@ static inline __attribute__((always_inline)) void vol_access(uintptr_t a, unsign
  * those inside one when the worker is not counting (access_inline's detailed branch;
  * shared_detailed sends all but plain detailed mode on). */
 #define HOOKS(n)                                                                           \
-    void __simtlab_inside_read##n(void *p, sim_worker *w) { shared_detailed(w, (uintptr_t)p, n, 0, RA()); } \
-    void __simtlab_inside_write##n(void *p, sim_worker *w) { shared_detailed(w, (uintptr_t)p, n, 1, RA()); } \
+    void __simtlab_inside_read##n(void *p, sim_worker *w) { shared_detailed_inline(w, (uintptr_t)p, n, 0, RA()); } \
+    void __simtlab_inside_write##n(void *p, sim_worker *w) { shared_detailed_inline(w, (uintptr_t)p, n, 1, RA()); } \
     void __simtlab_outside_read##n(void *p, sim_worker *w) { access_inline_from((uintptr_t)p, n, 0, RA(), 0, 1, w); } \
     void __simtlab_outside_write##n(void *p, sim_worker *w) { access_inline_from((uintptr_t)p, n, 1, RA(), 0, 1, w); } \
     void __tsan_read##n(void *p) { access_inline((uintptr_t)p, n, 0, RA(), 0); }               \
@@ -300,8 +301,8 @@ static inline __attribute__((always_inline)) void vol_access(uintptr_t a, unsign
     void __tsan_unaligned_write##n(void *p) { access_inline((uintptr_t)p, n, 1, RA(), 0); }    \
     void __tsan_volatile_read##n(void *p) { vol_access((uintptr_t)p, n, 0, RA()); }              \
     void __tsan_volatile_write##n(void *p) { vol_access((uintptr_t)p, n, 1, RA()); }
-void __simtlab_inside_read1(void *p, sim_worker *w) { shared_detailed(w, (uintptr_t)p, 1, 0, RA()); }
-void __simtlab_inside_write1(void *p, sim_worker *w) { shared_detailed(w, (uintptr_t)p, 1, 1, RA()); }
+void __simtlab_inside_read1(void *p, sim_worker *w) { shared_detailed_inline(w, (uintptr_t)p, 1, 0, RA()); }
+void __simtlab_inside_write1(void *p, sim_worker *w) { shared_detailed_inline(w, (uintptr_t)p, 1, 1, RA()); }
 void __simtlab_outside_read1(void *p, sim_worker *w) { access_inline_from((uintptr_t)p, 1, 0, RA(), 0, 1, w); }
 void __simtlab_outside_write1(void *p, sim_worker *w) { access_inline_from((uintptr_t)p, 1, 1, RA(), 0, 1, w); }
 void __tsan_read1(void *p) { access_inline((uintptr_t)p, 1, 0, RA(), 0); }
@@ -456,7 +457,8 @@ static __attribute__((noinline)) void access_general(sim_worker *w, uintptr_t a,
 static inline __attribute__((always_inline)) void race_check_inline(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                                    uintptr_t pc, int note);
 static void sample_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
-static inline __attribute__((always_inline)) int race_check_fast(sim_worker *w, uintptr_t a, unsigned size, int wr);
+static inline __attribute__((always_inline)) int race_check_fast(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                                 int tls);
 static void shared_race_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
 static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                              uintptr_t pc, int space);
@@ -554,12 +556,15 @@ static __attribute__((noinline)) void shared_record_slow(sim_worker *w, uintptr_
 static inline __attribute__((always_inline)) void shared_record(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                                 uintptr_t pc)
 {
+    /* which window, once (log_append's test, the same expression: one computation), before the
+     * log's store, after which the worker's fields would be read again */
+    const int tls = a - w->tls_lo < w->tls_hi - w->tls_lo;
     (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
     if (__builtin_expect(!log_append(w, a, size, wr, pc), 0)) {
         shared_record_slow(w, a, size, wr, pc); /* a tail call: the hot path saves no registers for it */
         return;
     }
-    if (__builtin_expect(!race_check_fast(w, a, size, wr), 0))
+    if (__builtin_expect(!race_check_fast(w, a, size, wr, tls), 0))
         shared_race_slow(w, a, size, wr, pc); /* likewise */
 }
 
@@ -603,13 +608,22 @@ static void sim_access_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, u
  * tested the window and the alignment (its limits: sim/launch.c): the same as
  * sim_access_slow's first branch without its tests. The watchdog's bit in
  * w->detailed sends it the general way (its limits go to 0 as well). */
-static __attribute__((noinline)) void shared_detailed(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
+static inline __attribute__((always_inline)) void shared_detailed_inline(sim_worker *w, uintptr_t a, unsigned size,
+                                                                         int wr, uintptr_t pc)
 {
     if (__builtin_expect(w->detailed != 1 || w->async || !w->cur, 0)) {
         sim_access_slow(w, a, size, wr, pc, 0);
         return;
     }
     shared_record(w, a, size, wr, pc);
+}
+
+/* The C hooks' call (access_inline_from): out of line, so that their fast path saves no
+ * registers; the inline path's __simtlab_inside_* entries have their own copy, with the size
+ * and the direction constant. */
+static __attribute__((noinline)) void shared_detailed(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
+{
+    shared_detailed_inline(w, a, size, wr, pc);
 }
 
 static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)
@@ -1054,9 +1068,10 @@ static inline __attribute__((always_inline)) void race_check_inline(sim_worker *
  * race_word's calls that return (waw_defer, byte_readers) made the hot path save two more
  * registers a call (flash v1 detailed +3 %). */
 static inline __attribute__((always_inline)) int race_word_fast(sim_worker *w, const sim_thread *t, uint16_t me,
-                                                                uint16_t wep, uintptr_t x, uint8_t bytes, int wr)
+                                                                uint16_t wep, uintptr_t x, uint8_t bytes, int wr,
+                                                                int tls)
 {
-    sim_shadow *s = shadow_of(w, x);
+    sim_shadow *s = tls ? &w->shadow_tls[(x - w->tls_lo) >> 2] : &w->shadow_dyn[(x - w->dyn_lo) >> 2]; /* shadow_of */
     const uint32_t ep = w->epoch;
     if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t))
         return 0;
@@ -1075,14 +1090,19 @@ static inline __attribute__((always_inline)) int race_word_fast(sim_worker *w, c
     return 1;
 }
 
-static inline __attribute__((always_inline)) int race_check_fast(sim_worker *w, uintptr_t a, unsigned size, int wr)
+/* tls: the access is in the static window (else the dynamic one); aligned (the callers test
+ * it), so a 4-byte access is its word, whole */
+static inline __attribute__((always_inline)) int race_check_fast(sim_worker *w, uintptr_t a, unsigned size, int wr,
+                                                                 int tls)
 {
     const sim_thread *t = w->cur;
     const uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
-    if (size <= 4)
-        return race_word_fast(w, t, me, wep, a & ~(uintptr_t)3, (uint8_t)(((1u << size) - 1) << (a & 3)), wr);
+    if (size == 4)
+        return race_word_fast(w, t, me, wep, a, 0xf, wr, tls);
+    if (size < 4)
+        return race_word_fast(w, t, me, wep, a & ~(uintptr_t)3, (uint8_t)(((1u << size) - 1) << (a & 3)), wr, tls);
     for (uintptr_t x = a; x < a + size; x += 4)
-        if (!race_word_fast(w, t, me, wep, x, 0xf, wr))
+        if (!race_word_fast(w, t, me, wep, x, 0xf, wr, tls))
             return 0;
     return 1;
 }
@@ -1598,7 +1618,7 @@ static __attribute__((noinline)) void shared_record_slow(sim_worker *w, uintptr_
         if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED)) /* the table's own fast path */
             detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
     }
-    if (__builtin_expect(!race_check_fast(w, a, size, wr), 0))
+    if (__builtin_expect(!race_check_fast(w, a, size, wr, a - w->tls_lo < w->tls_hi - w->tls_lo), 0))
         shared_race_slow(w, a, size, wr, pc);
 }
 
