@@ -48,6 +48,27 @@ static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a
 
 static void shared_detailed(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
 static inline void shared_detailed_inline(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
+/* shared_detailed for one size and direction (the C hooks' sizes; anything else the general one) */
+#define SHARED_DETAILED_DECL(n)                                                                       \
+    static __attribute__((noinline)) void shared_detailed_r##n(sim_worker *w, uintptr_t a, uintptr_t pc); \
+    static __attribute__((noinline)) void shared_detailed_w##n(sim_worker *w, uintptr_t a, uintptr_t pc);
+SHARED_DETAILED_DECL(1)
+SHARED_DETAILED_DECL(2)
+SHARED_DETAILED_DECL(4)
+SHARED_DETAILED_DECL(8)
+SHARED_DETAILED_DECL(16)
+static inline __attribute__((always_inline)) void shared_detailed_sized(sim_worker *w, uintptr_t a, unsigned size,
+                                                                        int wr, uintptr_t pc)
+{
+    switch (size) { /* a constant in the hooks */
+    case 1: (wr ? shared_detailed_w1 : shared_detailed_r1)(w, a, pc); return;
+    case 2: (wr ? shared_detailed_w2 : shared_detailed_r2)(w, a, pc); return;
+    case 4: (wr ? shared_detailed_w4 : shared_detailed_r4)(w, a, pc); return;
+    case 8: (wr ? shared_detailed_w8 : shared_detailed_r8)(w, a, pc); return;
+    case 16: (wr ? shared_detailed_w16 : shared_detailed_r16)(w, a, pc); return;
+    default: shared_detailed(w, a, size, wr, pc);
+    }
+}
 
 /* vol: a volatile access (a flag threads communicate through): checked and
  * counted, but, like an atomic, never a race (sim_access_slow's last argument).
@@ -76,7 +97,7 @@ static inline __attribute__((always_inline)) void access_inline_from(uintptr_t a
         if (rotr_k(a - w->dyn_lo, k) < w->dyn_lim[k] || rotr_k(a - w->tls_lo, k) < w->tls_lim[k]) {
             if (__builtin_expect(w->detailed != 0, 0)) { /* race check and request: no further test */
                 if (!vol) {
-                    shared_detailed(w, a, size, wr, pc);
+                    shared_detailed_sized(w, a, size, wr, pc);
                     return;
                 }
             } else {
@@ -618,13 +639,21 @@ static inline __attribute__((always_inline)) void shared_detailed_inline(sim_wor
     shared_record(w, a, size, wr, pc);
 }
 
-/* The C hooks' call (access_inline_from): out of line, so that their fast path saves no
- * registers; the inline path's __simtlab_inside_* entries have their own copy, with the size
- * and the direction constant. */
+/* The C hooks' calls (access_inline_from): out of line, so that their fast path saves no
+ * registers, one for each size and direction (shared_detailed_sized) and a general one; the
+ * inline path's __simtlab_inside_* entries have their own copies. */
 static __attribute__((noinline)) void shared_detailed(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
 {
     shared_detailed_inline(w, a, size, wr, pc);
 }
+#define SHARED_DETAILED_DEF(n)                                                                        \
+    static void shared_detailed_r##n(sim_worker *w, uintptr_t a, uintptr_t pc) { shared_detailed_inline(w, a, n, 0, pc); } \
+    static void shared_detailed_w##n(sim_worker *w, uintptr_t a, uintptr_t pc) { shared_detailed_inline(w, a, n, 1, pc); }
+SHARED_DETAILED_DEF(1)
+SHARED_DETAILED_DEF(2)
+SHARED_DETAILED_DEF(4)
+SHARED_DETAILED_DEF(8)
+SHARED_DETAILED_DEF(16)
 
 static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)
 {
