@@ -552,13 +552,26 @@ void sim_log_arm(sim_worker *w, unsigned k)
 
 /* The running lane's shared access appended to its log: 0 if the warp does not log now, the
  * log is full, or the entry cannot hold it (a pc too far away, a size above 255). */
+/* Whether a shared access at a is in the static window (else the dynamic one): one expression
+ * for the log, the shadow and the race check, so that gcc computes it once on the hot path. */
+static inline __attribute__((always_inline)) int in_tls_window(const sim_worker *w, uintptr_t a)
+{
+    return a - w->tls_lo < w->tls_hi - w->tls_lo;
+}
+
+/* The shadow of shared word x, in the window tls says. */
+static inline __attribute__((always_inline)) sim_shadow *shadow_in(sim_worker *w, uintptr_t x, int tls)
+{
+    return tls ? &w->shadow_tls[(x - w->tls_lo) >> 2] : &w->shadow_dyn[(x - w->dyn_lo) >> 2];
+}
+
 static inline __attribute__((always_inline)) int log_append(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                             uintptr_t pc)
 {
     sim_thread *t = w->cur;
     uint64_t *c = t->log_cur;
     const intptr_t po = (intptr_t)(pc - LOG_ANCHOR);
-    const uint64_t dyn = a - w->tls_lo >= w->tls_hi - w->tls_lo;
+    const uint64_t dyn = !in_tls_window(w, a);
     const uintptr_t off = a - (dyn ? w->dyn_lo : w->tls_lo);
     if (__builtin_expect(!(((uintptr_t)c + 8u) & (LOG_BYTES - 1)) || po != (int32_t)po || off >> LOG_OFF_BITS ||
                              size > 255,
@@ -577,9 +590,9 @@ static __attribute__((noinline)) void shared_record_slow(sim_worker *w, uintptr_
 static inline __attribute__((always_inline)) void shared_record(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                                 uintptr_t pc)
 {
-    /* which window, once (log_append's test, the same expression: one computation), before the
-     * log's store, after which the worker's fields would be read again */
-    const int tls = a - w->tls_lo < w->tls_hi - w->tls_lo;
+    /* which window, once (log_append's test too), before the log's store, after which the
+     * worker's fields would be read again (uint64_t and uintptr_t may alias) */
+    const int tls = in_tls_window(w, a);
     (&w->c.sram_read_bytes)[wr] += size; /* sram_write_bytes follows sram_read_bytes */
     if (__builtin_expect(!log_append(w, a, size, wr, pc), 0)) {
         shared_record_slow(w, a, size, wr, pc); /* a tail call: the hot path saves no registers for it */
@@ -806,12 +819,7 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
  * racecheck defines it. One shadow word per shared word remembers the last
  * writer and reader and the barrier epoch they acted in. */
 #define SIM_MULTI 0xffffu
-static sim_shadow *shadow_of(sim_worker *w, uintptr_t a)
-{
-    if (a >= w->tls_lo && a < w->tls_hi)
-        return &w->shadow_tls[(a - w->tls_lo) >> 2];
-    return &w->shadow_dyn[(a - w->dyn_lo) >> 2];
-}
+static sim_shadow *shadow_of(sim_worker *w, uintptr_t a) { return shadow_in(w, a, in_tls_window(w, a)); }
 
 static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_thread *t)
 {
@@ -1100,7 +1108,7 @@ static inline __attribute__((always_inline)) int race_word_fast(sim_worker *w, c
                                                                 uint16_t wep, uintptr_t x, uint8_t bytes, int wr,
                                                                 int tls)
 {
-    sim_shadow *s = tls ? &w->shadow_tls[(x - w->tls_lo) >> 2] : &w->shadow_dyn[(x - w->dyn_lo) >> 2]; /* shadow_of */
+    sim_shadow *s = shadow_in(w, x, tls);
     const uint32_t ep = w->epoch;
     if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t))
         return 0;
@@ -1647,7 +1655,7 @@ static __attribute__((noinline)) void shared_record_slow(sim_worker *w, uintptr_
         if (!record_fast(w, a, size, wr, pc, SIM_SPACE_SHARED)) /* the table's own fast path */
             detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
     }
-    if (__builtin_expect(!race_check_fast(w, a, size, wr, a - w->tls_lo < w->tls_hi - w->tls_lo), 0))
+    if (__builtin_expect(!race_check_fast(w, a, size, wr, in_tls_window(w, a)), 0))
         shared_race_slow(w, a, size, wr, pc);
 }
 
