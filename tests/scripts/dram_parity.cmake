@@ -3,19 +3,20 @@
 # can repeat (issue 15's bounds: DRAM 10 %, time 25 % for launches over 50 us):
 #   cmake -DLESSON=<path> -P dram_parity.cmake
 # The H200's figures are dram__bytes_read.sum + dram__bytes_write.sum of each
-# kernel on a flushed L2 (Nsight Compute --cache-control all, one pass), the
-# whole sweep of 2026-12-04 00:20 UTC (run 4), driver 580.159.04:
-# docs/gpu/l2-run4/lessons-all.csv, joined in docs/gpu/l2-parity-all.csv (the
-# first launch of each kernel of a run). The simulator runs the same commands
-# with --arch h200 --json (cold starts, the default). Launches of 1 MB of DRAM
-# traffic or more are held to 10 %, smaller ones to 15 % (issue 15's bounds;
-# flash v1's init kernel reads no data, only its code: 7.5 KB on the chip and
-# in the model, sim/launch.h SIM_L2_LAUNCH_FETCH_BYTES). Flash v1 at N = 512,
-# d = 64 causal moves 1.08-1.42 MB over six flushed runs (run 4 and
-# docs/gpu/h200-v1-probe, session 22: the chip's background, docs/l2-model.md
-# "The chip's own traffic"); its figure here is their median, where run 4's alone
-# (1092864 B) has the model +11.6 %. Cost: about 9 s of simulation (lesson 3's
-# 4096 x 4096 is most of it).
+# kernel on a flushed L2 (Nsight Compute --cache-control all, one pass), and
+# gpu__time_duration.sum, each the median of two whole flushed sweeps: run 4
+# (2026-12-04 00:20 UTC) and run 7 (2026-12-06 02:29 UTC), driver 580.159.04:
+# docs/gpu/l2-run4 and l2-run7 (lessons-all.csv), joined by
+#   scripts/l2_parity.py docs/gpu/l2-run4,docs/gpu/l2-run7 docs/gpu/l2-parity --cache all --csv F
+# (the first launch of each kernel of a run; docs/gpu/l2-parity-run4-run7.md). The
+# simulator runs the same commands with --arch h200 --json (cold starts, the
+# default). Launches of 1 MB of DRAM traffic or more are held to 10 %, smaller
+# ones to 15 % (issue 15's bounds; flash v1's init kernel reads no data, only its
+# code: 7.5 KB on the chip and in the model, sim/launch.h
+# SIM_L2_LAUNCH_FETCH_BYTES). Flash v1 at N = 512, d = 64 causal moves 1.08-1.42
+# MB over seven flushed runs (runs 4 and 7, docs/gpu/h200-v1-probe); with
+# run 4 alone (1092864 B) the model was +11.6 %, with the median of runs 4 and 7
+# +8.8 %. Cost: about 9 s of simulation (lesson 3's 4096 x 4096 is most of it).
 cmake_minimum_required(VERSION 3.20)
 function(fail text)
   message("${text}")
@@ -30,21 +31,21 @@ endif()
 set(cases
   "4 --n 1024 --d 64|attn_std_scores|1059072|10"
   "4 --n 1024 --d 64|attn_std_softmax|8396032|10"
-  "4 --n 1024 --d 64|attn_std_pv|8925952|10|90816"
+  "4 --n 1024 --d 64|attn_std_pv|8925312|10|91200"
   "4 --n 1024 --d 64|attn_flash_v1_init|7680|15"
-  "4 --n 1024 --d 64|attn_flash_v1|3019776|10|42075520"
-  "4 --n 1024 --d 64|attn_flash_v2_d64|1613056|10|260736"
+  "4 --n 1024 --d 64|attn_flash_v1|3044992|10|42085648"
+  "4 --n 1024 --d 64|attn_flash_v2_d64|1612672|10|261184"
   "4 --n 512 --d 128 --causal|attn_std_scores|1058816|10"
-  "4 --n 512 --d 128 --causal|attn_std_softmax|1089792|10"
-  "4 --n 512 --d 128 --causal|attn_std_pv|1714944|10"
+  "4 --n 512 --d 128 --causal|attn_std_softmax|1089536|10"
+  "4 --n 512 --d 128 --causal|attn_std_pv|1715200|10"
   "4 --n 512 --d 128 --causal|attn_flash_v1_init|7680|15"
-  "4 --n 512 --d 128 --causal|attn_flash_v1|2405376|10|9854144"
-  "4 --n 512 --d 128 --causal|attn_flash_v2_d128|1634048|10|137536"
-  "4 --n 512 --d 64 --causal|attn_flash_v1|1127296|10"
-  "2 --n 16777216|scale_v1|114616832|10"
-  "3 --rows 4096 --cols 4096|softmax_naive|114348032|10"
-  "3 --rows 4096 --cols 4096|softmax_safe|110725120|10"
-  "3 --rows 4096 --cols 4096|softmax_online|112043264|10|55136"
+  "4 --n 512 --d 128 --causal|attn_flash_v1|2334336|10|9863904"
+  "4 --n 512 --d 128 --causal|attn_flash_v2_d128|1623296|10|137712"
+  "4 --n 512 --d 64 --causal|attn_flash_v1|1121024|10"
+  "2 --n 16777216|scale_v1|114765440|10"
+  "3 --rows 4096 --cols 4096|softmax_naive|114431488|10"
+  "3 --rows 4096 --cols 4096|softmax_safe|110732928|10"
+  "3 --rows 4096 --cols 4096|softmax_online|112075264|10|54848"
   "6|add_kernel|795136|15"
   "6|softmax_kernel|5715200|10")
 set(report "")
