@@ -528,3 +528,48 @@ Test(rewrite, extern_shared_is_an_array)
               "namespace scope:\n%s", r.text);
     free(r.text);
 }
+
+/* A feature named only in a branch the preprocessor surely drops is not reported (llm.c's dev
+ * kernels: #include <cudnn_frontend.h> inside #ifdef ENABLE_CUDNN, survey 11); it is when -D
+ * defines the name, when the file defines it, or when the condition is more than one name. */
+Test(rewrite, dropped_branches_are_not_reported)
+{
+    static const char *const dropped[] = {
+        "#ifdef ENABLE_CUDNN\n#include <cudnn_frontend.h>\nvoid f() { cudnnHandle_t h; cudnnCreate(&h); }\n#endif\n",
+        "#if 0\n__device__ float t(float x) { return tex1Dfetch(texref, 0); }\n#endif\n",
+        "#if defined(USE_CUBLAS) // comment\n#include <cublas_v2.h>\n#endif\n",
+        "#if !defined USE_FAST\n#else\n#include <cublas_v2.h>\n#endif\n",
+        "#ifndef NO_CUBLAS\n#else\n#include <cublas_v2.h>\n#endif\n",
+        "#if USE_CUBLAS\n#include <cublas_v2.h>\n#elif defined(USE_CUSPARSE)\n#include <cusparse.h>\n#endif\n",
+        "#if 1\nint x;\n#else\n#include <cublas_v2.h>\n#endif\n",
+        "#ifdef A\n#  ifdef B\n#  endif\n#include <cufft.h>\n#endif\n",
+    };
+    for (size_t i = 0; i < sizeof dropped / sizeof *dropped; i++) {
+        char src[512];
+        snprintf(src, sizeof src, "%s__global__ void k(int *o) { o[threadIdx.x] = 1; }\n", dropped[i]);
+        rewrite_result r;
+        cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), 0, "case %zu: %s", i, r.err);
+        same_lines(src, &r);
+        free(r.text);
+    }
+    static const struct {
+        const char *src, *def, *what;
+    } kept[] = {
+        {"#ifdef ENABLE_CUDNN\n#include <cudnn_frontend.h>\n#endif\n", "ENABLE_CUDNN", "t.cu:2: not supported by the simulator: cuSPARSE and cuDNN (#include <cudnn_frontend.h>)"},
+        {"#ifdef ENABLE_CUDNN\n#include <cudnn.h>\n#endif\n", "ENABLE_CUDNN=1", "t.cu:2: not supported by the simulator: cuSPARSE and cuDNN"},
+        {"#define USE_CUBLAS 1\n#if USE_CUBLAS\n#include <cublas_v2.h>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: cuBLAS"},
+        {"#if defined(A) || defined(B)\n#include <cublas_v2.h>\n#endif\n", NULL, "t.cu:2: not supported by the simulator: cuBLAS"},
+        {"#ifdef __CUDACC_RTC__\n#include <cublas_v2.h>\n#endif\n", NULL, "t.cu:2: not supported by the simulator: cuBLAS"},
+        {"#ifdef CUBLAS_API_H_\nvoid f(cublasStatus_t e);\n#endif\n", NULL, "t.cu:2: not supported by the simulator: cuBLAS"},
+        {"#ifdef A\n#else\n#include <cufft.h>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: cuFFT"},
+        {"#if 0\n#elif 1\n#include <cufft.h>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: cuFFT"},
+        {"#ifdef A\n#endif\n#include <cufft.h>\n", NULL, "t.cu:3: not supported by the simulator: cuFFT"},
+    };
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
+        rewrite_result r;
+        const char *defs[1] = {kept[i].def};
+        cr_assert_eq(cu_rewrite_defs(kept[i].src, strlen(kept[i].src), "t.cu", defs, kept[i].def != NULL, &r), -1,
+                     "case %zu was not reported", i);
+        cr_assert(strstr(r.err, kept[i].what), "case %zu: %s", i, r.err);
+    }
+}

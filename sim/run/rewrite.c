@@ -56,6 +56,7 @@ typedef struct scan {
     int errors;
     unsigned reported; /* features already reported (one line each) */
     int header;        /* a header (cu_rewrite_header): an unsupported name is not an error */
+    int skipped;       /* inside a branch the preprocessor surely drops (cond_line): nothing is reported */
 } scan;
 
 static void problem(scan *sc, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -140,7 +141,7 @@ static int id_matches(const char *pat, const char *id, size_t len)
 
 static void feature_found(scan *sc, int f, int line, const char *detail)
 {
-    if (sc->header || (sc->reported & (1u << f)))
+    if (sc->header || sc->skipped || (sc->reported & (1u << f)))
         return;
     sc->reported |= 1u << f;
     problem(sc, line,
@@ -726,7 +727,30 @@ typedef struct dev_macros {
     int n;
     int headers; /* headers read: each once, 64 at most */
     char seen[64][512];
+    char (*defs)[64]; /* every name #defined in this file and those headers (cond_line), n_defs of them */
+    int n_defs, cap_defs;
 } dev_macros;
+
+/* d: the text after `define`: its name joins m->defs */
+static void def_name_add(dev_macros *m, const char *d, size_t len)
+{
+    size_t a = 0, b;
+    while (a < len && isspace((unsigned char)d[a]))
+        a++;
+    for (b = a; b < len && ident_char((unsigned char)d[b]); b++)
+        ;
+    if (b == a || b - a >= 64)
+        return;
+    if (m->n_defs == m->cap_defs) {
+        int cap = m->cap_defs ? 2 * m->cap_defs : 64;
+        char(*nd)[64] = cap <= 65536 ? realloc(m->defs, (size_t)cap * sizeof *nd) : NULL;
+        if (!nd)
+            return; /* a name not kept is taken as undefined: at worst a feature is left to g++ to name */
+        m->defs = nd;
+        m->cap_defs = cap;
+    }
+    snprintf(m->defs[m->n_defs++], 64, "%.*s", (int)(b - a), d + a);
+}
 
 /* d: the text after `define`, len bytes */
 static void dev_macro_define(dev_macros *m, const char *d, size_t len)
@@ -760,8 +784,10 @@ static void dev_macros_of(dev_macros *m, const char *path, const char *text, siz
         if (k < e && text[k] == '#') {
             for (k++; k < e && isspace((unsigned char)text[k]); k++)
                 ;
-            if (e - k > 6 && !strncmp(text + k, "define", 6) && isspace((unsigned char)text[k + 6]))
+            if (e - k > 6 && !strncmp(text + k, "define", 6) && isspace((unsigned char)text[k + 6])) {
                 dev_macro_define(m, text + k + 6, e - k - 6);
+                def_name_add(m, text + k + 6, e - k - 6);
+            }
             else if (e - k > 7 && !strncmp(text + k, "include", 7) && depth < 8) {
                 const char *q = memchr(text + k, '"', e - k), *q2 = q ? memchr(q + 1, '"', (size_t)(text + e - q - 1)) : NULL;
                 const char *slash = strrchr(path, '/');
@@ -788,6 +814,153 @@ static void dev_macros_of(dev_macros *m, const char *path, const char *text, siz
         }
         i = e + 1;
     }
+}
+
+/* ---- branches the preprocessor surely drops ---------------------------------------------- */
+/* A program may name an unsupported feature in a branch its build leaves out: llm.c's dev kernels
+ * include <cudnn_frontend.h> inside `#ifdef ENABLE_CUDNN`, which their Makefile sets only on
+ * request (survey 11). Such a branch is not reported. "Surely" is kept narrow: `#if 0` and `#if 1`,
+ * and `#ifdef`, `#ifndef`, `#if [!]defined(NAME)`, `#if [!]NAME`, and the `#elif` and `#else` after
+ * them, where NAME is given with -D (defined), or is defined nowhere the rewrite can see (not in
+ * this file, not in the headers it includes by a quoted name, transitively) and is not a name a
+ * system header would define (a leading underscore, or an include guard's ..._H, _H_, _HPP,
+ * _INCLUDED). Anything else (an expression, a name some file defines) is taken, as before. A
+ * branch wrongly taken as dropped costs only the one-line message: g++, or the shim's header for
+ * the library (sim/run/include/cudnn.h), still stops the build and names the problem. */
+enum { COND_TAKEN = 1, COND_DROPPED, COND_UNKNOWN };
+typedef struct cond_ctx {
+    const char *const *defines; /* the -D values: NAME or NAME=VALUE */
+    int n_defines;
+    const dev_macros *dm;
+    unsigned char state[64], done[64], maybe[64]; /* per open #if: this branch; one before surely / maybe taken */
+    int depth;                                     /* open #ifs (those past 64 are taken as unknown) */
+} cond_ctx;
+
+/* 1: defined (-D), 0: surely undefined, -1: not known */
+static int cond_name(const cond_ctx *c, const char *id, size_t len)
+{
+    for (int k = 0; k < c->n_defines; k++) {
+        const char *d = c->defines[k];
+        size_t dl = strcspn(d, "=");
+        if (dl == len && !strncmp(d, id, len))
+            return 1;
+    }
+    static const char *const guard[] = {"_H", "_H_", "_H__", "_HPP", "_HPP_", "_INCLUDED", "_INCLUDED_"};
+    if (id[0] == '_')
+        return -1;
+    for (size_t k = 0; k < sizeof guard / sizeof *guard; k++) {
+        size_t gl = strlen(guard[k]);
+        if (len > gl && !strncmp(id + len - gl, guard[k], gl))
+            return -1;
+    }
+    for (int k = 0; k < c->dm->n_defs; k++)
+        if (strlen(c->dm->defs[k]) == len && !strncmp(c->dm->defs[k], id, len))
+            return -1;
+    return 0;
+}
+
+/* The condition of `#if e` (n bytes, to the line's end), or of `#ifdef`/`#ifndef e` (form 1, 2). */
+static int cond_eval(const cond_ctx *c, const char *e, size_t n, int form)
+{
+    size_t i = 0;
+    for (size_t k = 0; k + 1 < n; k++) /* a comment ends the condition */
+        if (e[k] == '/' && (e[k + 1] == '/' || e[k + 1] == '*')) {
+            n = k;
+            break;
+        }
+    while (n > 0 && isspace((unsigned char)e[n - 1]))
+        n--;
+#define SKIP_SPACE() while (i < n && isspace((unsigned char)e[i])) i++
+    SKIP_SPACE();
+    int neg = form == 2, r = COND_UNKNOWN, def = form != 0;
+    if (!form && i < n && e[i] == '!') {
+        neg = 1;
+        i++;
+        SKIP_SPACE();
+    }
+    if (!form && i < n && isdigit((unsigned char)e[i])) {
+        size_t a = i;
+        while (i < n && isdigit((unsigned char)e[i]))
+            i++;
+        while (i < n && (e[i] == 'u' || e[i] == 'U' || e[i] == 'l' || e[i] == 'L'))
+            i++;
+        int zero = 1;
+        for (size_t k = a; k < i && isdigit((unsigned char)e[k]); k++)
+            zero &= e[k] == '0';
+        r = zero ? COND_DROPPED : COND_TAKEN;
+    } else {
+        int paren = 0;
+        if (!form && n - i >= 7 && !strncmp(e + i, "defined", 7) && !ident_char((unsigned char)(i + 7 < n ? e[i + 7] : ' '))) {
+            def = 1;
+            i += 7;
+            SKIP_SPACE();
+            if (i < n && e[i] == '(') {
+                paren = 1;
+                i++;
+                SKIP_SPACE();
+            }
+        }
+        size_t a = i;
+        while (i < n && ident_char((unsigned char)e[i]))
+            i++;
+        if (i > a && !isdigit((unsigned char)e[a])) {
+            int st = cond_name(c, e + a, i - a);
+            /* #if NAME: an undefined name is 0; a defined one's value is not known here */
+            r = st == 0 ? COND_DROPPED : st == 1 && def ? COND_TAKEN : COND_UNKNOWN;
+        }
+        SKIP_SPACE();
+        if (paren) {
+            if (i < n && e[i] == ')')
+                i++;
+            else
+                r = COND_UNKNOWN;
+        }
+    }
+    SKIP_SPACE();
+#undef SKIP_SPACE
+    if (i != n || r == COND_UNKNOWN) /* more than one term */
+        return COND_UNKNOWN;
+    return neg ? (r == COND_TAKEN ? COND_DROPPED : COND_TAKEN) : r;
+}
+
+/* A preprocessor line (d: after its '#', n bytes): the open #ifs. Returns whether the lines
+ * after it are in a branch surely dropped. */
+static int cond_line(cond_ctx *c, const char *d, size_t n)
+{
+    size_t i = 0;
+    while (i < n && isspace((unsigned char)d[i]))
+        i++;
+    size_t a = i;
+    while (i < n && ident_char((unsigned char)d[i]))
+        i++;
+    const char *kw = d + a;
+    size_t kl = i - a;
+#define IS(w) (kl == strlen(w) && !strncmp(kw, w, kl))
+    if (IS("if") || IS("ifdef") || IS("ifndef")) {
+        if (c->depth < 64) {
+            int r = cond_eval(c, d + i, n - i, IS("if") ? 0 : IS("ifdef") ? 1 : 2);
+            c->state[c->depth] = (unsigned char)r;
+            c->done[c->depth] = r == COND_TAKEN;
+            c->maybe[c->depth] = r == COND_UNKNOWN;
+        }
+        c->depth++;
+    } else if ((IS("elif") || IS("else") || IS("elifdef") || IS("elifndef")) && c->depth > 0) {
+        if (c->depth <= 64) {
+            int f = c->depth - 1;
+            int r = IS("else") ? COND_TAKEN : IS("elif") ? cond_eval(c, d + i, n - i, 0)
+                                                         : cond_eval(c, d + i, n - i, IS("elifdef") ? 1 : 2);
+            int now = c->done[f] ? COND_DROPPED : c->maybe[f] ? (r == COND_DROPPED ? COND_DROPPED : COND_UNKNOWN) : r;
+            c->state[f] = (unsigned char)now;
+            c->done[f] |= now == COND_TAKEN;
+            c->maybe[f] |= now == COND_UNKNOWN;
+        }
+    } else if (IS("endif") && c->depth > 0)
+        c->depth--;
+#undef IS
+    for (int f = 0; f < c->depth && f < 64; f++)
+        if (c->state[f] == COND_DROPPED)
+            return 1;
+    return 0;
 }
 
 /* ---- names of CUDA's built-in variables used for the program's own ---------------------- */
@@ -1050,17 +1223,27 @@ static int word_near(const char *src, size_t i, size_t e, size_t n, const char *
     }
 }
 
-static int rewrite(const char *src, size_t n, const char *path, rewrite_result *r, int header);
-int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r) { return rewrite(src, n, path, r, 0); }
+static int rewrite(const char *src, size_t n, const char *path, const char *const *defines, int n_defines,
+                   rewrite_result *r, int header);
+int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
+{
+    return rewrite(src, n, path, NULL, 0, r, 0);
+}
+int cu_rewrite_defs(const char *src, size_t n, const char *path, const char *const *defines, int n_defines,
+                    rewrite_result *r)
+{
+    return rewrite(src, n, path, defines, n_defines, r, 0);
+}
 int cu_rewrite_header(const char *src, size_t n, const char *path, rewrite_result *r)
 {
-    return rewrite(src, n, path, r, 1);
+    return rewrite(src, n, path, NULL, 0, r, 1);
 }
 
-static int rewrite(const char *src, size_t n, const char *path, rewrite_result *r, int header)
+static int rewrite(const char *src, size_t n, const char *path, const char *const *defines, int n_defines,
+                   rewrite_result *r, int header)
 {
     memset(r, 0, sizeof *r);
-    scan sc = {src, n, 0, 1, path, r, 0, 0, header};
+    scan sc = {src, n, 0, 1, path, r, 0, 0, header, 0};
     buf o = {0};
     char pending[4096] = "";
     putf(&o, "#line 1 \"%s\"\n", path);
@@ -1071,6 +1254,7 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
     size_t hdr = o.n; /* where the current scope-level header starts in the output */
     dev_macros dm = {.n = 0};
     dev_macros_of(&dm, path, src, n, 0);
+    cond_ctx cond = {.defines = defines, .n_defines = n_defines, .dm = &dm};
     host_names hn = {{-1, -1, -1, -1}, {0}, 0, -1};
     int paren = 0; /* ( and [ open, outside literals and comments */
     while (sc.i < n) {
@@ -1090,6 +1274,7 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
                     }
                     e++;
                 }
+                sc.skipped = cond_line(&cond, src + j + 1, e - j - 1);
                 check_include(&sc, src + j, e - j);
                 /* a #define may hold a launch: rewrite its body like code */
                 size_t k = j + 1;
@@ -1418,6 +1603,7 @@ static int rewrite(const char *src, size_t n, const char *path, rewrite_result *
         snprintf(r->err, sizeof r->err, "%s: out of host memory rewriting the file\n", path);
         sc.errors++;
     }
+    free(dm.defs);
     if (sc.errors) {
         free(o.p);
         return -1;

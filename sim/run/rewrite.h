@@ -52,6 +52,11 @@ typedef struct rewrite_result {
 /* Rewrites src (n bytes) read from path (used for #line and messages).
  * Returns 0, or -1 with r->err set (r->text NULL). */
 int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r);
+/* The same, knowing the names the command line defines (defines: the values of -D, NAME or
+ * NAME=VALUE): a feature named only in a branch the preprocessor surely drops (`#ifdef
+ * ENABLE_CUDNN` with ENABLE_CUDNN defined nowhere) is not reported (rewrite.c, cond_line). */
+int cu_rewrite_defs(const char *src, size_t n, const char *path, const char *const *defines, int n_defines,
+                    rewrite_result *r);
 /* The same for a header the program includes: a name of an unsupported feature is not an error
  * there (helper_cuda.h names cuBLAS's types inside #ifdef CUBLAS_API_H_, which the preprocessor
  * drops unless the program includes cuBLAS; if the program does use it, g++ says so). */

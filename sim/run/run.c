@@ -959,7 +959,16 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
             continue;
         }
         rewrite_result r;
-        if (cu_rewrite(src, n, abs, &r)) {
+        const char *defs[MAX_FLAGS];
+        int n_defs = 0;
+        for (int k = 0; k < o->n_cflags; k++) /* -DNAME[=V], or -D NAME[=V] */
+            if (!strcmp(o->cflags[k], "-D") && k + 1 < o->n_cflags)
+                defs[n_defs++] = o->cflags[++k];
+            else if (!strncmp(o->cflags[k], "-D", 2))
+                defs[n_defs++] = o->cflags[k] + 2;
+            else if (!strcmp(o->cflags[k], "-I"))
+                k++;
+        if (cu_rewrite_defs(src, n, abs, defs, n_defs, &r)) {
             free(src);
             fputs(r.err, stderr);
             run_error("%s: cannot build it for the simulator (above)", o->files[i]);
