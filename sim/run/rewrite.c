@@ -107,7 +107,8 @@ static const feature features[] = {
       "CURAND_RNG_PSEUDO_MTGP32", "CURAND_RNG_PSEUDO_MT19937", "CURAND_RNG_QUASI_*", "curandDiscreteDistribution*",
       "curand_discrete*", "curandCreatePoissonDistribution", "curandSetQuasiRandomGeneratorDimensions"},
      {"curand_mtgp32", "curand_discrete"}},
-    {"cuSPARSE and cuDNN", {"cusparse*", "cudnn*"}, {"cusparse", "cudnn"}},
+    {"cuSPARSE", {"cusparse*"}, {"cusparse"}},
+    {"cuDNN", {"cudnn*"}, {"cudnn"}},
     {"Thrust", {"thrust"}, {"thrust/"}},
     {"CUB", {"cub"}, {"cub/"}},
     /* half and bfloat16 are supported (cuda_fp16.h, cuda_bf16.h); fp8 is not, though cuda_fp8.h
@@ -128,7 +129,7 @@ static const feature features[] = {
     {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
     {"new and delete in device code (malloc and free work there)", {NULL}, {NULL}},
 };
-enum { F_ASM = 15, F_DYNPAR = 16, F_NEW = 17 };
+enum { F_ASM = 16, F_DYNPAR = 17, F_NEW = 18 };
 _Static_assert(sizeof features / sizeof *features == F_NEW + 1, "F_ASM, F_DYNPAR and F_NEW index features[]");
 
 static int id_matches(const char *pat, const char *id, size_t len)
