@@ -687,6 +687,7 @@ static void compile_argv(const opts *o, unit *u, int pass)
         argv[a++] = "-fno-thread-jumps"; /* one store site a source store: CMakeLists.txt, simtlab_kernels */
         argv[a++] = "-fno-ipa-icf"; /* two kernels of one body stay two: a report names the launched one's line */
         argv[a++] = "-fstack-clash-protection";
+        argv[a++] = "-DSIMTLAB_DEVICE_PASS"; /* kernels flattened (sim/run/include/cuda_runtime.h, __global__) */
 #ifdef SIMTLAB_RUN_NATIVE /* as the lessons' kernel units (CMakeLists.txt, SIMTLAB_KERNEL_ARCH_FLAGS) */
         argv[a++] = "-march=native";
         argv[a++] = "-mtune=generic";

@@ -521,6 +521,22 @@ elseif(CASE STREQUAL "type_pun")
   # float tiles copied through int4 / float4 casts (GEMM kernels): right with -fno-strict-aliasing
   run(0 ${SRC}/tests/run/type_pun.cu)
   expect_text("${out}" "type_pun: correct" "counting mode")
+elseif(CASE STREQUAL "struct_args")
+  # structs passed by value from global memory to device functions (inline, __noinline__): each
+  # kernel reads 2 x 16 bytes and writes 16 a thread (0 B before kernels were flattened); the
+  # recursive tree sum reads its 8 floats a thread; the same bytes in detailed mode
+  foreach(mode "" "--detail")
+    run(0 ${SRC}/tests/run/struct_args.cu ${mode} --json ${J})
+    expect_text("${out}" "struct_args: correct" "result ${mode}")
+    file(READ ${J} js)
+    foreach(k 0 1)
+      expect("${js}" 32768 kernels ${k} hbm read_bytes)
+      expect("${js}" 16384 kernels ${k} hbm write_bytes)
+    endforeach()
+    expect("${js}" k_max kernels 1 name)
+    expect("${js}" 1024 kernels 2 hbm read_bytes)
+    expect("${js}" 128 kernels 2 hbm write_bytes)
+  endforeach()
 elseif(CASE STREQUAL "shared_overrun")
   # a write loop far past a static __shared__ array: reported at its line as past the end of the
   # static shared memory, the program sees cudaErrorIllegalAddress (it hung before)

@@ -53,7 +53,17 @@
 #ifndef SIMTLAB_KERNEL_MARK /* the host pass's `hot`: run.c finds its kernels with internal linkage by it */
 #define SIMTLAB_KERNEL_MARK
 #endif
+/* The instrumented passes (SIMTLAB_DEVICE_PASS: run.c) inline every call a kernel makes, as nvcc
+ * inlines __device__ functions: GCC's ThreadSanitizer pass instruments assignments, not a call's
+ * aggregate arguments or result, so `r[i] = pmin(a[i], b[i])` with a struct P passed by value to
+ * a function g++ kept out of line read and wrote 0 bytes (HeCBench's f16max; test run_struct_args).
+ * Inlined, the copies are loads and stores, counted and checked. __noinline__ is dropped there for
+ * the same reason (the chip's caller loads such arguments from memory too); recursion stays a call. */
+#ifdef SIMTLAB_DEVICE_PASS
+#define __global__ __attribute__((noinline, used, flatten)) SIMTLAB_KERNEL_MARK
+#else
 #define __global__ __attribute__((noinline, used)) SIMTLAB_KERNEL_MARK
+#endif
 #define __device__
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
@@ -61,7 +71,11 @@
  * break: its header is read first, without the macro (its include guard keeps it so; nvcc's
  * front end makes the same exception) */
 #include <memory>
+#ifdef SIMTLAB_DEVICE_PASS
+#define __noinline__
+#else
 #define __noinline__ __attribute__((noinline))
+#endif
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
