@@ -1258,6 +1258,9 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
     cond_ctx cond = {.defines = defines, .n_defines = n_defines, .dm = &dm};
     host_names hn = {{-1, -1, -1, -1}, {0}, 0, -1};
     int paren = 0; /* ( and [ open, outside literals and comments */
+    size_t def_end = 0; /* inside a #define holding a launch: where it ends */
+    int def_nparams = 0;
+    char def_params[16][64]; /* and its parameters */
     while (sc.i < n) {
         char c = src[sc.i];
         /* preprocessor line: copied whole (continuations too), includes checked */
@@ -1292,6 +1295,38 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                     hdr = o.n + 1; /* after its newline */
                     continue;
                 }
+                /* a macro holding a launch: its head (`#define GO(K, d)`) as written, then the body
+                 * scanned as code; no function header starts inside it (hdr is set at its end), and
+                 * a launch of one of its parameters is named by the argument (`GO(fill, d)`: "fill") */
+                size_t h = k + 6;
+                while (h < e && (src[h] == ' ' || src[h] == '\t'))
+                    h++;
+                while (h < e && ident_char((unsigned char)src[h]))
+                    h++;
+                def_nparams = 0;
+                if (h < e && src[h] == '(') {
+                    for (h++; h < e && src[h] != ')';) {
+                        while (h < e && (isspace((unsigned char)src[h]) || src[h] == ',' || src[h] == '\\'))
+                            h++;
+                        size_t a0 = h;
+                        while (h < e && ident_char((unsigned char)src[h]))
+                            h++;
+                        if (h > a0 && h - a0 < sizeof def_params[0] && def_nparams < 16)
+                            snprintf(def_params[def_nparams++], sizeof def_params[0], "%.*s", (int)(h - a0), src + a0);
+                        else if (h == a0 && h < e && src[h] != ')')
+                            h++; /* `...` */
+                    }
+                    if (h < e)
+                        h++;
+                }
+                for (size_t q = sc.i; q < h; q++)
+                    sc.line += src[q] == '\n';
+                put(&o, src + sc.i, h - sc.i);
+                sc.i = h;
+                def_end = e;
+                hdr = o.n;
+                line_start = 0;
+                continue;
             }
         }
         line_start = 0;
@@ -1300,6 +1335,11 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
             sc.line++;
             sc.i++;
             line_start = 1;
+            if (def_end && sc.i > def_end) { /* the end of a macro holding a launch */
+                def_end = 0;
+                def_nparams = 0;
+                hdr = o.n;
+            }
             if (pending[0]) {
                 puts_(&o, pending);
                 pending[0] = 0;
@@ -1575,7 +1615,10 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
             }
             trim(kern);
             o.n = (size_t)ks;
-            if (strstr(kern, "##")) /* a name a macro pastes: its string made after the pasting */
+            int param = 0; /* the kernel is a parameter of the macro this launch is in */
+            for (int q = 0; q < def_nparams; q++)
+                param |= !strcmp(kern, def_params[q]);
+            if (strstr(kern, "##") || param) /* a name a macro pastes or passes: its string made after */
                 putf(&o, "::simtlab::make_launch(SIMTLAB_STR_(%s), __FILE__, __LINE__, SIMTLAB_KCALL_(%s), ", kern, kern);
             else
                 putf(&o, "::simtlab::make_launch(\"%s\", __FILE__, __LINE__, SIMTLAB_KCALL_(%s), ", kern, kern);
