@@ -545,6 +545,16 @@ elseif(CASE STREQUAL "macro_launch")
   expect("${js}" fill kernels 0 name)
   expect("${js}" "scale<int>" kernels 1 name)
   expect("${js}" 128 kernels 1 hbm read_bytes)
+elseif(CASE STREQUAL "vector_align")
+  # CUDA's alignments (static_asserts in the program); a warp's float2 copy is one request of 8
+  # sectors each way, a double2 copy one of 16
+  run(0 ${SRC}/tests/run/vector_align.cu --detail --json ${J})
+  expect_text("${out}" "vector_align: correct" "result")
+  file(READ ${J} js)
+  expect("${js}" 8 kernels 0 hbm read_sectors)
+  expect("${js}" 8 kernels 0 hbm write_sectors)
+  expect("${js}" 16 kernels 1 hbm read_sectors)
+  expect("${js}" 16 kernels 1 hbm write_sectors)
 elseif(CASE STREQUAL "shared_overrun")
   # a write loop far past a static __shared__ array: reported at its line as past the end of the
   # static shared memory, the program sees cudaErrorIllegalAddress (it hung before)

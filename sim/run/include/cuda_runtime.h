@@ -108,28 +108,32 @@ struct dim3 {
     constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
     constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
 };
-#define SIMTLAB_VEC(T, N2, N3, N4, A)                                                     \
-    struct N2 { T x, y; };                                                                \
+/* The alignments are CUDA's (vector_types.h): a 2-vector of 4-byte elements is 8-aligned, of
+ * 8-byte ones 16, so a copy of one is one 8- or 16-byte access here as it is one LDG.64 or LDG.128
+ * on the chip (a float2 aligned to 4 was two 4-byte requests, twice the chip's sectors); structs
+ * holding them are laid out as nvcc lays them out. The 3-vectors keep their elements' alignment. */
+#define SIMTLAB_VEC(T, N2, N3, N4, A2, A4)                                                \
+    struct __attribute__((aligned(A2))) N2 { T x, y; };                                  \
     struct N3 { T x, y, z; };                                                             \
-    struct __attribute__((aligned(A))) N4 { T x, y, z, w; };                              \
+    struct __attribute__((aligned(A4))) N4 { T x, y, z, w; };                             \
     static inline N2 make_##N2(T x, T y) { return N2{x, y}; }                             \
     static inline N3 make_##N3(T x, T y, T z) { return N3{x, y, z}; }                     \
     static inline N4 make_##N4(T x, T y, T z, T w) { return N4{x, y, z, w}; }
-SIMTLAB_VEC(float, float2, float3, float4, 16)
-SIMTLAB_VEC(int, int2, int3, int4, 16)
-SIMTLAB_VEC(double, double2, double3, double4, 16)
+SIMTLAB_VEC(float, float2, float3, float4, 8, 16)
+SIMTLAB_VEC(int, int2, int3, int4, 8, 16)
+SIMTLAB_VEC(double, double2, double3, double4, 16, 16)
 #undef SIMTLAB_VEC
-#define SIMTLAB_VEC24(T, N2, N4, A4)                                                      \
-    struct N2 { T x, y; };                                                                \
+#define SIMTLAB_VEC24(T, N2, N4, A2, A4)                                                  \
+    struct __attribute__((aligned(A2))) N2 { T x, y; };                                  \
     struct __attribute__((aligned(A4))) N4 { T x, y, z, w; };                             \
     static inline N2 make_##N2(T x, T y) { return N2{x, y}; }                             \
     static inline N4 make_##N4(T x, T y, T z, T w) { return N4{x, y, z, w}; }
-SIMTLAB_VEC24(unsigned char, uchar2, uchar4, 4)
-SIMTLAB_VEC24(signed char, char2, char4, 4)
-SIMTLAB_VEC24(short, short2, short4, 8)
-SIMTLAB_VEC24(unsigned short, ushort2, ushort4, 8)
+SIMTLAB_VEC24(unsigned char, uchar2, uchar4, 2, 4)
+SIMTLAB_VEC24(signed char, char2, char4, 2, 4)
+SIMTLAB_VEC24(short, short2, short4, 4, 8)
+SIMTLAB_VEC24(unsigned short, ushort2, ushort4, 4, 8)
 #undef SIMTLAB_VEC24
-struct uint2 { unsigned x, y; };
+struct __attribute__((aligned(8))) uint2 { unsigned x, y; };
 struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; };
 static inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
 static inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }

@@ -1,0 +1,41 @@
+// tests/run/vector_align.cu - CUDA's vector types have CUDA's alignments (vector_types.h): float2,
+// int2 and uint2 8 bytes, double2 16, short2 4, char2 2. A float2 copy is then one 8-byte access a
+// lane, one request of 8 sectors a warp as the chip's LDG.64 (aligned to 4 it was two 4-byte
+// requests, 16 sectors), and a struct holding one is laid out as nvcc lays it out.
+#include <cstddef>
+#include <cstdio>
+
+struct Tagged {
+    char tag;
+    float2 f; // at offset 8, as on the GPU
+};
+
+__global__ void copy2(const float2 *in, float2 *out) { out[threadIdx.x] = in[threadIdx.x]; }
+__global__ void copyd2(const double2 *in, double2 *out) { out[threadIdx.x] = in[threadIdx.x]; }
+
+int main()
+{
+    static_assert(alignof(float2) == 8 && alignof(int2) == 8 && alignof(uint2) == 8, "8-byte 2-vectors");
+    static_assert(alignof(double2) == 16 && alignof(float4) == 16 && alignof(int4) == 16, "16-byte vectors");
+    static_assert(alignof(short2) == 4 && alignof(char2) == 2 && alignof(uchar4) == 4, "small vectors");
+    static_assert(alignof(float3) == 4 && sizeof(float3) == 12, "3-vectors keep their elements' alignment");
+    static_assert(offsetof(Tagged, f) == 8 && sizeof(Tagged) == 16, "a struct holding a float2");
+    float2 h[32];
+    double2 hd[32];
+    for (int i = 0; i < 32; i++)
+        h[i] = make_float2((float)i, (float)-i), hd[i] = make_double2(i, 2.0 * i);
+    float2 *a, *b;
+    double2 *c, *d;
+    cudaMalloc(&a, sizeof h), cudaMalloc(&b, sizeof h), cudaMalloc(&c, sizeof hd), cudaMalloc(&d, sizeof hd);
+    cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice);
+    cudaMemcpy(c, hd, sizeof hd, cudaMemcpyHostToDevice);
+    copy2<<<1, 32>>>(a, b);
+    copyd2<<<1, 32>>>(c, d);
+    cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost);
+    cudaMemcpy(hd, d, sizeof hd, cudaMemcpyDeviceToHost);
+    int bad = 0;
+    for (int i = 0; i < 32; i++)
+        bad += h[i].x != (float)i || h[i].y != (float)-i || hd[i].x != i || hd[i].y != 2.0 * i;
+    printf("vector_align: %s (%d wrong)\n", bad ? "WRONG" : "correct", bad);
+    return bad != 0;
+}
