@@ -108,7 +108,7 @@ Test(rewrite, extern_shared_at_file_scope)
 
 Test(rewrite, unsupported_features_named_with_their_line)
 {
-    const char *src = "#include <cuda_runtime.h>\n#include <cublas_v2.h>\n__global__ void child() {}\n"
+    const char *src = "#include <cuda_runtime.h>\nstatic cublasHandle_t handle;\n__global__ void child() {}\n"
                       "__global__ void parent() {\n  child<<<1, 1>>>();\n}\n"
                       "__device__ float t(float x) { return tex1Dfetch(texref, 0); }\n"
                       "void share(void *p) { cudaIpcMemHandle_t h; cudaIpcGetMemHandle(&h, p); }\n";
@@ -118,7 +118,7 @@ Test(rewrite, unsupported_features_named_with_their_line)
                             "processes) (cudaIpcMemHandle_t)"),
               "%s", r.err);
     cr_assert_null(r.text);
-    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: cuBLAS (#include <cublas_v2.h>)"), "%s", r.err);
+    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: cuBLAS (cublasHandle_t)"), "%s", r.err);
     cr_assert(strstr(r.err, "t.cu:5: not supported by the simulator: dynamic parallelism"), "%s", r.err);
     cr_assert(strstr(r.err, "t.cu:7: not supported by the simulator: textures and surfaces (tex1Dfetch)"), "%s", r.err);
     /* the driver API (survey 9: NVIDIA's cuda-vmm gave g++'s errors); a name that merely begins
@@ -538,12 +538,12 @@ Test(rewrite, dropped_branches_are_not_reported)
     static const char *const dropped[] = {
         "#ifdef ENABLE_CUDNN\n#include <cudnn_frontend.h>\nvoid f() { cudnnHandle_t h; cudnnCreate(&h); }\n#endif\n",
         "#if 0\n__device__ float t(float x) { return tex1Dfetch(texref, 0); }\n#endif\n",
-        "#if defined(USE_CUBLAS) // comment\n#include <cublas_v2.h>\n#endif\n",
-        "#if !defined USE_FAST\n#else\n#include <cublas_v2.h>\n#endif\n",
-        "#ifndef NO_CUBLAS\n#else\n#include <cublas_v2.h>\n#endif\n",
-        "#if USE_CUBLAS\n#include <cublas_v2.h>\n#elif defined(USE_CUSPARSE)\n#include <cusparse.h>\n#endif\n",
-        "#if 1\nint x;\n#else\n#include <cublas_v2.h>\n#endif\n",
-        "#ifdef A\n#  ifdef B\n#  endif\n#include <cufft.h>\n#endif\n",
+        "#if defined(USE_CUBLAS) // comment\n#include <thrust/sort.h>\n#endif\n",
+        "#if !defined USE_FAST\n#else\n#include <thrust/sort.h>\n#endif\n",
+        "#ifndef NO_CUBLAS\n#else\n#include <thrust/sort.h>\n#endif\n",
+        "#if USE_CUBLAS\n#include <thrust/sort.h>\n#elif defined(USE_CUSPARSE)\n#include <mma.h>\n#endif\n",
+        "#if 1\nint x;\n#else\n#include <thrust/sort.h>\n#endif\n",
+        "#ifdef A\n#  ifdef B\n#  endif\n#include <cub/cub.cuh>\n#endif\n",
     };
     for (size_t i = 0; i < sizeof dropped / sizeof *dropped; i++) {
         char src[512];
@@ -556,15 +556,15 @@ Test(rewrite, dropped_branches_are_not_reported)
     static const struct {
         const char *src, *def, *what;
     } kept[] = {
-        {"#ifdef ENABLE_CUDNN\n#include <cudnn_frontend.h>\n#endif\n", "ENABLE_CUDNN", "t.cu:2: not supported by the simulator: cuDNN (#include <cudnn_frontend.h>)"},
-        {"#ifdef ENABLE_CUDNN\n#include <cudnn.h>\n#endif\n", "ENABLE_CUDNN=1", "t.cu:2: not supported by the simulator: cuDNN (#include <cudnn.h>)"},
-        {"#define USE_CUBLAS 1\n#if USE_CUBLAS\n#include <cublas_v2.h>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: cuBLAS"},
-        {"#if defined(A) || defined(B)\n#include <cublas_v2.h>\n#endif\n", NULL, "t.cu:2: not supported by the simulator: cuBLAS"},
-        {"#ifdef __CUDACC_RTC__\n#include <cublas_v2.h>\n#endif\n", NULL, "t.cu:2: not supported by the simulator: cuBLAS"},
+        {"#ifdef ENABLE_CUDNN\n#include <cudnn_frontend.h>\ncudnnHandle_t h;\n#endif\n", "ENABLE_CUDNN", "t.cu:3: not supported by the simulator: cuDNN (cudnnHandle_t)"},
+        {"#ifdef ENABLE_CUDNN\nstatic cudnnHandle_t h;\n#endif\n", "ENABLE_CUDNN=1", "t.cu:2: not supported by the simulator: cuDNN (cudnnHandle_t)"},
+        {"#define USE_CUBLAS 1\n#if USE_CUBLAS\n#include <thrust/sort.h>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: Thrust"},
+        {"#if defined(A) || defined(B)\n#include <thrust/sort.h>\n#endif\n", NULL, "t.cu:2: not supported by the simulator: Thrust"},
+        {"#ifdef __CUDACC_RTC__\n#include <thrust/sort.h>\n#endif\n", NULL, "t.cu:2: not supported by the simulator: Thrust"},
         {"#ifdef CUBLAS_API_H_\nvoid f(cublasStatus_t e);\n#endif\n", NULL, "t.cu:2: not supported by the simulator: cuBLAS"},
-        {"#ifdef A\n#else\n#include <cufft.h>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: cuFFT"},
-        {"#if 0\n#elif 1\n#include <cufft.h>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: cuFFT"},
-        {"#ifdef A\n#endif\n#include <cufft.h>\n", NULL, "t.cu:3: not supported by the simulator: cuFFT"},
+        {"#ifdef A\n#else\n#include <cub/cub.cuh>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: CUB"},
+        {"#if 0\n#elif 1\n#include <cub/cub.cuh>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: CUB"},
+        {"#ifdef A\n#endif\n#include <cub/cub.cuh>\n", NULL, "t.cu:3: not supported by the simulator: CUB"},
     };
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
         rewrite_result r;
@@ -573,4 +573,18 @@ Test(rewrite, dropped_branches_are_not_reported)
                      "case %zu was not reported", i);
         cr_assert(strstr(r.err, kept[i].what), "case %zu: %s", i, r.err);
     }
+}
+
+/* cuBLAS, cuFFT, cuSPARSE and cuDNN: including the header builds (SGEMM_CUDA's kernel headers
+ * include <cublas_v2.h> and call nothing of it, survey 12); a name of the library is refused. */
+Test(rewrite, library_include_alone_builds)
+{
+    const char *src = "#include <cublas_v2.h>\n#include <cufft.h>\n#include <cusparse.h>\n#include <cudnn.h>\n"
+                      "__global__ void k(int *o) { o[threadIdx.x] = 1; }\n";
+    rewrite_result r;
+    cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), 0, "%s", r.err);
+    free(r.text);
+    const char *use = "#include <cufft.h>\nvoid plan() { cufftHandle p; }\n";
+    cr_assert_eq(cu_rewrite(use, strlen(use), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: cuFFT (cufftHandle)"), "%s", r.err);
 }

@@ -96,8 +96,8 @@ static const feature features[] = {
      {"memcpy_async", "reduce_update_async", "reduce_store_async", "inclusive_scan_update", "exclusive_scan_update"},
      {"cooperative_groups/memcpy_async"}},
     {"textures and surfaces", {"tex1D", "tex1Dfetch", "tex2D", "tex3D", "texture", "cudaCreateTextureObject", "cudaBindTexture", "surf2Dread", "surf2Dwrite", "cudaCreateSurfaceObject"}, {"texture_fetch_functions", "cuda_texture_types", "surface_functions"}},
-    {"cuBLAS", {"cublas*"}, {"cublas"}},
-    {"cuFFT", {"cufft*"}, {"cufft"}},
+    {"cuBLAS", {"cublas*"}, {NULL}}, /* the include alone builds: its stub declares nothing */
+    {"cuFFT", {"cufft*"}, {NULL}},
     /* cuRAND's XORWOW, Philox and MRG32k3a generators, device and host API, are in
      * sim/run/include/curand_kernel.h and curand.h; these are not */
     {"cuRAND's MTGP32, MT19937 and Sobol generators and discrete distributions (XORWOW, Philox4_32_10 and "
@@ -107,8 +107,8 @@ static const feature features[] = {
       "CURAND_RNG_PSEUDO_MTGP32", "CURAND_RNG_PSEUDO_MT19937", "CURAND_RNG_QUASI_*", "curandDiscreteDistribution*",
       "curand_discrete*", "curandCreatePoissonDistribution", "curandSetQuasiRandomGeneratorDimensions"},
      {"curand_mtgp32", "curand_discrete"}},
-    {"cuSPARSE", {"cusparse*"}, {"cusparse"}},
-    {"cuDNN", {"cudnn*"}, {"cudnn"}},
+    {"cuSPARSE", {"cusparse*"}, {NULL}},
+    {"cuDNN", {"cudnn*"}, {NULL}},
     {"Thrust", {"thrust"}, {"thrust/"}},
     {"CUB", {"cub"}, {"cub/"}},
     /* half and bfloat16 are supported (cuda_fp16.h, cuda_bf16.h); fp8 is not, though cuda_fp8.h

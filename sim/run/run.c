@@ -16,6 +16,7 @@
  * the program dies of signal n.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -278,15 +279,74 @@ static void note_shared_dynamic_init(void)
  * the refusal, the last one an unrelated "not declared"). Print the refusals alone, each at the
  * #include that reached the stub, as the rewriter names a refused include of a source file.
  * Returns how many it printed: 0 when the log has none (print it all then). */
+/* g++'s error on an undeclared name of a library the simulator lacks (its stub header declares
+ * nothing: sim/run/include/cublas_v2.h): "f.h:3:1: error: 'cublasHandle_t' does not name a type",
+ * "... 'cublasCreate' was not declared in this scope". One line a library, at its first such
+ * error, instead of g++'s: 1 if any (printed), else 0. */
+static int print_library_refusals(const char *s)
+{
+    static const struct {
+        const char *prefix, *lib;
+    } libs[] = {{"cublasLt", "cuBLASLt"}, {"cublas", "cuBLAS"}, {"CUBLAS_", "cuBLAS"},   {"cufft", "cuFFT"},
+                {"CUFFT_", "cuFFT"},      {"cusparse", "cuSPARSE"}, {"CUSPARSE_", "cuSPARSE"}, {"cudnn", "cuDNN"},
+                {"CUDNN_", "cuDNN"}};
+    unsigned printed = 0;
+    int count = 0;
+    for (const char *line = s; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *err = memmem(line, len, ": error: ", 9);
+        if (err && (memmem(line, len, "not declared", 12) || memmem(line, len, "does not name a type", 20) ||
+                    memmem(line, len, "has not been declared", 21))) {
+            /* the name in its quotes: ASCII ' or UTF-8's opening quote */
+            const char *q = err + 9, *stop = line + len;
+            while (q < stop && *q != '\'' && !(q + 2 < stop && (unsigned char)q[0] == 0xe2 && (unsigned char)q[1] == 0x80 &&
+                                               (unsigned char)q[2] == 0x98))
+                q++;
+            q += q < stop && *q == '\'' ? 1 : 3;
+            for (size_t k = 0; q < stop && k < sizeof libs / sizeof *libs; k++) {
+                size_t pl = strlen(libs[k].prefix);
+                if ((size_t)(stop - q) <= pl || strncmp(q, libs[k].prefix, pl))
+                    continue;
+                unsigned bit = 1u << k;
+                for (size_t j = 0; j < sizeof libs / sizeof *libs; j++)
+                    if (!strcmp(libs[j].lib, libs[k].lib))
+                        bit |= 1u << j; /* cublas and CUBLAS_: one library, one line */
+                if (!(printed & bit)) {
+                    size_t nl = 0; /* the name, to its closing quote */
+                    while (q + nl < stop && (isalnum((unsigned char)q[nl]) || q[nl] == '_' || q[nl] == ':'))
+                        nl++;
+                    const char *colon = line; /* "file:line" of the error: up to its second ':' */
+                    int colons = 0;
+                    while (colon < err && colons < 2)
+                        colons += *colon++ == ':';
+                    fprintf(stderr,
+                            "%.*s simtlab run: %s is not supported by the simulator (%.*s); run the program on a "
+                            "GPU (simtlab run --mode cuda), or see docs/run.md for what simtlab run supports\n",
+                            (int)(colon - line), line, libs[k].lib, (int)nl, q);
+                    printed |= bit;
+                    count++;
+                }
+                break;
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return count;
+}
+
 static int print_refusals(const char *path)
 {
     static const char mark[] = "#error \"simtlab run: ";
     size_t n;
     char *s = read_file(path, &n);
-    if (!s || !strstr(s, mark)) {
+    if (s && !strstr(s, mark)) {
+        int k = print_library_refusals(s);
         free(s);
-        return 0;
+        return k;
     }
+    if (!s)
+        return 0;
     char from[4200] = "", printed[8][160];
     int count = 0;
     for (char *line = s, *next; line && *line; line = next) {

@@ -741,15 +741,15 @@ elseif(CASE STREQUAL "unsupported")
     fail("compiler errors were shown: ${err}")
   endif()
   # a library's header included from the program's own header (llm.c's dev/cuda/common.h): the
-  # shim's stub refuses it in one line, not the toolkit's header clashing with the shim's types
-  # (two headers including it: one refusal, not one per header), named at the header's #include
-  # line; the header's uses of cuBLAS's names after it are not g++'s errors on the screen (survey 9:
-  # llm.c's common.h gave about 200 lines after the refusal, the last an unrelated 'not declared')
+  # shim's stub declares nothing, so the toolkit's header never clashes with the shim's types, and
+  # g++'s errors on the header's uses of cuBLAS's names become one refusal (two headers including
+  # it: one, not one per header), named at the first use; not g++'s errors on the screen (survey 9:
+  # llm.c's common.h gave about 200 lines, the last an unrelated 'not declared')
   file(WRITE ${WORK}/hdr/common.h "#pragma once\n#include <cublas_v2.h>\ncublasHandle_t handle;\nvoid check(cublasStatus_t s);\n")
   file(WRITE ${WORK}/hdr/other.h "#pragma once\n#include <cublas_v2.h>\n")
   file(WRITE ${WORK}/hdr/main.cu "#include \"common.h\"\n#include \"other.h\"\n__global__ void k(int *p) { *p = 1; }\nint main() { int *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); }\n")
   run(2 ${WORK}/hdr/main.cu)
-  expect_text("${err}" "common.h:2: simtlab run: cuBLAS is not supported by the simulator" "a header's cuBLAS")
+  expect_text("${err}" "common.h:3: simtlab run: cuBLAS is not supported by the simulator \\(cublasHandle_t\\)" "a header's cuBLAS")
   string(REGEX MATCHALL "cuBLAS is not supported" refusals "${err}")
   list(LENGTH refusals n)
   if(NOT n EQUAL 1)
@@ -758,6 +758,11 @@ elseif(CASE STREQUAL "unsupported")
   if(err MATCHES "does not name a type|was not declared|error:")
     fail("g++'s errors after the refusal were shown: ${err}")
   endif()
+  # the header included and nothing of it used (SGEMM_CUDA's kernel headers, survey 12): it builds
+  file(WRITE ${WORK}/hdr2/kern.cuh "#pragma once\n#include <cublas_v2.h>\n#include <cufft.h>\n__global__ void k(int *p) { *p = 7; }\n")
+  file(WRITE ${WORK}/hdr2/main.cu "#include <cstdio>\n#include \"kern.cuh\"\nint main() { int *d, h = 0; cudaMalloc(&d, 4); k<<<1, 1>>>(d);\n  cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf(\"got %d\\n\", h); return h != 7; }\n")
+  run(0 ${WORK}/hdr2/main.cu)
+  expect_text("${out}" "got 7" "a header that includes cuBLAS and cuFFT without using them")
   string(REGEX MATCHALL "redefinition" clashes "${err}")
   list(LENGTH clashes n)
   if(n GREATER 0)

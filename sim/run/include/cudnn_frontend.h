@@ -1,6 +1,8 @@
-/* sim/run/include/cudnn_frontend.h - cuDNN's C++ frontend is not in the simulator either: a program
- * whose build includes it (llm.c's dev kernels with -DENABLE_CUDNN) is refused here with one line,
- * as cudnn.h does, instead of g++'s "no such file". The rewrite does not report the include when
- * it sits in a branch the preprocessor surely drops (sim/run/rewrite.c, cond_line). */
+/* sim/run/include/cudnn_frontend.h - cuDNN is not in the simulator. This stub declares nothing, so that a
+ * program which includes the header without calling the library (SGEMM_CUDA's kernel headers
+ * include <cublas_v2.h>; survey 12) builds, and the toolkit's own header, which would clash with
+ * the shim's types, is never read. A use of the library's names fails to compile, and
+ * simtlab-run prints g++'s "not declared" errors on them as one line: "FILE:LINE: simtlab run:
+ * cuDNN is not supported by the simulator ..." (sim/run/run.c, print_refusals; in the program's
+ * .cu files the rewriter refuses such a name before compiling: sim/run/rewrite.c). */
 #pragma once
-#error "simtlab run: cuDNN (cudnn_frontend.h) is not supported by the simulator; run the program on a GPU (simtlab run --mode cuda), or build it without cuDNN (llm.c: leave ENABLE_CUDNN undefined); see docs/run.md"
