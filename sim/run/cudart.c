@@ -34,7 +34,7 @@
 static int inited, opt_detail, opt_lines;
 static const char *opt_json;
 static cudaError_t last_err, sticky_err;
-static double clock_ms; /* simulated GPU time (see simtlab_cudart.h) */
+static double clock_ms; /* the simulated GPU's clock: when its queued work ends (see simtlab_cudart.h) */
 static unsigned n_allocs;
 
 static launch_rec *recs;
@@ -99,9 +99,60 @@ static void kernel_unlock(int *held)
     if (*held)
         pthread_mutex_unlock(&kernel_mu);
 }
+/* ---- the host's clock beside the GPU's --------------------------------------------------
+ * An event is recorded when the GPU reaches it: after the work queued before it, and not before
+ * the host queued it (an idle GPU's events time the host: olcf's hw8 times its CPU transpose
+ * with events, which read 0 ms here before, "inf GB/s"). The host's clock is the program's own
+ * time: wall time less what this runtime's calls took (a launch's simulation above all), plus
+ * what the host waited at synchronizing calls for the GPU's clock. */
+static double host_t0, host_api_ms, host_wait_ms, api_entered;
+static int api_depth;
+static double wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+static int api_enter(void)
+{
+    if (sim_in_cuda_thread())
+        return 0;
+    if (api_depth++ == 0) {
+        api_entered = wall_ms();
+        if (host_t0 == 0)
+            host_t0 = api_entered;
+    }
+    return 1;
+}
+static void api_leave(int *in)
+{
+    if (*in && --api_depth == 0)
+        host_api_ms += wall_ms() - api_entered;
+}
+/* The host's time on the GPU's clock: inside a call, when the call began. */
+static double host_ms(void)
+{
+    return (api_depth ? api_entered : wall_ms()) - host_t0 - host_api_ms + host_wait_ms;
+}
+/* GPU work of ms queued now: it starts when the GPU is free and the host has queued it. */
+static void gpu_work(double ms)
+{
+    const double h = host_ms();
+    clock_ms = (clock_ms > h ? clock_ms : h) + ms;
+}
+/* A synchronizing call: the host waits until the GPU's clock. */
+static void host_sync(void)
+{
+    const double h = host_ms();
+    if (clock_ms > h)
+        host_wait_ms += clock_ms - h;
+}
+
 #define ENTER()                                                                                   \
     __attribute__((cleanup(kernel_unlock))) int simtlab_held_ = kernel_lock();                    \
     (void)simtlab_held_;                                                                          \
+    __attribute__((cleanup(api_leave))) int simtlab_api_ = api_enter();                           \
+    (void)simtlab_api_;                                                                           \
     do {                                                                                          \
         cudaError_t e_ = init();                                                                  \
         if (e_ == cudaSuccess && sticky_err)                                                      \
@@ -304,6 +355,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
 cudaError_t cudaDeviceSynchronize(void)
 {
     ENTER();
+    host_sync();
     return cudaSuccess;
 }
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
@@ -777,8 +829,10 @@ static int on_device(const void *p)
     sim_alloc_info info;
     return p && ((sim_alloc_query(p, &info) == SIM_OK && !pinned_of(p)) || sim_in_symbol(p, 1));
 }
-static void copy_time(size_t n) { clock_ms += (double)n / 25e9 * 1e3; }
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k)
+static void copy_time(size_t n) { gpu_work((double)n / 25e9 * 1e3); }
+/* sync: cudaMemcpy returns when the copy is done (the host waits for the GPU's clock); the
+ * Async form only queues it */
+static cudaError_t memcpy_on(void *dst, const void *src, size_t n, cudaMemcpyKind k, int sync)
 {
     ENTER();
     if (n == 0)
@@ -804,12 +858,15 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k)
     if (s)
         return fail(of_status(s), "cudaMemcpy", sim_last_error());
     copy_time(n);
+    if (sync)
+        host_sync();
     return cudaSuccess;
 }
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k) { return memcpy_on(dst, src, n, k, 1); }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t s)
 {
     (void)s;
-    return cudaMemcpy(dst, src, n, k);
+    return memcpy_on(dst, src, n, k, 0);
 }
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                          cudaMemcpyKind k)
@@ -1231,6 +1288,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
     (void)s;
     ENTER();
+    host_sync();
     return cudaSuccess;
 }
 cudaError_t cudaStreamQuery(cudaStream_t s)
@@ -1323,14 +1381,20 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
     ENTER();
     if (!e)
         return fail(cudaErrorInvalidResourceHandle, "cudaEventRecord", "the event is NULL (not created?)");
-    e->t_ms = clock_ms;
+    const double h = host_ms();
+    e->t_ms = clock_ms > h ? clock_ms : h;
     e->recorded = 1;
     return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t e)
 {
     ENTER();
-    return e ? cudaSuccess : fail(cudaErrorInvalidResourceHandle, "cudaEventSynchronize", "the event is NULL");
+    if (!e)
+        return fail(cudaErrorInvalidResourceHandle, "cudaEventSynchronize", "the event is NULL");
+    const double h = host_ms();
+    if (e->recorded && e->t_ms > h)
+        host_wait_ms += e->t_ms - h;
+    return cudaSuccess;
 }
 cudaError_t cudaEventQuery(cudaEvent_t e)
 {
@@ -1483,7 +1547,7 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     const int ran = s != SIM_ERR_INVALID_CONFIGURATION && s != SIM_ERR_INVALID_VALUE; /* a grid of 0: no time */
     const double ms = ran ? sim_time_model(sim_get_device(), &cfg, &li->c, 0).seconds * 1e3 : 0;
     if (!s || sticky_err)
-        clock_ms += ms;
+        gpu_work(ms);
     if (n_recs == cap_recs) {
         size_t cap = cap_recs ? cap_recs * 2 : 64;
         launch_rec *r = realloc(recs, cap * sizeof *r);

@@ -555,6 +555,11 @@ elseif(CASE STREQUAL "vector_align")
   expect("${js}" 8 kernels 0 hbm write_sectors)
   expect("${js}" 16 kernels 1 hbm read_sectors)
   expect("${js}" 16 kernels 1 hbm write_sectors)
+elseif(CASE STREQUAL "event_timing")
+  # events time the program's host code on an idle GPU (about 30 ms), a launch's simulated GPU
+  # time (not the simulation's wall time), and host code after a queued launch
+  run(0 ${SRC}/tests/run/event_timing.cu)
+  expect_text("${out}" "event_timing: correct" "the three timings")
 elseif(CASE STREQUAL "shared_overrun")
   # a write loop far past a static __shared__ array: reported at its line as past the end of the
   # static shared memory, the program sees cudaErrorIllegalAddress (it hung before)

@@ -8,10 +8,13 @@
  * access, launch failure, timeout) is sticky, as on a GPU: after it every
  * call returns it (the report was printed when the kernel ran).
  *
- * Time: cudaEventElapsedTime measures the simulated GPU time between two
- * events: each launch between them counts the time model's prediction for
- * the preset's chip (sim/timemodel.c, from the launch's counters), copies
- * their bytes at 25 GB/s; host code is not GPU time.
+ * Time: cudaEventElapsedTime measures the simulated GPU's clock between two
+ * events: each launch counts the time model's prediction for the preset's
+ * chip (sim/timemodel.c, from the launch's counters), copies their bytes at
+ * 25 GB/s. As on a GPU, an event is reached after the work queued before it
+ * and not before the host queued it, so events around host code on an idle
+ * GPU time that code: the host's clock is the program's own time, without
+ * the time the simulation itself takes (sim/run/cudart.c, host_ms).
  */
 #ifndef SIMTLAB_CUDART_H
 #define SIMTLAB_CUDART_H
