@@ -923,6 +923,28 @@ static int internal_kernel(const opts *o, const unit *u, char *name, size_t nn)
     return found;
 }
 
+/* A program given one file short (a kernel defined in another .cu: gpu-mode's lecture 12 has
+ * three, survey 12): ld's "undefined reference to `name(...)'" is buried under the launch
+ * lambdas' mangled names; say what to do, naming the first missing function. */
+static void undefined_hint(const char *log, int n_files)
+{
+    size_t n;
+    char *s = read_file(log, &n);
+    const char *u = s ? strstr(s, "undefined reference to ") : NULL;
+    if (u) {
+        u += strlen("undefined reference to ");
+        if (*u == '`' || *u == '\'' || (unsigned char)*u == 0xe2)
+            u += (unsigned char)*u == 0xe2 ? 3 : 1; /* ` ' or UTF-8's opening quote */
+        size_t k = 0;
+        while (u[k] && u[k] != '(' && u[k] != '\'' && u[k] != '\n' && (unsigned char)u[k] != 0xe2 && k < 200)
+            k++;
+        run_error("'%.*s' is used but defined in none of the %d file%s given: if the program has more source "
+                  "files, pass them all (simtlab run main.cu kernels.cu ...)",
+                  (int)k, u, n_files, n_files == 1 ? "" : "s");
+    }
+    free(s);
+}
+
 static int link_prog(const opts *o, const char *dir, unit *units, int all_single, const char *bin)
 {
     char tmp[4200], log[4200];
@@ -1157,6 +1179,7 @@ compile:;
         snprintf(log, sizeof log, "%s/link.log", dir);
         print_log(log);
         run_error("linking the program failed (above)");
+        undefined_hint(log, o->n_files);
         goto out;
     }
     fprintf(stderr, "simtlab run: note: the two-pass build failed (%s); built with host code instrumented "

@@ -560,6 +560,14 @@ elseif(CASE STREQUAL "event_timing")
   # time (not the simulation's wall time), and host code after a queued launch
   run(0 ${SRC}/tests/run/event_timing.cu)
   expect_text("${out}" "event_timing: correct" "the three timings")
+elseif(CASE STREQUAL "link_hint")
+  # a kernel defined in a file not given: the link fails with a line saying what to pass; with
+  # both files it runs (gpu-mode's lecture 12, survey 12)
+  file(WRITE ${WORK}/mf/main.cu "__global__ void other(float *x);\nint main() { float *d; cudaMalloc(&d, 4); other<<<1, 1>>>(d);\n  return cudaDeviceSynchronize() != cudaSuccess; }\n")
+  file(WRITE ${WORK}/mf/k.cu "__global__ void other(float *x) { *x = 1.0f; }\n")
+  run(2 ${WORK}/mf/main.cu)
+  expect_text("${err}" "'other' is used but defined in none of the 1 file given: if the program has more source files, pass them all" "the hint")
+  run(0 ${WORK}/mf/main.cu ${WORK}/mf/k.cu)
 elseif(CASE STREQUAL "shared_overrun")
   # a write loop far past a static __shared__ array: reported at its line as past the end of the
   # static shared memory, the program sees cudaErrorIllegalAddress (it hung before)
