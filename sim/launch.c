@@ -316,6 +316,38 @@ static void *wd_main(void *arg)
 
 static void on_watchdog(int sig, siginfo_t *si, void *uc);
 
+/* ---- Ctrl-C during a launch ----------------------------------------------------------
+ * SIGINT or SIGTERM while a launch runs (with the watchdog on) stops it as the watchdog would,
+ * at once: the launch returns SIM_ERR_LAUNCH_TIMEOUT with where its threads were, and
+ * sim_interrupted() says which signal, so that the program's runtime can print what it has and
+ * exit (sim/run/cudart.c). A student cannot tell a slow kernel from a hung one otherwise (survey
+ * 12: a run killed by `timeout` printed nothing). A second signal does what it would have done.
+ * The program's own handlers are set aside during a launch and put back after it. */
+static _Atomic int wd_interrupt; /* the signal that stopped the running launch, or 0 */
+static struct sigaction old_int, old_term;
+static struct timespec wd_interrupt_at;
+static void on_interrupt(int sig)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now); /* async-signal-safe */
+    if (atomic_exchange(&wd_interrupt, sig)) {
+        /* the same signal again within a second is the same request (`timeout` signals the whole
+         * process group, and simtlab-run passes SIGTERM on as well); a later one ends the program */
+        if ((now.tv_sec - wd_interrupt_at.tv_sec) * 1000000000L + (now.tv_nsec - wd_interrupt_at.tv_nsec) <
+            1000000000L)
+            return;
+        sigaction(sig, sig == SIGINT ? &old_int : &old_term, NULL);
+        raise(sig);
+        return;
+    }
+    wd_interrupt_at = now;
+    atomic_store(&wd_fired, 1);
+    for (int i = 0; i < wd_n; i++) /* as the watchdog thread does (pthread_kill: a tgkill) */
+        if (wd_workers[i]->in_launch)
+            pthread_kill((pthread_t)wd_workers[i]->os_thread, SIM_WD_SIGNAL);
+}
+int sim_interrupted(void) { return atomic_load(&wd_interrupt); }
+
 /* Arms the watchdog for a launch; 0, or -1 when its thread cannot start. */
 static int wd_arm(long seconds)
 {
@@ -352,6 +384,14 @@ static int wd_arm(long seconds)
         wd_started = 1;
     }
     atomic_store(&wd_fired, 0);
+    atomic_store(&wd_interrupt, 0);
+    struct sigaction si;
+    memset(&si, 0, sizeof si);
+    si.sa_handler = on_interrupt;
+    si.sa_flags = SA_RESTART;
+    sigemptyset(&si.sa_mask);
+    sigaction(SIGINT, &si, &old_int);
+    sigaction(SIGTERM, &si, &old_term);
     clock_gettime(CLOCK_MONOTONIC, &wd_deadline);
     wd_deadline.tv_sec += seconds;
     wd_armed = 1;
@@ -364,6 +404,10 @@ static void wd_disarm(void)
 {
     pthread_mutex_lock(&wd_mu);
     wd_armed = 0;
+    if (!atomic_load(&wd_interrupt)) { /* once interrupted, a second signal still does what it would */
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
     pthread_mutex_unlock(&wd_mu);
 }
 
@@ -1304,10 +1348,15 @@ static void timeout_report(sim_worker *w)
         else if (t->state != SIM_T_DONE)
             n_run++;
     }
-    k += (size_t)snprintf(text + k, sizeof text - k,
-                          "the launch ran longer than SIMTLAB_TIMEOUT=%ld s and was stopped (a thread that never "
-                          "ends, or waits for something no thread does). In this block: ",
-                          env_timeout_s);
+    const int sig = atomic_load(&wd_interrupt);
+    if (sig)
+        k += (size_t)snprintf(text + k, sizeof text - k, "the launch was interrupted (%s) and stopped. In this block: ",
+                              sig == SIGINT ? "SIGINT: Ctrl-C" : "SIGTERM");
+    else
+        k += (size_t)snprintf(text + k, sizeof text - k,
+                              "the launch ran longer than SIMTLAB_TIMEOUT=%ld s and was stopped (a thread that never "
+                              "ends, or waits for something no thread does). In this block: ",
+                              env_timeout_s);
     /* the threads running (or spinning) with where they were last seen: at most 4 named, the
      * one the watchdog stopped first; a thread that has not run since a barrier or a warp
      * intrinsic released it is named with that site (its last_pc is where it last spun) */
@@ -1363,7 +1412,7 @@ static void timeout_report(sim_worker *w)
                               "workers (OMP_NUM_THREADS), a GPU as many as fit",
                               loc[0] ? ", at " : "", loc, sim_worker_count());
     }
-    if (k < sizeof text)
+    if (k < sizeof text && !sig)
         snprintf(text + k, sizeof text - k,
                  ". Set SIMTLAB_TIMEOUT to more seconds for a long kernel, or 0 to turn the watchdog off");
     w->cur = (sim_thread *)shown;
@@ -2626,6 +2675,13 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         last_info.status = last_status;
         return last_status;
     }
+    if (fired && !has_err && blocks_run < nblocks && atomic_load(&wd_interrupt)) {
+        sim_set_error(SIM_ERR_LAUNCH_TIMEOUT, "launch of %s was interrupted (%s) after %llu of its %llu blocks", kernel,
+                      atomic_load(&wd_interrupt) == SIGINT ? "SIGINT: Ctrl-C" : "SIGTERM",
+                      (unsigned long long)blocks_run, (unsigned long long)nblocks);
+        last_info.status = last_status;
+        return last_status;
+    }
     if (fired && !has_err && blocks_run < nblocks) { /* stopped between blocks */
         sim_set_error(SIM_ERR_LAUNCH_TIMEOUT,
                       "launch of %s ran longer than SIMTLAB_TIMEOUT=%ld s and was stopped after %llu of its %llu "
@@ -2638,7 +2694,10 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         char where[600];
         pc_where(err.pc, kernel, where, sizeof where);
         char progress[320] = "";
-        if (err.status == SIM_ERR_LAUNCH_TIMEOUT) /* a long kernel or a hang: how far the grid got says which */
+        if (err.status == SIM_ERR_LAUNCH_TIMEOUT && atomic_load(&wd_interrupt))
+            snprintf(progress, sizeof progress, "\n    %llu of the grid's %llu blocks had finished",
+                     (unsigned long long)blocks_run, (unsigned long long)nblocks);
+        else if (err.status == SIM_ERR_LAUNCH_TIMEOUT) /* a long kernel or a hang: how far the grid got says which */
             snprintf(progress, sizeof progress,
                      "\n    %llu of the grid's %llu blocks had finished (a long kernel, not a hang, if this count grows "
                      "with SIMTLAB_TIMEOUT: every thread runs on this CPU, and a smaller problem may be the fix)",

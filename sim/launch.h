@@ -280,6 +280,9 @@ int sim_kernel_trap(const char *what, const char *file, unsigned line);
 
 /* Info of the last launch (also a failed one). */
 const sim_launch_info *sim_last_launch(void);
+/* The signal (SIGINT, SIGTERM) that stopped the last launch, or 0 (sim/launch.c, on_interrupt):
+ * the launch returned SIM_ERR_LAUNCH_TIMEOUT with its report; the caller should end the run. */
+int sim_interrupted(void);
 
 /* ---- per-instruction counters (detailed mode; `simtlab run --lines`) ---- */
 /* With the profile on, each launch in detailed mode also counts, per

@@ -1571,6 +1571,11 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     r->sim_ms = ms;
     if (opt_lines)
         run_lines_report(r->k.name, n_recs, &r->lines, &r->n_lines);
+    if (sim_interrupted()) { /* Ctrl-C or SIGTERM stopped it: the summary so far (at_exit), then end
+                              * as the signal would have ended the program */
+        say("interrupted in kernel %s (launched at %s:%d); the launches so far:", kernel, base, line);
+        exit(128 + sim_interrupted());
+    }
     return e;
 }
 

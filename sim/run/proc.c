@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 extern char **environ;
+volatile int proc_child;
 
 int proc_run(char *const argv[], const char *out, int verbose, char *const envp[])
 {
@@ -40,10 +41,14 @@ int proc_run_as(const char *path, char *const argv[], const char *out, int verbo
         errno = rc;
         return -1;
     }
+    proc_child = pid;
     int st;
     while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
+        if (errno != EINTR) {
+            proc_child = 0;
             return -1;
+        }
+    proc_child = 0;
     return WIFSIGNALED(st) ? PROC_SIGNALED + WTERMSIG(st) : WEXITSTATUS(st);
 }
 

@@ -14,6 +14,8 @@ int proc_run(char *const argv[], const char *out, int verbose, char *const envp[
 /* The same, running the executable at path with argv as given (argv[0] the name the program
  * sees) */
 int proc_run_as(const char *path, char *const argv[], const char *out, int verbose, char *const envp[]);
+/* The program being waited for by proc_run_as (0 when none): run.c forwards SIGTERM to it. */
+extern volatile int proc_child;
 /* "simtlab run: <message>" on stderr; returns 2 (the driver's exit status for its own errors). */
 int run_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #endif

@@ -1218,6 +1218,15 @@ static char **env_with(const char *const *add, int n_add)
     return e;
 }
 
+/* While the program runs: SIGTERM (`timeout`'s) goes on to it, and Ctrl-C's SIGINT, which the
+ * terminal sends to the program as well, leaves this driver waiting for it; the program's runtime
+ * stops a running launch on either and prints the launches so far (sim/launch.c, on_interrupt). */
+static void forward_signal(int sig)
+{
+    if (sig == SIGTERM && proc_child > 0)
+        kill(proc_child, sig);
+}
+
 static int run_program(const char *bin, const opts *o, const char *const *env_add, int n_env)
 {
     char **argv = calloc((size_t)o->n_prog_args + 2, sizeof *argv);
@@ -1234,7 +1243,15 @@ static int run_program(const char *bin, const opts *o, const char *const *env_ad
     argv[0] = name;
     for (int i = 0; i < o->n_prog_args; i++)
         argv[i + 1] = o->prog_args[i];
+    struct sigaction fw, old_int, old_term;
+    memset(&fw, 0, sizeof fw);
+    fw.sa_handler = forward_signal; /* a handler, not SIG_IGN: the program must not inherit an ignored SIGINT */
+    sigemptyset(&fw.sa_mask);
+    sigaction(SIGINT, &fw, &old_int);
+    sigaction(SIGTERM, &fw, &old_term);
     int rc = proc_run_as(bin, argv, NULL, o->verbose, envp);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     free(argv);
     free(envp);
     if (rc < 0)

@@ -568,6 +568,23 @@ elseif(CASE STREQUAL "link_hint")
   run(2 ${WORK}/mf/main.cu)
   expect_text("${err}" "'other' is used but defined in none of the 1 file given: if the program has more source files, pass them all" "the hint")
   run(0 ${WORK}/mf/main.cu ${WORK}/mf/k.cu)
+elseif(CASE STREQUAL "interrupt")
+  # built and run short first (the cache), then a launch of minutes stopped by `timeout`'s SIGTERM
+  # after 4 s: the report names the signal, the summary lists both launches, the second FAILED
+  run(0 ${SRC}/tests/run/interrupt.cu -- 1)
+  expect_text("${out}" "interrupt: finished \\(0\\)" "the short run")
+  execute_process(COMMAND timeout -s TERM 4 ${RUN} ${SRC}/tests/run/interrupt.cu -- 100000000
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+  if(NOT rc EQUAL 124)
+    fail("exit ${rc} (timeout's 124 expected):\n${out}\n${err}")
+  endif()
+  expect_text("${err}" "the launch was interrupted \\(SIGTERM\\) and stopped" "the launch's report")
+  expect_text("${err}" "interrupted in kernel slow \\(launched at interrupt.cu:[0-9]+\\)" "the runtime's line")
+  expect_text("${err}" "2 kernel launches on the simulator" "the summary")
+  expect_text("${err}" "slow +\\(4096,1,1\\) +\\(256,1,1\\) +FAILED" "the stopped launch in the summary")
+  if(out MATCHES "interrupt: finished")
+    fail("the program went on after the signal: ${out}")
+  endif()
 elseif(CASE STREQUAL "shared_overrun")
   # a write loop far past a static __shared__ array: reported at its line as past the end of the
   # static shared memory, the program sees cudaErrorIllegalAddress (it hung before)
