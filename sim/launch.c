@@ -384,7 +384,6 @@ static int wd_arm(long seconds)
         wd_started = 1;
     }
     atomic_store(&wd_fired, 0);
-    atomic_store(&wd_interrupt, 0);
     struct sigaction si;
     memset(&si, 0, sizeof si);
     si.sa_handler = on_interrupt;
@@ -2512,6 +2511,12 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         dl_iterate_phdr(find_tls, NULL);
     sim_access_init_segments();
     install_fault_handler();
+    if (atomic_load(&wd_interrupt)) { /* the run was interrupted: no launch after that one (a lesson's next) */
+        sim_set_error(SIM_ERR_LAUNCH_TIMEOUT, "launch of %s not run: the run was interrupted (%s) during an earlier one",
+                      kernel, atomic_load(&wd_interrupt) == SIGINT ? "SIGINT: Ctrl-C" : "SIGTERM");
+        last_info.status = last_status;
+        return last_status;
+    }
     if (sim_l2_launch_begin(cfg, (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z)) {
         sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot set up the L2 model for %s (out of host memory)", kernel);
         last_info.status = last_status;
