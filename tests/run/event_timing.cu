@@ -52,6 +52,9 @@ int main()
     cudaEventSynchronize(b);
     cudaEventElapsedTime(&overlap, a, b);
 
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    cudaFree(x);
     const int ok = host >= 25 && host < 300 && kernel > 0 && kernel < 1 && overlap > 20 && overlap < 300;
     printf("event_timing: %s (host code %.2f ms, a launch %.4f ms while its simulation took %.0f ms, host code "
            "after a queued launch %.2f ms)\n",
