@@ -2384,6 +2384,36 @@ int sim_resolve_pcs(const uintptr_t *pcs, size_t n, sim_pc_source *out)
     return rc;
 }
 
+/* The name of the kernel function starting at p (a function pointer's value), as its source
+ * writes it: 0, or -1 when p is not in kernel code or its name is unknown. addr2line's
+ * demangled "void scale<int>(int*, int)" becomes "scale<int>". */
+int sim_kernel_name_at(const void *p, char *out, size_t n)
+{
+    out[0] = 0;
+    const uintptr_t pc = (uintptr_t)p + 1; /* sim_resolve_pcs looks up pc - 1: a return address's call */
+    sim_pc_source src;
+    if (!p || !sim_in_kernel_text((uintptr_t)p) || sim_resolve_pcs(&pc, 1, &src) || !src.fn[0] || src.fn[0] == '?')
+        return -1;
+    const char *f = src.fn, *start = f, *end = f + strlen(f);
+    int depth = 0;
+    for (const char *q = f; *q; q++) { /* the parameter list's '(' outside <>; the last space before it */
+        if (*q == '<')
+            depth++;
+        else if (*q == '>')
+            depth--;
+        else if (depth == 0 && *q == ' ')
+            start = q + 1;
+        else if (depth == 0 && *q == '(') {
+            end = q;
+            break;
+        }
+    }
+    if (end <= start)
+        return -1;
+    snprintf(out, n, "%.*s", (int)(end - start), start);
+    return 0;
+}
+
 /* ---- where the blocks would run (the time model's busiest SM) ---------------------- */
 /* Each block's work, by block index (kept between launches). NULL past
  * SIM_SCHED_MAX_BLOCKS blocks or out of memory: the time model then takes the

@@ -316,6 +316,9 @@ typedef struct sim_pc_source {
     int line;
 } sim_pc_source;
 int sim_resolve_pcs(const uintptr_t *pcs, size_t n, sim_pc_source *out);
+/* The name of the kernel function starting at p, without return type and parameters
+ * ("scale<int>"): 0, or -1 when p is not the start of a function in kernel code. */
+int sim_kernel_name_at(const void *p, char *out, size_t n);
 
 /* Number of OpenMP workers launches use (1 without OpenMP). */
 int sim_worker_count(void);

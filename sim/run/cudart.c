@@ -1481,6 +1481,29 @@ const char *simtlab_launch_name(const char *text)
     return n ? n->s : "(cudaLaunchKernel)";
 }
 
+/* A launch through a function pointer variable (`kernel<<<...>>>` with `void (*kernel)(int *)`,
+ * gpu-mode's lecture 8) is named by the function it points to, not the variable: the launch's
+ * closure holds just that pointer (SIMTLAB_KCALL_ captures by value), and the pointer is the start
+ * of a function in kernel code (sim_kernel_name_at). One addr2line a pointer; kept for the run. */
+const char *simtlab_launch_fname(const char *text, const void *closure)
+{
+    void *p;
+    memcpy(&p, closure, sizeof p);
+    static struct {
+        void *p;
+        const char *name;
+    } seen[64];
+    static int n_seen;
+    for (int i = 0; i < n_seen; i++)
+        if (seen[i].p == p)
+            return seen[i].name ? seen[i].name : text;
+    char name[256];
+    const char *got = sim_kernel_name_at(p, name, sizeof name) ? NULL : simtlab_launch_name(name);
+    if (n_seen < 64)
+        seen[n_seen].p = p, seen[n_seen++].name = got;
+    return got ? got : text;
+}
+
 cudaError_t simtlab_launch_untyped(const char *kernel, const char *file, int line)
 {
     char why[600];

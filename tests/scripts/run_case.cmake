@@ -585,6 +585,13 @@ elseif(CASE STREQUAL "interrupt")
   if(out MATCHES "interrupt: finished")
     fail("the program went on after the signal: ${out}")
   endif()
+elseif(CASE STREQUAL "fnptr_launch")
+  # launches through a function pointer variable are named by the functions it points to
+  run(0 ${SRC}/tests/run/fnptr_launch.cu --json ${J})
+  expect_text("${out}" "fnptr_launch: correct" "result")
+  file(READ ${J} js)
+  expect("${js}" with_divergence kernels 0 name)
+  expect("${js}" without_divergence kernels 1 name)
 elseif(CASE STREQUAL "shared_overrun")
   # a write loop far past a static __shared__ array: reported at its line as past the end of the
   # static shared memory, the program sees cudaErrorIllegalAddress (it hung before)

@@ -826,7 +826,11 @@ struct launch {
         typedef call<typename std::decay<A>::type...> C;
         typedef typename takes_kargs<F, std::tuple<karg<typename std::decay<A>::type>...>>::type K;
         C c(fn, std::forward<A>(a)...);
-        return simtlab_launch(name, file, line, simtlab_dim3{grid.x, grid.y, grid.z},
+        /* a closure of one pointer: maybe a function pointer variable, named by its function */
+        const char *nm = sizeof(F) == sizeof(void *) && std::is_trivially_copyable<F>::value
+                             ? simtlab_launch_fname(name, &fn)
+                             : name;
+        return simtlab_launch(nm, file, line, simtlab_dim3{grid.x, grid.y, grid.z},
                               simtlab_dim3{block.x, block.y, block.z}, shared, stream, &thunk<C, K>, &c, sizeof c);
     }
     template <class... A>

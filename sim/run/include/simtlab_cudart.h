@@ -449,6 +449,9 @@ typedef struct simtlab_dim3 { unsigned x, y, z; } simtlab_dim3;
 /* cudaLaunchKernel (cuda_runtime.h): the kernel's name from the call's text, kept for the launch's
  * reports; the error of a kernel passed as a void pointer; an API error with its message */
 const char *simtlab_launch_name(const char *call_text);
+/* The name of a launch whose kernel expression's closure holds one pointer: the function it
+ * points to when that is a kernel, else text (sim/run/cudart.c). */
+const char *simtlab_launch_fname(const char *text, const void *closure);
 cudaError_t simtlab_launch_untyped(const char *kernel, const char *file, int line);
 cudaError_t simtlab_api_fail(cudaError_t e, const char *fn, const char *why);
 cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtlab_dim3 grid, simtlab_dim3 block,

@@ -1,0 +1,30 @@
+// tests/run/fnptr_launch.cu - a launch through a function pointer variable (gpu-mode's lecture 8:
+// `void benchmark(void (*kernel)(int *, int))` launching `kernel<<<...>>>`) is named in the summary
+// and --json by the function it points to, not by the variable.
+#include <cstdio>
+
+__global__ void with_divergence(int *x, int n)
+{
+    int i = threadIdx.x;
+    if (i < n)
+        x[i] = i % 2 ? 1 : 2;
+}
+__global__ void without_divergence(int *x, int n)
+{
+    int i = threadIdx.x;
+    if (i < n)
+        x[i] = 3;
+}
+
+static void benchmark(void (*kernel)(int *, int), int *d) { kernel<<<1, 32>>>(d, 32); }
+
+int main()
+{
+    int *d, h[32];
+    cudaMalloc(&d, sizeof h);
+    benchmark(with_divergence, d);
+    benchmark(without_divergence, d);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    printf("fnptr_launch: %s\n", h[5] == 3 ? "correct" : "WRONG");
+    return h[5] != 3;
+}
