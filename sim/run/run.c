@@ -279,52 +279,58 @@ static void note_shared_dynamic_init(void)
  * the refusal, the last one an unrelated "not declared"). Print the refusals alone, each at the
  * #include that reached the stub, as the rewriter names a refused include of a source file.
  * Returns how many it printed: 0 when the log has none (print it all then). */
+/* Past the opening quote of a name in a tool's message: ` or ' (ASCII), or UTF-8's ‘ (g++ and
+ * ld in a UTF-8 locale). q itself when none is there. */
+static const char *past_open_quote(const char *q)
+{
+    if (*q == '`' || *q == '\'')
+        return q + 1;
+    if ((unsigned char)q[0] == 0xe2 && (unsigned char)q[1] == 0x80 && (unsigned char)q[2] == 0x98)
+        return q + 3;
+    return q;
+}
+
 /* g++'s error on an undeclared name of a library the simulator lacks (its stub header declares
  * nothing: sim/run/include/cublas_v2.h): "f.h:3:1: error: 'cublasHandle_t' does not name a type",
  * "... 'cublasCreate' was not declared in this scope". One line a library, at its first such
- * error, instead of g++'s: 1 if any (printed), else 0. */
+ * error, instead of g++'s: the number of lines printed. */
 static int print_library_refusals(const char *s)
 {
+    static const char *const lib_names[] = {"cuBLASLt", "cuBLAS", "cuFFT", "cuSPARSE", "cuDNN"};
     static const struct {
-        const char *prefix, *lib;
-    } libs[] = {{"cublasLt", "cuBLASLt"}, {"cublas", "cuBLAS"}, {"CUBLAS_", "cuBLAS"},   {"cufft", "cuFFT"},
-                {"CUFFT_", "cuFFT"},      {"cusparse", "cuSPARSE"}, {"CUSPARSE_", "cuSPARSE"}, {"cudnn", "cuDNN"},
-                {"CUDNN_", "cuDNN"}};
-    unsigned printed = 0;
+        const char *prefix;
+        int lib; /* in lib_names */
+    } prefixes[] = {{"cublasLt", 0}, {"cublas", 1}, {"CUBLAS_", 1},   {"cufft", 2}, {"CUFFT_", 2},
+                    {"cusparse", 3}, {"CUSPARSE_", 3}, {"cudnn", 4}, {"CUDNN_", 4}};
+    unsigned printed = 0; /* bit per library */
     int count = 0;
     for (const char *line = s; line && *line;) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
-        const char *err = memmem(line, len, ": error: ", 9);
+        const char *err = memmem(line, len, ": error: ", 9), *stop = line + len;
         if (err && (memmem(line, len, "not declared", 12) || memmem(line, len, "does not name a type", 20) ||
                     memmem(line, len, "has not been declared", 21))) {
-            /* the name in its quotes: ASCII ' or UTF-8's opening quote */
-            const char *q = err + 9, *stop = line + len;
-            while (q < stop && *q != '\'' && !(q + 2 < stop && (unsigned char)q[0] == 0xe2 && (unsigned char)q[1] == 0x80 &&
-                                               (unsigned char)q[2] == 0x98))
+            const char *q = err + 9; /* the name, in its quotes */
+            while (q < stop && past_open_quote(q) == q)
                 q++;
-            q += q < stop && *q == '\'' ? 1 : 3;
-            for (size_t k = 0; q < stop && k < sizeof libs / sizeof *libs; k++) {
-                size_t pl = strlen(libs[k].prefix);
-                if ((size_t)(stop - q) <= pl || strncmp(q, libs[k].prefix, pl))
+            q = q < stop ? past_open_quote(q) : stop;
+            for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++) {
+                const size_t pl = strlen(prefixes[k].prefix);
+                const int lib = prefixes[k].lib;
+                if ((size_t)(stop - q) <= pl || strncmp(q, prefixes[k].prefix, pl))
                     continue;
-                unsigned bit = 1u << k;
-                for (size_t j = 0; j < sizeof libs / sizeof *libs; j++)
-                    if (!strcmp(libs[j].lib, libs[k].lib))
-                        bit |= 1u << j; /* cublas and CUBLAS_: one library, one line */
-                if (!(printed & bit)) {
+                if (!(printed >> lib & 1)) {
                     size_t nl = 0; /* the name, to its closing quote */
                     while (q + nl < stop && (isalnum((unsigned char)q[nl]) || q[nl] == '_' || q[nl] == ':'))
                         nl++;
                     const char *colon = line; /* "file:line" of the error: up to its second ':' */
-                    int colons = 0;
-                    while (colon < err && colons < 2)
+                    for (int colons = 0; colon < err && colons < 2;)
                         colons += *colon++ == ':';
                     fprintf(stderr,
                             "%.*s simtlab run: %s is not supported by the simulator (%.*s); run the program on a "
                             "GPU (simtlab run --mode cuda), or see docs/run.md for what simtlab run supports\n",
-                            (int)(colon - line), line, libs[k].lib, (int)nl, q);
-                    printed |= bit;
+                            (int)(colon - line), line, lib_names[lib], (int)nl, q);
+                    printed |= 1u << lib;
                     count++;
                 }
                 break;
@@ -932,9 +938,7 @@ static void undefined_hint(const char *log, int n_files)
     char *s = read_file(log, &n);
     const char *u = s ? strstr(s, "undefined reference to ") : NULL;
     if (u) {
-        u += strlen("undefined reference to ");
-        if (*u == '`' || *u == '\'' || (unsigned char)*u == 0xe2)
-            u += (unsigned char)*u == 0xe2 ? 3 : 1; /* ` ' or UTF-8's opening quote */
+        u = past_open_quote(u + strlen("undefined reference to "));
         size_t k = 0;
         while (u[k] && u[k] != '(' && u[k] != '\'' && u[k] != '\n' && (unsigned char)u[k] != 0xe2 && k < 200)
             k++;
