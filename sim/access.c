@@ -38,11 +38,15 @@ static inline __attribute__((always_inline)) uintptr_t rotr_k(uintptr_t x, unsig
     return k ? x >> k | x << (64 - k) : x;
 }
 
-/* A global access in detailed mode: its request, then the L2 trace. */
+static inline int sample_take(sim_worker *w);
+/* A global access in detailed mode (or once the watchdog's flag is up: detail_record stops the
+ * thread), or in a stretch of counting mode's sample (sim/launch.c): its request, then the L2
+ * trace. */
 static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a, uintptr_t off, unsigned size, int wr,
                                                       uintptr_t pc)
 {
-    detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
+    if (__builtin_expect(w->detailed != 0, 1) || (w->sample && sample_take(w)))
+        detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
     sim_l2_note(w, off, (unsigned)wr, 1);
 }
 
@@ -112,7 +116,7 @@ static inline __attribute__((always_inline)) void access_inline_from(uintptr_t a
         const sim_alloc *al = &sim_allocs[id];
         if (__builtin_expect(a >= al->begin && a + size <= al->live_end && !(a & (size - 1)), 1)) {
             w->alloc_ctr[id][wr] += size;
-            if (__builtin_expect(w->detailed, 0)) {
+            if (__builtin_expect(w->glob_slow, 0)) {
                 global_detailed(w, a, off, size, wr, pc);
                 return;
             }
@@ -1764,8 +1768,10 @@ static uint64_t ideal_sectors_of(const uint64_t *it, unsigned n)
 }
 
 /* Measures the request of n items it[] in the given space: *out_a, *out_b
- * are global sectors and their ideal (the ideal only with want_ideal), or
- * shared wavefronts and their ideal. A function of the items' relative
+ * are global sectors (the low 16 bits of *out_a) with the 128-byte lines they
+ * lie in (the high 16: the L1 data pipe's wavefronts, one a line, as the H100
+ * counts them: docs/NOTES.md, session 29) and the ideal sectors (only with
+ * want_ideal), or shared wavefronts and their ideal. A function of the items' relative
  * addresses, sizes and lanes and of the first address modulo 128 only
  * (sectors are 32 bytes, banks 32 words): req_memo relies on it. */
 static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal, uint32_t *out_a, uint32_t *out_b)
@@ -1775,7 +1781,7 @@ static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal,
     if (!(space & SIM_SPACE_SHARED)) {
         /* distinct 32-byte sectors the request touches: a bitmask when they
          * lie within 64 sectors of each other (nearly always), else sorted */
-        uint64_t smin = UINT64_MAX, smax = 0, sectors;
+        uint64_t smin = UINT64_MAX, smax = 0, sectors, lines = 0;
         for (unsigned i = 0; i < cnt; i++) {
             uint64_t lo = IT_ADDR(it[i]) >> 5, hi = (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5;
             smin = lo < smin ? lo : smin;
@@ -1787,11 +1793,18 @@ static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal,
                 for (uint64_t s = IT_ADDR(it[i]) >> 5; s <= (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5; s++)
                     mask |= 1ull << (s - smin);
             sectors = (uint64_t)__builtin_popcountll(mask);
+            for (uint64_t m = mask, last = UINT64_MAX; m; m &= m - 1) { /* 128-byte lines, in order */
+                const uint64_t line = (smin + (uint64_t)__builtin_ctzll(m)) >> 2;
+                lines += line != last;
+                last = line;
+            }
         } else {
             for (unsigned i = 0; i < cnt; i++)
                 for (uint64_t s = IT_ADDR(it[i]) >> 5; s <= (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5; s++)
                     items[n++] = s;
             sectors = distinct(items, n);
+            for (unsigned i = 0; i < n; i++) /* sorted now */
+                lines += !i || items[i] >> 2 != items[i - 1] >> 2;
         }
         if (space & SIM_SPACE_ATOM) {
             /* Lanes of one atomic request that hit the same address are
@@ -1817,7 +1830,7 @@ static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal,
             }
             sectors += sec_max;
         }
-        *out_a = (uint32_t)sectors;
+        *out_a = (uint32_t)(sectors | lines << 16);
         *out_b = want_ideal ? (uint32_t)ideal_sectors_of(it, cnt) : 0;
         return;
     }
@@ -1979,7 +1992,7 @@ static void list_memo(sim_worker *w, const uint64_t *it, unsigned n, int space, 
 static void count_measured(sim_worker *w, const sim_request *r, uint32_t a, uint32_t b)
 {
     if (!(r->space & SIM_SPACE_SHARED)) {
-        const uint64_t sectors = a;
+        const uint64_t sectors = a & 0xffffu;
         if (r->space & SIM_SPACE_ATOM) {
             w->c.global_atom_requests++;
             w->c.global_atom_sectors += sectors;
@@ -1989,9 +2002,11 @@ static void count_measured(sim_worker *w, const sim_request *r, uint32_t a, uint
         } else if (r->wr) {
             w->c.global_st_requests++;
             w->c.global_st_sectors += sectors;
+            w->c.global_wavefronts += a >> 16;
         } else {
             w->c.global_ld_requests++;
             w->c.global_ld_sectors += sectors;
+            w->c.global_wavefronts += a >> 16;
         }
         if (__builtin_expect(w->pcprof, 0))
             pc_add(w, r,

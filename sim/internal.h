@@ -222,6 +222,7 @@ typedef struct sim_sample_kind {
     int line;
     uint64_t bytes, seen;  /* all its stretches' shared bytes, and their number */
     uint64_t s_bytes, s_wf; /* the sampled ones' bytes and wavefronts */
+    uint64_t gacc, s_gacc, s_gwf; /* the same for plain global accesses (the L1 data pipe's wavefronts) */
     uint64_t skip;         /* stretches to skip before the next sampled */
 } sim_sample_kind;
 
@@ -233,6 +234,7 @@ typedef struct sim_worker {
     uint64_t (*alloc_ctr)[2]; /* [alloc id][0 read, 1 write] for this launch */
     sim_thread *cur;          /* running CUDA thread; NULL in the scheduler */
     int detailed;
+    int glob_slow; /* detailed, or counting mode's sample, or the watchdog's flag: global accesses go to global_detailed (sim/access.c) */
     int async;                  /* SIM_SPACE_ASYNC while sim_copy_async runs, SIM_SPACE_ATOM / _SKIP in an atomic, else 0 */
     unsigned async_threads;     /* threads of the block with copies pending (barriers test this) */
     uintptr_t tls_lo, tls_hi;   /* static __shared__ window (executable TLS) */
@@ -246,7 +248,7 @@ typedef struct sim_worker {
     /* counting mode's sample of bank conflicts (sim/launch.c sample_start): stretches
      * of a block's plain shared accesses grouped into warp requests as detailed mode does */
     int sample, sample_block;
-    uint64_t sample_sram0, sample_rng, sample_n;
+    uint64_t sample_sram0, sample_gacc0, sample_rng, sample_n;
     unsigned n_kinds;
     sim_sample_kind kinds[SIM_SAMPLE_KINDS], *sample_cur; /* stretches by the barrier they start at */
     uintptr_t dyn_win_lo, dyn_win_hi; /* dyn buffer plus red zones */

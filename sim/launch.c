@@ -734,9 +734,19 @@ static sim_sample_kind *sample_kind(sim_worker *w, const char *file, int line)
     return k;
 }
 
+/* The running block's global accesses so far: its started threads' counts (sim_l2_note). */
+static uint64_t block_gacc(const sim_worker *w)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < w->next_new; i++)
+        n += w->threads[i].l2_occ;
+    return n;
+}
+
 static void sample_open(sim_worker *w)
 {
     w->sample = 1;
+    w->glob_slow = 1;
     w->sample_n = 0;
     memset(w->tls_lim, 0, sizeof w->tls_lim);
     memset(w->dyn_lim, 0, sizeof w->dyn_lim);
@@ -751,7 +761,10 @@ static void sample_close(sim_worker *w)
     c->shared_ld_conflicts = c->shared_st_conflicts = 0;
     c->shared_atom_requests = c->shared_atom_wavefronts = c->shared_atom_conflicts = 0;
     c->async_requests = c->async_ld_sectors = c->async_st_wavefronts = c->async_st_conflicts = 0;
+    c->global_ld_requests = c->global_st_requests = c->global_ld_sectors = c->global_st_sectors = 0;
+    c->global_wavefronts = 0;
     w->sample = 0;
+    w->glob_slow = w->detailed;
     sim_shared_fast_on(w); /* the launch's limits, unless the watchdog has fired */
 }
 
@@ -773,21 +786,28 @@ void sim_sample_drop(sim_worker *w)
     sim_sample_kind *k = w->sample_cur;
     k->s_bytes += c->sram_read_bytes + c->sram_write_bytes - w->sample_sram0;
     k->s_wf += c->shared_ld_wavefronts + c->shared_st_wavefronts + c->shared_atom_wavefronts + c->async_st_wavefronts;
+    k->s_gacc += block_gacc(w) - w->sample_gacc0;
+    k->s_gwf += c->global_wavefronts;
     sample_close(w);
 }
 
-/* The stretch of kind k ends: its bytes, and, sampled, its wavefronts. */
+/* The stretch of kind k ends: its bytes and global accesses, and, sampled, their wavefronts. */
 static void sample_end_stretch(sim_worker *w, sim_sample_kind *k)
 {
     sim_counters *c = &w->c;
     uint64_t now = c->sram_read_bytes + c->sram_write_bytes, bytes = now - w->sample_sram0;
+    uint64_t gnow = block_gacc(w), gacc = gnow - w->sample_gacc0;
     w->sample_sram0 = now;
+    w->sample_gacc0 = gnow;
     k->bytes += bytes;
+    k->gacc += gacc;
     k->seen++;
     if (!w->sample)
         return;
     k->s_bytes += bytes;
     k->s_wf += c->shared_ld_wavefronts + c->shared_st_wavefronts + c->shared_atom_wavefronts + c->async_st_wavefronts;
+    k->s_gacc += gacc;
+    k->s_gwf += c->global_wavefronts;
     sample_close(w);
 }
 
@@ -799,6 +819,7 @@ static void sample_start(sim_worker *w) /* the first or the last block */
     memset(w->kinds, 0, sizeof w->kinds);
     w->sample_cur = sample_kind(w, NULL, 0);
     w->sample_sram0 = w->c.sram_read_bytes + w->c.sram_write_bytes;
+    w->sample_gacc0 = 0; /* no thread of the block has started */
     sample_open(w);
 }
 
@@ -821,16 +842,22 @@ static void sample_barrier(sim_worker *w)
 static void sample_stop(sim_worker *w) /* the block's end */
 {
     sample_end_stretch(w, w->sample_cur);
-    double wf = 0, bytes = 0;
+    double wf = 0, bytes = 0, gwf = 0, gacc = 0;
     for (unsigned i = 0; i < w->n_kinds; i++) {
         const sim_sample_kind *k = &w->kinds[i];
         if (k->s_bytes) {
             wf += (double)k->bytes * (double)k->s_wf / (double)k->s_bytes;
             bytes += (double)k->bytes;
         }
+        if (k->s_gacc) {
+            gwf += (double)k->gacc * (double)k->s_gwf / (double)k->s_gacc;
+            gacc += (double)k->gacc;
+        }
     }
     w->c.sample_wavefronts += (uint64_t)(wf + 0.5);
     w->c.sample_sram_bytes += (uint64_t)bytes;
+    w->c.sample_global_wavefronts += (uint64_t)(gwf + 0.5);
+    w->c.sample_global_accesses += (uint64_t)gacc;
     w->sample_block = 0;
 }
 
@@ -1065,6 +1092,7 @@ __attribute__((no_sanitize_address)) /* called from on_watchdog, on the signal s
 void sim_timeout_stop(sim_worker *w, uintptr_t pc)
 {
     w->detailed &= ~SIM_DETAILED_TIMEOUT;
+    w->glob_slow = w->detailed || w->sample;
     w->cur->last_pc = pc;
     w->timeout_thread = w->cur;
     sim_block_abort(w);
@@ -1084,6 +1112,7 @@ __attribute__((no_sanitize_address)) static void on_watchdog(int sig, siginfo_t 
     if (sim_in_kernel_text(pc)) /* kernel code holds no simulator state: leave it now */
         sim_timeout_stop(w, pc + 1);
     w->detailed |= SIM_DETAILED_TIMEOUT; /* the next access that tests the flag stops it */
+    w->glob_slow = 1;
     sim_shared_fast_off(w);             /* shared accesses too: they test their limits, not the flag */
 }
 
@@ -2595,6 +2624,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->dyn_hi = w->dyn_lo + cfg->shared_bytes;
             w->dyn_win_hi = w->dyn_lo + w->dyn_cap + SIM_GUARD_BYTES;
             w->detailed = detailed_mode && w->shadow_tls;
+            w->glob_slow = w->detailed;
             window_limits(w);
             w->pcprof = w->detailed && line_profile;
             memset(&w->c, 0, sizeof w->c);
@@ -2637,6 +2667,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                     if ((b == 0 || b == nblocks - 1) && !w->detailed && sample_on)
                         sample_start(w);
                     run_block(w, b, cfg);
+                    w->c.global_accesses += w->blk_gacc;
                     if (blk_work)
                         blk_work[b] = w->c.sram_read_bytes + w->c.sram_write_bytes - sram0 + 4 * w->blk_gacc;
                     if (!w->block_failed && !w->timed_out) /* finished: the timeout report counts these */
@@ -2656,6 +2687,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             sim_l2_worker_flush(w); /* the blocks it finished last */
             w->in_launch = 0;
             w->detailed &= ~SIM_DETAILED_TIMEOUT;
+            w->glob_slow = w->detailed;
             sim_tls_worker = NULL;
             sim_tls_fast = &sim_idle_worker;
 #ifdef _OPENMP

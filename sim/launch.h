@@ -188,6 +188,15 @@ typedef struct sim_counters {
      * sim/launch.c; 0 in detailed mode, which counts them all, and without the
      * sample): the sampled blocks' shared bytes and their estimated wavefronts. */
     uint64_t sample_sram_bytes, sample_wavefronts;
+    /* The L1 data pipe's wavefronts of plain global loads and stores: one for each 128-byte
+     * line a warp request touches (l1tex__data_pipe_lsu_wavefronts less shared memory's, on
+     * the H100: docs/gpu/s29-h100-coalescing). Detailed mode counts them; counting mode
+     * samples them with the bank conflicts: its sample blocks' global accesses and their
+     * estimated wavefronts, and global_accesses, all the launch's. The time model puts
+     * them on the pipe with the shared wavefronts. */
+    uint64_t global_wavefronts;
+    uint64_t sample_global_accesses, sample_global_wavefronts;
+    uint64_t global_accesses;
 } sim_counters;
 #define SIM_SCHED_MAX_BLOCKS ((uint64_t)1 << 22)
 
@@ -217,7 +226,10 @@ typedef struct sim_time_pred {
     double t_issue, t_smem, t_latency, t_blocks, t_dram, t_l2; /* each term alone, seconds */
     double warps; /* resident warps on the busiest SM */
     double wavefronts; /* the launch's shared wavefronts: counted (detailed mode) or from the sample */
-    const char *bound; /* "issue", "shared memory", "memory latency", "block starts", "DRAM", "L2" or "launch" */
+    double global_wavefronts; /* its global loads' and stores' 128-byte lines, the same way; t_smem is both
+                               * on the L1's data pipe, one a cycle an SM */
+    const char *bound; /* "issue", "shared memory", "L1 (global lines)", "memory latency", "block starts",
+                        * "DRAM", "L2" or "launch" */
 } sim_time_pred;
 sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c, double flops);
 /* The session-9 roofline (DRAM, L2, shared memory, launch): with the time model, the time
@@ -240,9 +252,10 @@ unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
 #define SIM_TM_L 1000.0  /* cycles a global access takes */
 #define SIM_TM_C 16.0    /* global bytes a thread has in flight */
 #define SIM_TM_K 200.0   /* cycles an SM spends starting a block */
-#define SIM_TM_BETA 0.4  /* how much of the other terms adds to the largest */
-#define SIM_TM_SHFL 4.0  /* issue slots a warp shuffle takes: the SM's shuffle unit serves 32 lanes a
-                            * cycle where its FMA pipes serve 128 (fitted: session 16, adopted 17) */
+#define SIM_TM_BETA 0.3  /* how much of the other terms adds to the largest (0.4 before session 29's L1 term) */
+#define SIM_TM_SHFL 8.0  /* issue slots a warp shuffle takes: the SM's shuffle unit serves 32 lanes a
+                            * cycle where its FMA pipes serve 128 (fitted: session 16, adopted 17, 4;
+                            * refitted with the L1 term in session 29) */
 
 /* DRAM bytes that copies and memsets moved through the L2 model so far. */
 void sim_l2_host_totals(uint64_t *dram_read_bytes, uint64_t *dram_write_bytes);

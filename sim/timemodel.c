@@ -15,11 +15,18 @@
  *            instructions wait on each other), the SM at most P a cycle.
  *   chain    the largest block's warp instructions one after another (x CPI):
  *            a causal grid of one wave takes as long as its longest block.
- *   shared   its shared-memory wavefronts, one a cycle (detailed mode counts
- *            them, bank conflicts included; counting mode scales its shared
- *            bytes by the wavefronts a byte of its sample of the grid's first
- *            and last blocks: sim/launch.c sample_start; without a sample,
- *            128 bytes a wavefront).
+ *   shared   the L1 data pipe's wavefronts, one a cycle: its shared-memory
+ *            wavefronts (detailed mode counts them, bank conflicts included;
+ *            counting mode scales its shared bytes by the wavefronts a byte of
+ *            its sample of the grid's first and last blocks: sim/launch.c
+ *            sample_start; without a sample, 128 bytes a wavefront) and its
+ *            global loads' and stores' wavefronts, one for each 128-byte line
+ *            a warp request touches (counting mode: its global accesses times
+ *            the sample's wavefronts an access). On the H100 a kernel of
+ *            uncoalesced loads that hit the L1 runs at exactly one such
+ *            wavefront a cycle (row sums, 32 lines a request:
+ *            docs/gpu/s29-h100-coalescing); its bound is then "L1 (global
+ *            lines)".
  *   latency  its global bytes over what its warps keep in flight (Little's
  *            law): C bytes a thread, L cycles each.
  *   blocks   K cycles to start each block, on the SM that started the most
@@ -74,8 +81,12 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
                          c->async_st_wavefronts);
     if (wf <= 0 && c->sample_sram_bytes) /* counting mode: its sample's wavefronts a byte */
         wf = sram * (double)c->sample_wavefronts / (double)c->sample_sram_bytes;
-    p.t_smem = share * (wf > 0 ? wf : sram / 128) / clock;
+    double gwf = (double)c->global_wavefronts;
+    if (gwf <= 0 && c->sample_global_accesses) /* counting mode: its sample's wavefronts an access */
+        gwf = (double)c->global_accesses * (double)c->sample_global_wavefronts / (double)c->sample_global_accesses;
     p.wavefronts = wf > 0 ? wf : sram / 128;
+    p.global_wavefronts = gwf;
+    p.t_smem = share * (p.wavefronts + gwf) / clock;
     p.t_latency = share * hbm * SIM_TM_L / (W * 32 * SIM_TM_C) / clock;
     p.t_blocks = starts * SIM_TM_K / clock;
     p.t_dram = (double)(c->dram_read_bytes + c->dram_write_bytes) / k->dram_bytes_per_s;
@@ -84,7 +95,7 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     p.bound = "issue";
     double m = p.t_issue;
     if (p.t_smem > m)
-        m = p.t_smem, p.bound = "shared memory";
+        m = p.t_smem, p.bound = gwf > p.wavefronts ? "L1 (global lines)" : "shared memory";
     if (p.t_latency > m)
         m = p.t_latency, p.bound = "memory latency";
     if (p.t_blocks > m)

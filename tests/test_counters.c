@@ -45,7 +45,7 @@ static void expect_alloc(const void *d, uint64_t rd, uint64_t wr, const char *wh
 static void expect_no_detail(const char *what)
 {
     const sim_counters *k = &sim_last_launch()->c;
-    cr_assert(k->global_ld_requests == 0 && k->global_st_requests == 0 && k->global_ld_sectors == 0 &&
+    cr_assert(k->global_ld_requests == 0 && k->global_wavefronts == 0 && k->global_st_requests == 0 && k->global_ld_sectors == 0 &&
                   k->global_st_sectors == 0 && k->shared_ld_requests == 0 && k->shared_st_requests == 0 &&
                   k->shared_ld_wavefronts == 0 && k->shared_st_wavefronts == 0 && k->shared_ld_conflicts == 0 &&
                   k->shared_st_conflicts == 0,
@@ -129,14 +129,16 @@ ParameterizedTest(scale_case *c, counters, scale)
  * copy_strided, n = 1024, 4 blocks of 256: y[i] = x[i * stride]. 32 full warps.
  * A warp's loads are 32 floats 4*stride bytes apart, spanning 128*stride bytes:
  * stride 1: 4 sectors; 2: 8; 4: 16; 8 or more: every lane in its own sector, 32.
+ * The lines they lie in (one L1 data-pipe wavefront each) are min(stride, 32).
  * Stores are consecutive: 4 sectors per request. HBM: 4n read (only the words
  * touched), 4n written. */
 typedef struct stride_case {
     int stride;
     unsigned sectors_per_request;
+    unsigned lines_per_request; /* the L1 data pipe's wavefronts: 128-byte lines (session 29) */
 } stride_case;
 
-static stride_case stride_cases[] = {{1, 4}, {2, 8}, {4, 16}, {8, 32}, {32, 32}};
+static stride_case stride_cases[] = {{1, 4, 1}, {2, 8, 2}, {4, 16, 4}, {8, 32, 8}, {16, 32, 16}, {32, 32, 32}};
 
 ParameterizedTestParameters(counters, strided)
 {
@@ -162,14 +164,22 @@ ParameterizedTest(stride_case *c, counters, strided)
         EXPECT_CTR(hbm_write_bytes, 4 * n, "stride %d detailed %d", s, detailed);
         expect_alloc(d_x, 4 * n, 0, "strided: x");
         expect_alloc(d_y, 0, 4 * n, "strided: y");
+        /* the time model's global wavefronts: counted, or counting mode's estimate from its sample
+         * of the first and last blocks (every block alike here: exact) */
+        const sim_time_pred p = sim_time_model(sim_get_device(), &cfg, &sim_last_launch()->c, 0);
+        cr_assert_float_eq(p.global_wavefronts, 32.0 * (c->lines_per_request + 1), 1e-9,
+                           "case stride %d detailed %d: global wavefronts %.1f, want %u", s, detailed,
+                           p.global_wavefronts, 32 * (c->lines_per_request + 1));
         if (!detailed) {
             expect_no_detail("strided");
+            EXPECT_CTR(global_accesses, 2 * n, "stride %d: a load and a store a thread", s);
             continue;
         }
         EXPECT_CTR(global_ld_requests, 32, "stride %d", s);
         EXPECT_CTR(global_st_requests, 32, "stride %d", s);
         EXPECT_CTR(global_ld_sectors, 32 * c->sectors_per_request, "stride %d", s);
         EXPECT_CTR(global_st_sectors, 32 * 4, "stride %d", s);
+        EXPECT_CTR(global_wavefronts, 32 * (c->lines_per_request + 1), "stride %d: the store's line too", s);
     }
     free(x);
 }

@@ -177,6 +177,7 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_num(j, "l2_ms", p.t_l2 * 1e3);
         json_num(j, "warps", p.warps);
         json_num(j, "shared_wavefronts", p.wavefronts); /* counted (--detail) or estimated from a sample */
+        json_num(j, "global_wavefronts", p.global_wavefronts); /* the same; on the L1 data pipe with shared_ms's */
         /* where the blocks ran (sim/launch.c): the busiest SM's work and blocks, the largest block's,
          * the most blocks an SM ran */
         json_uint(j, "work", k->sim.sched_work);
@@ -191,7 +192,7 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_uint(j, "warp_votes", k->sim.warp_votes);
     } else { /* the same keys, null: a JSON's shape does not depend on the backend */
         static const char *const keys[] = {"predicted_ms", "bound", "issue_ms", "shared_ms", "latency_ms",
-                                           "blocks_ms", "dram_ms", "l2_ms", "warps", "shared_wavefronts",
+                                           "blocks_ms", "dram_ms", "l2_ms", "warps", "shared_wavefronts", "global_wavefronts",
                                            "work", "sm_work", "sm_blocks", "block_work", "max_sm_blocks",
                                            "blocks_per_sm", "warp_shuffles", "warp_votes"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)

@@ -100,6 +100,8 @@ def load(sdir, gdir, cc='all'):
             work=tm['work'], sm_work=tm['sm_work'], sm_blocks=tm['sm_blocks'], block_work=tm['block_work'],
             max_sm_blocks=tm.get('max_sm_blocks') or 0,  # absent in JSON before session 13
             shfl=shuffles(k, cmd, json.load(open(os.path.join(sdir, 'sim-%d.json' % i))).get('params', {}), B),
+            gwf=tm['global_wavefronts'] if tm.get('global_wavefronts') is not None else
+            (k['hbm']['read_bytes'] + k['hbm']['write_bytes']) / 128.0,
             c_ms=tm['predicted_ms'], gpu_s=P.num(g, 'gpu__time_duration.sum') * 1e-9))
     return rows
 
@@ -118,7 +120,9 @@ def predict(r, p, wavefronts='json'):
     W = min(min(nb, r['fit']) * r['wpb'], WMAX)
     instr = (r['flops'] / 2 + r['sram'] / 4 + r['hbm'] / 4) / 32 + p.get('A', 0) * r['shfl']
     issue = max(share * instr / min(p['P'], W / p['CPI']), longest * instr / r['wpb'] * p['CPI'])
-    smem = share * {'json': r['wf_json'], 'detail': r['wf'], 'none': r['sram'] / 128}[wavefronts]
+    # the L1 data pipe: shared wavefronts and, since session 29, global lines (the JSON's
+    # time_model.global_wavefronts; older JSON: a coalesced request's, 128 requested bytes a line)
+    smem = share * ({'json': r['wf_json'], 'detail': r['wf'], 'none': r['sram'] / 128}[wavefronts] + r['gwf'])
     lat = share * r['hbm'] * p['L'] / (W * 32 * p['C'])
     t = [issue, smem, lat, starts * p['K'], r['dram'] / DRAM * CLK, 32.0 * r['l2'] / L2 * CLK]
     m = max(t)
@@ -129,8 +133,8 @@ GRID = dict(P=[2, 3, 4, 5, 6, 8, 1e9], CPI=[1.5, 2, 2.5, 3, 4],
             L=[400, 500, 600, 800, 1000, 1200, 1500],
             C=[16],  # only L / C enters the formula: C is held at 16 bytes (4 floats) a thread
             K=[0, 100, 200, 300],
-            BETA=[0.2, 0.3, 0.4, 0.5, 0.7],
-            A=[0])  # issue slots a warp shuffle takes: `--shuffles` fits it too (0, 1, 2, 4, 8)
+            BETA=[0.2, 0.3, 0.35, 0.4, 0.5, 0.7],
+            A=[0])  # issue slots a warp shuffle takes: `--shuffles` fits it too (0, 1, 2, 4, 6, 8)
 
 
 def fit(rows):
@@ -147,7 +151,7 @@ def fit(rows):
 
 def main():
     if '--shuffles' in sys.argv:
-        GRID['A'] = [0, 1, 2, 4, 8]
+        GRID['A'] = [0, 1, 2, 4, 6, 8]
     if '--issue-cap' in sys.argv:  # an SM issues at most 4 warp instructions a cycle
         GRID['P'] = [p for p in GRID['P'] if p <= 4]
     args = [a for a in sys.argv[1:] if not a.startswith('-')]
