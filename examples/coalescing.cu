@@ -7,8 +7,11 @@
 //                4 sectors a request
 //   strided      out[i] = in[i * s] for s = 1, 2, 4, ... 32: 4, 8, 16, 32 sectors
 //                a request, in 1 to 32 different 128-byte lines
+//   scatter      out[i * s] = in[i]: the same pattern on the stores (a naive
+//                transpose's): each 4-byte store a sector of its own from s = 8 on
 // Each kernel is timed with CUDA events (on the simulator the events give the
-// time model's prediction) and checked exactly against the CPU.
+// time model's prediction) and checked exactly against the CPU. GB/s: the n^2
+// floats summed, or the m floats copied, over that time.
 //   ./simtlab run examples/coalescing.cu --lines [-- n m]
 //   n: the matrix is n x n (a multiple of 256, default 4096); m: strided's
 //   elements (a multiple of 256, default 2^20)
@@ -47,6 +50,13 @@ __global__ void strided(const float *in, float *out, int m, int stride)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < m)
         out[i] = in[(size_t)i * stride];
+}
+
+__global__ void scatter(const float *in, float *out, int m, int stride)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < m)
+        out[(size_t)i * stride] = in[i];
 }
 
 // Milliseconds between two events recorded around a launch.
@@ -91,11 +101,12 @@ int main(int argc, char **argv)
     row_sums<<<1, THREADS>>>(dA, dsums, 0);
     column_sums<<<1, THREADS>>>(dA, dsums, 0);
     strided<<<1, THREADS>>>(din, dout, 0, 1);
+    scatter<<<1, THREADS>>>(dout, din, 0, 1);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     int failed = 0;
     std::vector<float> sums(n);
-    printf("%-12s %8s %10s %12s\n", "kernel", "", "ms", "GB/s read");
+    printf("%-12s %8s %10s %12s\n", "kernel", "", "ms", "GB/s moved");
     for (int v = 0; v < 2; v++) {
         CHECK(cudaMemset(dsums, 0, n * sizeof(float)));
         CHECK(cudaEventRecord(t0));
@@ -131,6 +142,25 @@ int main(int argc, char **argv)
         for (long i = 0; i < m; i++)
             bad += out[i] != in[(size_t)i * s];
         printf("%-12s s = %-4d %10.3f %12.1f  %s\n", "strided", s, ms, (double)m * sizeof(float) / (ms * 1e6),
+               bad ? "WRONG" : "correct");
+        failed |= bad != 0;
+    }
+    // scatter: out is din (m * 32 floats), in is dout (strided's last output, in[i * 32]);
+    // each pass writes its words over in's values, which the check reads back
+    std::vector<float> big((size_t)m * smax), src(m);
+    CHECK(cudaMemcpy(src.data(), dout, m * sizeof(float), cudaMemcpyDeviceToHost));
+    for (int s = 1; s <= smax; s *= 2) {
+        CHECK(cudaMemset(din, 0, (size_t)m * smax * sizeof(float)));
+        CHECK(cudaEventRecord(t0));
+        scatter<<<m / THREADS, THREADS>>>(dout, din, (int)m, s);
+        CHECK(cudaGetLastError());
+        CHECK(cudaEventRecord(t1));
+        float ms = elapsed(t0, t1);
+        CHECK(cudaMemcpy(big.data(), din, big.size() * sizeof(float), cudaMemcpyDeviceToHost));
+        long bad = 0;
+        for (size_t j = 0; j < big.size(); j++)
+            bad += big[j] != (j % s == 0 && j / s < (size_t)m ? src[j / s] : 0.0f);
+        printf("%-12s s = %-4d %10.3f %12.1f  %s\n", "scatter", s, ms, (double)m * sizeof(float) / (ms * 1e6),
                bad ? "WRONG" : "correct");
         failed |= bad != 0;
     }

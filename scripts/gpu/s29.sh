@@ -8,6 +8,7 @@
 #    on a flushed L2 with free clocks (as docs/gpu/l2-run4 was measured): s29/coal-<n>.csv in $OUT/s29.tgz.
 # B. The other examples (transpose n = 1024 and 4096, matmul n = 256 and 1024): held-out kernels
 #    for the fit, the same way: s29/<name>-<n>.csv.
+#    A third pass has the L2's requests and sectors (lts__*): s29/<name>-m3.csv.
 # C. The L1's metric names on this chip (l1tex__*) for whoever refines the term: s29/l1tex-metrics.txt.
 set -u
 D=/tmp/s29 # many files: they come back as one tarball, $OUT/s29.tgz
@@ -25,6 +26,9 @@ M=$M,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct
 M=$M,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.per_cycle_active
 M2=l1tex__data_pipe_lsu_wavefronts_mem_lsu.sum,l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_ld.sum
 M2=$M2,l1tex__data_pipe_lsu_wavefronts.sum,l1tex__m_xbar2l1tex_read_sectors_mem_lsu.sum
+M3=gpu__time_duration.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_write.sum
+M3=$M3,lts__t_sectors_srcunit_tex_op_write.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed
+M3=$M3,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_requests.sum
 prof() { # prof <name> <binary> <args...>: plain run, then the metrics, then the optional ones
   local name=$1; shift
   timeout 120 "$@" >"$D/$name-plain.txt" 2>&1
@@ -35,14 +39,23 @@ prof() { # prof <name> <binary> <args...>: plain run, then the metrics, then the
   timeout 120 ncu --cache-control all --clock-control none --csv --page raw --print-units base --metrics "$M2" \
     "$@" >"$D/$name-m2.csv" 2>"$D/$name-m2.err"
   echo "$name ncu2 rc=$?" | tee -a "$D/log.txt"
+  timeout 120 ncu --cache-control all --clock-control none --csv --page raw --print-units base --metrics "$M3" \
+    "$@" >"$D/$name-m3.csv" 2>"$D/$name-m3.err"
+  echo "$name ncu3 rc=$?" | tee -a "$D/log.txt"
 }
 nvcc -O2 -lineinfo -std=c++17 -arch=sm_90 -o /tmp/coal examples/coalescing.cu >"$D/build.txt" 2>&1 &&
   nvcc -O2 -lineinfo -std=c++17 -arch=sm_90 -o /tmp/transpose examples/transpose.cu >>"$D/build.txt" 2>&1 &&
   nvcc -O2 -lineinfo -std=c++17 -arch=sm_90 -o /tmp/matmul examples/matmul.cu >>"$D/build.txt" 2>&1 ||
   { cat "$D/build.txt"; exit 1; }
-for n in 2048 4096 8192 16384; do prof coal-$n /tmp/coal $n 4194304; done
-for n in 1024 4096; do prof transpose-$n /tmp/transpose $n; done
-for n in 256 1024; do prof matmul-$n /tmp/matmul $n; done
+# COAL="n:m ..." and OTHERS=0 select (session 29's second call: COAL="4096:1048576 4096:4194304" OTHERS=0)
+for nm in ${COAL:-2048:4194304 4096:4194304 8192:4194304 16384:4194304}; do
+  n=${nm%%:*} m=${nm##*:}
+  if [ "$m" = 4194304 ]; then prof coal-$n /tmp/coal "$n" "$m"; else prof coal-$n-$m /tmp/coal "$n" "$m"; fi
+done
+if [ "${OTHERS:-1}" = 1 ]; then
+  for n in 1024 4096; do prof transpose-$n /tmp/transpose $n; done
+  for n in 256 1024; do prof matmul-$n /tmp/matmul $n; done
+fi
 ncu --query-metrics --chip gh100 2>/dev/null | grep -E '^l1tex__(t_|data_|m_)' >"$D/l1tex-metrics.txt"
 echo "done" | tee -a "$D/log.txt"
 tar czf "${OUT:-/tmp/out}/s29.tgz" -C /tmp s29
