@@ -38,14 +38,25 @@ static inline __attribute__((always_inline)) uintptr_t rotr_k(uintptr_t x, unsig
     return k ? x >> k | x << (64 - k) : x;
 }
 
-static inline int sample_take(sim_worker *w);
+/* Counting mode's sample takes one more global access of its stretch: 0 when the stretch
+ * passed SIM_SAMPLE_MAX_ACCESSES of them and was dropped. Global accesses have their own
+ * count: sample_n, the shared accesses', also bounds the race checks (SIM_SAMPLE_RACE_ACCESSES). */
+static inline int sample_take_global(sim_worker *w)
+{
+    if (__builtin_expect(++w->sample_gn > SIM_SAMPLE_MAX_ACCESSES, 0)) {
+        sim_sample_drop(w);
+        return 0;
+    }
+    return 1;
+}
+
 /* A global access in detailed mode (or once the watchdog's flag is up: detail_record stops the
  * thread), or in a stretch of counting mode's sample (sim/launch.c): its request, then the L2
  * trace. */
 static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a, uintptr_t off, unsigned size, int wr,
                                                       uintptr_t pc)
 {
-    if (__builtin_expect(w->detailed != 0, 1) || (w->sample && sample_take(w)))
+    if (__builtin_expect(w->detailed != 0, 1) || (w->sample && sample_take_global(w)))
         detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
     sim_l2_note(w, off, (unsigned)wr, 1);
 }

@@ -248,7 +248,7 @@ typedef struct sim_worker {
     /* counting mode's sample of bank conflicts (sim/launch.c sample_start): stretches
      * of a block's plain shared accesses grouped into warp requests as detailed mode does */
     int sample, sample_block;
-    uint64_t sample_sram0, sample_gacc0, sample_rng, sample_n;
+    uint64_t sample_sram0, sample_gacc0, sample_rng, sample_n, sample_gn; /* sample_gn: its global accesses */
     unsigned n_kinds;
     sim_sample_kind kinds[SIM_SAMPLE_KINDS], *sample_cur; /* stretches by the barrier they start at */
     uintptr_t dyn_win_lo, dyn_win_hi; /* dyn buffer plus red zones */

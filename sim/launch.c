@@ -747,7 +747,7 @@ static void sample_open(sim_worker *w)
 {
     w->sample = 1;
     w->glob_slow = 1;
-    w->sample_n = 0;
+    w->sample_n = w->sample_gn = 0;
     memset(w->tls_lim, 0, sizeof w->tls_lim);
     memset(w->dyn_lim, 0, sizeof w->dyn_lim);
 }
@@ -765,6 +765,8 @@ static void sample_close(sim_worker *w)
     c->global_wavefronts = 0;
     w->sample = 0;
     w->glob_slow = w->detailed;
+    if (w->timed_out) /* after the store: the watchdog may have fired between its load and it */
+        w->glob_slow = 1;
     sim_shared_fast_on(w); /* the launch's limits, unless the watchdog has fired */
 }
 

@@ -84,6 +84,9 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     double gwf = (double)c->global_wavefronts;
     if (gwf <= 0 && c->sample_global_accesses) /* counting mode: its sample's wavefronts an access */
         gwf = (double)c->global_accesses * (double)c->sample_global_wavefronts / (double)c->sample_global_accesses;
+    else if (gwf <= 0 && !(c->global_ld_requests + c->global_st_requests + c->global_atom_requests +
+                           c->async_requests)) /* counting mode without a sample: coalesced, 128 bytes a line */
+        gwf = hbm / 128;
     p.wavefronts = wf > 0 ? wf : sram / 128;
     p.global_wavefronts = gwf;
     p.t_smem = share * (p.wavefronts + gwf) / clock;

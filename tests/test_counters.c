@@ -173,6 +173,13 @@ ParameterizedTest(stride_case *c, counters, strided)
         if (!detailed) {
             expect_no_detail("strided");
             EXPECT_CTR(global_accesses, 2 * n, "stride %d: a load and a store a thread", s);
+            /* without the sample: every request taken as coalesced, 128 requested bytes a line */
+            sim_set_sample(0);
+            SIM_CHECK(copy_strided_launch_sim(&cfg, d_y, d_x, n, s));
+            sim_set_sample(1);
+            const sim_time_pred q = sim_time_model(sim_get_device(), &cfg, &sim_last_launch()->c, 0);
+            cr_assert_float_eq(q.global_wavefronts, 8.0 * n / 128, 1e-9, "case stride %d, no sample: %.1f", s,
+                               q.global_wavefronts);
             continue;
         }
         EXPECT_CTR(global_ld_requests, 32, "stride %d", s);
@@ -695,6 +702,24 @@ Test(counters, sample_partial)
             want += (t + i) & 255;
         cr_assert_float_eq(out[t], (float)want, 1e-3 * want, "y[%d] = %g, want %g", t, out[t], want);
     }
+    SIM_CHECK(sim_free(y));
+}
+
+/* Counting mode's sample sees a shared race after many global accesses of the same stretch
+ * (256 threads x 1024 loads, past the 2^14 sampled accesses it race-checks): global accesses,
+ * sampled for the L1 lines since session 29, have their own count and leave the race checks'
+ * budget to the shared ones. */
+Test(counters, sample_race_after_global_loads)
+{
+    float *x = dev_buf("x", 1024 * sizeof(float), NULL), *y = dev_buf("y", 256 * sizeof(float), NULL);
+    sim_set_detailed(0);
+    simt_cfg cfg = cfg1(1, 256, 0);
+    SIM_CHECK(global_then_race_launch_sim(&cfg, y, x, 1024));
+    const char *note = sim_last_launch()->race_note;
+    cr_assert(strstr(note, "in kernel global_then_race") && strstr(note, "seen in counting mode's sample"),
+              "the race note is \"%s\"", note);
+    EXPECT_CTR(global_accesses, 256 * 1025, "global_then_race: 1024 loads and a store a thread");
+    SIM_CHECK(sim_free(x));
     SIM_CHECK(sim_free(y));
 }
 

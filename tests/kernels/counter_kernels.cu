@@ -185,6 +185,20 @@ __global__ void long_stretch(float *y, const float *x, int n)
     y[threadIdx.x] = s;
 }
 
+/* global_then_race: n global loads a thread, then each thread writes its shared word and
+ * reads its neighbour's with no barrier between: a race that counting mode's sample must
+ * still see after many global accesses (they do not use up its race checks' budget) */
+__global__ void global_then_race(float *y, const float *x, int n)
+{
+    __shared__ float a[256];
+    const int t = threadIdx.x;
+    float s = 0.0f;
+    for (int i = 0; i < n; i++)
+        s += x[(t + i) & 1023];
+    a[t] = s;
+    y[blockIdx.x * blockDim.x + t] = a[(t + 1) & 255];
+}
+
 /* shared_stretch: each thread writes its word of a 256-word shared array,
  * then, after one barrier, reads words of it n times without another barrier:
  * counting mode's bank-conflict sample drops a stretch this long (sim/launch.c,
@@ -261,6 +275,7 @@ __global__ void log_mix(float *out, const float *g, int n, int generic)
 LAUNCHER(log_mix, (float *, out), (const float *, g), (int, n), (int, generic))
 LAUNCHER(long_stretch, (float *, y), (const float *, x), (int, n))
 LAUNCHER(shared_stretch, (float *, y), (int, n))
+LAUNCHER(global_then_race, (float *, y), (const float *, x), (int, n))
 LAUNCHER(copy_strided, (float *, y), (const float *, x), (int, n), (int, stride))
 LAUNCHER(transpose_naive, (float *, out), (const float *, in), (int, n))
 LAUNCHER(transpose_tiled, (float *, out), (const float *, in), (int, n))

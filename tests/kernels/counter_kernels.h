@@ -19,5 +19,6 @@ DECLARE_LAUNCHER(global_float4, (float *, y), (const float *, x), (int, stride))
 DECLARE_LAUNCHER(log_mix, (float *, out), (const float *, g), (int, n), (int, generic));
 DECLARE_LAUNCHER(long_stretch, (float *, y), (const float *, x), (int, n));
 DECLARE_LAUNCHER(shared_stretch, (float *, y), (int, n));
+DECLARE_LAUNCHER(global_then_race, (float *, y), (const float *, x), (int, n));
 DECLARE_LAUNCHER(copy_async_tile, (float *, y), (const float *, x), (int, stride), (int, misuse));
 #endif
