@@ -127,6 +127,8 @@ static inline __attribute__((always_inline)) void access_inline_from(uintptr_t a
         const sim_alloc *al = &sim_allocs[id];
         if (__builtin_expect(a >= al->begin && a + size <= al->live_end && !(a & (size - 1)), 1)) {
             w->alloc_ctr[id][wr] += size;
+            if (wr) /* a constant in the hooks */
+                sim_l2_wmask(w, off, size);
             if (__builtin_expect(w->glob_slow, 0)) {
                 global_detailed(w, a, off, size, wr, pc);
                 return;
@@ -704,6 +706,9 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
                 sim_block_abort(w);
             }
             w->alloc_ctr[id][wr] += size; /* atomics come here */
+            if (wr && !w->async) /* a plain write: its bytes, sector by sector (sim_l2_wmask) */
+                for (uintptr_t x = off, end = off + size; x < end; x = (x | 31) + 1)
+                    sim_l2_wmask(w, x, (unsigned)((((x | 31) + 1) < end ? (x | 31) + 1 : end) - x));
             if (w->async != SIM_SPACE_SKIP) /* an atomic: one L2 operation (its read half) */
                 sim_l2_note(w, off, w->async == SIM_SPACE_ATOM ? 2u : (unsigned)wr, 0);
             if (w->detailed)

@@ -298,6 +298,8 @@ typedef struct sim_worker {
     size_t l2_done;     /* l2_tr[0, l2_done) already sorted and filtered (a compaction) */
     uint64_t *l1_tags;  /* 2^SIM_L1_SHIFT_MAX: the write-merge table of sim/l2.c */
     uint64_t *l1r_tags; /* 2^SIM_L1_SHIFT_MAX: the in-block read table of sim/l2.c */
+    uint64_t *wm_tag;   /* 2^SIM_WM_SHIFT: the running block's written sectors (sector << 30 | l1_gen) ... */
+    uint32_t *wm_mask;  /* ... and the bytes of each it wrote (sim_l2_wmask) */
     size_t l2_alloc;    /* entries l2_tr has room for */
     uint64_t *l2_tmp;   /* l2_tmp_n entries: the occurrence sort's other buffer */
     size_t l2_tmp_n;
@@ -433,6 +435,34 @@ static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uin
     }
     if (turn && __builtin_expect(!((occ + 1) & (SIM_L2_TURN - 1)), 0))
         sim_l2_turn(w);
+}
+/* A plain global write of size bytes at arena offset off: its bytes in the block's table of
+ * written sectors, so that sim/l2.c can tell a sector the block leaves partial (the chip
+ * fetches such a sector from DRAM to merge it: docs/l2-model.md, "Partial-sector writes").
+ * A slot taken by another sector of the block loses the first one's bytes: that sector counts
+ * as whole (no fetch). Aligned accesses of up to 16 bytes never cross a sector. */
+#define SIM_WM_SHIFT 15
+/* The sector's pair of slots (2 ways: a block's sectors collide less), the first's index. */
+static inline __attribute__((always_inline)) size_t sim_wm_slot(uint64_t sector)
+{
+    return (size_t)((sector * 0x9E3779B97F4A7C15ull) >> (64 - SIM_WM_SHIFT)) & ~(size_t)1;
+}
+static inline __attribute__((always_inline)) void sim_l2_wmask(sim_worker *w, uintptr_t off, unsigned size)
+{
+    const uint64_t s = off >> 5, t = s << 30 | w->l1_gen;
+    const unsigned lo = (unsigned)(off & 31);
+    const uint32_t m = (size >= 32 ? ~0u : ((1u << size) - 1)) << lo;
+    size_t h = sim_wm_slot(s);
+    if (w->wm_tag[h] != t) {
+        if (w->wm_tag[h + 1] == t) {
+            h++;
+        } else { /* new in the block: the second way if the first holds another of the block's */
+            h += (w->wm_tag[h] & (((uint64_t)1 << 30) - 1)) == w->l1_gen;
+            w->wm_tag[h] = t;
+            w->wm_mask[h] = 0;
+        }
+    }
+    w->wm_mask[h] |= m;
 }
 void sim_sample_drop(sim_worker *w); /* sim/launch.c: a sampled stretch too long to finish, dropped */
 int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks); /* 0 or -1 (out of memory) */

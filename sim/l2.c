@@ -63,6 +63,7 @@
 
 #define SIM_L2_WAYS 16
 #define PEND_SHIFT 4 /* valid[i] >> 4: sectors fetched with their pair's other half, not looked up since */
+#define PARTIAL_SHIFT 4 /* dirty[i] >> 4: dirty sectors written only in part, not valid (l2_sector) */
 #define SIM_L2_LINE_SHIFT 7 /* 128-byte lines */
 #define SIM_L2_RR 16        /* reads each block of the window feeds per turn (a write costs 1 / SIM_L2_READ_COST of one) */
 #define SIM_TRACE_CAP ((size_t)1 << 25) /* trace entries a block may keep (256 MB) */
@@ -94,7 +95,7 @@ static struct {
      * lookup reads only the 128 bytes of its set's tags */
     uint64_t *tag; /* line address + 1; 0: empty */
     uint64_t *lru; /* last use (L2.clock) */
-    uint8_t *valid, *dirty; /* per sector of the line; valid's high nibble: PEND_SHIFT */
+    uint8_t *valid, *dirty; /* per sector of the line; valid's high nibble: PEND_SHIFT, dirty's: PARTIAL_SHIFT */
     uint8_t *hot;   /* per line: looked up again (not the lookup just before) since it came in */
     uint8_t *live;  /* per set: touched in this launch (listed in touched) */
     uint32_t *touched;
@@ -173,7 +174,11 @@ static inline unsigned dirty_cap(size_t set) { return SIM_L2_DIRTY_WAYS + (set /
 
 static inline void write_back(size_t i)
 {
-    unsigned n = (unsigned)__builtin_popcount(L2.dirty[i]);
+    unsigned n = (unsigned)__builtin_popcount(L2.dirty[i] & 15u);
+    /* a sector written in part (PARTIAL_SHIFT) is read from DRAM to merge first: on the H100 the
+     * fetched bytes follow the partial sectors written back (docs/gpu/s29b-h100-scatter: strided
+     * 4-byte stores, 0.7 / 11.6 / 28.0 MB fetched against 0.7 / 10.8 / 25.5 MB written back) */
+    L2.fetched += 32u * (unsigned)__builtin_popcount(L2.dirty[i] >> PARTIAL_SHIFT);
     L2.written_back += n * 32u;
     L2.dirty_sectors -= n;
     L2.dirty[i] = 0;
@@ -182,7 +187,7 @@ static inline void write_back(size_t i)
 /* What one sector of a trace costs of a block's turn in the window: a read or
  * an atomic SIM_L2_READ_COST, a write 1 (a warp waits for its loads, not its
  * stores). kind: 0 read, 1 write, 2 atomic. */
-static inline unsigned entry_cost(unsigned kind) { return kind == 1 ? 1 : SIM_L2_READ_COST; }
+static inline unsigned entry_cost(unsigned kind) { return kind & 1 ? 1 : SIM_L2_READ_COST; } /* writes: 1, 3 */
 
 /* One sector of a block on SM sm through that SM's L1; 1: a read that hits
  * there (the L2 never sees it). Reads and writes allocate (the least recently
@@ -226,7 +231,10 @@ static int l1_hit(unsigned sm, uint64_t sector, unsigned kind)
     return hit;
 }
 
-/* One sector through the L2. kind: 0 read, 1 write, 2 atomic. */
+/* One sector through the L2. kind: 0 read, 1 write, 2 atomic, 3 a write of part of the sector
+ * (its block wrote no more of it: l1_filter); where the L2 does not hold the sector, it stays
+ * partial (not valid) until a read fetches it or a whole write covers it, and costs a fetch
+ * when written back (write_back). */
 static void l2_sector(uint64_t sector, unsigned kind)
 {
     const uint64_t line = sector >> 2, want = line + 1;
@@ -282,12 +290,17 @@ static void l2_sector(uint64_t sector, unsigned kind)
         L2.wr_hits += present;
         L2.at_misses += kind == 2 && !hit;
     }
-    if (!present && kind != 1) { /* DRAM is read in aligned pairs of sectors */
+    if (!present && kind != 1 && kind != 3) { /* DRAM is read in aligned pairs of sectors */
         uint8_t fetch = (uint8_t)(SIM_L2_FETCH == 2 ? 3u << (sub & 2) : bit) & (uint8_t)~L2.valid[i] & 15u;
         L2.fetched += 32u * (unsigned)__builtin_popcount(fetch);
         L2.valid[i] |= (uint8_t)(fetch | (fetch & ~bit) << PEND_SHIFT);
     }
-    L2.valid[i] |= bit;
+    if (!present && kind == 3) { /* part of a sector L2 does not hold: dirty and partial (write_back) */
+        L2.dirty[i] |= (uint8_t)(bit << PARTIAL_SHIFT);
+    } else {
+        L2.valid[i] |= bit;
+        L2.dirty[i] &= (uint8_t)~(bit << PARTIAL_SHIFT); /* whole now: written whole, or fetched */
+    }
     L2.rewrites += kind != 0 && (L2.dirty[i] & bit);
     if (kind != 0 && !(L2.dirty[i] & bit)) {
         if (!L2.dirty[i] && SIM_L2_DIRTY_WAYS < SIM_L2_WAYS) { /* a line turns dirty: the set's cap (dirty_cap) */
@@ -578,6 +591,12 @@ static size_t l1_filter(sim_worker *w, uint64_t *e, size_t n)
                 if (*wslot == t)
                     continue; /* merged with the block's earlier write */
                 *wslot = t;
+                /* the bytes the block wrote of it so far (sim_l2_wmask): part of the sector only,
+                 * and the L2 will fetch the rest; a sector whose slot another took counts whole */
+                const size_t m = sim_wm_slot(s);
+                const uint64_t wt = s << 30 | w->l1_gen;
+                if ((w->wm_tag[m] == wt && w->wm_mask[m] != ~0u) || (w->wm_tag[m + 1] == wt && w->wm_mask[m + 1] != ~0u))
+                    e[i] |= 3;
             } else {
                 *wslot = 0; /* an atomic is made at L2: L1's copy is stale */
                 if (*rslot == t)
@@ -806,6 +825,7 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
     if (++w->l1_gen == (uint64_t)1 << 30) { /* the next block's L1 starts empty; at the wrap, really */
         memset(w->l1_tags, 0, sizeof(uint64_t) << SIM_L1_SHIFT_MAX);
         memset(w->l1r_tags, 0, sizeof(uint64_t) << SIM_L1_SHIFT_MAX);
+        memset(w->wm_tag, 0, sizeof(uint64_t) << SIM_WM_SHIFT);
         w->l1_gen = 1;
     }
     size_t n = w->l2_n;
@@ -984,7 +1004,7 @@ void sim_l2_host_access(uintptr_t a, size_t n, int wr)
             size_t set = set_of(line);
             for (size_t k = set; k < set + SIM_L2_WAYS; k++)
                 if (L2.tag[k] == line + 1) {
-                    L2.dirty_sectors -= (unsigned)__builtin_popcount(L2.dirty[k]);
+                    L2.dirty_sectors -= (unsigned)__builtin_popcount(L2.dirty[k] & 15u);
                     L2.tag[k] = 0, L2.valid[k] = L2.dirty[k] = L2.hot[k] = 0, L2.lru[k] = 0;
                 }
         }

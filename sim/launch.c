@@ -540,12 +540,16 @@ static sim_worker *worker_get(void)
     w->l2_last = w->l2_last2 = ~0ull;
     w->l1_tags = calloc((size_t)1 << SIM_L1_SHIFT_MAX, sizeof *w->l1_tags);
     w->l1r_tags = calloc((size_t)1 << SIM_L1_SHIFT_MAX, sizeof *w->l1r_tags);
+    w->wm_tag = calloc((size_t)1 << SIM_WM_SHIFT, sizeof *w->wm_tag);
+    w->wm_mask = calloc((size_t)1 << SIM_WM_SHIFT, sizeof *w->wm_mask);
     w->l1_gen = 1; /* never 0: an empty table entry is 0 */
     if (w->alloc_ctr == MAP_FAILED || w->dyn_map == MAP_FAILED || !w->altstack || !w->shadow_dyn || !w->l2_tr ||
-        !w->l1_tags || !w->l1r_tags) {
+        !w->l1_tags || !w->l1r_tags || !w->wm_tag || !w->wm_mask) {
         free(w->l2_tr);
         free(w->l1_tags);
         free(w->l1r_tags);
+        free(w->wm_tag);
+        free(w->wm_mask);
         free(w);
         return NULL;
     }

@@ -232,6 +232,28 @@ Test(l2, writes_stay_dirty_while_they_fit)
     SIM_CHECK(sim_free(y));
 }
 
+/* One word of each sector (stride 8) over 2 C: every sector is dirty and partial, and is either
+ * written back during the launch, read from DRAM first to merge (the H100: docs/gpu/s29b-h100-scatter),
+ * or left dirty: DRAM reads = F + the bytes written back, written back + dirty = 2 C. A sector its
+ * block writes whole (stride 1, 8 threads a sector) is never fetched (the test above). */
+Test(l2, partial_sectors_are_fetched_when_written_back)
+{
+    float *y = dev_buffer(2 * C, "y");
+    simt_cfg cfg = cfg1(256, 256, 0);
+    SIM_CHECK(l2_write_strided_launch_sim(&cfg, y, (long long)(2 * C / 32), 8, 1.0f));
+    const uint64_t back = last()->dram_write_bytes - last()->dram_background_write_bytes;
+    EXPECT(l2_write_sectors, 2 * C / 32, "2 C of partial sectors");
+    cr_assert(back >= C, "2 C of partial sectors: %llu bytes written back, want at least C", U(back));
+    EXPECT(l2_dirty_bytes, 2 * C - back, "2 C of partial sectors: what is not written back stays dirty");
+    /* each written back is fetched first, but for the few whose block's write table (2 ways of 2^15
+     * slots, sim_l2_wmask) lost them to other sectors of the block: those count whole */
+    const uint64_t fetched = last()->dram_read_bytes - F;
+    cr_assert(fetched <= back && fetched >= back - back / 50,
+              "2 C of partial sectors: %llu bytes fetched, want the %llu written back (at most 2 %% fewer)", U(fetched),
+              U(back));
+    SIM_CHECK(sim_free(y));
+}
+
 /* Writes of 2 C beside reads of a buffer of C / 8 (2 lines in every set here;
  * the rule needs one) read again and again: every set holds a hot clean line,
  * so one dirty line fewer (sim/l2.c dirty_cap): D less one line a set is left

@@ -29,6 +29,14 @@ __global__ void l2_write(float *y, long long n, float v)
         y[i] = v;
 }
 
+/* writes y[i * stride] for i in [0, n): at stride 8 one word of each sector, which the L2
+ * holds partial and fetches from DRAM when it writes it back (sim/l2.c write_back) */
+__global__ void l2_write_strided(float *y, long long n, int stride, float v)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        y[i * stride] = v;
+}
+
 /* every block reads all of x[0..n): the reuse of K and V tiles by every row tile */
 __global__ void l2_read_all_blocks(float *sink, const float *x, int n)
 {
@@ -129,6 +137,7 @@ __global__ void l2_uneven(float *out, const float *in, int heavy)
 LAUNCHER(l2_turns, (int *, log), (int *, ticket), (const float *, x), (int, iters))
 LAUNCHER(l2_read, (float *, sink), (const float *, x), (long long, n), (int, passes), (int, stride))
 LAUNCHER(l2_write, (float *, y), (long long, n), (float, v))
+LAUNCHER(l2_write_strided, (float *, y), (long long, n), (int, stride), (float, v))
 LAUNCHER(l2_read_all_blocks, (float *, sink), (const float *, x), (int, n))
 LAUNCHER(l2_atomic_one, (int *, counter))
 LAUNCHER(l2_read_chunks, (float *, sink), (const float *, x), (long long, n), (int, chunks))

@@ -5,6 +5,7 @@
 
 DECLARE_LAUNCHER(l2_read, (float *, sink), (const float *, x), (long long, n), (int, passes), (int, stride));
 DECLARE_LAUNCHER(l2_write, (float *, y), (long long, n), (float, v));
+DECLARE_LAUNCHER(l2_write_strided, (float *, y), (long long, n), (int, stride), (float, v));
 DECLARE_LAUNCHER(l2_read_all_blocks, (float *, sink), (const float *, x), (int, n));
 DECLARE_LAUNCHER(l2_atomic_one, (int *, counter));
 DECLARE_LAUNCHER(l2_turns, (int *, log), (int *, ticket), (const float *, x), (int, iters));
