@@ -38,6 +38,14 @@ static inline __attribute__((always_inline)) uintptr_t rotr_k(uintptr_t x, unsig
     return k ? x >> k | x << (64 - k) : x;
 }
 
+/* A plain global write in counting mode: its bytes (sim_l2_wmask), then the L2 trace; out of
+ * line, so that the hook calls it last and saves no registers. */
+static __attribute__((noinline)) void global_write(sim_worker *w, uintptr_t off, unsigned size)
+{
+    sim_l2_wmask(w, off, size);
+    sim_l2_note(w, off, 1, 1);
+}
+
 /* Counting mode's sample takes one more global access of its stretch: 0 when the stretch
  * passed SIM_SAMPLE_MAX_ACCESSES of them and was dropped. Global accesses have their own
  * count: sample_n, the shared accesses', also bounds the race checks (SIM_SAMPLE_RACE_ACCESSES). */
@@ -56,6 +64,8 @@ static inline int sample_take_global(sim_worker *w)
 static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a, uintptr_t off, unsigned size, int wr,
                                                       uintptr_t pc)
 {
+    if (wr)
+        sim_l2_wmask(w, off, size);
     if (__builtin_expect(w->detailed != 0, 1) || (w->sample && sample_take_global(w)))
         detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
     sim_l2_note(w, off, (unsigned)wr, 1);
@@ -127,13 +137,15 @@ static inline __attribute__((always_inline)) void access_inline_from(uintptr_t a
         const sim_alloc *al = &sim_allocs[id];
         if (__builtin_expect(a >= al->begin && a + size <= al->live_end && !(a & (size - 1)), 1)) {
             w->alloc_ctr[id][wr] += size;
-            if (wr) /* a constant in the hooks */
-                sim_l2_wmask(w, off, size);
             if (__builtin_expect(w->glob_slow, 0)) {
                 global_detailed(w, a, off, size, wr, pc);
                 return;
             }
-            sim_l2_note(w, off, (unsigned)wr, 1); /* its calls are tail calls: the hook saves no registers */
+            if (wr) { /* a constant in the hooks: a write's is a tail call too */
+                global_write(w, off, size);
+                return;
+            }
+            sim_l2_note(w, off, 0, 1); /* its calls are tail calls: the hook saves no registers */
             return;
         }
     }

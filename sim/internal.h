@@ -231,6 +231,11 @@ typedef struct sim_worker {
     uint64_t *l2_tr;          /* the running block's global sectors, for the L2 model (sim/l2.c) */
     size_t l2_n, l2_lim;      /* entries, and where sim_l2_grow is called next */
     uint64_t l2_last, l2_last2; /* the entries appended last (a repeat of either is not appended again) */
+    uint64_t *wm_tag;   /* 2^SIM_WM_SHIFT: the running block's written sectors (sector << 30 | l1_gen) ... */
+    uint32_t *wm_mask;  /* ... and the bytes of each it wrote (sim_l2_wmask, for writes only) */
+    uint64_t wm_last;   /* the tag sim_l2_wmask took last, and its slot (0: none) */
+    size_t wm_last_slot;
+    uint64_t l1_gen;    /* the running block's generation in the tables of sim/l2.c (30 bits, never 0) */
     uint64_t (*alloc_ctr)[2]; /* [alloc id][0 read, 1 write] for this launch */
     sim_thread *cur;          /* running CUDA thread; NULL in the scheduler */
     int detailed;
@@ -298,15 +303,12 @@ typedef struct sim_worker {
     size_t l2_done;     /* l2_tr[0, l2_done) already sorted and filtered (a compaction) */
     uint64_t *l1_tags;  /* 2^SIM_L1_SHIFT_MAX: the write-merge table of sim/l2.c */
     uint64_t *l1r_tags; /* 2^SIM_L1_SHIFT_MAX: the in-block read table of sim/l2.c */
-    uint64_t *wm_tag;   /* 2^SIM_WM_SHIFT: the running block's written sectors (sector << 30 | l1_gen) ... */
-    uint32_t *wm_mask;  /* ... and the bytes of each it wrote (sim_l2_wmask) */
     size_t l2_alloc;    /* entries l2_tr has room for */
     uint64_t *l2_tmp;   /* l2_tmp_n entries: the occurrence sort's other buffer */
     size_t l2_tmp_n;
     size_t l2_count[2049]; /* the occurrence sort's counters (sim/l2.c) */
     struct sim_l2_done { uint64_t b; uint64_t *e; size_t n; int lost; } l2_batch[32]; /* finished, not handed over */
     unsigned l2_nbatch;
-    uint64_t l1_gen;
     uint64_t blk_gacc; /* the running block's global accesses (its threads' l2_occ, summed as each ends) */
 
     sim_req_memo *req_memo;   /* SIM_REQ_MEMO entries, allocated by the first detailed launch */
@@ -440,7 +442,11 @@ static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uin
  * written sectors, so that sim/l2.c can tell a sector the block leaves partial (the chip
  * fetches such a sector from DRAM to merge it: docs/l2-model.md, "Partial-sector writes").
  * A slot taken by another sector of the block loses the first one's bytes: that sector counts
- * as whole (no fetch). Aligned accesses of up to 16 bytes never cross a sector. */
+ * as whole (no fetch). Aligned accesses of up to 16 bytes never cross a sector. Its cost is a
+ * streaming kernel's: lesson 2 +20 % (bench_sim's lesson2_1w_ms: a cache miss for each new
+ * sector). Groups of 8 neighbouring sectors in 8 neighbouring slots cost +11 % but lose more
+ * to collisions, and a sector whose entry was lost and made again by its later words looked
+ * partial: test l2/hot_reads_leave_one_dirty_line_fewer_a_set read 591 KB too much. */
 #define SIM_WM_SHIFT 15
 /* The sector's pair of slots (2 ways: a block's sectors collide less), the first's index. */
 static inline __attribute__((always_inline)) size_t sim_wm_slot(uint64_t sector)
@@ -452,6 +458,10 @@ static inline __attribute__((always_inline)) void sim_l2_wmask(sim_worker *w, ui
     const uint64_t s = off >> 5, t = s << 30 | w->l1_gen;
     const unsigned lo = (unsigned)(off & 31);
     const uint32_t m = (size >= 32 ? ~0u : ((1u << size) - 1)) << lo;
+    if (t == w->wm_last) { /* the sector the last write took (a warp's lanes, one after another) */
+        w->wm_mask[w->wm_last_slot] |= m;
+        return;
+    }
     size_t h = sim_wm_slot(s);
     if (w->wm_tag[h] != t) {
         if (w->wm_tag[h + 1] == t) {
@@ -463,6 +473,8 @@ static inline __attribute__((always_inline)) void sim_l2_wmask(sim_worker *w, ui
         }
     }
     w->wm_mask[h] |= m;
+    w->wm_last = t;
+    w->wm_last_slot = h;
 }
 void sim_sample_drop(sim_worker *w); /* sim/launch.c: a sampled stretch too long to finish, dropped */
 int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks); /* 0 or -1 (out of memory) */

@@ -42,7 +42,10 @@
  *     Sectors carry valid and dirty bits: a read miss fetches the aligned
  *     pair of sectors from DRAM, a write allocates without fetching (the
  *     chip keeps byte masks) and marks it dirty, an atomic fetches if needed
- *     and marks it dirty. A dirty line is written back when evicted (dirty
+ *     and marks it dirty. A sector its block wrote only in part (sim_l2_wmask,
+ *     l1_filter) and L2 does not hold stays partial: a read fetches it, and
+ *     written back it is read from DRAM first to merge (the H100's rule,
+ *     session 29). A dirty line is written back when evicted (dirty
  *     sectors only), and a set holds at most 10 or 11 dirty lines, one fewer
  *     beside a hot clean line (dirty_cap).
  *

@@ -246,7 +246,7 @@ Test(l2, partial_sectors_are_fetched_when_written_back)
     cr_assert(back >= C, "2 C of partial sectors: %llu bytes written back, want at least C", U(back));
     EXPECT(l2_dirty_bytes, 2 * C - back, "2 C of partial sectors: what is not written back stays dirty");
     /* each written back is fetched first, but for the few whose block's write table (2 ways of 2^15
-     * slots, sim_l2_wmask) lost them to other sectors of the block: those count whole */
+     * slots, sim_l2_wmask) lost them to other sectors of the block: those count whole (1.4 %) */
     const uint64_t fetched = last()->dram_read_bytes - F;
     cr_assert(fetched <= back && fetched >= back - back / 50,
               "2 C of partial sectors: %llu bytes fetched, want the %llu written back (at most 2 %% fewer)", U(fetched),
