@@ -442,11 +442,13 @@ static inline __attribute__((always_inline)) void sim_l2_note(sim_worker *w, uin
  * written sectors, so that sim/l2.c can tell a sector the block leaves partial (the chip
  * fetches such a sector from DRAM to merge it: docs/l2-model.md, "Partial-sector writes").
  * A slot taken by another sector of the block loses the first one's bytes: that sector counts
- * as whole (no fetch). Aligned accesses of up to 16 bytes never cross a sector. Its cost is a
- * streaming kernel's: lesson 2 +20 % (bench_sim's lesson2_1w_ms: a cache miss for each new
- * sector). Groups of 8 neighbouring sectors in 8 neighbouring slots cost +11 % but lose more
- * to collisions, and a sector whose entry was lost and made again by its later words looked
- * partial: test l2/hot_reads_leave_one_dirty_line_fewer_a_set read 591 KB too much. */
+ * as whole (no fetch), and one whose entry was lost and made again by its later words looks
+ * partial. Aligned accesses of up to 16 bytes never cross a sector. Its cost is a streaming
+ * kernel's: a cache miss for each new sector, which the prefetch of the next sector's slots
+ * hides in part: lesson 2 +8 % (bench_sim's lesson2_1w_ms; +20 % without the prefetch).
+ * Groups of 8 neighbouring sectors in 8 neighbouring slots cost +11 % without it, but lost
+ * more to collisions, and the test l2/hot_reads_leave_one_dirty_line_fewer_a_set read 591 KB
+ * too much from sectors made again. */
 #define SIM_WM_SHIFT 15
 /* The sector's pair of slots (2 ways: a block's sectors collide less), the first's index. */
 static inline __attribute__((always_inline)) size_t sim_wm_slot(uint64_t sector)
@@ -463,16 +465,19 @@ static inline __attribute__((always_inline)) void sim_l2_wmask(sim_worker *w, ui
         return;
     }
     size_t h = sim_wm_slot(s);
-    if (w->wm_tag[h] != t) {
-        if (w->wm_tag[h + 1] == t) {
-            h++;
-        } else { /* new in the block: the second way if the first holds another of the block's */
-            h += (w->wm_tag[h] & (((uint64_t)1 << 30) - 1)) == w->l1_gen;
-            w->wm_tag[h] = t;
-            w->wm_mask[h] = 0;
-        }
+    if (w->wm_tag[h] == t) {
+        w->wm_mask[h] |= m;
+    } else if (w->wm_tag[h + 1] == t) {
+        w->wm_mask[++h] |= m;
+    } else { /* new in the block: the second way if the first holds another of the block's */
+        h += (w->wm_tag[h] & (((uint64_t)1 << 30) - 1)) == w->l1_gen;
+        w->wm_tag[h] = t;
+        w->wm_mask[h] = m;
+        /* a stream's next sector: its slots fetched now, while the kernel goes on */
+        const size_t n = sim_wm_slot(s + 1);
+        __builtin_prefetch(&w->wm_tag[n], 1);
+        __builtin_prefetch(&w->wm_mask[n], 1);
     }
-    w->wm_mask[h] |= m;
     w->wm_last = t;
     w->wm_last_slot = h;
 }
