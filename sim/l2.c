@@ -297,16 +297,16 @@ static void l2_sector(uint64_t sector, unsigned kind)
         uint8_t fetch = (uint8_t)(SIM_L2_FETCH == 2 ? 3u << (sub & 2) : bit) & (uint8_t)~L2.valid[i] & 15u;
         L2.fetched += 32u * (unsigned)__builtin_popcount(fetch);
         L2.valid[i] |= (uint8_t)(fetch | (fetch & ~bit) << PEND_SHIFT);
+        L2.dirty[i] &= (uint8_t)~(fetch << PARTIAL_SHIFT); /* the pair's partial half is whole now too */
     }
-    if (!present && kind == 3) { /* part of a sector L2 does not hold: dirty and partial (write_back) */
-        L2.dirty[i] |= (uint8_t)(bit << PARTIAL_SHIFT);
-    } else {
+    const int partial = !present && kind == 3; /* part of a sector L2 does not hold (write_back) */
+    if (!partial) {
         L2.valid[i] |= bit;
         L2.dirty[i] &= (uint8_t)~(bit << PARTIAL_SHIFT); /* whole now: written whole, or fetched */
     }
     L2.rewrites += kind != 0 && (L2.dirty[i] & bit);
     if (kind != 0 && !(L2.dirty[i] & bit)) {
-        if (!L2.dirty[i] && SIM_L2_DIRTY_WAYS < SIM_L2_WAYS) { /* a line turns dirty: the set's cap (dirty_cap) */
+        if (!(L2.dirty[i] & 15u) && SIM_L2_DIRTY_WAYS < SIM_L2_WAYS) { /* a line turns dirty: the set's cap (dirty_cap) */
             unsigned nd = 0, hot = 0;
             size_t old = SIZE_MAX;
             for (size_t k = set; k < set + SIM_L2_WAYS; k++)
@@ -322,6 +322,8 @@ static void l2_sector(uint64_t sector, unsigned kind)
         L2.dirty[i] |= bit;
         L2.dirty_sectors++;
     }
+    if (partial) /* after the dirty cap's test, which looks at whole bytes of dirty[] */
+        L2.dirty[i] |= (uint8_t)(bit << PARTIAL_SHIFT);
 }
 
 /* The L2 of the current preset, allocated once (and again if the preset's
@@ -829,6 +831,7 @@ void sim_l2_block_done(sim_worker *w, uint64_t b)
         memset(w->l1_tags, 0, sizeof(uint64_t) << SIM_L1_SHIFT_MAX);
         memset(w->l1r_tags, 0, sizeof(uint64_t) << SIM_L1_SHIFT_MAX);
         memset(w->wm_tag, 0, sizeof(uint64_t) << SIM_WM_SHIFT);
+        w->wm_last = 0;
         w->l1_gen = 1;
     }
     size_t n = w->l2_n;

@@ -245,6 +245,8 @@ Test(l2, partial_sectors_are_fetched_when_written_back)
     EXPECT(l2_write_sectors, 2 * C / 32, "2 C of partial sectors");
     cr_assert(back >= C, "2 C of partial sectors: %llu bytes written back, want at least C", U(back));
     EXPECT(l2_dirty_bytes, 2 * C - back, "2 C of partial sectors: what is not written back stays dirty");
+    cr_assert(last()->l2_dirty_bytes <= D, "2 C of partial sectors: %llu bytes dirty, more than the sets hold (%llu)",
+              U(last()->l2_dirty_bytes), U(D));
     /* each written back is fetched first, but for the few whose block's write table (2 ways of 2^15
      * slots, sim_l2_wmask) lost them to other sectors of the block: those count whole (1.4 %) */
     const uint64_t fetched = last()->dram_read_bytes - F;
