@@ -46,12 +46,14 @@ static __attribute__((noinline)) void global_write(sim_worker *w, uintptr_t off,
     sim_l2_note(w, off, 1, 1);
 }
 
-/* Counting mode's sample takes one more global access of its stretch: 0 when the stretch
- * passed SIM_SAMPLE_MAX_ACCESSES of them and was dropped. Global accesses have their own
- * count: sample_n, the shared accesses', also bounds the race checks (SIM_SAMPLE_RACE_ACCESSES). */
-static inline int sample_take_global(sim_worker *w)
+/* Counting mode's sample (sim/launch.c) takes one more access of its stretch, counted in *n: 0
+ * when the stretch passed SIM_SAMPLE_MAX_ACCESSES of them and was dropped (the access is not
+ * recorded), so the sample's cost stays bounded. Global accesses have their own count
+ * (sample_gn): sample_n, the shared accesses', also bounds the race checks
+ * (SIM_SAMPLE_RACE_ACCESSES). */
+static inline int sample_take_in(sim_worker *w, uint64_t *n)
 {
-    if (__builtin_expect(++w->sample_gn > SIM_SAMPLE_MAX_ACCESSES, 0)) {
+    if (__builtin_expect(++*n > SIM_SAMPLE_MAX_ACCESSES, 0)) {
         sim_sample_drop(w);
         return 0;
     }
@@ -66,7 +68,7 @@ static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a
 {
     if (wr)
         sim_l2_wmask(w, off, size);
-    if (__builtin_expect(w->detailed != 0, 1) || (w->sample && sample_take_global(w)))
+    if (__builtin_expect(w->detailed != 0, 1) || (w->sample && sample_take_in(w, &w->sample_gn)))
         detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
     sim_l2_note(w, off, (unsigned)wr, 1);
 }
@@ -513,17 +515,8 @@ static void shared_race_slow(sim_worker *w, uintptr_t a, unsigned size, int wr, 
 static inline __attribute__((always_inline)) int record_fast(sim_worker *w, uintptr_t a, unsigned size, int wr,
                                                              uintptr_t pc, int space);
 
-/* Counting mode's sample (sim/launch.c) takes one more access of its stretch: 0 when
- * the stretch passed SIM_SAMPLE_MAX_ACCESSES and was dropped (the access is not
- * recorded), so the sample's cost stays bounded. */
-static inline int sample_take(sim_worker *w)
-{
-    if (__builtin_expect(++w->sample_n > SIM_SAMPLE_MAX_ACCESSES, 0)) {
-        sim_sample_drop(w);
-        return 0;
-    }
-    return 1;
-}
+/* A shared access of the sample (sample_take_in). */
+static inline int sample_take(sim_worker *w) { return sample_take_in(w, &w->sample_n); }
 
 /* ---- the log (detailed mode's plain shared accesses) ----
  * Joining each access to its warp's request as it comes (record_fast, detail_record) cost half of

@@ -481,6 +481,14 @@ static inline __attribute__((always_inline)) void sim_l2_wmask(sim_worker *w, ui
     w->wm_last = t;
     w->wm_last_slot = h;
 }
+/* 1 when the running block wrote part of sector s only (sim/l2.c l1_filter); a sector the table
+ * lost, or never had, counts whole */
+static inline int sim_wm_partial(const sim_worker *w, uint64_t s)
+{
+    const size_t h = sim_wm_slot(s);
+    const uint64_t t = s << 30 | w->l1_gen;
+    return (w->wm_tag[h] == t && w->wm_mask[h] != ~0u) || (w->wm_tag[h + 1] == t && w->wm_mask[h + 1] != ~0u);
+}
 void sim_sample_drop(sim_worker *w); /* sim/launch.c: a sampled stretch too long to finish, dropped */
 int sim_l2_launch_begin(const simt_cfg *cfg, uint64_t nblocks); /* 0 or -1 (out of memory) */
 void sim_l2_block_done(sim_worker *w, uint64_t b);

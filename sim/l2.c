@@ -596,11 +596,7 @@ static size_t l1_filter(sim_worker *w, uint64_t *e, size_t n)
                 if (*wslot == t)
                     continue; /* merged with the block's earlier write */
                 *wslot = t;
-                /* the bytes the block wrote of it so far (sim_l2_wmask): part of the sector only,
-                 * and the L2 will fetch the rest; a sector whose slot another took counts whole */
-                const size_t m = sim_wm_slot(s);
-                const uint64_t wt = s << 30 | w->l1_gen;
-                if ((w->wm_tag[m] == wt && w->wm_mask[m] != ~0u) || (w->wm_tag[m + 1] == wt && w->wm_mask[m + 1] != ~0u))
+                if (sim_wm_partial(w, s)) /* part of the sector only, so far: L2 will fetch the rest */
                     e[i] |= 3;
             } else {
                 *wslot = 0; /* an atomic is made at L2: L1's copy is stale */

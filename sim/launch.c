@@ -738,6 +738,16 @@ static sim_sample_kind *sample_kind(sim_worker *w, const char *file, int line)
     return k;
 }
 
+/* Global accesses take global_detailed in detailed mode, in a sampled stretch and once the
+ * watchdog has fired (its flag); timed_out is tested after the store: the watchdog's signal may
+ * come between (on_watchdog sets glob_slow itself). */
+static inline __attribute__((always_inline)) void glob_slow_update(sim_worker *w)
+{
+    w->glob_slow = w->detailed || w->sample;
+    if (w->timed_out)
+        w->glob_slow = 1;
+}
+
 /* The running block's global accesses so far: its started threads' counts (sim_l2_note). */
 static uint64_t block_gacc(const sim_worker *w)
 {
@@ -768,10 +778,20 @@ static void sample_close(sim_worker *w)
     c->global_ld_requests = c->global_st_requests = c->global_ld_sectors = c->global_st_sectors = 0;
     c->global_wavefronts = 0;
     w->sample = 0;
-    w->glob_slow = w->detailed;
-    if (w->timed_out) /* after the store: the watchdog may have fired between its load and it */
-        w->glob_slow = 1;
+    glob_slow_update(w);
     sim_shared_fast_on(w); /* the launch's limits, unless the watchdog has fired */
+}
+
+/* A sampled stretch (or its part so far) of kind k ends: its shared bytes and global accesses,
+ * the wavefronts of their requests (the warps flushed), then the sample closes. */
+static void sample_taken(sim_worker *w, sim_sample_kind *k, uint64_t bytes, uint64_t gacc)
+{
+    const sim_counters *c = &w->c;
+    k->s_bytes += bytes;
+    k->s_wf += c->shared_ld_wavefronts + c->shared_st_wavefronts + c->shared_atom_wavefronts + c->async_st_wavefronts;
+    k->s_gacc += gacc;
+    k->s_gwf += c->global_wavefronts;
+    sample_close(w);
 }
 
 /* A sampled stretch past SIM_SAMPLE_MAX_ACCESSES shared accesses (a block without
@@ -789,12 +809,8 @@ void sim_sample_drop(sim_worker *w)
     for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++)
         sim_warp_flush(w, &w->warps[k]);
     const sim_counters *c = &w->c;
-    sim_sample_kind *k = w->sample_cur;
-    k->s_bytes += c->sram_read_bytes + c->sram_write_bytes - w->sample_sram0;
-    k->s_wf += c->shared_ld_wavefronts + c->shared_st_wavefronts + c->shared_atom_wavefronts + c->async_st_wavefronts;
-    k->s_gacc += block_gacc(w) - w->sample_gacc0;
-    k->s_gwf += c->global_wavefronts;
-    sample_close(w);
+    sample_taken(w, w->sample_cur, c->sram_read_bytes + c->sram_write_bytes - w->sample_sram0,
+                 block_gacc(w) - w->sample_gacc0);
 }
 
 /* The stretch of kind k ends: its bytes and global accesses, and, sampled, their wavefronts. */
@@ -808,13 +824,8 @@ static void sample_end_stretch(sim_worker *w, sim_sample_kind *k)
     k->bytes += bytes;
     k->gacc += gacc;
     k->seen++;
-    if (!w->sample)
-        return;
-    k->s_bytes += bytes;
-    k->s_wf += c->shared_ld_wavefronts + c->shared_st_wavefronts + c->shared_atom_wavefronts + c->async_st_wavefronts;
-    k->s_gacc += gacc;
-    k->s_gwf += c->global_wavefronts;
-    sample_close(w);
+    if (w->sample)
+        sample_taken(w, k, bytes, gacc);
 }
 
 static void sample_start(sim_worker *w) /* the first or the last block */
@@ -1098,7 +1109,7 @@ __attribute__((no_sanitize_address)) /* called from on_watchdog, on the signal s
 void sim_timeout_stop(sim_worker *w, uintptr_t pc)
 {
     w->detailed &= ~SIM_DETAILED_TIMEOUT;
-    w->glob_slow = w->detailed || w->sample;
+    glob_slow_update(w);
     w->cur->last_pc = pc;
     w->timeout_thread = w->cur;
     sim_block_abort(w);
