@@ -1788,10 +1788,25 @@ static uint64_t ideal_sectors_of(const uint64_t *it, unsigned n)
     return ((uint64_t)distinct(a, n) * width + 31) / 32;
 }
 
+/* A global request's measure, packed in 10-bit fields of *out_a (measure). */
+#define MEAS_FIELD 0x3ffu
+#define MEAS_PARTIAL_SHIFT 10
+#define MEAS_LINES_SHIFT 20
+
+/* The bytes of sector s (32 bytes, one bit each) that an access of size bytes at a covers. */
+static inline uint32_t sector_bytes(uintptr_t a, unsigned size, uint64_t s)
+{
+    const uint64_t lo = (uint64_t)a > s << 5 ? (uint64_t)a - (s << 5) : 0;
+    const uint64_t hi = (uint64_t)a + size - 1 < (s << 5) + 31 ? (uint64_t)a + size - 1 - (s << 5) : 31;
+    return (uint32_t)((2ull << hi) - (1ull << lo));
+}
+
 /* Measures the request of n items it[] in the given space: *out_a, *out_b
- * are global sectors (the low 16 bits of *out_a) with the 128-byte lines they
- * lie in (the high 16: the L1 data pipe's wavefronts, one a line, as the H100
- * counts them: docs/NOTES.md, session 29) and the ideal sectors (only with
+ * are global sectors (MEAS_FIELD bits of *out_a), those of them the request
+ * writes only in part (a partial sector: the L2 merges it into what it holds,
+ * at a cost: sim/timemodel.c), and the 128-byte lines they lie in (the L1 data
+ * pipe's wavefronts, one a line, as the H100 counts them: docs/NOTES.md,
+ * session 29; and the L2's requests) and the ideal sectors (only with
  * want_ideal), or shared wavefronts and their ideal. A function of the items' relative
  * addresses, sizes and lanes and of the first address modulo 128 only
  * (sectors are 32 bytes, banks 32 words): req_memo relies on it. */
@@ -1802,7 +1817,7 @@ static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal,
     if (!(space & SIM_SPACE_SHARED)) {
         /* distinct 32-byte sectors the request touches: a bitmask when they
          * lie within 64 sectors of each other (nearly always), else sorted */
-        uint64_t smin = UINT64_MAX, smax = 0, sectors, lines = 0;
+        uint64_t smin = UINT64_MAX, smax = 0, sectors, lines = 0, partial = 0;
         for (unsigned i = 0; i < cnt; i++) {
             uint64_t lo = IT_ADDR(it[i]) >> 5, hi = (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5;
             smin = lo < smin ? lo : smin;
@@ -1810,22 +1825,35 @@ static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal,
         }
         if (cnt && smax - smin < 64) {
             uint64_t mask = 0;
+            uint32_t cov[64]; /* the bytes of each sector the request covers, one bit each */
             for (unsigned i = 0; i < cnt; i++)
-                for (uint64_t s = IT_ADDR(it[i]) >> 5; s <= (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5; s++)
+                for (uint64_t s = IT_ADDR(it[i]) >> 5; s <= (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5; s++) {
+                    const uint32_t b = sector_bytes(IT_ADDR(it[i]), IT_SIZE(it[i]), s);
+                    cov[s - smin] = (mask >> (s - smin) & 1 ? cov[s - smin] : 0) | b;
                     mask |= 1ull << (s - smin);
+                }
             sectors = (uint64_t)__builtin_popcountll(mask);
             for (uint64_t m = mask, last = UINT64_MAX; m; m &= m - 1) { /* 128-byte lines, in order */
                 const uint64_t line = (smin + (uint64_t)__builtin_ctzll(m)) >> 2;
                 lines += line != last;
                 last = line;
+                partial += cov[__builtin_ctzll(m)] != 0xffffffffu;
             }
         } else {
             for (unsigned i = 0; i < cnt; i++)
                 for (uint64_t s = IT_ADDR(it[i]) >> 5; s <= (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5; s++)
                     items[n++] = s;
             sectors = distinct(items, n);
-            for (unsigned i = 0; i < n; i++) /* sorted now */
+            for (unsigned i = 0; i < n; i++) { /* sorted now */
                 lines += !i || items[i] >> 2 != items[i - 1] >> 2;
+                if (i && items[i] == items[i - 1])
+                    continue;
+                uint32_t b = 0; /* a request this spread is rare: each sector's bytes from every item */
+                for (unsigned j = 0; j < cnt; j++)
+                    if (IT_ADDR(it[j]) >> 5 <= items[i] && items[i] <= (IT_ADDR(it[j]) + IT_SIZE(it[j]) - 1) >> 5)
+                        b |= sector_bytes(IT_ADDR(it[j]), IT_SIZE(it[j]), items[i]);
+                partial += b != 0xffffffffu;
+            }
         }
         if (space & SIM_SPACE_ATOM) {
             /* Lanes of one atomic request that hit the same address are
@@ -1851,7 +1879,7 @@ static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal,
             }
             sectors += sec_max;
         }
-        *out_a = (uint32_t)(sectors | lines << 16);
+        *out_a = (uint32_t)(sectors | partial << MEAS_PARTIAL_SHIFT | lines << MEAS_LINES_SHIFT);
         *out_b = want_ideal ? (uint32_t)ideal_sectors_of(it, cnt) : 0;
         return;
     }
@@ -2013,7 +2041,7 @@ static void list_memo(sim_worker *w, const uint64_t *it, unsigned n, int space, 
 static void count_measured(sim_worker *w, const sim_request *r, uint32_t a, uint32_t b)
 {
     if (!(r->space & SIM_SPACE_SHARED)) {
-        const uint64_t sectors = a & 0xffffu;
+        const uint64_t sectors = a & MEAS_FIELD, lines = a >> MEAS_LINES_SHIFT & MEAS_FIELD;
         if (r->space & SIM_SPACE_ATOM) {
             w->c.global_atom_requests++;
             w->c.global_atom_sectors += sectors;
@@ -2023,11 +2051,13 @@ static void count_measured(sim_worker *w, const sim_request *r, uint32_t a, uint
         } else if (r->wr) {
             w->c.global_st_requests++;
             w->c.global_st_sectors += sectors;
-            w->c.global_wavefronts += a >> 16;
+            w->c.global_wavefronts += lines;
+            w->c.global_st_lines += lines;
+            w->c.global_st_partial += a >> MEAS_PARTIAL_SHIFT & MEAS_FIELD;
         } else {
             w->c.global_ld_requests++;
             w->c.global_ld_sectors += sectors;
-            w->c.global_wavefronts += a >> 16;
+            w->c.global_wavefronts += lines;
         }
         if (__builtin_expect(w->pcprof, 0))
             pc_add(w, r,

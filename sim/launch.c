@@ -776,7 +776,7 @@ static void sample_close(sim_worker *w)
     c->shared_atom_requests = c->shared_atom_wavefronts = c->shared_atom_conflicts = 0;
     c->async_requests = c->async_ld_sectors = c->async_st_wavefronts = c->async_st_conflicts = 0;
     c->global_ld_requests = c->global_st_requests = c->global_ld_sectors = c->global_st_sectors = 0;
-    c->global_wavefronts = 0;
+    c->global_wavefronts = c->global_st_lines = c->global_st_partial = 0;
     w->sample = 0;
     glob_slow_update(w);
     sim_shared_fast_on(w); /* the launch's limits, unless the watchdog has fired */
@@ -791,6 +791,9 @@ static void sample_taken(sim_worker *w, sim_sample_kind *k, uint64_t bytes, uint
     k->s_wf += c->shared_ld_wavefronts + c->shared_st_wavefronts + c->shared_atom_wavefronts + c->async_st_wavefronts;
     k->s_gacc += gacc;
     k->s_gwf += c->global_wavefronts;
+    k->s_gst[0] += c->global_st_lines;
+    k->s_gst[1] += c->global_st_sectors;
+    k->s_gst[2] += c->global_st_partial;
     sample_close(w);
 }
 
@@ -859,7 +862,7 @@ static void sample_barrier(sim_worker *w)
 static void sample_stop(sim_worker *w) /* the block's end */
 {
     sample_end_stretch(w, w->sample_cur);
-    double wf = 0, bytes = 0, gwf = 0, gacc = 0;
+    double wf = 0, bytes = 0, gwf = 0, gacc = 0, gst[3] = {0, 0, 0};
     for (unsigned i = 0; i < w->n_kinds; i++) {
         const sim_sample_kind *k = &w->kinds[i];
         if (k->s_bytes) {
@@ -869,12 +872,17 @@ static void sample_stop(sim_worker *w) /* the block's end */
         if (k->s_gacc) {
             gwf += (double)k->gacc * (double)k->s_gwf / (double)k->s_gacc;
             gacc += (double)k->gacc;
+            for (int j = 0; j < 3; j++)
+                gst[j] += (double)k->gacc * (double)k->s_gst[j] / (double)k->s_gacc;
         }
     }
     w->c.sample_wavefronts += (uint64_t)(wf + 0.5);
     w->c.sample_sram_bytes += (uint64_t)bytes;
     w->c.sample_global_wavefronts += (uint64_t)(gwf + 0.5);
     w->c.sample_global_accesses += (uint64_t)gacc;
+    w->c.sample_global_st_lines += (uint64_t)(gst[0] + 0.5);
+    w->c.sample_global_st_sectors += (uint64_t)(gst[1] + 0.5);
+    w->c.sample_global_st_partial += (uint64_t)(gst[2] + 0.5);
     w->sample_block = 0;
 }
 

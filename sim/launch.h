@@ -197,6 +197,14 @@ typedef struct sim_counters {
     uint64_t global_wavefronts;
     uint64_t sample_global_accesses, sample_global_wavefronts;
     uint64_t global_accesses;
+    /* The L2's write requests: plain global stores' 128-byte lines (of global_wavefronts; the
+     * L1 writes through, so each store request sends each of its lines to L2 as one request),
+     * and their sectors written only in part (partial sectors: the L2 merges them into its copy).
+     * Detailed mode counts them; counting mode's sample has the sampled blocks' (with
+     * global_st_sectors, which counting mode does not count otherwise), estimated as the
+     * wavefronts are. The time model's L2 term (sim/timemodel.c, session 30). */
+    uint64_t global_st_lines, global_st_partial;
+    uint64_t sample_global_st_lines, sample_global_st_sectors, sample_global_st_partial;
 } sim_counters;
 #define SIM_SCHED_MAX_BLOCKS ((uint64_t)1 << 22)
 
@@ -228,6 +236,7 @@ typedef struct sim_time_pred {
     double wavefronts; /* the launch's shared wavefronts: counted (detailed mode) or from the sample */
     double global_wavefronts; /* its global loads' and stores' 128-byte lines, the same way; t_smem is both
                                * on the L1's data pipe, one a cycle an SM */
+    double l2_requests; /* the L2's requests: store lines and the load lines that miss L1 (t_l2) */
     const char *bound; /* "issue", "shared memory", "L1 (global lines)", "memory latency", "block starts",
                         * "DRAM", "L2" or "launch" */
 } sim_time_pred;
@@ -256,6 +265,16 @@ unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
 #define SIM_TM_SHFL 8.0  /* issue slots a warp shuffle takes: the SM's shuffle unit serves 32 lanes a
                             * cycle where its FMA pipes serve 128 (fitted: session 16, adopted 17, 4;
                             * refitted with the L1 term in session 29) */
+/* The L2's own work, measured on the H100 (scripts/gpu/l2req_probe.cu, docs/gpu/s30-h100-l2req:
+ * buffers kept in L2, the L1 bypassed, the L2 88-96 % busy), in seconds at the sm_90 preset's L2
+ * (the other presets scale it by their L2 bandwidth): a request (one 128-byte line of a warp
+ * request, read or written) costs SIM_TM_L2_REQ whatever its sectors, and each sector written
+ * costs SIM_TM_L2_WSEC more, SIM_TM_L2_WPART if written only in part (merged into the L2's
+ * copy). A coalesced 4-sector read costs about one request (the L2 40 % busy reading 128-byte
+ * lines at 5.8 ps a sector): reads' sectors are the bandwidth term's. */
+#define SIM_TM_L2_REQ 8.1e-12
+#define SIM_TM_L2_WSEC 6.9e-12
+#define SIM_TM_L2_WPART 8.8e-12
 
 /* DRAM bytes that copies and memsets moved through the L2 model so far. */
 void sim_l2_host_totals(uint64_t *dram_read_bytes, uint64_t *dram_write_bytes);

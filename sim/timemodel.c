@@ -32,7 +32,13 @@
  *   blocks   K cycles to start each block, on the SM that started the most
  *            (a grid of 65535 tiny blocks takes 55 us on the H200, whatever
  *            they do).
- *   DRAM, L2 the launch's DRAM and L2 bytes over the chip's bandwidths.
+ *   DRAM     the launch's DRAM bytes over the chip's bandwidth.
+ *   L2       its L2 sectors over the L2's bandwidth, or, where more, the L2's requests: each
+ *            128-byte line of a warp request that reaches L2 (every store line: the L1 writes
+ *            through; a load's lines that miss L1) at SIM_TM_L2_REQ, and each sector stored at
+ *            SIM_TM_L2_WSEC, SIM_TM_L2_WPART if the request writes only part of it (measured on
+ *            the H100, session 30). A naive transpose's stores, 32 partial sectors in 32 lines
+ *            a request, keep the L2 busy 15x longer than the same bytes stored coalesced.
  *
  *   t = launch + (largest + BETA x (sum of the others)) / clock
  *
@@ -93,7 +99,33 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     p.t_latency = share * hbm * SIM_TM_L / (W * 32 * SIM_TM_C) / clock;
     p.t_blocks = starts * SIM_TM_K / clock;
     p.t_dram = (double)(c->dram_read_bytes + c->dram_write_bytes) / k->dram_bytes_per_s;
+    /* the L2's requests and the sectors they write: stores' lines, counted (detailed mode) or
+     * from the sample (counting mode), or without either taken as coalesced (a line a 128 bytes,
+     * whole sectors); loads' lines that miss L1, each with at least one sector that reaches L2 */
+    double st_lines, st_sectors, st_partial;
+    if (c->global_ld_requests + c->global_st_requests + c->global_atom_requests + c->async_requests) {
+        st_lines = (double)c->global_st_lines;
+        st_sectors = (double)c->global_st_sectors;
+        st_partial = (double)c->global_st_partial;
+    } else if (c->sample_global_accesses) {
+        const double f = (double)c->global_accesses / (double)c->sample_global_accesses;
+        st_lines = f * (double)c->sample_global_st_lines;
+        st_sectors = f * (double)c->sample_global_st_sectors;
+        st_partial = f * (double)c->sample_global_st_partial;
+    } else {
+        st_lines = (double)c->hbm_write_bytes / 128;
+        st_sectors = (double)c->hbm_write_bytes / 32;
+        st_partial = 0;
+    }
+    const double ld_lines = gwf > st_lines ? gwf - st_lines : 0;
+    const double rd_req = ld_lines < (double)c->l2_read_sectors ? ld_lines : (double)c->l2_read_sectors;
+    p.l2_requests = rd_req + st_lines;
+    const double l2_scale = 2.141e13 / k->l2_bytes_per_s; /* the constants are the sm_90 preset's */
+    const double t_req = l2_scale * (p.l2_requests * SIM_TM_L2_REQ + (st_sectors - st_partial) * SIM_TM_L2_WSEC +
+                                     st_partial * SIM_TM_L2_WPART);
     p.t_l2 = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors) / k->l2_bytes_per_s;
+    if (t_req > p.t_l2)
+        p.t_l2 = t_req;
     p.warps = W;
     p.bound = "issue";
     double m = p.t_issue;

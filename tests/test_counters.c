@@ -187,6 +187,8 @@ ParameterizedTest(stride_case *c, counters, strided)
         EXPECT_CTR(global_ld_sectors, 32 * c->sectors_per_request, "stride %d", s);
         EXPECT_CTR(global_st_sectors, 32 * 4, "stride %d", s);
         EXPECT_CTR(global_wavefronts, 32 * (c->lines_per_request + 1), "stride %d: the store's line too", s);
+        EXPECT_CTR(global_st_lines, 32, "stride %d: consecutive stores, a line a request", s);
+        EXPECT_CTR(global_st_partial, 0, "stride %d: consecutive stores fill their sectors", s);
     }
     free(x);
 }
@@ -220,9 +222,11 @@ typedef struct tr_case {
 static tr_case tr_cases[] = {{TR_NAIVE, 64}, {TR_TILED, 64}, {TR_PADDED, 64},
                              {TR_NAIVE, 128}, {TR_TILED, 128}, {TR_PADDED, 128}};
 
+static simt_cfg tr_cfg(int n) { return cfg3((unsigned)n / TILE, (unsigned)n / TILE, 1, TILE, TILE_ROWS, 1, 0); }
+
 static int run_transpose(int kind, float *d_out, const float *d_in, int n)
 {
-    simt_cfg cfg = cfg3((unsigned)n / TILE, (unsigned)n / TILE, 1, TILE, TILE_ROWS, 1, 0);
+    simt_cfg cfg = tr_cfg(n);
     return kind == TR_NAIVE   ? transpose_naive_launch_sim(&cfg, d_out, d_in, n)
            : kind == TR_TILED ? transpose_tiled_launch_sim(&cfg, d_out, d_in, n)
                               : transpose_padded_launch_sim(&cfg, d_out, d_in, n);
@@ -265,6 +269,24 @@ ParameterizedTest(tr_case *c, counters, transpose)
         const uint64_t block_bytes = 8 * TILE * TILE, block_wf = TILE * TILE / 32 * (c->kind == TR_TILED ? 33 : 2);
         EXPECT_CTR(sample_sram_bytes, !detailed && shared ? 2 * block_bytes : 0, "%s n=%d detailed=%d", k, n, detailed);
         EXPECT_CTR(sample_wavefronts, !detailed && shared ? 2 * block_wf : 0, "%s n=%d detailed=%d", k, n, detailed);
+        /* the L2's requests (session 30): every store line (the L1 writes through: the naive
+         * transpose's 32 a request, each a partial sector) and the load lines that miss L1 (R,
+         * each sector read once); counted, or counting mode's estimate from its sample (every
+         * block alike: exact). The time model's L2 term is then theirs, not the sectors'. */
+        const int naive = c->kind == TR_NAIVE;
+        const sim_counters *lc = &sim_last_launch()->c;
+        const simt_cfg cfg = tr_cfg(n);
+        const sim_time_pred p = sim_time_model(sim_get_device(), &cfg, lc, 0);
+        cr_assert_float_eq(p.l2_requests, (double)((naive ? 33 : 2) * R), 1e-6, "%s n=%d detailed=%d: %.1f L2 requests",
+                           k, n, detailed, p.l2_requests);
+        const double scale = 2.141e13 / sim_get_device()->ceil.l2_bytes_per_s;
+        const double t_req = scale * ((naive ? 33 : 2) * R * SIM_TM_L2_REQ +
+                                      (naive ? 32 * R * SIM_TM_L2_WPART : 4 * R * SIM_TM_L2_WSEC));
+        const double t_bw = 32.0 * (double)(lc->l2_read_sectors + lc->l2_write_sectors) / sim_get_device()->ceil.l2_bytes_per_s;
+        cr_assert_float_eq(p.t_l2, t_req > t_bw ? t_req : t_bw, 1e-15, "%s n=%d detailed=%d: t_l2 %g s", k, n, detailed,
+                           p.t_l2);
+        if (naive)
+            cr_assert_gt(t_req, 10 * t_bw, "naive n=%d: the partial stores' requests, not the sectors, bound the L2", n);
         if (!detailed) {
             expect_no_detail(k);
             continue;
@@ -273,6 +295,8 @@ ParameterizedTest(tr_case *c, counters, transpose)
         EXPECT_CTR(global_st_requests, R, "%s n=%d", k, n);
         EXPECT_CTR(global_ld_sectors, 4 * R, "%s n=%d", k, n);
         EXPECT_CTR(global_st_sectors, (c->kind == TR_NAIVE ? 32 : 4) * R, "%s n=%d", k, n);
+        EXPECT_CTR(global_st_lines, (naive ? 32 : 1) * R, "%s n=%d", k, n);
+        EXPECT_CTR(global_st_partial, naive ? 32 * R : 0, "%s n=%d: a 4-byte store a sector", k, n);
         EXPECT_CTR(shared_st_requests, shared ? R : 0, "%s n=%d", k, n);
         EXPECT_CTR(shared_st_wavefronts, shared ? R : 0, "%s n=%d", k, n);
         EXPECT_CTR(shared_st_conflicts, 0, "%s n=%d", k, n);
@@ -452,6 +476,36 @@ Test(counters, global_float4)
         expect_alloc(d_x, 512, 0, "float4 x");
         expect_alloc(d_y, 0, 512, "float4 y");
     }
+}
+
+/* scatter_words, one warp, y[t * stride] = t: the store request's lines (the L2's write
+ * requests) and its sectors written in part. Stride 1: 128 consecutive bytes, 4 whole sectors in
+ * 1 line; 2: 8 sectors (each half written) in 2 lines; 8: 32 sectors in 8 lines; 32: 32 in 32
+ * lines (a naive transpose's stores; spread over more than 64 sectors: measure's sorted path). */
+typedef struct scatter_case {
+    int stride;
+    unsigned sectors, lines, partial;
+} scatter_case;
+
+static scatter_case scatter_cases[] = {{1, 4, 1, 0}, {2, 8, 2, 8}, {8, 32, 8, 32}, {32, 32, 32, 32}};
+
+ParameterizedTestParameters(counters, scatter_words)
+{
+    return cr_make_param_array(scatter_case, scatter_cases, sizeof scatter_cases / sizeof scatter_cases[0]);
+}
+
+ParameterizedTest(scatter_case *c, counters, scatter_words)
+{
+    const int s = c->stride;
+    float *d_y = dev_buf("y", 32 * (size_t)s * sizeof(float), NULL);
+    simt_cfg cfg = cfg1(1, 32, 0);
+    sim_set_detailed(1);
+    SIM_CHECK(scatter_words_launch_sim(&cfg, d_y, s));
+    EXPECT_CTR(global_st_requests, 1, "scatter stride %d", s);
+    EXPECT_CTR(global_st_sectors, c->sectors, "scatter stride %d", s);
+    EXPECT_CTR(global_st_lines, c->lines, "scatter stride %d", s);
+    EXPECT_CTR(global_st_partial, c->partial, "scatter stride %d", s);
+    EXPECT_CTR(global_wavefronts, c->lines, "scatter stride %d", s);
 }
 
 /* copy_async_tile, one warp: the copies are HBM reads and SRAM writes like

@@ -97,6 +97,7 @@ def load(sdir, gdir, cc='all'):
             sram=sram, wf=wf, wf_json=sram / 128.0 if wf_json is None else wf_json, hbm=k['hbm']['read_bytes'] + k['hbm']['write_bytes'],
             dram=k['dram']['read_bytes'] + k['dram']['write_bytes'],
             l2=k['l2']['read_sectors'] + k['l2']['write_sectors'], flops=k['flops'] or 0.0,
+            l2rd=k['l2']['read_sectors'], hwr=k['hbm']['write_bytes'],
             work=tm['work'], sm_work=tm['sm_work'], sm_blocks=tm['sm_blocks'], block_work=tm['block_work'],
             max_sm_blocks=tm.get('max_sm_blocks') or 0,  # absent in JSON before session 13
             shfl=shuffles(k, cmd, json.load(open(os.path.join(sdir, 'sim-%d.json' % i))).get('params', {}), B),
@@ -124,7 +125,12 @@ def predict(r, p, wavefronts='json'):
     # time_model.global_wavefronts; older JSON: a coalesced request's, 128 requested bytes a line)
     smem = share * ({'json': r['wf_json'], 'detail': r['wf'], 'none': r['sram'] / 128}[wavefronts] + r['gwf'])
     lat = share * r['hbm'] * p['L'] / (W * 32 * p['C'])
-    t = [issue, smem, lat, starts * p['K'], r['dram'] / DRAM * CLK, 32.0 * r['l2'] / L2 * CLK]
+    l2 = 32.0 * r['l2'] / L2 * CLK
+    if L2REQ:  # session 30: the L2's requests (sim/timemodel.c); the lessons' stores are coalesced
+        st_lines, st_sectors = r['hwr'] / 128.0, r['hwr'] / 32.0
+        rd_req = min(max(r['gwf'] - st_lines, 0), r['l2rd'])
+        l2 = max(l2, ((rd_req + st_lines) * 8.1e-12 + st_sectors * 6.9e-12) * CLK)
+    t = [issue, smem, lat, starts * p['K'], r['dram'] / DRAM * CLK, l2]
     m = max(t)
     return LAUNCH + (m + p['BETA'] * (sum(t) - m)) / CLK
 
@@ -147,6 +153,9 @@ def fit(rows):
         if best is None or s < best[0]:
             best = (s, p)
     return best[1]
+
+
+L2REQ = '--l2req' in sys.argv  # sim/timemodel.c's L2 request term (session 30)
 
 
 def main():

@@ -110,6 +110,22 @@ elseif(CASE STREQUAL "transpose")
   expect("${js}" 63488 kernels 1 sram bank_conflicts)
   expect("${js}" 4096 kernels 2 sram wavefronts)
   expect("${js}" 0 kernels 2 sram bank_conflicts)
+  # the L2's requests (session 30): naive n^2 store lines (32 a request, the L1 writes through)
+  # and n^2/32 load lines; tiled n^2/32 of each
+  expect("${js}" 67584 kernels 0 time_model l2_requests)
+  expect("${js}" 4096 kernels 1 time_model l2_requests)
+  # counting mode at n = 1024 (its sample: the same requests): the naive transpose is the
+  # slowest, its partial-sector stores keeping the L2 busy, as on the H100 (20.0, 8.2 and 4.8 us)
+  run(0 ${SRC}/examples/transpose.cu --json ${J} -- 1024)
+  file(READ ${J} js)
+  expect("${js}" 1081344 kernels 0 time_model l2_requests)
+  expect("${js}" "L2" kernels 0 time_model bound)
+  string(JSON naive_ms GET "${js}" kernels 0 simulated_ms)
+  string(JSON tiled_ms GET "${js}" kernels 1 simulated_ms)
+  string(JSON padded_ms GET "${js}" kernels 2 simulated_ms)
+  if(NOT naive_ms GREATER tiled_ms OR NOT tiled_ms GREATER padded_ms)
+    fail("naive ${naive_ms} ms, tiled ${tiled_ms} ms, padded ${padded_ms} ms: want naive > tiled > padded")
+  endif()
 elseif(CASE STREQUAL "coalescing")
   # n = 1024 (4 blocks of 256 threads), m = 4096 (128 warps): row_sums n^2 load sectors, in n^2
   # lines (the L1 data pipe's wavefronts); column_sums n^2/8 sectors in n^2/32 lines; the
@@ -131,6 +147,7 @@ elseif(CASE STREQUAL "coalescing")
   expect("${js}" 512 kernels 17 hbm read_sectors)
   expect("${js}" 4096 kernels 17 hbm write_sectors)
   expect("${js}" 4224 kernels 17 time_model global_wavefronts)
+  expect("${js}" 4224 kernels 17 time_model l2_requests) # scatter: every store line, the loads' lines
   # counting mode: the same wavefronts, from its sample of the first and last blocks (every
   # block alike: exact); row_sums is the L1's, and slower than column_sums
   run(0 ${SRC}/examples/coalescing.cu --json ${J} -- 1024 4096)
@@ -139,6 +156,7 @@ elseif(CASE STREQUAL "coalescing")
   expect("${js}" 1048608 kernels 4 time_model global_wavefronts)
   expect("${js}" 32800 kernels 5 time_model global_wavefronts)
   expect("${js}" 4224 kernels 11 time_model global_wavefronts)
+  expect("${js}" 4224 kernels 17 time_model l2_requests)
   expect("${js}" "L1 (global lines)" kernels 4 time_model bound)
   string(JSON row_ms GET "${js}" kernels 4 simulated_ms)
   string(JSON col_ms GET "${js}" kernels 5 simulated_ms)
