@@ -26,6 +26,8 @@ M=$M,dram__throughput.avg.pct_of_peak_sustained_elapsed
 nvcc -O2 -lineinfo -std=c++17 -arch=sm_90 -o /tmp/l2req scripts/gpu/l2req_probe.cu >"$D/build.txt" 2>&1 &&
   nvcc -O2 -lineinfo -std=c++17 -arch=sm_90 -o /tmp/transpose examples/transpose.cu >>"$D/build.txt" 2>&1 ||
   { cat "$D/build.txt"; exit 1; }
+# PROBE=0 skips A; TRANSPOSE_N lists B's sizes (the second call: "1280 1536 1792 2304 2560 3072 3584")
+if [ "${PROBE:-1}" = 1 ]; then
 timeout 120 /tmp/l2req >"$D/l2req.txt" 2>&1
 echo "l2req plain rc=$?" | tee -a "$D/log.txt"
 cat "$D/l2req.txt"
@@ -35,7 +37,8 @@ timeout 240 ncu --cache-control none --clock-control none --csv --page raw --pri
   /tmp/l2req 2 1 >"$D/l2req.csv" 2>"$D/l2req.err"
 echo "l2req ncu rc=$?" | tee -a "$D/log.txt"
 ncu --query-metrics --chip gh100 2>/dev/null | grep -E '^lts__' >"$D/lts-metrics.txt"
-for n in 1024 2048 4096 8192; do
+fi
+for n in ${TRANSPOSE_N:-1024 2048 4096 8192}; do
   timeout 240 ncu --cache-control all --clock-control none --csv --page raw --print-units base --metrics "$M" \
     /tmp/transpose $n >"$D/transpose-$n.csv" 2>"$D/transpose-$n.err"
   echo "transpose-$n ncu rc=$?" | tee -a "$D/log.txt"
