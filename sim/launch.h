@@ -260,6 +260,8 @@ unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
 #define SIM_TM_CPI 2.0   /* cycles between a warp's instructions (2.5 before session 17) */
 #define SIM_TM_L 1000.0  /* cycles a global access takes */
 #define SIM_TM_C 16.0    /* global bytes a thread has in flight */
+#define SIM_TM_C_FREE 40.0 /* the same in a kernel without __syncthreads (session 30: fitted to the
+                            * H100's column sums and naive matmul, docs/l2-model.md) */
 #define SIM_TM_K 200.0   /* cycles an SM spends starting a block */
 #define SIM_TM_BETA 0.3  /* how much of the other terms adds to the largest (0.4 before session 29's L1 term) */
 #define SIM_TM_SHFL 8.0  /* issue slots a warp shuffle takes: the SM's shuffle unit serves 32 lanes a

@@ -28,7 +28,8 @@
  *            docs/gpu/s29-h100-coalescing); its bound is then "L1 (global
  *            lines)".
  *   latency  its global bytes over what its warps keep in flight (Little's
- *            law): C bytes a thread, L cycles each.
+ *            law): C bytes a thread, L cycles each; C_FREE bytes in a kernel
+ *            without __syncthreads (session 30: a column sum, a naive matmul).
  *   blocks   K cycles to start each block, on the SM that started the most
  *            (a grid of 65535 tiny blocks takes 55 us on the H200, whatever
  *            they do).
@@ -96,7 +97,10 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     p.wavefronts = wf > 0 ? wf : sram / 128;
     p.global_wavefronts = gwf;
     p.t_smem = share * (p.wavefronts + gwf) / clock;
-    p.t_latency = share * hbm * SIM_TM_L / (W * 32 * SIM_TM_C) / clock;
+    /* a kernel without barriers keeps more of its loads in flight: its loops' loads wait for no
+     * barrier, and nvcc issues the next iterations' ahead (SIM_TM_C_FREE) */
+    const double inflight = c->barriers ? SIM_TM_C : SIM_TM_C_FREE;
+    p.t_latency = share * hbm * SIM_TM_L / (W * 32 * inflight) / clock;
     p.t_blocks = starts * SIM_TM_K / clock;
     p.t_dram = (double)(c->dram_read_bytes + c->dram_write_bytes) / k->dram_bytes_per_s;
     /* the L2's requests and the sectors they write: stores' lines, counted (detailed mode) or

@@ -170,6 +170,13 @@ ParameterizedTest(stride_case *c, counters, strided)
         cr_assert_float_eq(p.global_wavefronts, 32.0 * (c->lines_per_request + 1), 1e-9,
                            "case stride %d detailed %d: global wavefronts %.1f, want %u", s, detailed,
                            p.global_wavefronts, 32 * (c->lines_per_request + 1));
+        /* no barriers: the latency term takes SIM_TM_C_FREE bytes in flight a thread (session 30) */
+        sim_counters with_bar = sim_last_launch()->c;
+        with_bar.barriers = 4;
+        const sim_time_pred pb = sim_time_model(sim_get_device(), &cfg, &with_bar, 0);
+        cr_assert_gt(p.t_latency, 0, "stride %d: a latency term", s);
+        cr_assert_float_eq(p.t_latency * SIM_TM_C_FREE / SIM_TM_C, pb.t_latency, 1e-9 * pb.t_latency,
+                           "stride %d: latency %g s without barriers, %g with", s, p.t_latency, pb.t_latency);
         if (!detailed) {
             expect_no_detail("strided");
             EXPECT_CTR(global_accesses, 2 * n, "stride %d: a load and a store a thread", s);

@@ -491,13 +491,19 @@ Test(l2, time_model_terms)
     cr_assert_float_eq(p.t_issue, 0.75 * (instr + SIM_TM_SHFL * (double)(uint64_t)instr) / rate / clock, 1e-9,
                        "shuffles: %.9g s", p.t_issue);
     c.warp_shuffles = 0;
-    /* global memory latency: 1 GB read by 264 blocks of 8 warps, 2 an SM */
+    /* global memory latency: 1 GB read by 264 blocks of 8 warps, 2 an SM, one barrier each;
+     * without barriers SIM_TM_C_FREE bytes in flight a thread, not SIM_TM_C (session 30) */
     memset(&c, 0, sizeof c);
     cfg = cfg1(264, 256, 0);
     c.hbm_read_bytes = 1000000000ull;
+    c.barriers = 264;
     p = sim_time_model(h, &cfg, &c, 0);
     cr_assert_float_eq(p.t_latency, share * 1e9 * SIM_TM_L / (16 * 32 * SIM_TM_C) / clock, 1e-9, "latency: %.9g s",
                        p.t_latency);
+    c.barriers = 0;
+    p = sim_time_model(h, &cfg, &c, 0);
+    cr_assert_float_eq(p.t_latency, share * 1e9 * SIM_TM_L / (16 * 32 * SIM_TM_C_FREE) / clock, 1e-9,
+                       "latency without barriers: %.9g s", p.t_latency);
     /* nothing to do: the launch, and K cycles to start each of the busiest SM's 2 blocks */
     memset(&c, 0, sizeof c);
     p = sim_time_model(h, &cfg, &c, 0);

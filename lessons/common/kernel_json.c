@@ -191,11 +191,12 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_uint(j, "blocks_per_sm", sim_blocks_per_sm(sim_get_device(), &k->cfg));
         json_uint(j, "warp_shuffles", k->sim.warp_shuffles);
         json_uint(j, "warp_votes", k->sim.warp_votes);
+        json_uint(j, "barriers", k->sim.barriers); /* __syncthreads a block, summed: none, more loads in flight */
     } else { /* the same keys, null: a JSON's shape does not depend on the backend */
         static const char *const keys[] = {"predicted_ms", "bound", "issue_ms", "shared_ms", "latency_ms",
                                            "blocks_ms", "dram_ms", "l2_ms", "warps", "shared_wavefronts", "global_wavefronts", "l2_requests",
                                            "work", "sm_work", "sm_blocks", "block_work", "max_sm_blocks",
-                                           "blocks_per_sm", "warp_shuffles", "warp_votes"};
+                                           "blocks_per_sm", "warp_shuffles", "warp_votes", "barriers"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             json_null(j, keys[i]);
     }

@@ -98,6 +98,7 @@ def load(sdir, gdir, cc='all'):
             dram=k['dram']['read_bytes'] + k['dram']['write_bytes'],
             l2=k['l2']['read_sectors'] + k['l2']['write_sectors'], flops=k['flops'] or 0.0,
             l2rd=k['l2']['read_sectors'], hwr=k['hbm']['write_bytes'],
+            free=(tm['barriers'] == 0) if tm.get('barriers') is not None else k['name'] in NO_BARRIERS,
             work=tm['work'], sm_work=tm['sm_work'], sm_blocks=tm['sm_blocks'], block_work=tm['block_work'],
             max_sm_blocks=tm.get('max_sm_blocks') or 0,  # absent in JSON before session 13
             shfl=shuffles(k, cmd, json.load(open(os.path.join(sdir, 'sim-%d.json' % i))).get('params', {}), B),
@@ -124,7 +125,7 @@ def predict(r, p, wavefronts='json'):
     # the L1 data pipe: shared wavefronts and, since session 29, global lines (the JSON's
     # time_model.global_wavefronts; older JSON: a coalesced request's, 128 requested bytes a line)
     smem = share * ({'json': r['wf_json'], 'detail': r['wf'], 'none': r['sram'] / 128}[wavefronts] + r['gwf'])
-    lat = share * r['hbm'] * p['L'] / (W * 32 * p['C'])
+    lat = share * r['hbm'] * p['L'] / (W * 32 * (C_FREE if r['free'] else p['C']))
     l2 = 32.0 * r['l2'] / L2 * CLK
     if L2REQ:  # session 30: the L2's requests (sim/timemodel.c); the lessons' stores are coalesced
         st_lines, st_sectors = r['hwr'] / 128.0, r['hwr'] / 32.0
@@ -156,6 +157,11 @@ def fit(rows):
 
 
 L2REQ = '--l2req' in sys.argv  # sim/timemodel.c's L2 request term (session 30)
+# A kernel without __syncthreads keeps C_FREE bytes in flight a thread (sim/launch.h SIM_TM_C_FREE,
+# session 30); the JSON's time_model.barriers says which, and in older JSON these lesson kernels'
+# names (the only ones of the sets without a barrier)
+C_FREE = 40.0
+NO_BARRIERS = ('scale_v1', 'add_kernel', 'attn_flash_v1_init', 'attn_bwd_v1_init', 'attn_bwd_v2_pre')
 
 
 def main():
