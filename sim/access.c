@@ -1789,6 +1789,7 @@ static uint64_t ideal_sectors_of(const uint64_t *it, unsigned n)
 }
 
 /* A global request's measure, packed in 10-bit fields of *out_a (measure). */
+#define MEAS_STORE 0x100 /* or-ed into measure's space: a plain global store (its partial sectors counted) */
 #define MEAS_FIELD 0x3ffu
 #define MEAS_PARTIAL_SHIFT 10
 #define MEAS_LINES_SHIFT 20
@@ -1823,13 +1824,15 @@ static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal,
             smin = lo < smin ? lo : smin;
             smax = hi > smax ? hi : smax;
         }
+        const int store = (space & MEAS_STORE) != 0; /* partial sectors: a store's only */
         if (cnt && smax - smin < 64) {
             uint64_t mask = 0;
-            uint32_t cov[64]; /* the bytes of each sector the request covers, one bit each */
+            uint32_t cov[64]; /* a store's bytes of each sector, one bit a byte */
             for (unsigned i = 0; i < cnt; i++)
                 for (uint64_t s = IT_ADDR(it[i]) >> 5; s <= (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5; s++) {
-                    const uint32_t b = sector_bytes(IT_ADDR(it[i]), IT_SIZE(it[i]), s);
-                    cov[s - smin] = (mask >> (s - smin) & 1 ? cov[s - smin] : 0) | b;
+                    if (store)
+                        cov[s - smin] = (mask >> (s - smin) & 1 ? cov[s - smin] : 0) |
+                                        sector_bytes(IT_ADDR(it[i]), IT_SIZE(it[i]), s);
                     mask |= 1ull << (s - smin);
                 }
             sectors = (uint64_t)__builtin_popcountll(mask);
@@ -1837,23 +1840,38 @@ static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal,
                 const uint64_t line = (smin + (uint64_t)__builtin_ctzll(m)) >> 2;
                 lines += line != last;
                 last = line;
-                partial += cov[__builtin_ctzll(m)] != 0xffffffffu;
+                partial += store && cov[__builtin_ctzll(m)] != 0xffffffffu;
             }
         } else {
+            /* a store's: each (sector, its bytes of it) as (sector - smin) << 32 | bytes, so
+             * that, sorted, a sector's entries are neighbours and their bytes OR together
+             * (lanes more than 2^31 sectors apart, 64 GB: each sector's bytes from every item) */
+            const int keyed = store && smax - smin < ((uint64_t)1 << 31);
             for (unsigned i = 0; i < cnt; i++)
                 for (uint64_t s = IT_ADDR(it[i]) >> 5; s <= (IT_ADDR(it[i]) + IT_SIZE(it[i]) - 1) >> 5; s++)
-                    items[n++] = s;
-            sectors = distinct(items, n);
+                    items[n++] = keyed ? (s - smin) << 32 | sector_bytes(IT_ADDR(it[i]), IT_SIZE(it[i]), s) : s;
+            distinct(items, n);
+            sectors = 0;
+            uint32_t b = 0;
             for (unsigned i = 0; i < n; i++) { /* sorted now */
-                lines += !i || items[i] >> 2 != items[i - 1] >> 2;
-                if (i && items[i] == items[i - 1])
-                    continue;
-                uint32_t b = 0; /* a request this spread is rare: each sector's bytes from every item */
-                for (unsigned j = 0; j < cnt; j++)
-                    if (IT_ADDR(it[j]) >> 5 <= items[i] && items[i] <= (IT_ADDR(it[j]) + IT_SIZE(it[j]) - 1) >> 5)
-                        b |= sector_bytes(IT_ADDR(it[j]), IT_SIZE(it[j]), items[i]);
-                partial += b != 0xffffffffu;
+                const uint64_t s = keyed ? (items[i] >> 32) + smin : items[i];
+                const uint64_t prev = !i ? UINT64_MAX : keyed ? (items[i - 1] >> 32) + smin : items[i - 1];
+                if (s != prev) {
+                    partial += i && keyed && b != 0xffffffffu; /* the sector before, complete now */
+                    sectors++;
+                    lines += !i || s >> 2 != prev >> 2;
+                    b = 0;
+                    if (store && !keyed) {
+                        for (unsigned j = 0; j < cnt; j++)
+                            if (IT_ADDR(it[j]) >> 5 <= s && s <= (IT_ADDR(it[j]) + IT_SIZE(it[j]) - 1) >> 5)
+                                b |= sector_bytes(IT_ADDR(it[j]), IT_SIZE(it[j]), s);
+                        partial += b != 0xffffffffu;
+                    }
+                }
+                if (keyed)
+                    b |= (uint32_t)items[i];
             }
+            partial += n && keyed && b != 0xffffffffu;
         }
         if (space & SIM_SPACE_ATOM) {
             /* Lanes of one atomic request that hit the same address are
@@ -1973,10 +1991,22 @@ static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal,
  * is measured once, on items placed at 2^40 + that offset (measure
  * depends on nothing else), and remembered per worker (a direct-mapped
  * table: a miss measures again). */
+/* A request's space for measure: MEAS_STORE added for a plain global store. */
+static inline int meas_space(const sim_request *r)
+{
+    return r->space | (r->wr && !(r->space & (SIM_SPACE_SHARED | SIM_SPACE_ATOM | SIM_SPACE_ASYNC)) ? MEAS_STORE : 0);
+}
+
+/* The memos' kind of a request: shared, a global atomic, a plain global store, another global one. */
+static inline unsigned meas_kind(int space)
+{
+    return (space & SIM_SPACE_SHARED) ? 1u : (space & SIM_SPACE_ATOM) ? 2u : (space & MEAS_STORE) ? 4u : 3u;
+}
+
 static void req_memo(sim_worker *w, const sim_request *r, uint32_t *out_a, uint32_t *out_b)
 {
-    const int shared = (r->space & SIM_SPACE_SHARED) != 0;
-    const unsigned kind = shared ? 1u : (r->space & SIM_SPACE_ATOM) ? 2u : 3u;
+    const int space = meas_space(r);
+    const unsigned kind = meas_kind(space);
     const uintptr_t base = r->a0 - (uintptr_t)((intptr_t)r->lane0 * r->stride);
     const uint32_t tag = kind << 16 | (uint32_t)r->size << 8 | (uint32_t)(base & 127u);
     const uint64_t x = ((uint64_t)r->stride ^ (uint64_t)r->lanes << 20 ^ (uint64_t)tag << 44) * 0x9E3779B97F4A7C15ull;
@@ -1987,7 +2017,7 @@ static void req_memo(sim_worker *w, const sim_request *r, uint32_t *out_a, uint3
         uint64_t it[32];
         const unsigned n = affine_items(it, r->a0 - (uintptr_t)((intptr_t)r->lane0 * r->stride), r->stride, r->size,
                                         r->lanes);
-        measure(it, n, r->space, 1, out_a, out_b);
+        measure(it, n, space, 1, out_a, out_b);
         return;
     }
     sim_req_memo *e = &w->req_memo[h];
@@ -1998,7 +2028,7 @@ static void req_memo(sim_worker *w, const sim_request *r, uint32_t *out_a, uint3
     }
     uint64_t it[32];
     const unsigned n = affine_items(it, ((uintptr_t)1 << 40) + (base & 127u), r->stride, r->size, r->lanes);
-    measure(it, n, r->space, 1, out_a, out_b);
+    measure(it, n, space, 1, out_a, out_b);
     *e = (sim_req_memo){r->stride, r->lanes, tag, *out_a, *out_b};
 }
 
@@ -2012,8 +2042,7 @@ static void list_memo(sim_worker *w, const uint64_t *it, unsigned n, int space, 
         measure(it, n, space, 1, out_a, out_b); /* no memory for the memo (see req_memo) */
         return;
     }
-    const int shared = (space & SIM_SPACE_SHARED) != 0;
-    const uint32_t tag = shared ? 1u : (space & SIM_SPACE_ATOM) ? 2u : 3u;
+    const uint32_t tag = meas_kind(space);
     const uint64_t base = (uint64_t)(IT_ADDR(it[0]) & ~(uintptr_t)127) << 16;
     uint64_t x[32], h = (uint64_t)n << 8 | tag;
     for (unsigned i = 0; i < n; i++) {
@@ -2101,7 +2130,7 @@ static void count_request(sim_worker *w, const sim_warp *wp, const sim_request *
     if (r->affine)
         req_memo(w, r, &a, &b);
     else
-        list_memo(w, &wp->pool[(size_t)r->items * 32], r->n, r->space, &a, &b);
+        list_memo(w, &wp->pool[(size_t)r->items * 32], r->n, meas_space(r), &a, &b);
     count_measured(w, r, a, b);
 }
 

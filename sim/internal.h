@@ -223,7 +223,7 @@ typedef struct sim_sample_kind {
     uint64_t bytes, seen;  /* all its stretches' shared bytes, and their number */
     uint64_t s_bytes, s_wf; /* the sampled ones' bytes and wavefronts */
     uint64_t gacc, s_gacc, s_gwf; /* the same for plain global accesses (the L1 data pipe's wavefronts) */
-    uint64_t s_gst[3];      /* the sampled stores' lines, sectors and partial sectors (the L2's requests) */
+    uint64_t s_gst[4];      /* the sampled stores' lines, sectors and partial sectors, loads' sectors (L2 requests) */
     uint64_t skip;         /* stretches to skip before the next sampled */
 } sim_sample_kind;
 

@@ -794,6 +794,7 @@ static void sample_taken(sim_worker *w, sim_sample_kind *k, uint64_t bytes, uint
     k->s_gst[0] += c->global_st_lines;
     k->s_gst[1] += c->global_st_sectors;
     k->s_gst[2] += c->global_st_partial;
+    k->s_gst[3] += c->global_ld_sectors;
     sample_close(w);
 }
 
@@ -862,7 +863,7 @@ static void sample_barrier(sim_worker *w)
 static void sample_stop(sim_worker *w) /* the block's end */
 {
     sample_end_stretch(w, w->sample_cur);
-    double wf = 0, bytes = 0, gwf = 0, gacc = 0, gst[3] = {0, 0, 0};
+    double wf = 0, bytes = 0, gwf = 0, gacc = 0, gst[4] = {0, 0, 0, 0};
     for (unsigned i = 0; i < w->n_kinds; i++) {
         const sim_sample_kind *k = &w->kinds[i];
         if (k->s_bytes) {
@@ -872,7 +873,7 @@ static void sample_stop(sim_worker *w) /* the block's end */
         if (k->s_gacc) {
             gwf += (double)k->gacc * (double)k->s_gwf / (double)k->s_gacc;
             gacc += (double)k->gacc;
-            for (int j = 0; j < 3; j++)
+            for (int j = 0; j < 4; j++)
                 gst[j] += (double)k->gacc * (double)k->s_gst[j] / (double)k->s_gacc;
         }
     }
@@ -883,6 +884,7 @@ static void sample_stop(sim_worker *w) /* the block's end */
     w->c.sample_global_st_lines += (uint64_t)(gst[0] + 0.5);
     w->c.sample_global_st_sectors += (uint64_t)(gst[1] + 0.5);
     w->c.sample_global_st_partial += (uint64_t)(gst[2] + 0.5);
+    w->c.sample_global_ld_sectors += (uint64_t)(gst[3] + 0.5);
     w->sample_block = 0;
 }
 

@@ -201,10 +201,11 @@ typedef struct sim_counters {
      * L1 writes through, so each store request sends each of its lines to L2 as one request),
      * and their sectors written only in part (partial sectors: the L2 merges them into its copy).
      * Detailed mode counts them; counting mode's sample has the sampled blocks' (with
-     * global_st_sectors, which counting mode does not count otherwise), estimated as the
-     * wavefronts are. The time model's L2 term (sim/timemodel.c, session 30). */
+     * global_st_sectors and global_ld_sectors, which counting mode does not count otherwise),
+     * estimated as the wavefronts are. The time model's L2 term (sim/timemodel.c, session 30). */
     uint64_t global_st_lines, global_st_partial;
     uint64_t sample_global_st_lines, sample_global_st_sectors, sample_global_st_partial;
+    uint64_t sample_global_ld_sectors; /* and the loads' sectors (their lines that reach L2: sim/timemodel.c) */
 } sim_counters;
 #define SIM_SCHED_MAX_BLOCKS ((uint64_t)1 << 22)
 

@@ -106,23 +106,29 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     /* the L2's requests and the sectors they write: stores' lines, counted (detailed mode) or
      * from the sample (counting mode), or without either taken as coalesced (a line a 128 bytes,
      * whole sectors); loads' lines that miss L1, each with at least one sector that reaches L2 */
-    double st_lines, st_sectors, st_partial;
+    double st_lines, st_sectors, st_partial, ld_sectors;
     if (c->global_ld_requests + c->global_st_requests + c->global_atom_requests + c->async_requests) {
         st_lines = (double)c->global_st_lines;
         st_sectors = (double)c->global_st_sectors;
         st_partial = (double)c->global_st_partial;
+        ld_sectors = (double)c->global_ld_sectors;
     } else if (c->sample_global_accesses) {
         const double f = (double)c->global_accesses / (double)c->sample_global_accesses;
         st_lines = f * (double)c->sample_global_st_lines;
         st_sectors = f * (double)c->sample_global_st_sectors;
         st_partial = f * (double)c->sample_global_st_partial;
-    } else {
+        ld_sectors = f * (double)c->sample_global_ld_sectors;
+    } else { /* atomics' bytes are in hbm_write_bytes too: taken as stores here */
         st_lines = (double)c->hbm_write_bytes / 128;
         st_sectors = (double)c->hbm_write_bytes / 32;
         st_partial = 0;
+        ld_sectors = (double)c->hbm_read_bytes / 32;
     }
+    /* the loads' lines in the share of their sectors that reach L2 (the rest hit L1) */
     const double ld_lines = gwf > st_lines ? gwf - st_lines : 0;
-    const double rd_req = ld_lines < (double)c->l2_read_sectors ? ld_lines : (double)c->l2_read_sectors;
+    const double past = ld_sectors > 0 && (double)c->l2_read_sectors < ld_sectors ? (double)c->l2_read_sectors / ld_sectors
+                                                                                     : 1.0;
+    const double rd_req = ld_lines * past;
     p.l2_requests = rd_req + st_lines;
     const double l2_scale = 2.141e13 / k->l2_bytes_per_s; /* the constants are the sm_90 preset's */
     const double t_req = l2_scale * (p.l2_requests * SIM_TM_L2_REQ + (st_sectors - st_partial) * SIM_TM_L2_WSEC +

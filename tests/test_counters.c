@@ -48,7 +48,7 @@ static void expect_no_detail(const char *what)
     cr_assert(k->global_ld_requests == 0 && k->global_wavefronts == 0 && k->global_st_requests == 0 && k->global_ld_sectors == 0 &&
                   k->global_st_sectors == 0 && k->shared_ld_requests == 0 && k->shared_st_requests == 0 &&
                   k->shared_ld_wavefronts == 0 && k->shared_st_wavefronts == 0 && k->shared_ld_conflicts == 0 &&
-                  k->shared_st_conflicts == 0,
+                  k->shared_st_conflicts == 0 && k->global_st_lines == 0 && k->global_st_partial == 0,
               "case %s (normal mode): detailed counters are not 0", what);
 }
 
@@ -488,13 +488,16 @@ Test(counters, global_float4)
 /* scatter_words, one warp, y[t * stride] = t: the store request's lines (the L2's write
  * requests) and its sectors written in part. Stride 1: 128 consecutive bytes, 4 whole sectors in
  * 1 line; 2: 8 sectors (each half written) in 2 lines; 8: 32 sectors in 8 lines; 32: 32 in 32
- * lines (a naive transpose's stores; spread over more than 64 sectors: measure's sorted path). */
+ * lines (a naive transpose's stores; spread over more than 64 sectors: measure's sorted path).
+ * With a gap of 64 KB between the half-warps (the sorted path, several lanes a sector): stride
+ * 1, 2 x 2 whole sectors in 2 lines; stride 2, 2 x 4 half-written sectors in 2 lines. */
 typedef struct scatter_case {
-    int stride;
+    int stride, gap; /* gap 0: 16 * stride, one run of lanes */
     unsigned sectors, lines, partial;
 } scatter_case;
 
-static scatter_case scatter_cases[] = {{1, 4, 1, 0}, {2, 8, 2, 8}, {8, 32, 8, 32}, {32, 32, 32, 32}};
+static scatter_case scatter_cases[] = {{1, 0, 4, 1, 0},       {2, 0, 8, 2, 8},       {8, 0, 32, 8, 32},
+                                       {32, 0, 32, 32, 32},   {1, 16384, 4, 2, 0},   {2, 16384, 8, 2, 8}};
 
 ParameterizedTestParameters(counters, scatter_words)
 {
@@ -503,16 +506,16 @@ ParameterizedTestParameters(counters, scatter_words)
 
 ParameterizedTest(scatter_case *c, counters, scatter_words)
 {
-    const int s = c->stride;
-    float *d_y = dev_buf("y", 32 * (size_t)s * sizeof(float), NULL);
+    const int s = c->stride, gap = c->gap ? c->gap : 16 * s;
+    float *d_y = dev_buf("y", (16 * (size_t)s + (size_t)gap) * sizeof(float), NULL);
     simt_cfg cfg = cfg1(1, 32, 0);
     sim_set_detailed(1);
-    SIM_CHECK(scatter_words_launch_sim(&cfg, d_y, s));
-    EXPECT_CTR(global_st_requests, 1, "scatter stride %d", s);
-    EXPECT_CTR(global_st_sectors, c->sectors, "scatter stride %d", s);
-    EXPECT_CTR(global_st_lines, c->lines, "scatter stride %d", s);
-    EXPECT_CTR(global_st_partial, c->partial, "scatter stride %d", s);
-    EXPECT_CTR(global_wavefronts, c->lines, "scatter stride %d", s);
+    SIM_CHECK(scatter_words_launch_sim(&cfg, d_y, s, gap));
+    EXPECT_CTR(global_st_requests, 1, "scatter stride %d gap %d", s, gap);
+    EXPECT_CTR(global_st_sectors, c->sectors, "scatter stride %d gap %d", s, gap);
+    EXPECT_CTR(global_st_lines, c->lines, "scatter stride %d gap %d", s, gap);
+    EXPECT_CTR(global_st_partial, c->partial, "scatter stride %d gap %d", s, gap);
+    EXPECT_CTR(global_wavefronts, c->lines, "scatter stride %d gap %d", s, gap);
 }
 
 /* copy_async_tile, one warp: the copies are HBM reads and SRAM writes like

@@ -127,12 +127,13 @@ __global__ void global_float4(float *y, const float *x, int stride)
     store_float4(y + 4 * t, load_float4(x + 4 * (size_t)stride * t));
 }
 
-/* scatter_words: lane t stores the word y[t * stride]: one store request per warp, whose
- * sectors are whole at stride 1 and written in part beyond (session 30's L2 requests). */
-__global__ void scatter_words(float *y, int stride)
+/* scatter_words: lane t stores the word y[(t % 16) * stride + (t / 16) * gap] (gap = 16 * stride:
+ * y[t * stride]): one store request per warp, whose sectors are whole at stride 1 and written in
+ * part beyond (session 30's L2 requests). */
+__global__ void scatter_words(float *y, int stride, int gap)
 {
     unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-    y[(size_t)t * stride] = (float)t;
+    y[(size_t)(t % 16) * stride + (size_t)(t / 16) * gap] = (float)t;
 }
 
 /* copy_async_tile: lane t copies the 16-byte chunk at x + 4 * stride * t into
@@ -294,5 +295,5 @@ LAUNCHER(shared_gather, (float *, out), (int, k), (int, spread))
 LAUNCHER(shared_probe4, (float *, out), (const int *, idx))
 LAUNCHER(shared_probe8, (double *, out), (const int *, idx))
 LAUNCHER(global_float4, (float *, y), (const float *, x), (int, stride))
-LAUNCHER(scatter_words, (float *, y), (int, stride))
+LAUNCHER(scatter_words, (float *, y), (int, stride), (int, gap))
 LAUNCHER(copy_async_tile, (float *, y), (const float *, x), (int, stride), (int, misuse))

@@ -16,7 +16,7 @@ DECLARE_LAUNCHER(shared_gather, (float *, out), (int, k), (int, spread));
 DECLARE_LAUNCHER(shared_probe4, (float *, out), (const int *, idx));
 DECLARE_LAUNCHER(shared_probe8, (double *, out), (const int *, idx));
 DECLARE_LAUNCHER(global_float4, (float *, y), (const float *, x), (int, stride));
-DECLARE_LAUNCHER(scatter_words, (float *, y), (int, stride));
+DECLARE_LAUNCHER(scatter_words, (float *, y), (int, stride), (int, gap));
 DECLARE_LAUNCHER(log_mix, (float *, out), (const float *, g), (int, n), (int, generic));
 DECLARE_LAUNCHER(long_stretch, (float *, y), (const float *, x), (int, n));
 DECLARE_LAUNCHER(shared_stretch, (float *, y), (int, n));

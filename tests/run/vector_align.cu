@@ -12,6 +12,9 @@ struct Tagged {
 
 __global__ void copy2(const float2 *in, float2 *out) { out[threadIdx.x] = in[threadIdx.x]; }
 __global__ void copyd2(const double2 *in, double2 *out) { out[threadIdx.x] = in[threadIdx.x]; }
+// a vector built in place and stored: one 16-byte store a lane (STG.128), 16 whole sectors a warp,
+// not four 4-byte stores with every sector written in part (session 30)
+__global__ void fill4(float4 *out) { out[threadIdx.x] = make_float4(1.0f, 2.0f, 3.0f, (float)threadIdx.x); }
 
 int main()
 {
@@ -29,13 +32,18 @@ int main()
     cudaMalloc(&a, sizeof h), cudaMalloc(&b, sizeof h), cudaMalloc(&c, sizeof hd), cudaMalloc(&d, sizeof hd);
     cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice);
     cudaMemcpy(c, hd, sizeof hd, cudaMemcpyHostToDevice);
+    float4 *e, h4[32];
+    cudaMalloc(&e, sizeof h4);
     copy2<<<1, 32>>>(a, b);
     copyd2<<<1, 32>>>(c, d);
+    fill4<<<1, 32>>>(e);
+    cudaMemcpy(h4, e, sizeof h4, cudaMemcpyDeviceToHost);
     cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost);
     cudaMemcpy(hd, d, sizeof hd, cudaMemcpyDeviceToHost);
     int bad = 0;
     for (int i = 0; i < 32; i++)
-        bad += h[i].x != (float)i || h[i].y != (float)-i || hd[i].x != i || hd[i].y != 2.0 * i;
+        bad += h[i].x != (float)i || h[i].y != (float)-i || hd[i].x != i || hd[i].y != 2.0 * i ||
+               h4[i].x != 1.0f || h4[i].y != 2.0f || h4[i].z != 3.0f || h4[i].w != (float)i;
     printf("vector_align: %s (%d wrong)\n", bad ? "WRONG" : "correct", bad);
     return bad != 0;
 }

@@ -608,6 +608,10 @@ elseif(CASE STREQUAL "vector_align")
   expect("${js}" 8 kernels 0 hbm write_sectors)
   expect("${js}" 16 kernels 1 hbm read_sectors)
   expect("${js}" 16 kernels 1 hbm write_sectors)
+  # make_float4 stored: one 16-byte store a lane, 16 whole sectors in 4 lines (four split stores
+  # made 64 partial sectors in 16 L2 requests)
+  expect("${js}" 16 kernels 2 hbm write_sectors)
+  expect("${js}" 4 kernels 2 time_model l2_requests)
 elseif(CASE STREQUAL "event_timing")
   # events time the program's host code on an idle GPU (about 30 ms), a launch's simulated GPU
   # time (not the simulation's wall time), and host code after a queued launch

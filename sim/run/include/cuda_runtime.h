@@ -112,13 +112,31 @@ struct dim3 {
  * 8-byte ones 16, so a copy of one is one 8- or 16-byte access here as it is one LDG.64 or LDG.128
  * on the chip (a float2 aligned to 4 was two 4-byte requests, twice the chip's sectors); structs
  * holding them are laid out as nvcc lays them out. The 3-vectors keep their elements' alignment. */
+/* make_float4 & co. build the value in a vector register and copy it whole: `y[i] =
+ * make_float4(...)` is then one 16-byte store, as nvcc's STG.128, where g++ would construct the
+ * struct in place field by field (four 4-byte stores: four requests, each sector written in part,
+ * 4x the chip's L2 requests in the time model; session 30). Vectors over 16 bytes (double4),
+ * which the chip stores in two, and the 3-vectors keep the plain form. */
+template <class V, class T, bool = (sizeof(V) <= 16)> struct simtlab_make {
+    template <class... A> static inline V of(A... a)
+    {
+        typedef T simtlab_v __attribute__((vector_size(sizeof(V))));
+        const simtlab_v t = {a...};
+        V r;
+        __builtin_memcpy(&r, &t, sizeof r);
+        return r;
+    }
+};
+template <class V, class T> struct simtlab_make<V, T, false> {
+    template <class... A> static inline V of(A... a) { return V{a...}; }
+};
 #define SIMTLAB_VEC(T, N2, N3, N4, A2, A4)                                                \
     struct __attribute__((aligned(A2))) N2 { T x, y; };                                  \
     struct N3 { T x, y, z; };                                                             \
     struct __attribute__((aligned(A4))) N4 { T x, y, z, w; };                             \
-    static inline N2 make_##N2(T x, T y) { return N2{x, y}; }                             \
+    static inline N2 make_##N2(T x, T y) { return simtlab_make<N2, T>::of(x, y); }        \
     static inline N3 make_##N3(T x, T y, T z) { return N3{x, y, z}; }                     \
-    static inline N4 make_##N4(T x, T y, T z, T w) { return N4{x, y, z, w}; }
+    static inline N4 make_##N4(T x, T y, T z, T w) { return simtlab_make<N4, T>::of(x, y, z, w); }
 SIMTLAB_VEC(float, float2, float3, float4, 8, 16)
 SIMTLAB_VEC(int, int2, int3, int4, 8, 16)
 SIMTLAB_VEC(double, double2, double3, double4, 16, 16)
@@ -126,8 +144,8 @@ SIMTLAB_VEC(double, double2, double3, double4, 16, 16)
 #define SIMTLAB_VEC24(T, N2, N4, A2, A4)                                                  \
     struct __attribute__((aligned(A2))) N2 { T x, y; };                                  \
     struct __attribute__((aligned(A4))) N4 { T x, y, z, w; };                             \
-    static inline N2 make_##N2(T x, T y) { return N2{x, y}; }                             \
-    static inline N4 make_##N4(T x, T y, T z, T w) { return N4{x, y, z, w}; }
+    static inline N2 make_##N2(T x, T y) { return simtlab_make<N2, T>::of(x, y); }        \
+    static inline N4 make_##N4(T x, T y, T z, T w) { return simtlab_make<N4, T>::of(x, y, z, w); }
 SIMTLAB_VEC24(unsigned char, uchar2, uchar4, 2, 4)
 SIMTLAB_VEC24(signed char, char2, char4, 2, 4)
 SIMTLAB_VEC24(short, short2, short4, 4, 8)
@@ -136,8 +154,11 @@ SIMTLAB_VEC24(unsigned short, ushort2, ushort4, 4, 8)
 struct __attribute__((aligned(8))) uint2 { unsigned x, y; };
 struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; };
 static inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
-static inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
-static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{x, y, z, w}; }
+static inline uint2 make_uint2(unsigned x, unsigned y) { return simtlab_make<uint2, unsigned>::of(x, y); }
+static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w)
+{
+    return simtlab_make<uint4, unsigned>::of(x, y, z, w);
+}
 
 /* ---- built-in variables ------------------------------------------------- */
 extern "C" {
