@@ -127,13 +127,16 @@ def predict(r, p, wavefronts='json'):
     smem = share * ({'json': r['wf_json'], 'detail': r['wf'], 'none': r['sram'] / 128}[wavefronts] + r['gwf'])
     lat = share * r['hbm'] * p['L'] / (W * 32 * (C_FREE if r['free'] else p['C']))
     l2 = 32.0 * r['l2'] / L2 * CLK
+    req = 0.0
     if L2REQ:  # session 30: the L2's requests (sim/timemodel.c); the lessons' stores are coalesced
         st_lines, st_sectors = r['hwr'] / 128.0, r['hwr'] / 32.0
-        rd_req = min(max(r['gwf'] - st_lines, 0), r['l2rd'])
-        l2 = max(l2, ((rd_req + st_lines) * 8.1e-12 + st_sectors * 6.9e-12) * CLK)
+        rd_req = min(max(r['gwf'] - st_lines, 0), r['l2rd'])  # the stored JSON has no load sectors
+        req = ((rd_req + st_lines) * 8.1e-12 + st_sectors * 6.9e-12) * CLK
     t = [issue, smem, lat, starts * p['K'], r['dram'] / DRAM * CLK, l2]
-    m = max(t)
-    return LAUNCH + (m + p['BETA'] * (sum(t) - m)) / CLK
+    # the requests' term bounds where it is the largest; under another bound the L2 adds its
+    # bandwidth term only (sim/timemodel.c)
+    m, rest = (req, sum(t) - l2) if req > max(t) else (max(t), sum(t) - max(t))
+    return LAUNCH + (m + p['BETA'] * rest) / CLK
 
 
 GRID = dict(P=[2, 3, 4, 5, 6, 8, 1e9], CPI=[1.5, 2, 2.5, 3, 4],
