@@ -80,12 +80,11 @@ static cudaError_t init(void)
     return cudaSuccess;
 }
 
-/* Every API call starts here: a sticky fault answers for all of them. */
 /* Runtime calls from simulated threads: host code a kernel's thread runs (a by-value
  * parameter's copy constructor and destructor run per thread here; a GPU runs neither on the
  * device). The OpenMP workers run threads at once, and the runtime and the simulator's
  * allocator are not thread-safe, so such calls take this lock (recursive: a call may make
- * another). Host calls outside launches take nothing. */
+ * another). Host threads take api_mu (below). */
 static pthread_mutex_t kernel_mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static int kernel_lock(void)
 {
@@ -99,12 +98,38 @@ static void kernel_unlock(int *held)
     if (*held)
         pthread_mutex_unlock(&kernel_mu);
 }
+/* ---- host threads -----------------------------------------------------------------------
+ * A program's host threads may call the runtime at once (std::thread, OpenMP on the host). The
+ * runtime's state (the host clock's counters below, the launch records, the last error) and the
+ * simulator's allocator and launch are not thread-safe: one lock, api_mu, serialises the calls of
+ * host threads, taken at a thread's outermost call (api_held counts its depth: a call may make
+ * another) and held until it returns, a launch's simulation included, as a GPU's default stream
+ * runs one thing at a time. Uncontended it is two atomic operations a call. Simulated threads'
+ * calls take kernel_mu instead: the host thread that launched them holds api_mu meanwhile. */
+static pthread_mutex_t api_mu = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int api_held;
+static int api_lock(void)
+{
+    if (sim_in_cuda_thread())
+        return 0;
+    if (api_held++ == 0)
+        pthread_mutex_lock(&api_mu);
+    return 1;
+}
+static void api_unlock(int *in)
+{
+    if (*in && --api_held == 0)
+        pthread_mutex_unlock(&api_mu);
+}
+
 /* ---- the host's clock beside the GPU's --------------------------------------------------
  * An event is recorded when the GPU reaches it: after the work queued before it, and not before
  * the host queued it (an idle GPU's events time the host: olcf's hw8 times its CPU transpose
  * with events, which read 0 ms here before, "inf GB/s"). The host's clock is the program's own
  * time: wall time less what this runtime's calls took (a launch's simulation above all), plus
- * what the host waited at synchronizing calls for the GPU's clock. */
+ * what the host waited at synchronizing calls for the GPU's clock. Under api_mu (host threads) or
+ * kernel_mu (simulated threads, while the launching thread holds api_mu). With two host threads,
+ * one's time inside a call is not the host's time for the other either: one clock for them all. */
 static double host_t0, host_api_ms, host_wait_ms, api_entered;
 static int api_depth;
 static double wall_ms(void)
@@ -115,7 +140,7 @@ static double wall_ms(void)
 }
 static int api_enter(void)
 {
-    if (sim_in_cuda_thread())
+    if (!api_lock())
         return 0;
     if (api_depth++ == 0) {
         api_entered = wall_ms();
@@ -128,6 +153,7 @@ static void api_leave(int *in)
 {
     if (*in && --api_depth == 0)
         host_api_ms += wall_ms() - api_entered;
+    api_unlock(in);
 }
 /* The host's time on the GPU's clock: inside a call, when the call began. */
 static double host_ms(void)
@@ -148,6 +174,13 @@ static void host_sync(void)
         host_wait_ms += clock_ms - h;
 }
 
+/* A call's locks (kernel_mu in a simulated thread, api_mu in a host thread), held until it returns */
+#define LOCKED()                                                                                  \
+    __attribute__((cleanup(kernel_unlock))) int simtlab_held_ = kernel_lock();                    \
+    (void)simtlab_held_;                                                                          \
+    __attribute__((cleanup(api_unlock))) int simtlab_lock_ = api_lock();                          \
+    (void)simtlab_lock_
+/* Every API call starts here: the locks, the host clock, a sticky fault answers for all of them */
 #define ENTER()                                                                                   \
     __attribute__((cleanup(kernel_unlock))) int simtlab_held_ = kernel_lock();                    \
     (void)simtlab_held_;                                                                          \
@@ -262,6 +295,7 @@ const char *cudaGetErrorName(cudaError_t e)
 }
 cudaError_t cudaGetLastError(void)
 {
+    LOCKED();
     init();
     cudaError_t e = sticky_err ? sticky_err : last_err;
     last_err = cudaSuccess;
@@ -269,6 +303,7 @@ cudaError_t cudaGetLastError(void)
 }
 cudaError_t cudaPeekAtLastError(void)
 {
+    LOCKED();
     init();
     return sticky_err ? sticky_err : last_err;
 }
@@ -361,6 +396,7 @@ cudaError_t cudaDeviceSynchronize(void)
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset(void)
 {
+    LOCKED();
     init();
     sticky_err = last_err = cudaSuccess; /* as on a GPU: a new context */
     return cudaSuccess;
@@ -1605,6 +1641,12 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
 /* ---- at exit: the summary and --json ------------------------------------------------------- */
 static void at_exit(void)
 {
+    /* after a runtime call another host thread is making (it may append a launch); once */
+    LOCKED();
+    static int done;
+    if (done)
+        return;
+    done = 1;
     run_summary(stderr, recs, n_recs, opt_detail);
     const char *tsv = getenv("SIMTLAB_RUN_TSV"); /* --mode compare: for the driver (run_cuda.c read_tsv) */
     if (tsv && tsv[0]) {
