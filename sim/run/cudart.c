@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +54,8 @@ static void say(const char *fmt, ...)
 }
 
 static void at_exit(void);
+static void stop_in_host_code(int sig);
+static int stop_may_wait(void);
 
 static cudaError_t init(void)
 {
@@ -77,6 +81,8 @@ static cudaError_t init(void)
     sim_set_detailed(opt_detail);
     sim_set_line_profile(opt_lines);
     atexit(at_exit);
+    if (sim_interrupt_hook(stop_in_host_code, stop_may_wait))
+        say("%s; Ctrl-C in host code will end the program without the summary", sim_last_error());
     return cudaSuccess;
 }
 
@@ -108,12 +114,18 @@ static void kernel_unlock(int *held)
  * calls take kernel_mu instead: the host thread that launched them holds api_mu meanwhile. */
 static pthread_mutex_t api_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int api_held;
+static _Atomic int api_stopping; /* stop_in_host_code is ending the program */
 static int api_lock(void)
 {
     if (sim_in_cuda_thread())
         return 0;
-    if (api_held++ == 0)
+    if (api_held++ == 0) {
+        /* no call starts once the program is being stopped: a thread calling the runtime in a loop
+         * would take the lock again and again before the stopping thread (glibc's lock is not fair) */
+        while (atomic_load_explicit(&api_stopping, memory_order_relaxed))
+            pause(); /* until stop_in_host_code's _exit */
         pthread_mutex_lock(&api_mu);
+    }
     return 1;
 }
 static void api_unlock(int *in)
@@ -1637,6 +1649,31 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     }
     return e;
 }
+
+/* ---- Ctrl-C or SIGTERM in host code ----------------------------------------------------------
+ * From the first runtime call on, SIGINT and SIGTERM outside launches (a loop in the program's
+ * host code, a sleep) end the program as during a launch: the summary of the launches so far
+ * (and --json), then the signal's status, 128 + n. Called on the simulator's own thread, not in
+ * the signal handler (sim_interrupt_hook): the runtime call another host thread is making, if any,
+ * ends first, and none starts after (api_lock). _exit, not exit: the program's atexit handlers and static
+ * destructors would run while its threads go on (the signal's default action runs none either);
+ * its stdout is flushed unless another thread is writing it. */
+static void stop_in_host_code(int sig)
+{
+    atomic_store(&api_stopping, 1);
+    api_held++; /* taken here, past api_lock's wait */
+    pthread_mutex_lock(&api_mu);
+    say("interrupted (%s) in host code; the launches so far:", sig == SIGINT ? "SIGINT: Ctrl-C" : "SIGTERM");
+    at_exit();
+    if (!ftrylockfile(stdout)) {
+        fflush_unlocked(stdout);
+        funlockfile(stdout);
+    }
+    _exit(128 + sig);
+}
+/* In the signal handler (async-signal-safe: a thread-local read): the interrupted thread may wait
+ * there for stop_in_host_code unless it is inside a runtime call, whose lock stop needs. */
+static int stop_may_wait(void) { return api_held == 0; }
 
 /* ---- at exit: the summary and --json ------------------------------------------------------- */
 static void at_exit(void)
