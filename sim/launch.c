@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -322,31 +323,153 @@ static void on_watchdog(int sig, siginfo_t *si, void *uc);
  * sim_interrupted() says which signal, so that the program's runtime can print what it has and
  * exit (sim/run/cudart.c). A student cannot tell a slow kernel from a hung one otherwise (survey
  * 12: a run killed by `timeout` printed nothing). A second signal does what it would have done.
- * The program's own handlers are set aside during a launch and put back after it. */
-static _Atomic int wd_interrupt; /* the signal that stopped the running launch, or 0 */
-static struct sigaction old_int, old_term;
+ * The program's own handlers are set aside during a launch and put back after it.
+ *
+ * ---- and in host code (sim_interrupt_hook) ----
+ * simtlab run's runtime asks, at its first call, for the same between launches: there the first
+ * signal wakes a thread of the simulator's own (intr_main), which calls the runtime's stop (the
+ * summary of the launches so far, then the exit) as ordinary code: a handler may not print or
+ * allocate (the program may be inside malloc or printf). Meanwhile the interrupted thread waits in
+ * the handler (nanosleep, for at most INTR_WAIT_MS), so that its code does not go on past the
+ * signal (a sleep cut short, the next printf), unless may_wait() says it holds what stop needs (a
+ * runtime call's lock): then it goes on and stop waits for that call to end. A signal the program
+ * already handles or ignores when the hook comes is left to it; one it handles later is its own
+ * (sigaction replaces ours) outside launches. During a launch without the watchdog
+ * (SIMTLAB_TIMEOUT=0) the signal does what it would have done without simtlab. */
+#define INTR_WAIT_MS 2000
+static _Atomic int wd_interrupt; /* the signal that stopped the running launch (or came in host code), or 0 */
+static struct sigaction old_int, old_term; /* what wd_arm found: wd_disarm puts it back */
 static struct timespec wd_interrupt_at;
+static _Atomic int launch_phase; /* 1: a launch with the watchdog (wd_arm .. wd_disarm); 2: one without; 0: none */
+static _Atomic unsigned intr_hooked; /* bit sig: on_interrupt holds sig between launches (sim_interrupt_hook) */
+static void (*intr_stop)(int sig);
+static int (*intr_may_wait)(void);
+static sem_t intr_sem;
+static struct sigaction intr_dfl; /* SIG_DFL: what a hooked signal did before the hook */
+static void on_interrupt(int sig);
+
+/* What the signal would have done without simtlab: during a launch, what wd_arm found there (the
+ * program's own handler), unless that was ours; a signal the hook took: its default. */
+static const struct sigaction *intr_fallback(int sig)
+{
+    const struct sigaction *found = sig == SIGINT ? &old_int : &old_term;
+    if (!(atomic_load(&intr_hooked) & (1u << sig)))
+        return found;
+    return atomic_load(&launch_phase) == 1 && found->sa_handler != on_interrupt ? found : &intr_dfl;
+}
+
 static void on_interrupt(int sig)
 {
+    const int saved_errno = errno;
+    const int phase = atomic_load(&launch_phase);
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now); /* async-signal-safe */
-    if (atomic_exchange(&wd_interrupt, sig)) {
+    if (phase == 2) {                     /* a launch without the watchdog: nothing can stop it */
+        sigaction(sig, intr_fallback(sig), NULL);
+        raise(sig);
+    } else if (atomic_exchange(&wd_interrupt, sig)) {
         /* the same signal again within a second is the same request (`timeout` signals the whole
          * process group, and simtlab-run passes SIGTERM on as well); a later one ends the program */
-        if ((now.tv_sec - wd_interrupt_at.tv_sec) * 1000000000L + (now.tv_nsec - wd_interrupt_at.tv_nsec) <
-            1000000000L)
-            return;
-        sigaction(sig, sig == SIGINT ? &old_int : &old_term, NULL);
-        raise(sig);
-        return;
+        if ((now.tv_sec - wd_interrupt_at.tv_sec) * 1000000000L + (now.tv_nsec - wd_interrupt_at.tv_nsec) >=
+            1000000000L) {
+            sigaction(sig, intr_fallback(sig), NULL);
+            raise(sig);
+        }
+    } else {
+        wd_interrupt_at = now;
+        if (phase == 1 || !intr_stop) {
+            atomic_store(&wd_fired, 1);
+            for (int i = 0; i < wd_n; i++) /* as the watchdog thread does (pthread_kill: a tgkill) */
+                if (wd_workers[i]->in_launch)
+                    pthread_kill((pthread_t)wd_workers[i]->os_thread, SIM_WD_SIGNAL);
+        } else { /* host code: intr_main ends the program; this thread stops here meanwhile */
+            sem_post(&intr_sem);
+            if (!intr_may_wait || intr_may_wait())
+                for (int ms = 0; ms < INTR_WAIT_MS; ms++)
+                    nanosleep(&(struct timespec){0, 1000000}, NULL);
+        }
     }
-    wd_interrupt_at = now;
-    atomic_store(&wd_fired, 1);
-    for (int i = 0; i < wd_n; i++) /* as the watchdog thread does (pthread_kill: a tgkill) */
-        if (wd_workers[i]->in_launch)
-            pthread_kill((pthread_t)wd_workers[i]->os_thread, SIM_WD_SIGNAL);
+    errno = saved_errno;
 }
 int sim_interrupted(void) { return atomic_load(&wd_interrupt); }
+
+static void *intr_main(void *arg)
+{
+    (void)arg;
+    while (sem_wait(&intr_sem)) /* EINTR: none come here (every signal blocked), but the call allows it */
+        ;
+    intr_stop(atomic_load(&wd_interrupt));
+    return NULL;
+}
+/* A child of fork() has no intr_main: its signals go back to what they did before the hook. */
+static void intr_atfork_child(void)
+{
+    const unsigned hooked = atomic_exchange(&intr_hooked, 0);
+    const int sigs[2] = {SIGINT, SIGTERM};
+    for (int i = 0; i < 2; i++) {
+        struct sigaction cur;
+        if ((hooked & (1u << sigs[i])) && !sigaction(sigs[i], NULL, &cur) && cur.sa_handler == on_interrupt)
+            sigaction(sigs[i], &intr_dfl, NULL);
+    }
+    intr_stop = NULL;
+}
+
+sim_status sim_interrupt_hook(void (*stop)(int sig), int (*may_wait)(void))
+{
+    if (!stop) {
+        sim_set_error(SIM_ERR_INVALID_VALUE, "sim_interrupt_hook: stop is NULL");
+        return SIM_ERR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&wd_mu); /* wd_arm and wd_disarm change the same dispositions */
+    if (intr_stop) {
+        pthread_mutex_unlock(&wd_mu);
+        return SIM_OK;
+    }
+    if (sem_init(&intr_sem, 0, 0)) {
+        pthread_mutex_unlock(&wd_mu);
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot set up the interrupt handler (sem_init: %s)", strerror(errno));
+        return SIM_ERR_MEMORY_ALLOCATION;
+    }
+    pthread_t th;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old); /* the thread takes no signals */
+    int rc = pthread_create(&th, &at, intr_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&at);
+    if (rc) {
+        sem_destroy(&intr_sem);
+        pthread_mutex_unlock(&wd_mu);
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot start the interrupt thread (%s)", strerror(rc));
+        return SIM_ERR_MEMORY_ALLOCATION;
+    }
+    intr_may_wait = may_wait;
+    intr_stop = stop; /* before the handler is installed: it reads it */
+    static int atfork_done;
+    if (!atfork_done++)
+        pthread_atfork(NULL, NULL, intr_atfork_child);
+    memset(&intr_dfl, 0, sizeof intr_dfl);
+    intr_dfl.sa_handler = SIG_DFL;
+    sigemptyset(&intr_dfl.sa_mask);
+    struct sigaction si;
+    memset(&si, 0, sizeof si);
+    si.sa_handler = on_interrupt;
+    si.sa_flags = SA_RESTART;
+    sigemptyset(&si.sa_mask);
+    const int sigs[2] = {SIGINT, SIGTERM};
+    for (int i = 0; i < 2; i++) {
+        struct sigaction cur;
+        if (sigaction(sigs[i], NULL, &cur) || (cur.sa_flags & SA_SIGINFO) || cur.sa_handler != SIG_DFL)
+            continue; /* the program's own handler, or SIG_IGN: left to it */
+        atomic_fetch_or(&intr_hooked, 1u << sigs[i]);
+        sigaction(sigs[i], &si, NULL);
+    }
+    pthread_mutex_unlock(&wd_mu);
+    return SIM_OK;
+}
 
 /* Arms the watchdog for a launch; 0, or -1 when its thread cannot start. */
 static int wd_arm(long seconds)
@@ -383,7 +506,10 @@ static int wd_arm(long seconds)
         }
         wd_started = 1;
     }
-    atomic_store(&wd_fired, 0);
+    atomic_store(&launch_phase, 1);
+    /* a signal that came in host code just before (the runtime's stop is waiting for this launch's
+     * call to end) stops it at its first block */
+    atomic_store(&wd_fired, atomic_load(&wd_interrupt) != 0);
     struct sigaction si;
     memset(&si, 0, sizeof si);
     si.sa_handler = on_interrupt;
@@ -407,6 +533,7 @@ static void wd_disarm(void)
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
     }
+    atomic_store(&launch_phase, 0);
     pthread_mutex_unlock(&wd_mu);
 }
 
@@ -2612,6 +2739,10 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         last_info.status = last_status;
         return last_status;
     }
+    if (env_timeout_s <= 0) { /* no watchdog: nothing stops the launch (on_interrupt, phase 2) */
+        atomic_store(&wd_fired, 0);
+        atomic_store(&launch_phase, 2);
+    }
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -2683,7 +2814,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                 uint64_t b0 = atomic_fetch_add(&next_block, chunk);
                 for (uint64_t b = b0; b < b0 + chunk; b++) {
                     if (b >= nblocks || b > atomic_load_explicit(&abort_at, memory_order_relaxed) ||
-                        w->timed_out) {
+                        w->timed_out || atomic_load_explicit(&wd_fired, memory_order_relaxed)) {
                         stop = 1;
                         break;
                     }
@@ -2754,6 +2885,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     int fired = env_timeout_s > 0 && atomic_load(&wd_fired);
     if (env_timeout_s > 0)
         wd_disarm();
+    else
+        atomic_store(&launch_phase, 0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     last_info.wall_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     last_info.c = total;

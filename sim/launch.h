@@ -318,6 +318,16 @@ const sim_launch_info *sim_last_launch(void);
 /* The signal (SIGINT, SIGTERM) that stopped the last launch, or 0 (sim/launch.c, on_interrupt):
  * the launch returned SIM_ERR_LAUNCH_TIMEOUT with its report; the caller should end the run. */
 int sim_interrupted(void);
+/* SIGINT and SIGTERM in host code too, from now on (simtlab run's runtime, at its first call):
+ * the first one calls stop(sig) on a thread of the simulator's own, as ordinary code (it may
+ * print, lock and allocate), which should end the program; sim_interrupted() says the signal
+ * from then on and later launches are refused. The thread the signal interrupted waits in the
+ * handler meanwhile (2 s at most), unless may_wait (NULL: always) returns 0 there (called in the
+ * handler: it must be async-signal-safe), e.g. when that thread holds a lock stop takes. During a
+ * launch the signals do what they did before (they stop it; see sim_interrupted). A signal with
+ * a handler or SIG_IGN already is left to the program, as is one it handles later (outside
+ * launches). SIM_OK, or an error (sim_last_error) when the thread cannot start. */
+sim_status sim_interrupt_hook(void (*stop)(int sig), int (*may_wait)(void));
 
 /* ---- per-instruction counters (detailed mode; `simtlab run --lines`) ---- */
 /* With the profile on, each launch in detailed mode also counts, per

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +54,8 @@ static void say(const char *fmt, ...)
 }
 
 static void at_exit(void);
+static void stop_in_host_code(int sig);
+static int stop_may_wait(void);
 
 static cudaError_t init(void)
 {
@@ -77,15 +81,16 @@ static cudaError_t init(void)
     sim_set_detailed(opt_detail);
     sim_set_line_profile(opt_lines);
     atexit(at_exit);
+    if (sim_interrupt_hook(stop_in_host_code, stop_may_wait))
+        say("%s; Ctrl-C in host code will end the program without the summary", sim_last_error());
     return cudaSuccess;
 }
 
-/* Every API call starts here: a sticky fault answers for all of them. */
 /* Runtime calls from simulated threads: host code a kernel's thread runs (a by-value
  * parameter's copy constructor and destructor run per thread here; a GPU runs neither on the
  * device). The OpenMP workers run threads at once, and the runtime and the simulator's
  * allocator are not thread-safe, so such calls take this lock (recursive: a call may make
- * another). Host calls outside launches take nothing. */
+ * another). Host threads take api_mu (below). */
 static pthread_mutex_t kernel_mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static int kernel_lock(void)
 {
@@ -99,12 +104,44 @@ static void kernel_unlock(int *held)
     if (*held)
         pthread_mutex_unlock(&kernel_mu);
 }
+/* ---- host threads -----------------------------------------------------------------------
+ * A program's host threads may call the runtime at once (std::thread, OpenMP on the host). The
+ * runtime's state (the host clock's counters below, the launch records, the last error) and the
+ * simulator's allocator and launch are not thread-safe: one lock, api_mu, serialises the calls of
+ * host threads, taken at a thread's outermost call (api_held counts its depth: a call may make
+ * another) and held until it returns, a launch's simulation included, as a GPU's default stream
+ * runs one thing at a time. Uncontended it is two atomic operations a call. Simulated threads'
+ * calls take kernel_mu instead: the host thread that launched them holds api_mu meanwhile. */
+static pthread_mutex_t api_mu = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int api_held;
+static _Atomic int api_stopping; /* stop_in_host_code is ending the program */
+static int api_lock(void)
+{
+    if (sim_in_cuda_thread())
+        return 0;
+    if (api_held++ == 0) {
+        /* no call starts once the program is being stopped: a thread calling the runtime in a loop
+         * would take the lock again and again before the stopping thread (glibc's lock is not fair) */
+        while (atomic_load_explicit(&api_stopping, memory_order_relaxed))
+            pause(); /* until stop_in_host_code's _exit */
+        pthread_mutex_lock(&api_mu);
+    }
+    return 1;
+}
+static void api_unlock(int *in)
+{
+    if (*in && --api_held == 0)
+        pthread_mutex_unlock(&api_mu);
+}
+
 /* ---- the host's clock beside the GPU's --------------------------------------------------
  * An event is recorded when the GPU reaches it: after the work queued before it, and not before
  * the host queued it (an idle GPU's events time the host: olcf's hw8 times its CPU transpose
  * with events, which read 0 ms here before, "inf GB/s"). The host's clock is the program's own
  * time: wall time less what this runtime's calls took (a launch's simulation above all), plus
- * what the host waited at synchronizing calls for the GPU's clock. */
+ * what the host waited at synchronizing calls for the GPU's clock. Under api_mu (host threads) or
+ * kernel_mu (simulated threads, while the launching thread holds api_mu). With two host threads,
+ * one's time inside a call is not the host's time for the other either: one clock for them all. */
 static double host_t0, host_api_ms, host_wait_ms, api_entered;
 static int api_depth;
 static double wall_ms(void)
@@ -115,7 +152,7 @@ static double wall_ms(void)
 }
 static int api_enter(void)
 {
-    if (sim_in_cuda_thread())
+    if (!api_lock())
         return 0;
     if (api_depth++ == 0) {
         api_entered = wall_ms();
@@ -128,6 +165,7 @@ static void api_leave(int *in)
 {
     if (*in && --api_depth == 0)
         host_api_ms += wall_ms() - api_entered;
+    api_unlock(in);
 }
 /* The host's time on the GPU's clock: inside a call, when the call began. */
 static double host_ms(void)
@@ -148,6 +186,13 @@ static void host_sync(void)
         host_wait_ms += clock_ms - h;
 }
 
+/* A call's locks (kernel_mu in a simulated thread, api_mu in a host thread), held until it returns */
+#define LOCKED()                                                                                  \
+    __attribute__((cleanup(kernel_unlock))) int simtlab_held_ = kernel_lock();                    \
+    (void)simtlab_held_;                                                                          \
+    __attribute__((cleanup(api_unlock))) int simtlab_lock_ = api_lock();                          \
+    (void)simtlab_lock_
+/* Every API call starts here: the locks, the host clock, a sticky fault answers for all of them */
 #define ENTER()                                                                                   \
     __attribute__((cleanup(kernel_unlock))) int simtlab_held_ = kernel_lock();                    \
     (void)simtlab_held_;                                                                          \
@@ -262,6 +307,7 @@ const char *cudaGetErrorName(cudaError_t e)
 }
 cudaError_t cudaGetLastError(void)
 {
+    LOCKED();
     init();
     cudaError_t e = sticky_err ? sticky_err : last_err;
     last_err = cudaSuccess;
@@ -269,6 +315,7 @@ cudaError_t cudaGetLastError(void)
 }
 cudaError_t cudaPeekAtLastError(void)
 {
+    LOCKED();
     init();
     return sticky_err ? sticky_err : last_err;
 }
@@ -361,6 +408,7 @@ cudaError_t cudaDeviceSynchronize(void)
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset(void)
 {
+    LOCKED();
     init();
     sticky_err = last_err = cudaSuccess; /* as on a GPU: a new context */
     return cudaSuccess;
@@ -1602,9 +1650,40 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     return e;
 }
 
+/* ---- Ctrl-C or SIGTERM in host code ----------------------------------------------------------
+ * From the first runtime call on, SIGINT and SIGTERM outside launches (a loop in the program's
+ * host code, a sleep) end the program as during a launch: the summary of the launches so far
+ * (and --json), then the signal's status, 128 + n. Called on the simulator's own thread, not in
+ * the signal handler (sim_interrupt_hook): the runtime call another host thread is making, if any,
+ * ends first, and none starts after (api_lock). _exit, not exit: the program's atexit handlers and static
+ * destructors would run while its threads go on (the signal's default action runs none either);
+ * its stdout is flushed unless another thread is writing it. */
+static void stop_in_host_code(int sig)
+{
+    atomic_store(&api_stopping, 1);
+    api_held++; /* taken here, past api_lock's wait */
+    pthread_mutex_lock(&api_mu);
+    say("interrupted (%s) in host code; the launches so far:", sig == SIGINT ? "SIGINT: Ctrl-C" : "SIGTERM");
+    at_exit();
+    if (!ftrylockfile(stdout)) {
+        fflush_unlocked(stdout);
+        funlockfile(stdout);
+    }
+    _exit(128 + sig);
+}
+/* In the signal handler (async-signal-safe: a thread-local read): the interrupted thread may wait
+ * there for stop_in_host_code unless it is inside a runtime call, whose lock stop needs. */
+static int stop_may_wait(void) { return api_held == 0; }
+
 /* ---- at exit: the summary and --json ------------------------------------------------------- */
 static void at_exit(void)
 {
+    /* after a runtime call another host thread is making (it may append a launch); once */
+    LOCKED();
+    static int done;
+    if (done)
+        return;
+    done = 1;
     run_summary(stderr, recs, n_recs, opt_detail);
     const char *tsv = getenv("SIMTLAB_RUN_TSV"); /* --mode compare: for the driver (run_cuda.c read_tsv) */
     if (tsv && tsv[0]) {

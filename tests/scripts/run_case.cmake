@@ -642,6 +642,57 @@ elseif(CASE STREQUAL "interrupt")
   if(out MATCHES "interrupt: finished")
     fail("the program went on after the signal: ${out}")
   endif()
+elseif(CASE STREQUAL "interrupt_host")
+  # Ctrl-C or SIGTERM while the program runs its own host code after a launch (a busy loop, a
+  # sleep): the summary of the launches so far, and the signal's status (128 + n); the program does
+  # not go on past the signal. It died of the signal without the summary before (the handler was
+  # installed for launches only). `timeout --preserve-status` gives the driver's status.
+  run(0 ${SRC}/tests/run/interrupt.cu -- 1)
+  foreach(k "INT;spin;130;SIGINT: Ctrl-C" "TERM;sleep;143;SIGTERM")
+    list(GET k 0 sig)
+    list(GET k 1 mode)
+    list(GET k 2 want)
+    list(GET k 3 name)
+    file(REMOVE ${J})
+    execute_process(COMMAND timeout --preserve-status -k 30 -s ${sig} 4 ${RUN} ${SRC}/tests/run/interrupt.cu --json ${J} -- 1 ${mode}
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 90)
+    if(NOT rc EQUAL want)
+      fail("${mode}, SIG${sig}: exit ${rc} (${want} expected):\n${out}\n${err}")
+    endif()
+    expect_text("${out}" "interrupt: in host code \\(${mode}\\)" "${mode}: the program's line before the signal")
+    expect_text("${err}" "simtlab: interrupted \\(${name}\\) in host code; the launches so far:" "${mode}: the runtime's line")
+    expect_text("${err}" "1 kernel launch on the simulator" "${mode}: the summary")
+    expect_text("${err}" "quick +\\(1,1,1\\) +\\(32,1,1\\) +ok" "${mode}: the launch in the summary")
+    if(out MATCHES "host code done")
+      fail("${mode}: the program went on after the signal: ${out}")
+    endif()
+    if(err MATCHES "killed by signal")
+      fail("${mode}: the program died of the signal: ${err}")
+    endif()
+    if(EXISTS ${J})
+      file(READ ${J} js)
+      expect("${js}" quick kernels 0 name)
+    else()
+      fail("${mode}: no --json file")
+    endif()
+  endforeach()
+  # the program's own SIGINT handler, installed before its first runtime call, is kept: Ctrl-C
+  # runs it, the program ends as it chooses, and the summary comes at its exit
+  execute_process(COMMAND timeout --preserve-status -k 30 -s INT 4 ${RUN} ${SRC}/tests/run/interrupt.cu -- 1 own
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 90)
+  if(NOT rc EQUAL 0)
+    fail("own handler: exit ${rc} (0 expected):\n${out}\n${err}")
+  endif()
+  expect_text("${out}" "interrupt: host code done after [0-9.]+ s, own handler ran" "the program's own handler")
+  expect_text("${err}" "1 kernel launch on the simulator" "own handler: the summary at exit")
+elseif(CASE STREQUAL "host_threads")
+  # two host threads calling the runtime at once (copies, events, cudaMalloc/cudaFree), eight
+  # rounds, each followed by events around 10 ms of host code: the host clock's counters and the
+  # allocator are the runtime's, one lock for host threads (sim/run/cudart.c, api_mu). Unlocked,
+  # 7 runs in 8 read 0 ms from some round on (a depth of calls left off 0 froze the clock), and some
+  # freed a block twice.
+  run(0 ${SRC}/tests/run/host_threads.cu)
+  expect_text("${out}" "host_threads: correct" "the timings after the threads' calls")
 elseif(CASE STREQUAL "fnptr_launch")
   # launches through a function pointer variable are named by the functions it points to
   run(0 ${SRC}/tests/run/fnptr_launch.cu --json ${J})
