@@ -414,6 +414,22 @@ static void intr_atfork_child(void)
     intr_stop = NULL;
 }
 
+/* Starts fn on a detached thread that takes no signals (the watchdog, intr_main): 0 or an errno. */
+static int start_signalless(void *(*fn)(void *))
+{
+    pthread_t th;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    const int rc = pthread_create(&th, &at, fn, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&at);
+    return rc;
+}
+
 sim_status sim_interrupt_hook(void (*stop)(int sig), int (*may_wait)(void))
 {
     if (!stop) {
@@ -430,16 +446,7 @@ sim_status sim_interrupt_hook(void (*stop)(int sig), int (*may_wait)(void))
         sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot set up the interrupt handler (sem_init: %s)", strerror(errno));
         return SIM_ERR_MEMORY_ALLOCATION;
     }
-    pthread_t th;
-    pthread_attr_t at;
-    pthread_attr_init(&at);
-    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old); /* the thread takes no signals */
-    int rc = pthread_create(&th, &at, intr_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&at);
+    const int rc = start_signalless(intr_main);
     if (rc) {
         sem_destroy(&intr_sem);
         pthread_mutex_unlock(&wd_mu);
@@ -487,17 +494,7 @@ static int wd_arm(long seconds)
         sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER; /* it may leave by a switch */
         sigemptyset(&sa.sa_mask);
         sigaction(SIM_WD_SIGNAL, &sa, &old_wd);
-        pthread_t th;
-        pthread_attr_t at;
-        pthread_attr_init(&at);
-        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-        /* the watchdog takes no signals of its own */
-        sigset_t all, old;
-        sigfillset(&all);
-        pthread_sigmask(SIG_SETMASK, &all, &old);
-        int rc = pthread_create(&th, &at, wd_main, NULL);
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-        pthread_attr_destroy(&at);
+        const int rc = start_signalless(wd_main); /* the watchdog takes no signals of its own */
         if (rc) {
             pthread_mutex_unlock(&wd_mu);
             sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot start the launch watchdog thread (%s); set "

@@ -12,6 +12,16 @@ gpu_env() {
   if command -v ncu >/dev/null 2>&1; then ncu --version | tail -1; fi
 }
 
+# gpu_outdir DIR makes DIR afresh (and $OUT), records gpu_env and nproc in DIR/env.txt, prints
+# them, and puts nvcc and ncu on the PATH: the start of every session-30-on device script.
+gpu_outdir() {
+  rm -rf "$1"
+  mkdir -p "$1" "${OUT:-/tmp/out}"
+  { gpu_env; nproc; } >"$1/env.txt" 2>&1
+  cat "$1/env.txt"
+  export PATH="$PATH:/usr/local/cuda/bin"
+}
+
 gpu_build_lesson() {
   cmake -S . -B "$1" -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >>"$2" 2>&1 &&
     cmake --build "$1" -j16 --target lesson >>"$2" 2>&1 || { tail -30 "$2"; return 1; }

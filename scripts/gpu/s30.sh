@@ -10,12 +10,8 @@
 # Everything comes back as one tarball, $OUT/s30.tgz.
 set -u
 D=/tmp/s30
-rm -rf "$D"
-mkdir -p "$D" "${OUT:-/tmp/out}"
 . "$(dirname "$0")/env.sh"
-{ gpu_env; nproc; } >"$D/env.txt" 2>&1
-cat "$D/env.txt"
-export PATH="$PATH:/usr/local/cuda/bin"
+gpu_outdir "$D"
 M=gpu__time_duration.sum,sm__cycles_elapsed.max,lts__cycles_elapsed.avg,dram__bytes_read.sum,dram__bytes_write.sum
 M=$M,lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_write.sum
 M=$M,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum

@@ -6,12 +6,8 @@
 #   OUT=/dir bash scripts/gpu/s30c.sh      (on the device machine, from the repository root)
 set -u
 D=/tmp/s30c
-rm -rf "$D"
-mkdir -p "$D" "${OUT:-/tmp/out}"
 . "$(dirname "$0")/env.sh"
-{ gpu_env; nproc; } >"$D/env.txt" 2>&1
-cat "$D/env.txt"
-export PATH="$PATH:/usr/local/cuda/bin"
+gpu_outdir "$D"
 M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_requests_srcunit_tex_op_read.sum
 M=$M,lts__t_requests_srcunit_tex_op_write.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed
 M=$M,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
