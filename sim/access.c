@@ -1985,12 +1985,6 @@ static void measure(const uint64_t *it, unsigned cnt, int space, int want_ideal,
     *out_b = ideal;
 }
 
-/* An affine request's measure by its shape: what decides it is the kind of
- * space (shared, global atomic, other global), the size, the lanes, the
- * stride and where lane 0's address would fall within 128 bytes. The shape
- * is measured once, on items placed at 2^40 + that offset (measure
- * depends on nothing else), and remembered per worker (a direct-mapped
- * table: a miss measures again). */
 /* A request's space for measure: MEAS_STORE added for a plain global store. */
 static inline int meas_space(const sim_request *r)
 {
@@ -2003,6 +1997,12 @@ static inline unsigned meas_kind(int space)
     return (space & SIM_SPACE_SHARED) ? 1u : (space & SIM_SPACE_ATOM) ? 2u : (space & MEAS_STORE) ? 4u : 3u;
 }
 
+/* An affine request's measure by its shape: what decides it is the kind of
+ * space (shared, global atomic, plain global store, other global: meas_kind), the size, the lanes, the
+ * stride and where lane 0's address would fall within 128 bytes. The shape
+ * is measured once, on items placed at 2^40 + that offset (measure
+ * depends on nothing else), and remembered per worker (a direct-mapped
+ * table: a miss measures again). */
 static void req_memo(sim_worker *w, const sim_request *r, uint32_t *out_a, uint32_t *out_b)
 {
     const int space = meas_space(r);

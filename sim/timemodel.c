@@ -107,7 +107,7 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     p.t_dram = (double)(c->dram_read_bytes + c->dram_write_bytes) / k->dram_bytes_per_s;
     /* the L2's requests and the sectors they write: stores' lines, counted (detailed mode) or
      * from the sample (counting mode), or without either taken as coalesced (a line a 128 bytes,
-     * whole sectors); loads' lines that miss L1, each with at least one sector that reaches L2 */
+     * whole sectors); loads' lines in the share of their sectors that reach L2 */
     double st_lines, st_sectors, st_partial, ld_sectors;
     if (c->global_ld_requests + c->global_st_requests + c->global_atom_requests + c->async_requests) {
         st_lines = (double)c->global_st_lines;
