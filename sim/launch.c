@@ -123,16 +123,17 @@ void sim_set_error(sim_status s, const char *fmt, ...)
  * clock an SM) to their datasheets; L2 scales with DRAM bandwidth. The L2's
  * background writes, 18.7 MB/s, and its background reads, up to 350 KB with a
  * time constant of 32 ms, were measured on the H200 (sim/l2.c) and are
- * assumed for the others. */
+ * assumed for the others. The L2's request costs (sim/timemodel.c) were measured on an H100
+ * and an H200 (session 30: the H200's 0.85 of the H100's, docs/gpu/s30-h200-l2req). */
 static const sim_device presets[] = {
     {"sm_80", "A100 SXM 40GB", 8, 0, 108, 48 << 10, 163 << 10, 40u << 20, 1.555e12, 19.5e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}, 164 << 10, 2048, 32,
-     {1.28e12, 6.94e12, 1.94e13, 1.613e13, 2.0e-6, 18.7e6, 350e3, 0.032, 0}},
+     {1.28e12, 6.94e12, 1.94e13, 1.613e13, 2.0e-6, 18.7e6, 350e3, 0.032, 0, 2.141e13 / 6.94e12}},
     {"sm_89", "RTX 4090", 8, 9, 128, 48 << 10, 99 << 10, 72u << 20, 1.008e12, 82.6e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}, 100 << 10, 1536, 24,
-     {8.30e11, 4.49e12, 4.11e13, 6.83e13, 2.0e-6, 18.7e6, 350e3, 0.032, 0}},
+     {8.30e11, 4.49e12, 4.11e13, 6.83e13, 2.0e-6, 18.7e6, 350e3, 0.032, 0, 2.141e13 / 4.49e12}},
     {"sm_90", "H100 SXM", 9, 0, 132, 48 << 10, 227 << 10, 50u << 20, 3.35e12, 67e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}, 228 << 10, 2048, 32,
-     {2.757e12, 2.141e13, 3.327e13, 5.541e13, 2.0e-6, 18.7e6, 350e3, 0.032, 0}},
+     {2.757e12, 2.141e13, 3.327e13, 5.541e13, 2.0e-6, 18.7e6, 350e3, 0.032, 0, 1.0}},
     {"h200", "H200 SXM", 9, 0, 132, 48 << 10, 227 << 10, 60u << 20, 4.8e12, 67e12, 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535}, 228 << 10, 2048, 32,
-     {3.951e12, 2.141e13, 3.327e13, 5.541e13, 2.0e-6, 18.7e6, 350e3, 0.032, 1}},
+     {3.951e12, 2.141e13, 3.327e13, 5.541e13, 2.0e-6, 18.7e6, 350e3, 0.032, 1, 0.85}},
 };
 static const sim_device *const preset_list[] = {&presets[0], &presets[1], &presets[2], &presets[3], NULL};
 static const sim_device *cur_device = &presets[2];

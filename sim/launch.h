@@ -57,6 +57,9 @@ typedef struct sim_ceilings {
     double bg_read_bytes, bg_read_s; /* the chip's own DRAM reads during a kernel after a flush: at most
                                       * bg_read_bytes, approached with time constant bg_read_s (sim/l2.c) */
     int measured;
+    double l2_req_scale; /* the L2's request costs (SIM_TM_L2_*, the H100's) on this chip: measured on
+                          * the H200 (0.85: scripts/gpu/l2req_probe.cu), scaled by L2 bandwidth for
+                          * the presets not measured */
 } sim_ceilings;
 
 typedef struct sim_device {

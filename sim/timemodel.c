@@ -132,8 +132,7 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
                                                                                      : 1.0;
     const double rd_req = ld_lines * past;
     p.l2_requests = rd_req + st_lines;
-    const double l2_scale = 2.141e13 / k->l2_bytes_per_s; /* the constants are the sm_90 preset's */
-    const double t_req = l2_scale * (p.l2_requests * SIM_TM_L2_REQ + (st_sectors - st_partial) * SIM_TM_L2_WSEC +
+    const double t_req = k->l2_req_scale * (p.l2_requests * SIM_TM_L2_REQ + (st_sectors - st_partial) * SIM_TM_L2_WSEC +
                                      st_partial * SIM_TM_L2_WPART);
     p.t_l2 = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors) / k->l2_bytes_per_s;
     const double t_l2_bw = p.t_l2;

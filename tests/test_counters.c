@@ -286,7 +286,7 @@ ParameterizedTest(tr_case *c, counters, transpose)
         const sim_time_pred p = sim_time_model(sim_get_device(), &cfg, lc, 0);
         cr_assert_float_eq(p.l2_requests, (double)((naive ? 33 : 2) * R), 1e-6, "%s n=%d detailed=%d: %.1f L2 requests",
                            k, n, detailed, p.l2_requests);
-        const double scale = 2.141e13 / sim_get_device()->ceil.l2_bytes_per_s;
+        const double scale = sim_get_device()->ceil.l2_req_scale;
         const double t_req = scale * ((naive ? 33 : 2) * R * SIM_TM_L2_REQ +
                                       (naive ? 32 * R * SIM_TM_L2_WPART : 4 * R * SIM_TM_L2_WSEC));
         const double t_bw = 32.0 * (double)(lc->l2_read_sectors + lc->l2_write_sectors) / sim_get_device()->ceil.l2_bytes_per_s;

@@ -504,6 +504,17 @@ Test(l2, time_model_terms)
     p = sim_time_model(h, &cfg, &c, 0);
     cr_assert_float_eq(p.t_latency, share * 1e9 * SIM_TM_L / (16 * 32 * SIM_TM_C_FREE) / clock, 1e-9,
                        "latency without barriers: %.9g s", p.t_latency);
+    /* the L2's requests (session 30): 10^9 stores of one whole sector in a line each, counted
+     * (detailed mode), at the H200's costs, 0.85 of the H100's; they bound: "L2" */
+    memset(&c, 0, sizeof c);
+    c.global_st_requests = 1000000000ull / 32;
+    c.global_st_lines = c.global_st_sectors = c.global_wavefronts = 1000000000ull;
+    c.barriers = 264;
+    p = sim_time_model(h, &cfg, &c, 0);
+    cr_assert_float_eq(h->ceil.l2_req_scale, 0.85, 1e-12);
+    cr_assert_float_eq(p.l2_requests, 1e9, 1e-3, "%.1f L2 requests", p.l2_requests);
+    cr_assert_float_eq(p.t_l2, 0.85 * 1e9 * (SIM_TM_L2_REQ + SIM_TM_L2_WSEC), 1e-12, "L2 requests: %.9g s", p.t_l2);
+    cr_assert_str_eq(p.bound, "L2");
     /* nothing to do: the launch, and K cycles to start each of the busiest SM's 2 blocks */
     memset(&c, 0, sizeof c);
     p = sim_time_model(h, &cfg, &c, 0);
