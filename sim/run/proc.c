@@ -12,6 +12,7 @@
 
 extern char **environ;
 volatile int proc_child;
+volatile sig_atomic_t proc_pending;
 
 int proc_run(char *const argv[], const char *out, int verbose, char *const envp[])
 {
@@ -41,7 +42,11 @@ int proc_run_as(const char *path, char *const argv[], const char *out, int verbo
         errno = rc;
         return -1;
     }
-    proc_child = pid;
+    proc_child = pid; /* first: a signal from here on finds the pid; one before it is pending */
+    if (proc_pending) {
+        kill(pid, proc_pending);
+        proc_pending = 0;
+    }
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR) {

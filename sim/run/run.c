@@ -1227,8 +1227,13 @@ static char **env_with(const char *const *add, int n_add)
  * stops a running launch on either and prints the launches so far (sim/launch.c, on_interrupt). */
 static void forward_signal(int sig)
 {
-    if (sig == SIGTERM && proc_child > 0)
+    if (sig != SIGTERM)
+        return;
+    if (proc_child > 0)
         kill(proc_child, sig);
+    else /* not spawned yet: passed on as soon as it is (proc_run_as); it was lost before, and the
+          * program ran on (a CI run of run_interrupt hung for 60 s) */
+        proc_pending = sig;
 }
 
 static int run_program(const char *bin, const opts *o, const char *const *env_add, int n_env)
