@@ -2444,6 +2444,52 @@ static void resolve_pc(uintptr_t pc, char *fn, size_t fn_n, char *loc, size_t lo
     snprintf(loc, loc_n, "%s:%d", basename_of(src.file), src.line);
 }
 
+/* fn (addr2line -C) is a copy or move constructor or assignment, "P::P(P const&)",
+ * "ns::S<int>::operator=(ns::S<int>&&)": a struct holding one of the shim's vectors gets a
+ * constructor of its own (implicit, at the struct's line), and its accesses belong to the line
+ * that copies (`P q = p[i];`), as with a trivially copied struct. */
+static int copy_member(const char *fn)
+{
+    const char *paren = NULL;
+    int depth = 0;
+    for (const char *c = fn; *c && !paren; c++) { /* the parameters' '(' outside template arguments */
+        depth += (*c == '<') - (*c == '>');
+        if (*c == '(' && depth == 0)
+            paren = c;
+    }
+    if (!paren)
+        return 0;
+    const char *sep = NULL; /* the last "::" before it, outside template arguments */
+    depth = 0;
+    for (const char *c = fn; c < paren; c++) {
+        depth += (*c == '<') - (*c == '>');
+        if (depth == 0 && c[0] == ':' && c[1] == ':')
+            sep = c;
+    }
+    if (!sep)
+        return 0;
+    const size_t qn = (size_t)(sep - fn); /* the class, qualified, with its template arguments */
+    const char *member = sep + 2;
+    const size_t mn = (size_t)(paren - member);
+    const char *simple = fn; /* the class's own name, without namespaces or template arguments */
+    depth = 0;
+    for (const char *c = fn; c < sep; c++) {
+        depth += (*c == '<') - (*c == '>');
+        if (depth == 0 && c[0] == ':' && c[1] == ':')
+            simple = c + 2;
+    }
+    size_t sn = strcspn(simple, "<:");
+    const int ctor = mn == sn && !strncmp(member, simple, sn);
+    const int assign = mn == 9 && !strncmp(member, "operator=", 9);
+    if (!ctor && !assign)
+        return 0;
+    const char *arg = paren + 1;
+    if (strncmp(arg, fn, qn))
+        return 0;
+    arg += qn;
+    return !strcmp(arg, " const&)") || !strcmp(arg, "&&)") || !strcmp(arg, "&)");
+}
+
 /* Runs addr2line -f -C -e file addr... and parses its two lines per address. */
 static int addr2line_batch(const char *file, uintptr_t base, const uintptr_t *pcs, const size_t *idx, size_t n,
                            sim_pc_source *out)
@@ -2504,7 +2550,7 @@ static int addr2line_batch(const char *file, uintptr_t base, const uintptr_t *pc
                     snprintf(o->fn, sizeof o->fn, "%s", fn[0] == '?' ? "" : fn);
                     /* a frame inlined from `simtlab run`'s shim headers (a __half's conversion, an
                      * atomic's wrapper): the program's frame that called it is the line to name */
-                    settled = !strstr(loc, "/sim/run/include/");
+                    settled = !strstr(loc, "/sim/run/include/") && !copy_member(o->fn);
                 }
             }
             free(fn);

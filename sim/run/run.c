@@ -273,6 +273,39 @@ static void note_shared_dynamic_init(void)
                     "`T() = default` or constexpr avoids it\n");
 }
 
+/* The shim's 2- and 4-vectors copy themselves whole (cuda_runtime.h, SIMTLAB_WHOLE4), so they
+ * are not trivially copyable: a union holding one cannot be copied, nor one be initialized by
+ * designators, which nvcc builds. Then the program is built again with plain vectors
+ * (SIMTLAB_TRIVIAL_VECTORS), whose fields g++ may load one by one, with a note. */
+static int trivial_vectors;
+static int vector_copy_refused(const char *log)
+{
+    static const char *const names[] = {"float2", "float4", "int2",   "int4",  "uint2",  "uint4",   "double2",
+                                        "double4", "uchar2", "uchar4", "char2", "char4", "short2", "short4",
+                                        "ushort2", "ushort4"};
+    size_t n;
+    char *s = read_file(log, &n);
+    int found = 0;
+    for (size_t k = 0; s && !found && k < sizeof names / sizeof *names; k++) {
+        char copy[64], aggr[64], aggr_u8[64];
+        snprintf(copy, sizeof copy, "%s::%s(const %s&)", names[k], names[k], names[k]); /* a union's member */
+        snprintf(aggr, sizeof aggr, "non-aggregate type '%s'", names[k]);               /* designators */
+        snprintf(aggr_u8, sizeof aggr_u8, "non-aggregate type \xe2\x80\x98%s\xe2\x80\x99", names[k]);
+        found = (strstr(s, copy) && strstr(s, "non-trivial")) || strstr(s, aggr) || strstr(s, aggr_u8);
+    }
+    free(s);
+    return found;
+}
+
+static void note_trivial_vectors(void)
+{
+    fprintf(stderr, "simtlab run: note: the program copies a union holding a CUDA vector type (float4, uint4, ...) "
+                    "or initializes one by designators, which simtlab's vector types, copied whole, do not allow; "
+                    "built with plain ones: a vector loaded and then used field by field may count as one 4-byte "
+                    "load a field where the chip makes one 8- or 16-byte load (docs/run.md, \"Vector types are "
+                    "copied whole\")\n");
+}
+
 /* A stub of sim/run/include that refuses a library reached through the program's own header
  * (`#error "simtlab run: cuBLAS is not supported ..."`) does not stop g++, which goes on to report
  * every name the library would have declared (llm.c's dev/cuda/common.h: about 200 lines after
@@ -772,6 +805,8 @@ static void compile_argv(const opts *o, unit *u, int pass)
     argv[a++] = "-Wno-attributes";
     if (shared_dynamic_init)
         argv[a++] = "-DSIMTLAB_SHARED_DYNAMIC_INIT";
+    if (trivial_vectors)
+        argv[a++] = "-DSIMTLAB_TRIVIAL_VECTORS";
     argv[a++] = u->msrcdir; /* each directory's mirror first: the rewritten headers (walk_includes) */
     argv[a++] = u->srcdir;
     argv[a++] = "-I" SIMTLAB_RUN_INCLUDE;
@@ -994,6 +1029,9 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         snprintf(mark, sizeof mark, "%s/shared-dynamic-init", dir);
         if (access(mark, F_OK) == 0)
             note_shared_dynamic_init();
+        snprintf(mark, sizeof mark, "%s/trivial-vectors", dir);
+        if (access(mark, F_OK) == 0)
+            note_trivial_vectors();
         return 0;
     }
     unit *units = calloc((size_t)o->n_files, sizeof *units);
@@ -1109,6 +1147,9 @@ compile:;
             if (!shared_dynamic_init && constinit_refused(units[i].log[PASS_DEV])) {
                 if (!dev_failed)
                     dev_failed = 2; /* every file again, below (unless another failed for good) */
+            } else if (!trivial_vectors && vector_copy_refused(units[i].log[PASS_DEV])) {
+                if (!dev_failed)
+                    dev_failed = 3; /* likewise */
             } else if (print_refusals(units[i].log[PASS_DEV])) {
                 run_error("%s: cannot build it for the simulator (above)", o->files[i]);
                 dev_failed = 1;
@@ -1118,13 +1159,26 @@ compile:;
                 dev_failed = 1;
             }
         }
-        host_failed |= finish(&units[i], PASS_HOST) != 0;
+        if (finish(&units[i], PASS_HOST)) {
+            host_failed = 1;
+            if (!trivial_vectors && !dev_failed && vector_copy_refused(units[i].log[PASS_HOST]))
+                dev_failed = 3; /* host code copies such a union: both passes again (one layout) */
+        }
     }
     if (started_ok && dev_failed == 2) {
         note_shared_dynamic_init();
         shared_dynamic_init = 1;
         char mark[4200]; /* a cached build says it again (build_sim) */
         snprintf(mark, sizeof mark, "%s/shared-dynamic-init", dir);
+        if (write_file(mark, "1\n", 2))
+            run_error("cannot write %s: %s", mark, strerror(errno));
+        goto compile;
+    }
+    if (started_ok && dev_failed == 3) {
+        note_trivial_vectors();
+        trivial_vectors = 1;
+        char mark[4200]; /* a cached build says it again (build_sim) */
+        snprintf(mark, sizeof mark, "%s/trivial-vectors", dir);
         if (write_file(mark, "1\n", 2))
             run_error("cannot write %s: %s", mark, strerror(errno));
         goto compile;

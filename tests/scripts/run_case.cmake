@@ -612,6 +612,31 @@ elseif(CASE STREQUAL "vector_align")
   # made 64 partial sectors in 16 L2 requests)
   expect("${js}" 16 kernels 2 hbm write_sectors)
   expect("${js}" 4 kernels 2 time_model l2_requests)
+elseif(CASE STREQUAL "vector_fields")
+  # a vector loaded whole and used field by field: one 16-byte (8-, 4-byte) access a lane, as the
+  # H100's LDG.128 (.64, .32); SRA split them into one 4-byte load a field used (fields3 1536
+  # sectors, scale4 2048 each way, particles 6144 read); 32 warps each
+  run(0 ${SRC}/tests/run/vector_fields.cu --detail --json ${J})
+  expect_text("${out}" "vector_fields: correct" "result")
+  file(READ ${J} js)
+  expect("${js}" 512 kernels 0 hbm read_sectors)
+  expect("${js}" 512 kernels 1 hbm read_sectors)
+  expect("${js}" 512 kernels 1 hbm write_sectors)
+  expect("${js}" 256 kernels 1 time_model l2_requests)
+  expect("${js}" 2048 kernels 2 hbm read_sectors)
+  expect("${js}" 512 kernels 2 hbm write_sectors)
+  expect("${js}" 384 kernels 3 hbm read_sectors)
+  expect("${js}" 256 kernels 4 sram wavefronts)
+  # --lines names the statement that copies a struct of vectors, not the struct's declaration
+  run(0 ${SRC}/tests/run/vector_fields.cu --lines)
+  expect_text("${err}" "vector_fields.cu:33    global load          64       2048" "the copy's line")
+  # a union holding a float4 copied whole (no copy of its own): built again with plain vectors
+  file(WRITE ${WORK}/vu/u.cu "#include <cstdio>\nunion U { float4 v; float f[4]; };\n__global__ void k(float *o, U u) { U w = u; o[threadIdx.x] = w.f[threadIdx.x & 3]; }\nint main() { U u; u.v = make_float4(1, 2, 3, 4); U c = u; float *d, h[4];\n  cudaMalloc(&d, sizeof h); k<<<1, 4>>>(d, c); cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n  printf(\"union %g %g\\n\", h[1], h[3]); return 0; }\n")
+  run(0 ${WORK}/vu/u.cu)
+  expect_text("${out}" "union 2 4" "the union's copy")
+  expect_text("${err}" "built with plain ones" "the note")
+  run(0 ${WORK}/vu/u.cu)
+  expect_text("${err}" "built with plain ones" "the note, cached")
 elseif(CASE STREQUAL "event_timing")
   # events time the program's host code on an idle GPU (about 30 ms), a launch's simulated GPU
   # time (not the simulation's wall time), and host code after a queued launch

@@ -112,6 +112,36 @@ struct dim3 {
  * 8-byte ones 16, so a copy of one is one 8- or 16-byte access here as it is one LDG.64 or LDG.128
  * on the chip (a float2 aligned to 4 was two 4-byte requests, twice the chip's sectors); structs
  * holding them are laid out as nvcc lays them out. The 3-vectors keep their elements' alignment. */
+/* A 2- or 4-vector is copied whole: one access of its size (16-byte pieces past 16: double4's
+ * two), as nvcc's LDG/STG.64 or .128, where g++'s SRA would split `float4 v = in[i]; ... v.x ...`
+ * into one 4-byte load a field used (4x the requests and, a warp's lanes 16 bytes apart, 4x the
+ * sectors). A user-provided copy makes the types non-trivially copyable (docs/run.md). */
+template <class V> static inline __attribute__((always_inline)) void simtlab_whole(V *d, const V *s)
+{
+    constexpr size_t n = sizeof(V) < 16 ? sizeof(V) : 16;
+    typedef char simtlab_b __attribute__((vector_size(n), may_alias, aligned(alignof(V) < n ? alignof(V) : n)));
+    for (size_t o = 0; o < sizeof(V); o += n)
+        *(simtlab_b *)(void *)((char *)d + o) = *(const simtlab_b *)(const void *)((const char *)s + o);
+}
+#ifdef SIMTLAB_TRIVIAL_VECTORS /* the driver's second try (run.c vector_copy_refused): plain structs */
+#define SIMTLAB_WHOLE2(N, T)
+#define SIMTLAB_WHOLE4(N, T)
+#else
+#define SIMTLAB_WHOLE_COMMON(N)                                                           \
+    N() = default;                                                                        \
+    N(const N &o) { simtlab_whole(this, &o); }                                            \
+    N &operator=(const N &o) { simtlab_whole(this, &o); return *this; }
+#define SIMTLAB_WHOLE2(N, T)                                                              \
+    typedef T simtlab_elem;                                                               \
+    SIMTLAB_WHOLE_COMMON(N)                                                               \
+    constexpr N(simtlab_elem a, simtlab_elem b = simtlab_elem()) : x(a), y(b) {}
+#define SIMTLAB_WHOLE4(N, T)                                                              \
+    typedef T simtlab_elem;                                                               \
+    SIMTLAB_WHOLE_COMMON(N)                                                               \
+    constexpr N(simtlab_elem a, simtlab_elem b = simtlab_elem(), simtlab_elem c = simtlab_elem(),        \
+                simtlab_elem d = simtlab_elem())                                          \
+        : x(a), y(b), z(c), w(d) {}
+#endif
 /* make_float4 & co. build the value in a vector register and copy it whole: `y[i] =
  * make_float4(...)` is then one 16-byte store, as nvcc's STG.128, where g++ would construct the
  * struct in place field by field (four 4-byte stores: four requests, each sector written in part,
@@ -131,9 +161,9 @@ template <class V, class T> struct simtlab_make<V, T, false> {
     template <class... A> static inline V of(A... a) { return V{a...}; }
 };
 #define SIMTLAB_VEC(T, N2, N3, N4, A2, A4)                                                \
-    struct __attribute__((aligned(A2))) N2 { T x, y; };                                  \
+    struct __attribute__((aligned(A2))) N2 { T x, y; SIMTLAB_WHOLE2(N2, T) };            \
     struct N3 { T x, y, z; };                                                             \
-    struct __attribute__((aligned(A4))) N4 { T x, y, z, w; };                             \
+    struct __attribute__((aligned(A4))) N4 { T x, y, z, w; SIMTLAB_WHOLE4(N4, T) };      \
     static inline N2 make_##N2(T x, T y) { return simtlab_make<N2, T>::of(x, y); }        \
     static inline N3 make_##N3(T x, T y, T z) { return N3{x, y, z}; }                     \
     static inline N4 make_##N4(T x, T y, T z, T w) { return simtlab_make<N4, T>::of(x, y, z, w); }
@@ -142,8 +172,8 @@ SIMTLAB_VEC(int, int2, int3, int4, 8, 16)
 SIMTLAB_VEC(double, double2, double3, double4, 16, 16)
 #undef SIMTLAB_VEC
 #define SIMTLAB_VEC24(T, N2, N4, A2, A4)                                                  \
-    struct __attribute__((aligned(A2))) N2 { T x, y; };                                  \
-    struct __attribute__((aligned(A4))) N4 { T x, y, z, w; };                             \
+    struct __attribute__((aligned(A2))) N2 { T x, y; SIMTLAB_WHOLE2(N2, T) };            \
+    struct __attribute__((aligned(A4))) N4 { T x, y, z, w; SIMTLAB_WHOLE4(N4, T) };      \
     static inline N2 make_##N2(T x, T y) { return simtlab_make<N2, T>::of(x, y); }        \
     static inline N4 make_##N4(T x, T y, T z, T w) { return simtlab_make<N4, T>::of(x, y, z, w); }
 SIMTLAB_VEC24(unsigned char, uchar2, uchar4, 2, 4)
@@ -151,8 +181,8 @@ SIMTLAB_VEC24(signed char, char2, char4, 2, 4)
 SIMTLAB_VEC24(short, short2, short4, 4, 8)
 SIMTLAB_VEC24(unsigned short, ushort2, ushort4, 4, 8)
 #undef SIMTLAB_VEC24
-struct __attribute__((aligned(8))) uint2 { unsigned x, y; };
-struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; };
+struct __attribute__((aligned(8))) uint2 { unsigned x, y; SIMTLAB_WHOLE2(uint2, unsigned) };
+struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; SIMTLAB_WHOLE4(uint4, unsigned) };
 static inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
 static inline uint2 make_uint2(unsigned x, unsigned y) { return simtlab_make<uint2, unsigned>::of(x, y); }
 static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w)
