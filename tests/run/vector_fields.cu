@@ -43,7 +43,8 @@ __global__ void small(const float2 *in2, const uchar4 *in4, float *out)
     out[i] = a.x * a.y + (float)(b.x + b.y + b.z + b.w);
 }
 
-// a float4 read from shared memory: one LDS.128, 4 wavefronts a warp
+// a float4 read from shared memory, all four fields used: one LDS.128, 4 wavefronts a warp (with
+// two of them used, x and w, nvcc makes two LDS.32 of 4 wavefronts each: docs/run.md)
 __global__ void shared4(const float4 *in, float *out)
 {
     __shared__ float4 s[256];
@@ -51,7 +52,7 @@ __global__ void shared4(const float4 *in, float *out)
     s[t] = in[i];
     __syncthreads();
     const float4 v = s[t ^ 1];
-    out[i] = v.x - v.w;
+    out[i] = v.x - v.y + v.z - v.w;
 }
 
 int main()
@@ -100,7 +101,7 @@ int main()
     shared4<<<n / T, T>>>(d4, o);
     cudaMemcpy(r, o, sizeof r, cudaMemcpyDeviceToHost);
     for (int i = 0; i < n; i++)
-        bad += r[i] != (float)(i ^ 1) - 0.5f * (float)(i ^ 1);
+        bad += r[i] != 0.5f * (float)(i ^ 1) + 1.0f;
     printf("vector_fields: %s (%d wrong)\n", bad ? "WRONG" : "correct", bad);
     return bad != 0;
 }
