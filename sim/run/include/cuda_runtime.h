@@ -153,7 +153,7 @@ template <class V, class T, bool = (sizeof(V) <= 16)> struct simtlab_make {
         typedef T simtlab_v __attribute__((vector_size(sizeof(V))));
         const simtlab_v t = {a...};
         V r;
-        __builtin_memcpy(&r, &t, sizeof r);
+        __builtin_memcpy((void *)&r, &t, sizeof r);
         return r;
     }
 };
@@ -249,7 +249,7 @@ static inline __attribute__((always_inline, no_sanitize_thread)) T shfl(unsigned
         std::memcpy(buf + o, &out, k);
     }
     T r;
-    std::memcpy(&r, buf, sizeof r);
+    std::memcpy((void *)&r, buf, sizeof r);
     return r;
 }
 } // namespace simtlab
