@@ -826,6 +826,35 @@ uint3 sim_thread_idx(void) { return sim_tls_worker->cur->tid; }
 uint3 sim_block_idx(void) { return sim_tls_worker->block; }
 dim3 sim_block_dim(void) { return sim_tls_worker->block_dim; }
 dim3 sim_grid_dim(void) { return sim_tls_worker->grid_dim; }
+/* The same as a vector {x, y, z, 0} in one register, for `simtlab run`'s shim: a call whose
+ * result is a register, not an aggregate in memory, lets g++ keep a shared accumulator in a
+ * register across a grid-stride loop (`s[t] += g[i]; i += gridDim.x * blockDim.x`), as nvcc
+ * does; an aggregate-returning call in the loop stopped its store motion (docs/run.md). */
+typedef unsigned sim_u3v __attribute__((vector_size(16)));
+sim_u3v sim_thread_idx_v(void);
+sim_u3v sim_block_idx_v(void);
+sim_u3v sim_block_dim_v(void);
+sim_u3v sim_grid_dim_v(void);
+sim_u3v sim_thread_idx_v(void)
+{
+    const uint3 v = sim_tls_worker->cur->tid;
+    return (sim_u3v){v.x, v.y, v.z, 0};
+}
+sim_u3v sim_block_idx_v(void)
+{
+    const uint3 v = sim_tls_worker->block;
+    return (sim_u3v){v.x, v.y, v.z, 0};
+}
+sim_u3v sim_block_dim_v(void)
+{
+    const dim3 v = sim_tls_worker->block_dim;
+    return (sim_u3v){v.x, v.y, v.z, 0};
+}
+sim_u3v sim_grid_dim_v(void)
+{
+    const dim3 v = sim_tls_worker->grid_dim;
+    return (sim_u3v){v.x, v.y, v.z, 0};
+}
 void *sim_dynamic_shared(void) { return (void *)sim_tls_worker->dyn_lo; }
 
 /* ---- the block scheduler ----------------------------------------------------- */

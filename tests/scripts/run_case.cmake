@@ -637,6 +637,15 @@ elseif(CASE STREQUAL "vector_fields")
   expect_text("${err}" "built with plain ones" "the note")
   run(0 ${WORK}/vu/u.cu)
   expect_text("${err}" "built with plain ones" "the note, cached")
+elseif(CASE STREQUAL "builtin_registers")
+  # a grid-stride loop adding into a shared word keeps it in a register (threadIdx & co. from
+  # calls returning a vector register): 4 wavefronts a warp, the H100's 512 (2432 while they
+  # returned a struct through memory: shared accesses in each of the loop's 16 iterations)
+  run(0 ${SRC}/tests/run/builtin_registers.cu --detail --json ${J})
+  expect_text("${out}" "builtin_registers: correct" "result")
+  file(READ ${J} js)
+  expect("${js}" 512 kernels 0 sram wavefronts)
+  expect("${js}" 8192 kernels 0 hbm read_sectors)
 elseif(CASE STREQUAL "event_timing")
   # events time the program's host code on an idle GPU (about 30 ms), a launch's simulated GPU
   # time (not the simulation's wall time), and host code after a queued launch

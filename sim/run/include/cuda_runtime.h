@@ -212,10 +212,28 @@ unsigned short sim_atomic_us(unsigned short *p, unsigned short v, unsigned short
 uint32_t sim_atomic_update(void *p, unsigned size, uint32_t v, uint32_t (*op)(uint32_t old, uint32_t v));
 void sim_copy_async(void *dst, const void *src, unsigned size);
 }
-#define threadIdx (sim_thread_idx())
-#define blockIdx (sim_block_idx())
-#define blockDim (sim_block_dim())
-#define gridDim (sim_grid_dim())
+/* The built-ins come from calls that return a vector register (sim/launch.c sim_*_v): an
+ * aggregate-returning call stores its result through memory, and g++ then moved no shared
+ * access out of a loop holding one (a grid-stride loop's `i += gridDim.x * blockDim.x` kept
+ * `s[t] += g[i]` a shared load and store an iteration, where nvcc keeps s[t] in a register:
+ * 8x the chip's wavefronts; docs/run.md) */
+typedef unsigned simtlab_u3v __attribute__((vector_size(16)));
+extern "C" {
+simtlab_u3v sim_thread_idx_v(void) __attribute__((const));
+simtlab_u3v sim_block_idx_v(void) __attribute__((const));
+simtlab_u3v sim_block_dim_v(void) __attribute__((const));
+simtlab_u3v sim_grid_dim_v(void) __attribute__((const));
+}
+static inline __attribute__((always_inline)) uint3 simtlab_u3(simtlab_u3v v)
+{
+    uint3 r;
+    r.x = v[0], r.y = v[1], r.z = v[2];
+    return r;
+}
+#define threadIdx (simtlab_u3(sim_thread_idx_v()))
+#define blockIdx (simtlab_u3(sim_block_idx_v()))
+#define blockDim (simtlab_u3(sim_block_dim_v()))
+#define gridDim (simtlab_u3(sim_grid_dim_v()))
 static constexpr int warpSize = 32; /* a variable, not a macro: prop.warpSize stays a field */
 
 /* ---- barriers and warp intrinsics -------------------------------------- */
