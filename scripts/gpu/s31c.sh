@@ -16,7 +16,7 @@ fi
 cmake --build $b -j16 --target simtlab-run >"$D/build.txt" 2>&1 || { tail -30 "$D/build.txt"; exit 1; }
 while read -r f; do
   [ -n "$f" ] || continue
-  name=$(echo "$f" | sed 's|^\.thirdparty/||; s|/|_|g; s|\.cu$||')
+  name=$(echo "$f" | sed 's|^\.thirdparty/||; s|[/ ]|_|g; s|\.cu$||')
   t0=$(date +%s)
   (cd "$(dirname "$f")" && timeout "${EACH:-150}" $b/simtlab-run "$(basename "$f")" --mode compare) >"$D/$name.txt" 2>&1
   rc=$?
