@@ -271,6 +271,24 @@ Test(rewrite, host_and_device_functions_marked)
     free(r.text);
 }
 
+/* a class template's constructor and destructor defined outside it (the CUDA samples'
+ * Common/exception.h): no mark, which g++ refused in the single pass's [[gnu::no_sanitize_thread]]
+ * ("names the constructor, not the type"); its other members keep theirs */
+Test(rewrite, template_constructor_not_marked)
+{
+    const char *src = "template <class B> struct E : B { E(); ~E(); static void f(); };\n"
+                      "template <class B>\nE<B>::E() : B() {}\n"
+                      "template <class B>\nE< B >::~E() {}\n"
+                      "template <class B>\nvoid E<B>::f() {}\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "E<B>::E() : B() {}"), "constructor marked:\n%s", r.text);
+    cr_assert(strstr(r.text, "E< B >::~E() {}"), "destructor marked:\n%s", r.text);
+    cr_assert(strstr(r.text, "void E<B>::f SIMTLAB_HOST_FN ()"), "member not marked:\n%s", r.text);
+    cr_assert_eq(r.host_marks, 1);
+    same_lines(src, &r);
+    free(r.text);
+}
+
 Test(rewrite, device_marks_only_where_weak_may_go)
 {
     const char *src = "static __device__ float a(float x) { return x; }\n"

@@ -584,12 +584,30 @@ static long host_fn_mark(const char *h, size_t n)
             caps &= !islower((unsigned char)*p);
         if (caps && (strlen(id) >= 4 || strchr(id, '_')))
             return -1;
-        /* X::X( and X::~X( : a constructor or destructor defined outside its class */
+        /* X::X( and X::~X( : a constructor or destructor defined outside its class, X<T>::X( of a
+         * class template too (CUDA samples' exception.h): g++ takes neither with an attribute
+         * between the name and its parameters ("names the constructor, not the type") */
         size_t q = b;
         if (q > 0 && h[q - 1] == '~')
             q--;
         if (q >= 2 && h[q - 1] == ':' && h[q - 2] == ':') {
-            size_t ce = q - 2, cb = ce;
+            size_t ce = q - 2;
+            while (ce > 0 && isspace((unsigned char)h[ce - 1]))
+                ce--;
+            if (ce > 0 && h[ce - 1] == '>') { /* X<...>: back over the template arguments */
+                int ang = 0;
+                size_t k = ce;
+                while (k > 0) {
+                    k--;
+                    ang += h[k] == '>' ? 1 : h[k] == '<' ? -1 : 0;
+                    if (ang == 0)
+                        break;
+                }
+                ce = k;
+                while (ce > 0 && isspace((unsigned char)h[ce - 1]))
+                    ce--;
+            }
+            size_t cb = ce;
             while (cb > 0 && ident_char((unsigned char)h[cb - 1]))
                 cb--;
             if (ce - cb == e - b && !strncmp(h + cb, h + b, e - b))
