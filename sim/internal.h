@@ -227,6 +227,7 @@ typedef struct sim_sample_kind {
     uint64_t skip;         /* stretches to skip before the next sampled */
 } sim_sample_kind;
 
+#define SIM_FP_ATOM_SLOTS 256
 typedef struct sim_worker {
     /* hot: read by every instrumented access */
     uint64_t *l2_tr;          /* the running block's global sectors, for the L2 model (sim/l2.c) */
@@ -361,6 +362,15 @@ typedef struct sim_worker {
         uint8_t first;        /* the bytes the first write covered */
     } waw[64];                /* a 16-byte access is 4 words; a struct copy of more than 64 conflicting
                                * words (256 bytes) is reported at once */
+    /* floating-point atomics on global memory, by word (sim/launch.c fp_atom_note): the L2 serves
+     * those on one word one after another, and the time model charges the launch's most-hit
+     * word (sim_counters.atom_fp_one_word). A slot keeps its word while it hits more than the
+     * others that map to it (a count down on a miss): a word most of them hit is counted
+     * exactly, others maybe low. */
+    struct {
+        uintptr_t a;
+        uint64_t n;
+    } fp_atom[SIM_FP_ATOM_SLOTS];
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access

@@ -2355,11 +2355,26 @@ ATOMIC_INT(u, unsigned)
 ATOMIC_INT(ull, unsigned long long)
 ATOMIC_INT(us, unsigned short) /* atomicCAS on 2 bytes (sm_70) */
 
+/* A floating-point atomic on a global word (not shared memory: the SM's own unit), counted in
+ * the worker's table of most-hit words (sim_worker.fp_atom). */
+static void fp_atom_note(uintptr_t a)
+{
+    sim_worker *w = sim_tls_worker;
+    if (!w || (a >= w->tls_lo && a < w->tls_hi) || (a >= w->dyn_win_lo && a < w->dyn_win_hi))
+        return;
+    const unsigned i = (unsigned)(((uint64_t)(a >> 2) * 0x9e3779b97f4a7c15ull) >> 56) % SIM_FP_ATOM_SLOTS;
+    if (w->fp_atom[i].a == a)
+        w->fp_atom[i].n++;
+    else if (w->fp_atom[i].n == 0 || --w->fp_atom[i].n == 0)
+        w->fp_atom[i].a = a, w->fp_atom[i].n = 1;
+}
+
 /* floating point: a compare-and-swap loop on the bits */
 #define ATOMIC_FP(suffix, T, U, FMIN, FMAX)                                                   \
     T sim_atomic_##suffix(T *p, T v, T cmp, int op)                                           \
     {                                                                                         \
         sim_access_atomic((uintptr_t)p, sizeof(T), RA());                                     \
+        fp_atom_note((uintptr_t)p);                                                           \
         U *q = (U *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;                        \
         union { T f; U u; } a, b, c = {.f = cmp}, x = {.f = v};                               \
         for (;;) {                                                                            \
@@ -2827,6 +2842,10 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     const uint64_t chunk = nblocks / ((uint64_t)sim_worker_count() * 256) + 1;
     sim_counters total;
     memset(&total, 0, sizeof total);
+    struct {
+        uintptr_t a;
+        uint64_t n;
+    } fp_all[SIM_FP_ATOM_SLOTS] = {{0, 0}}; /* the workers' most-hit words, merged */
     uint64_t *blk_work = sched_buffer(nblocks);
     sim_err_rec err, race, undef;
     int has_err = 0, has_race = 0, has_undef = 0, setup_failed = 0;
@@ -2859,6 +2878,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             window_limits(w);
             w->pcprof = w->detailed && line_profile;
             memset(&w->c, 0, sizeof w->c);
+            memset(w->fp_atom, 0, sizeof w->fp_atom);
             memset(w->alloc_ctr, 0, sizeof(uint64_t[2]) * nalloc);
             w->has_err = 0;
             w->has_race = 0;
@@ -2937,6 +2957,11 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                 }
                 if (w->pcprof)
                     sim_pc_merge(w, &pc_all, &pc_all_n, &pc_all_cap);
+                for (unsigned i = 0; i < SIM_FP_ATOM_SLOTS; i++) /* a word is in the same slot everywhere */
+                    if (w->fp_atom[i].n && fp_all[i].a == w->fp_atom[i].a)
+                        fp_all[i].n += w->fp_atom[i].n;
+                    else if (w->fp_atom[i].n > fp_all[i].n)
+                        fp_all[i].a = w->fp_atom[i].a, fp_all[i].n = w->fp_atom[i].n;
                 if (w->has_err && (!has_err || w->err.block_linear < err.block_linear)) {
                     err = w->err;
                     has_err = 1;
@@ -2952,6 +2977,9 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             }
         }
     }
+    for (unsigned i = 0; i < SIM_FP_ATOM_SLOTS; i++)
+        if (fp_all[i].n > total.atom_fp_one_word)
+            total.atom_fp_one_word = fp_all[i].n;
     if (blk_work)
         sched_place(blk_work, blocks_run < nblocks ? 0 : nblocks, sim_get_device()->sm_count, &total);
     sim_l2_launch_end(&total); /* after sched_place: its background cleaning runs for the time model's time */

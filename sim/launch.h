@@ -157,6 +157,10 @@ typedef struct sim_counters {
     uint64_t shared_atom_requests;
     uint64_t shared_atom_wavefronts; /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom */
     uint64_t shared_atom_conflicts;
+    /* every mode: the most floating-point atomics (atomicAdd & co. on float or double) of the
+     * launch on one global word, which the L2 serves one after another (sim/timemodel.c); a
+     * maximum, not a sum (0 in each worker's counters; set when they are merged) */
+    uint64_t atom_fp_one_word;
     uint64_t barriers;  /* __syncthreads executed, per block */
     uint64_t threads;   /* threads run */
     /* warp instructions of the intrinsics, one per warp (not per lane), every mode:
@@ -241,8 +245,9 @@ typedef struct sim_time_pred {
     double global_wavefronts; /* its global loads' and stores' 128-byte lines, the same way; t_smem is both
                                * on the L1's data pipe, one a cycle an SM */
     double l2_requests; /* the L2's requests: store lines and the load lines that miss L1 (t_l2) */
+    double t_atom; /* the floating-point atomics on the launch's most-hit global word, one after another */
     const char *bound; /* "issue", "shared memory", "L1 (global lines)", "memory latency", "block starts",
-                        * "DRAM", "L2" or "launch" */
+                        * "DRAM", "L2", "atomics on one word" or "launch" */
 } sim_time_pred;
 sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const sim_counters *c, double flops);
 /* The session-9 roofline (DRAM, L2, shared memory, launch): with the time model, the time
@@ -281,6 +286,11 @@ unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
 #define SIM_TM_L2_REQ 8.1e-12
 #define SIM_TM_L2_WSEC 6.9e-12
 #define SIM_TM_L2_WPART 8.8e-12
+/* A floating-point atomicAdd on a global word another atomic holds waits for it: 8388608 float
+ * atomicAdds on one word took 14.74 ms on the H100, 1.757 ns each (the OLCF training series'
+ * atomic_red, session 31: docs/gpu/s31c-h100-courses). Integer ones are left out: nvcc adds a
+ * warp's lanes first where it can (one atomic a warp) and the simulator cannot tell where. */
+#define SIM_TM_ATOM_FP 1.757e-9
 
 /* DRAM bytes that copies and memsets moved through the L2 model so far. */
 void sim_l2_host_totals(uint64_t *dram_read_bytes, uint64_t *dram_write_bytes);

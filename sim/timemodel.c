@@ -42,6 +42,9 @@
  *            SIM_TM_L2_WSEC, SIM_TM_L2_WPART if the request writes only part of it (measured on
  *            the H100, session 30). A naive transpose's stores, 32 partial sectors in 32 lines
  *            a request, keep the L2 busy 15x longer than the same bytes stored coalesced.
+ *   atomics  the floating-point atomics on the launch's most-hit global word, one after another
+ *            at SIM_TM_ATOM_FP (session 31, the H100; integer ones, which nvcc may aggregate a
+ *            warp at a time, are not counted).
  *
  *   t = launch + (largest + BETA x (sum of the others)) / clock
  *
@@ -138,6 +141,9 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
     const double t_l2_bw = p.t_l2;
     if (t_req > p.t_l2)
         p.t_l2 = t_req;
+    /* floating-point atomics on one global word wait for each other at the L2 (a naive float sum
+     * into one word: 8 M of them 14.7 ms on the H100) */
+    p.t_atom = k->l2_req_scale * (double)c->atom_fp_one_word * SIM_TM_ATOM_FP;
     p.warps = W;
     p.bound = "issue";
     double m = p.t_issue;
@@ -151,9 +157,11 @@ sim_time_pred sim_time_model(const sim_device *dev, const simt_cfg *cfg, const s
         m = p.t_dram, p.bound = "DRAM";
     if (p.t_l2 > m)
         m = p.t_l2, p.bound = "L2";
+    if (p.t_atom > m)
+        m = p.t_atom, p.bound = "atomics on one word";
     /* the L2's requests bound, or add nothing but the bandwidth term (session 30: added to a DRAM
      * bound they put strided copies 3-12 points further over the H100) */
-    double sum = p.t_issue + p.t_smem + p.t_latency + p.t_blocks + p.t_dram + (m == p.t_l2 ? p.t_l2 : t_l2_bw),
+    double sum = p.t_issue + p.t_smem + p.t_latency + p.t_blocks + p.t_dram + (m == p.t_l2 ? p.t_l2 : t_l2_bw) + p.t_atom,
            t = m + SIM_TM_BETA * (sum - m);
     if (t < k->launch_s)
         p.bound = "launch";

@@ -646,6 +646,20 @@ elseif(CASE STREQUAL "builtin_registers")
   file(READ ${J} js)
   expect("${js}" 512 kernels 0 sram wavefronts)
   expect("${js}" 8192 kernels 0 hbm read_sectors)
+elseif(CASE STREQUAL "atomic_one_word")
+  # float atomics on one global word: the most-hit word's count (262144 threads; the table
+  # counts the word exactly but for the other words that share its slot, 1024 of 262144 here),
+  # charged one after another; integer and shared-memory atomics not counted
+  run(0 ${SRC}/tests/run/atomic_one_word.cu --json ${J})
+  expect_text("${out}" "atomic_one_word: correct" "result")
+  file(READ ${J} js)
+  string(JSON hot GET "${js}" kernels 0 time_model atomics_one_word)
+  if(hot LESS 259522 OR hot GREATER 262144)
+    fail("float_sum: atomics_one_word ${hot}, expected 259522..262144 (99-100 % of 262144)")
+  endif()
+  expect("${js}" "atomics on one word" kernels 0 time_model bound)
+  expect("${js}" 0 kernels 1 time_model atomics_one_word)
+  expect("${js}" 0 kernels 2 time_model atomics_one_word)
 elseif(CASE STREQUAL "event_timing")
   # events time the program's host code on an idle GPU (about 30 ms), a launch's simulated GPU
   # time (not the simulation's wall time), and host code after a queued launch
