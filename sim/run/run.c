@@ -287,11 +287,13 @@ static int vector_copy_refused(const char *log)
     char *s = read_file(log, &n);
     int found = 0;
     for (size_t k = 0; s && !found && k < sizeof names / sizeof *names; k++) {
-        char copy[64], aggr[64], aggr_u8[64];
+        char copy[64], aggr[64], aggr_u8[64], assign[64];
         snprintf(copy, sizeof copy, "%s::%s(const %s&)", names[k], names[k], names[k]); /* a union's member */
         snprintf(aggr, sizeof aggr, "non-aggregate type '%s'", names[k]);               /* designators */
         snprintf(aggr_u8, sizeof aggr_u8, "non-aggregate type \xe2\x80\x98%s\xe2\x80\x99", names[k]);
-        found = (strstr(s, copy) && strstr(s, "non-trivial")) || strstr(s, aggr) || strstr(s, aggr_u8);
+        snprintf(assign, sizeof assign, "%s& %s::operator=(const %s&)", names[k], names[k], names[k]);
+        found = ((strstr(s, copy) || strstr(s, assign)) && (strstr(s, "non-trivial") || strstr(s, "constexpr"))) ||
+                strstr(s, aggr) || strstr(s, aggr_u8);
     }
     free(s);
     return found;
@@ -299,11 +301,12 @@ static int vector_copy_refused(const char *log)
 
 static void note_trivial_vectors(void)
 {
-    fprintf(stderr, "simtlab run: note: the program copies a union holding a CUDA vector type (float4, uint4, ...) "
-                    "or initializes one by designators, which simtlab's vector types, copied whole, do not allow; "
-                    "built with plain ones: a vector loaded and then used field by field may count as one 4-byte "
-                    "load a field where the chip makes one 8- or 16-byte load (docs/run.md, \"Vector types are "
-                    "copied whole\")\n");
+    fprintf(stderr, "simtlab run: note: the program does not compile with simtlab's CUDA vector types (float4, "
+                    "uint4, ...), which copy themselves whole and are not aggregates (a union holding one copied, "
+                    "designators, brace elision as `float2 a[] = {1, 2, 3, 4}`, a constexpr copy, a check that "
+                    "they are trivially copyable); built with plain ones: a vector loaded and then used field by "
+                    "field may count as one 4-byte load a field where the chip makes one 8- or 16-byte load "
+                    "(docs/run.md, \"Vector types are copied whole\")\n");
 }
 
 /* A stub of sim/run/include that refuses a library reached through the program's own header
@@ -735,6 +738,7 @@ typedef struct unit {
     int is_c;          /* a .c file: host code in C, as nvcc compiles it (one plain pass, PASS_HOST) */
     int single;        /* built in the single instrumented pass (a kernel with internal linkage) */
     int local_vars;    /* its `static __device__` / `static __constant__` variables (rewrite.h) */
+    int vec_retry;     /* its device pass failed in a way plain vectors may not (vector_copy_refused) */
     char srcdir[4200]; /* -I<directory of the original> */
     char msrcdir[4300]; /* -I<its mirror> (walk_includes) */
     const char (*cmirror)[4300]; /* for each -I of the program's flags, -I<its mirror>; "" for the others */
@@ -1148,11 +1152,19 @@ compile:;
                 if (!dev_failed)
                     dev_failed = 2; /* every file again, below (unless another failed for good) */
             } else if (!trivial_vectors && vector_copy_refused(units[i].log[PASS_DEV])) {
+                units[i].vec_retry = 1;
                 if (!dev_failed)
                     dev_failed = 3; /* likewise */
             } else if (print_refusals(units[i].log[PASS_DEV])) {
                 run_error("%s: cannot build it for the simulator (above)", o->files[i]);
                 dev_failed = 1;
+            } else if (!trivial_vectors) {
+                /* g++'s errors need not name the vector type (`too many initializers for 'P'` of brace
+                 * elision through a float4 member; a union member that is a struct holding one): any
+                 * other failure is tried once more with plain vectors, whose errors are then shown */
+                units[i].vec_retry = 1;
+                if (!dev_failed)
+                    dev_failed = 3;
             } else {
                 print_log(units[i].log[PASS_DEV]);
                 run_error("%s did not compile for the simulator (g++, errors above)", o->files[i]);
@@ -1165,6 +1177,13 @@ compile:;
                 dev_failed = 3; /* host code copies such a union: both passes again (one layout) */
         }
     }
+    for (int i = 0; dev_failed == 1 && i < o->n_files; i++)
+        if (units[i].vec_retry) { /* another file failed for good: no second try */
+            print_log(units[i].log[PASS_DEV]);
+            run_error("%s did not compile for the simulator (g++, errors above)", o->files[i]);
+        }
+    for (int i = 0; i < o->n_files; i++)
+        units[i].vec_retry = 0;
     if (started_ok && dev_failed == 2) {
         note_shared_dynamic_init();
         shared_dynamic_init = 1;
@@ -1175,16 +1194,18 @@ compile:;
         goto compile;
     }
     if (started_ok && dev_failed == 3) {
-        note_trivial_vectors();
-        trivial_vectors = 1;
-        char mark[4200]; /* a cached build says it again (build_sim) */
-        snprintf(mark, sizeof mark, "%s/trivial-vectors", dir);
-        if (write_file(mark, "1\n", 2))
-            run_error("cannot write %s: %s", mark, strerror(errno));
+        trivial_vectors = 1; /* the note once it compiles: below */
         goto compile;
     }
     if (!started_ok || dev_failed)
         goto out;
+    if (trivial_vectors) {
+        note_trivial_vectors();
+        char mark[4200]; /* a cached build says it again (build_sim) */
+        snprintf(mark, sizeof mark, "%s/trivial-vectors", dir);
+        if (write_file(mark, "1\n", 2))
+            run_error("cannot write %s: %s", mark, strerror(errno));
+    }
     int two_pass = !host_failed, post_failed = 0;
     for (int i = 0; two_pass && i < o->n_files; i++)
         if (!units[i].is_c)

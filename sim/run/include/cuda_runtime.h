@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <ctime>
 #include <time.h>
 #include <tuple>
@@ -131,16 +132,25 @@ template <class V> static inline __attribute__((always_inline)) void simtlab_who
     N() = default;                                                                        \
     N(const N &o) { simtlab_whole(this, &o); }                                            \
     N &operator=(const N &o) { simtlab_whole(this, &o); return *this; }
+/* Braces only: `float4 v = {a, b}`, `{0}`, `{}` as for an aggregate, but no constructor from one
+ * scalar, which would turn brace elision (`float2 c[] = {1, 2, 3, 4}`: two float2s to nvcc) into
+ * one vector a scalar, silently, and `struct { float4 p; float m; } s = {1, 2, 3, 4, 5}` into an
+ * error; both now fail to compile here and the driver builds the program with plain vectors. */
+template <class T> constexpr T simtlab_elem_at(std::initializer_list<T> l, size_t i)
+{
+    return i < l.size() ? l.begin()[i] : T();
+}
 #define SIMTLAB_WHOLE2(N, T)                                                              \
     typedef T simtlab_elem;                                                               \
     SIMTLAB_WHOLE_COMMON(N)                                                               \
-    constexpr N(simtlab_elem a, simtlab_elem b = simtlab_elem()) : x(a), y(b) {}
+    constexpr N(std::initializer_list<simtlab_elem> l)                                    \
+        : x(simtlab_elem_at(l, 0)), y(simtlab_elem_at(l, 1)) {}
 #define SIMTLAB_WHOLE4(N, T)                                                              \
     typedef T simtlab_elem;                                                               \
     SIMTLAB_WHOLE_COMMON(N)                                                               \
-    constexpr N(simtlab_elem a, simtlab_elem b = simtlab_elem(), simtlab_elem c = simtlab_elem(),        \
-                simtlab_elem d = simtlab_elem())                                          \
-        : x(a), y(b), z(c), w(d) {}
+    constexpr N(std::initializer_list<simtlab_elem> l)                                    \
+        : x(simtlab_elem_at(l, 0)), y(simtlab_elem_at(l, 1)), z(simtlab_elem_at(l, 2)),   \
+          w(simtlab_elem_at(l, 3)) {}
 #endif
 /* make_float4 & co. build the value in a vector register and copy it whole: `y[i] =
  * make_float4(...)` is then one 16-byte store, as nvcc's STG.128, where g++ would construct the
