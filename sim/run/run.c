@@ -282,7 +282,8 @@ static int vector_copy_refused(const char *log)
 {
     static const char *const names[] = {"float2", "float4", "int2",   "int4",  "uint2",  "uint4",   "double2",
                                         "double4", "uchar2", "uchar4", "char2", "char4", "short2", "short4",
-                                        "ushort2", "ushort4"};
+                                        "ushort2", "ushort4", "long2", "long4", "ulong2", "ulong4", "longlong2",
+                                        "longlong4", "ulonglong2", "ulonglong4"};
     size_t n;
     char *s = read_file(log, &n);
     int found = 0;

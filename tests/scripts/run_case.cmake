@@ -612,6 +612,10 @@ elseif(CASE STREQUAL "vector_align")
   # made 64 partial sectors in 16 L2 requests)
   expect("${js}" 16 kernels 2 hbm write_sectors)
   expect("${js}" 4 kernels 2 time_model l2_requests)
+  # a long2 copy: 16 sectors each way; the uchar3's .x and .z are a byte load each over its
+  # 96 bytes (3 sectors each), the uchar1 store 32 bytes (1 sector)
+  expect("${js}" 22 kernels 3 hbm read_sectors)
+  expect("${js}" 17 kernels 3 hbm write_sectors)
 elseif(CASE STREQUAL "vector_fields")
   # a vector loaded whole and used field by field: one 16-byte (8-, 4-byte) access a lane, as the
   # H100's LDG.128 (.64, .32); SRA split them into one 4-byte load a field used (fields3 1536
@@ -831,6 +835,10 @@ elseif(CASE STREQUAL "legacy_warp")
   file(WRITE ${WORK}/src/old.cu "__global__ void k(int *d) { int v = threadIdx.x; v += __shfl_xor(v, 16); d[threadIdx.x] = v; }\nint main() { int *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); }\n")
   run(2 ${WORK}/src/old.cu)
   expect_text("${err}" "__shfl_xor\\(\\) without a mask was removed in CUDA 9: nvcc refuses it for sm_70 and later.*write __shfl_xor_sync\\(0xffffffff, ...\\)" "the message")
+  # a program's own overload of the old name for its type is its own (HeCBench's dpid: float4)
+  file(WRITE ${WORK}/src/own.cu "#include <cstdio>\n__device__ float4 __shfl_down(const float4 v, const unsigned d, const unsigned w = 32) {\n  return make_float4(__shfl_down_sync(~0u, v.x, d, w), __shfl_down_sync(~0u, v.y, d, w), v.z, v.w); }\n__global__ void k(float *o) { float4 v = make_float4(threadIdx.x, 1, 0, 0); v = __shfl_down(v, 16); o[threadIdx.x] = v.x; }\nint main() { float *d, h[32]; cudaMalloc(&d, sizeof h); k<<<1, 32>>>(d); cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost); printf(\"own %g %g\\n\", h[0], h[15]); }\n")
+  run(0 ${WORK}/src/own.cu)
+  expect_text("${out}" "own 16 31" "the program's own __shfl_down")
 elseif(CASE STREQUAL "static_symbols")
   # static __device__ / __constant__ variables: one copy for host code and kernels (the file in
   # one pass, with a note); a static __device__ function alone keeps the two passes

@@ -180,7 +180,39 @@ template <class V, class T> struct simtlab_make<V, T, false> {
 SIMTLAB_VEC(float, float2, float3, float4, 8, 16)
 SIMTLAB_VEC(int, int2, int3, int4, 8, 16)
 SIMTLAB_VEC(double, double2, double3, double4, 16, 16)
+/* the 64-bit integers' vectors: 2- and 4-vectors 16-aligned, as CUDA's vector_types.h (session 31:
+ * HeCBench's blockAccess and quantBnB use long2) */
+SIMTLAB_VEC(long, long2, long3, long4, 16, 16)
+SIMTLAB_VEC(unsigned long, ulong2, ulong3, ulong4, 16, 16)
+SIMTLAB_VEC(long long, longlong2, longlong3, longlong4, 16, 16)
+SIMTLAB_VEC(unsigned long long, ulonglong2, ulonglong3, ulonglong4, 16, 16)
 #undef SIMTLAB_VEC
+/* the 1-vectors, and the 3-vectors of 1- and 2-byte elements: plain structs of their element's
+ * alignment (HeCBench's histogram uses uchar1, base64e and dpid uchar3) */
+#define SIMTLAB_VEC1(T, N1)                                                               \
+    struct N1 { T x; };                                                                   \
+    static inline N1 make_##N1(T x) { return N1{x}; }
+SIMTLAB_VEC1(signed char, char1)
+SIMTLAB_VEC1(unsigned char, uchar1)
+SIMTLAB_VEC1(short, short1)
+SIMTLAB_VEC1(unsigned short, ushort1)
+SIMTLAB_VEC1(int, int1)
+SIMTLAB_VEC1(unsigned, uint1)
+SIMTLAB_VEC1(long, long1)
+SIMTLAB_VEC1(unsigned long, ulong1)
+SIMTLAB_VEC1(long long, longlong1)
+SIMTLAB_VEC1(unsigned long long, ulonglong1)
+SIMTLAB_VEC1(float, float1)
+SIMTLAB_VEC1(double, double1)
+#undef SIMTLAB_VEC1
+#define SIMTLAB_VEC3(T, N3)                                                               \
+    struct N3 { T x, y, z; };                                                             \
+    static inline N3 make_##N3(T x, T y, T z) { return N3{x, y, z}; }
+SIMTLAB_VEC3(signed char, char3)
+SIMTLAB_VEC3(unsigned char, uchar3)
+SIMTLAB_VEC3(short, short3)
+SIMTLAB_VEC3(unsigned short, ushort3)
+#undef SIMTLAB_VEC3
 #define SIMTLAB_VEC24(T, N2, N4, A2, A4)                                                  \
     struct __attribute__((aligned(A2))) N2 { T x, y; SIMTLAB_WHOLE2(N2, T) };            \
     struct __attribute__((aligned(A4))) N4 { T x, y, z, w; SIMTLAB_WHOLE4(N4, T) };      \
@@ -309,11 +341,13 @@ static inline __attribute__((always_inline)) T __shfl_xor_sync(unsigned m, T v, 
  * them for sm_70 and later, and every preset here is newer. Declared so that only code that
  * really calls one fails, naming the replacement: a program's `#if CUDART_VERSION < 9000` branch,
  * or its own macro or function of that name, is not such code. */
+/* on the types CUDA's own removed overloads took (arithmetic): a program's own overload for its
+ * type, `float4 __shfl_down(float4 v, unsigned d)` (HeCBench's dpid), is the one its calls take */
 #define SIMTLAB_LEGACY_WARP(name)                                                                             \
-    template <class... A>                                                                                     \
-    static inline int name(A...)                                                                              \
+    template <class T, class... A, typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>     \
+    static inline int name(T, A...)                                                                           \
     {                                                                                                         \
-        static_assert(sizeof...(A) != sizeof...(A), #name "() without a mask was removed in CUDA 9: nvcc "    \
+        static_assert(sizeof(T) != sizeof(T), #name "() without a mask was removed in CUDA 9: nvcc "          \
                                                     "refuses it for sm_70 and later, and the simulator's "    \
                                                     "presets are sm_80 to sm_90; write " #name                \
                                                     "_sync(0xffffffff, ...) for a whole warp");               \
