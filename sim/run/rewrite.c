@@ -461,6 +461,21 @@ static int explicit_specialization(const char *h, size_t n)
     return templates == 1 && empty == 1;
 }
 
+/* The '<' that opens the template arguments ending at h[e - 1] (a '>'), nested ones skipped;
+ * 0 when none does. */
+static size_t angle_open(const char *h, size_t e)
+{
+    int ang = 0;
+    size_t k = e;
+    while (k > 0) {
+        k--;
+        ang += h[k] == '>' ? 1 : h[k] == '<' ? -1 : 0;
+        if (ang == 0)
+            break;
+    }
+    return k;
+}
+
 /* A host function definition at namespace or class scope gets SIMTLAB_HOST_FN
  * (a C++11 attribute: no instrumentation, vectorized as without simtlab)
  * right before its parameter list: host code runs at native speed. header:
@@ -521,14 +536,7 @@ static long host_fn_mark(const char *h, size_t n)
             e--;
         size_t b = e;
         if (e > 0 && h[e - 1] == '>' && explicit_specialization(h, n)) { /* `k<float> (`: the id before <...> */
-            int ang = 0;
-            size_t k = e;
-            while (k > 0) {
-                k--;
-                ang += h[k] == '>' ? 1 : h[k] == '<' ? -1 : 0;
-                if (ang == 0)
-                    break;
-            }
+            const size_t k = angle_open(h, e);
             size_t kb = k;
             while (kb > 0 && isspace((unsigned char)h[kb - 1]))
                 kb--;
@@ -595,15 +603,7 @@ static long host_fn_mark(const char *h, size_t n)
             while (ce > 0 && isspace((unsigned char)h[ce - 1]))
                 ce--;
             if (ce > 0 && h[ce - 1] == '>') { /* X<...>: back over the template arguments */
-                int ang = 0;
-                size_t k = ce;
-                while (k > 0) {
-                    k--;
-                    ang += h[k] == '>' ? 1 : h[k] == '<' ? -1 : 0;
-                    if (ang == 0)
-                        break;
-                }
-                ce = k;
+                ce = angle_open(h, ce);
                 while (ce > 0 && isspace((unsigned char)h[ce - 1]))
                     ce--;
             }
