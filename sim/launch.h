@@ -157,10 +157,6 @@ typedef struct sim_counters {
     uint64_t shared_atom_requests;
     uint64_t shared_atom_wavefronts; /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom */
     uint64_t shared_atom_conflicts;
-    /* every mode: the most floating-point atomics (atomicAdd & co. on float or double) of the
-     * launch on one global word, which the L2 serves one after another (sim/timemodel.c); a
-     * maximum, not a sum (0 in each worker's counters; set when they are merged) */
-    uint64_t atom_fp_one_word;
     uint64_t barriers;  /* __syncthreads executed, per block */
     uint64_t threads;   /* threads run */
     /* warp instructions of the intrinsics, one per warp (not per lane), every mode:
@@ -213,6 +209,11 @@ typedef struct sim_counters {
     uint64_t global_st_lines, global_st_partial;
     uint64_t sample_global_st_lines, sample_global_st_sectors, sample_global_st_partial;
     uint64_t sample_global_ld_sectors; /* and the loads' sectors (their lines that reach L2: sim/timemodel.c) */
+    /* every mode: the most floating-point atomics (atomicAdd & co. on float or double) of the
+     * launch on one global word, which the L2 serves one after another (sim/timemodel.c); a
+     * maximum, not a sum (0 in each worker's counters; set when they are merged). Last, so that
+     * the hot counters keep their offsets. */
+    uint64_t atom_fp_one_word;
 } sim_counters;
 #define SIM_SCHED_MAX_BLOCKS ((uint64_t)1 << 22)
 
