@@ -165,7 +165,21 @@ void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc) { access_inlin
 /* An atomic read-modify-write: its bytes count as one read and one write,
  * never a race; in detailed mode it is one request of its own kind (global
  * atom/red sectors, shared atom wavefronts), as the GPU counts it. */
-void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc)
+/* A floating-point atomic on a global word (the arena; shared memory's are the SM's own unit's):
+ * the L2 serves those on one word one after another. A slot keeps its word while it hits more
+ * than the others that map to it. */
+static void fp_atom_note(sim_worker *w, uintptr_t a)
+{
+    if (a - sim_arena.base >= sim_arena.span)
+        return;
+    const unsigned i = (unsigned)(((uint64_t)(a >> 2) * 0x9e3779b97f4a7c15ull) >> 56) % SIM_FP_ATOM_SLOTS;
+    if (w->fp_atom[i].a == a)
+        w->fp_atom[i].n++;
+    else if (w->fp_atom[i].n == 0 || --w->fp_atom[i].n == 0)
+        w->fp_atom[i].a = a, w->fp_atom[i].n = 1;
+}
+
+void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc, int fp)
 {
     sim_worker *w = sim_tls_worker;
     if (!w || !w->cur)
@@ -177,6 +191,8 @@ void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc)
     w->async = SIM_SPACE_SKIP;
     sim_access_slow(w, a, size, 1, pc, 1);
     w->async = 0;
+    if (fp)
+        fp_atom_note(w, a);
     spin_note(a, 0, pc); /* atomicCAS spin locks, atomicAdd(&flag, 0) polls */
 }
 

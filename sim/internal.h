@@ -362,7 +362,7 @@ typedef struct sim_worker {
         uint8_t first;        /* the bytes the first write covered */
     } waw[64];                /* a 16-byte access is 4 words; a struct copy of more than 64 conflicting
                                * words (256 bytes) is reported at once */
-    /* floating-point atomics on global memory, by word (sim/launch.c fp_atom_note): the L2 serves
+    /* floating-point atomics on global memory, by word (sim/access.c fp_atom_note): the L2 serves
      * those on one word one after another, and the time model charges the launch's most-hit
      * word (sim_counters.atom_fp_one_word). A slot keeps its word while it hits more than the
      * others that map to it (a count down on a miss): a word most of them hit is counted
@@ -510,7 +510,9 @@ void sim_l2_host_access(uintptr_t arena_off, size_t n, int wr); /* memsets and c
 
 /* access.c */
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
-void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc);
+/* fp: a floating-point atomic, which on a global word is also counted in the worker's table of
+ * most-hit words (sim_worker.fp_atom, the time model's atomics on one word) */
+void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc, int fp);
 void sim_warp_flush(sim_worker *w, sim_warp *wp);
 void sim_log_arm(sim_worker *w, unsigned warp); /* the log's cursors at a block's start (sim/access.c) */
 void sim_log_barrier(sim_worker *w, sim_warp *wp); /* a lane of wp reached the barrier (sim/access.c) */

@@ -831,30 +831,14 @@ dim3 sim_grid_dim(void) { return sim_tls_worker->grid_dim; }
  * register across a grid-stride loop (`s[t] += g[i]; i += gridDim.x * blockDim.x`), as nvcc
  * does; an aggregate-returning call in the loop stopped its store motion (docs/run.md). */
 typedef unsigned sim_u3v __attribute__((vector_size(16)));
-sim_u3v sim_thread_idx_v(void);
-sim_u3v sim_block_idx_v(void);
-sim_u3v sim_block_dim_v(void);
-sim_u3v sim_grid_dim_v(void);
-sim_u3v sim_thread_idx_v(void)
-{
-    const uint3 v = sim_tls_worker->cur->tid;
-    return (sim_u3v){v.x, v.y, v.z, 0};
-}
-sim_u3v sim_block_idx_v(void)
-{
-    const uint3 v = sim_tls_worker->block;
-    return (sim_u3v){v.x, v.y, v.z, 0};
-}
-sim_u3v sim_block_dim_v(void)
-{
-    const dim3 v = sim_tls_worker->block_dim;
-    return (sim_u3v){v.x, v.y, v.z, 0};
-}
-sim_u3v sim_grid_dim_v(void)
-{
-    const dim3 v = sim_tls_worker->grid_dim;
-    return (sim_u3v){v.x, v.y, v.z, 0};
-}
+#define SIM_U3V(name, field)                                                                        \
+    sim_u3v name(void);                                                                             \
+    sim_u3v name(void) { return (sim_u3v){field.x, field.y, field.z, 0}; }
+SIM_U3V(sim_thread_idx_v, sim_tls_worker->cur->tid)
+SIM_U3V(sim_block_idx_v, sim_tls_worker->block)
+SIM_U3V(sim_block_dim_v, sim_tls_worker->block_dim)
+SIM_U3V(sim_grid_dim_v, sim_tls_worker->grid_dim)
+#undef SIM_U3V
 void *sim_dynamic_shared(void) { return (void *)sim_tls_worker->dyn_lo; }
 
 /* ---- the block scheduler ----------------------------------------------------- */
@@ -2333,7 +2317,7 @@ unsigned sim_activemask(void)
 #define ATOMIC_INT(suffix, T)                                                                 \
     T sim_atomic_##suffix(T *p, T v, T cmp, int op)                                           \
     {                                                                                         \
-        sim_access_atomic((uintptr_t)p, sizeof(T), RA());                                     \
+        sim_access_atomic((uintptr_t)p, sizeof(T), RA(), 0);                                  \
         switch (op) {                                                                         \
         case SIM_ATOM_ADD: return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                 \
         case SIM_ATOM_SUB: return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);                 \
@@ -2355,26 +2339,11 @@ ATOMIC_INT(u, unsigned)
 ATOMIC_INT(ull, unsigned long long)
 ATOMIC_INT(us, unsigned short) /* atomicCAS on 2 bytes (sm_70) */
 
-/* A floating-point atomic on a global word (not shared memory: the SM's own unit), counted in
- * the worker's table of most-hit words (sim_worker.fp_atom). */
-static void fp_atom_note(uintptr_t a)
-{
-    sim_worker *w = sim_tls_worker;
-    if (!w || (a >= w->tls_lo && a < w->tls_hi) || (a >= w->dyn_win_lo && a < w->dyn_win_hi))
-        return;
-    const unsigned i = (unsigned)(((uint64_t)(a >> 2) * 0x9e3779b97f4a7c15ull) >> 56) % SIM_FP_ATOM_SLOTS;
-    if (w->fp_atom[i].a == a)
-        w->fp_atom[i].n++;
-    else if (w->fp_atom[i].n == 0 || --w->fp_atom[i].n == 0)
-        w->fp_atom[i].a = a, w->fp_atom[i].n = 1;
-}
-
 /* floating point: a compare-and-swap loop on the bits */
 #define ATOMIC_FP(suffix, T, U, FMIN, FMAX)                                                   \
     T sim_atomic_##suffix(T *p, T v, T cmp, int op)                                           \
     {                                                                                         \
-        sim_access_atomic((uintptr_t)p, sizeof(T), RA());                                     \
-        fp_atom_note((uintptr_t)p);                                                           \
+        sim_access_atomic((uintptr_t)p, sizeof(T), RA(), 1);                                  \
         U *q = (U *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;                        \
         union { T f; U u; } a, b, c = {.f = cmp}, x = {.f = v};                               \
         for (;;) {                                                                            \
@@ -2401,7 +2370,7 @@ ATOMIC_FP(d, double, uint64_t, fmin, fmax)
  * atomic access of size bytes however often the compare-and-swap retries. Returns the old bits. */
 uint32_t sim_atomic_update(void *p, unsigned size, uint32_t v, uint32_t (*op)(uint32_t old, uint32_t v))
 {
-    sim_access_atomic((uintptr_t)p, size, RA());
+    sim_access_atomic((uintptr_t)p, size, RA(), 0);
     if (size == 2) {
         uint16_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
         while (!__atomic_compare_exchange_n(q, &old, (uint16_t)op(old, v), 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))

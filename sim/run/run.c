@@ -1152,17 +1152,14 @@ compile:;
             if (!shared_dynamic_init && constinit_refused(units[i].log[PASS_DEV])) {
                 if (!dev_failed)
                     dev_failed = 2; /* every file again, below (unless another failed for good) */
-            } else if (!trivial_vectors && vector_copy_refused(units[i].log[PASS_DEV])) {
-                units[i].vec_retry = 1;
-                if (!dev_failed)
-                    dev_failed = 3; /* likewise */
             } else if (print_refusals(units[i].log[PASS_DEV])) {
                 run_error("%s: cannot build it for the simulator (above)", o->files[i]);
                 dev_failed = 1;
             } else if (!trivial_vectors) {
-                /* g++'s errors need not name the vector type (`too many initializers for 'P'` of brace
-                 * elision through a float4 member; a union member that is a struct holding one): any
-                 * other failure is tried once more with plain vectors, whose errors are then shown */
+                /* the vectors' own copy may be why (vector_copy_refused), but g++'s errors need not
+                 * name the vector type (`too many initializers for 'P'` of brace elision through a
+                 * float4 member; a union member that is a struct holding one): any failure no refusal
+                 * claims is tried once more with plain vectors, whose errors are then shown */
                 units[i].vec_retry = 1;
                 if (!dev_failed)
                     dev_failed = 3;
