@@ -179,21 +179,70 @@ static void fp_atom_note(sim_worker *w, uintptr_t a)
         w->fp_atom[i].a = a, w->fp_atom[i].n = 1;
 }
 
-void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc, int fp)
+/* Whether the running lane's execution of a uniform-address atomic at pc joins one another lane
+ * of its warp has made (and counted) already: nvcc aggregates an integer atomic whose address it
+ * can prove warp-uniform, and one lane issues it for the warp (docs/gpu/s31-h100-atomics). Lanes
+ * run one after another here, so lane l's k-th execution at pc joins the warp's k-th, as detailed
+ * mode groups any access (by the lane's count of its pc). An address unlike the latest counted one
+ * is counted (the mark was wrong), and so is every execution at a fifth call site in a block. */
+static int atomic_joins(sim_worker *w, uintptr_t a, uintptr_t pc)
+{
+    const sim_thread *t = w->cur;
+    sim_warp *wp = &w->warps[t->warp];
+    struct sim_agg *g = NULL;
+    for (unsigned i = 0; i < SIM_AGG_SLOTS; i++)
+        if (wp->agg[i].pc == pc || wp->agg[i].pc == 0) {
+            g = &wp->agg[i];
+            break;
+        }
+    if (!g)
+        return 0;
+    if (g->pc == 0) {
+        memset(g, 0, sizeof *g);
+        g->pc = pc;
+    }
+    const uint32_t k = ++g->k[t->lane];
+    if (k <= g->max && (k < g->max || a == g->a))
+        return 1;
+    if (k > g->max)
+        g->max = k;
+    g->a = a;
+    return 0;
+}
+
+void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc, int flags)
 {
     sim_worker *w = sim_tls_worker;
     if (!w || !w->cur)
         return;
     if (w->vol_thread) /* before w->async is set: the lockstep may run other threads */
         sim_vol_fire(w, 1);
-    w->async = SIM_SPACE_ATOM;
-    sim_access_slow(w, a, size, 0, pc, 1);
-    w->async = SIM_SPACE_SKIP;
-    sim_access_slow(w, a, size, 1, pc, 1);
-    w->async = 0;
-    if (fp)
-        fp_atom_note(w, a);
+    const int uniform = w->cur->atom_uniform;
+    w->cur->atom_uniform = 0;
+    if (uniform && (flags & SIM_ATOMF_AGG) && atomic_joins(w, a, pc)) {
+        /* not counted: the lane that counted it checked the same address; a pending write is made
+         * as sim_access_slow would */
+        if (__builtin_expect(w->waw_n != 0, 0) && w->waw_mode != SIM_WAW_HOLD)
+            sim_waw_settle(w, 1);
+    } else {
+        w->async = SIM_SPACE_ATOM;
+        sim_access_slow(w, a, size, 0, pc, 1);
+        w->async = SIM_SPACE_SKIP;
+        sim_access_slow(w, a, size, 1, pc, 1);
+        w->async = 0;
+        if (flags & SIM_ATOMF_FP)
+            fp_atom_note(w, a);
+    }
     spin_note(a, 0, pc); /* atomicCAS spin locks, atomicAdd(&flag, 0) polls */
+}
+
+/* The running thread's next atomic has a warp-uniform address (the rewriter marks such calls in
+ * kernels, sim/run/rewrite.c). */
+void sim_atomic_uniform_next(void)
+{
+    sim_worker *w = sim_tls_worker;
+    if (w && w->cur)
+        w->cur->atom_uniform = 1;
 }
 
 /* An asynchronous copy of size bytes from global src to shared dst

@@ -70,6 +70,7 @@ typedef struct sim_thread {
     uintptr_t spin_addr;
     uintptr_t last_pc; /* where it was last seen: its last spin yield, or where a timeout stopped it */
     uint32_t l2_occ;   /* global accesses made so far (sim/l2.c orders a block's trace by it) */
+    uint8_t atom_uniform; /* its next atomic's address is warp-uniform (sim_atomic_uniform_next) */
     uint64_t *log_cur; /* detailed mode: its next entry in its warp's log (sim/access.c; 96 bytes in all) */
 } sim_thread;
 
@@ -158,6 +159,7 @@ typedef struct sim_rdv {
     int line;
 } sim_rdv;
 
+#define SIM_AGG_SLOTS 4 /* call sites of uniform atomics a block's warp keeps apart (more: counted per lane) */
 typedef struct sim_warp {
     unsigned exists; /* lanes of this warp that exist in the block */
     unsigned done;   /* lanes that exited */
@@ -183,6 +185,13 @@ typedef struct sim_warp {
     uint64_t *log;        /* SIM_LOG_CAP entries a lane, each lane's aligned to its size (NULL: none now) */
     int log_table;        /* this stretch went to the table (a full log): until the flush */
     unsigned at_bar;      /* detailed mode: its lanes waiting at the block's barrier (sim_log_barrier) */
+    /* integer atomics on a warp-uniform address, one slot a call site (sim/access.c atomic_joins):
+     * nvcc's code lets one lane do the warp's; lane l's k-th execution joins the warp's k-th */
+    struct sim_agg {
+        uintptr_t pc, a; /* the call site (0: free), the address of its latest counted execution */
+        uint32_t max;    /* executions counted: the most any lane has made */
+        uint32_t k[32];  /* each lane's executions */
+    } agg[SIM_AGG_SLOTS];
 } sim_warp;
 
 /* A lane's log holds this many shared accesses of a stretch, less one (8 bytes each: 512 KB a warp,
@@ -510,9 +519,14 @@ void sim_l2_host_access(uintptr_t arena_off, size_t n, int wr); /* memsets and c
 
 /* access.c */
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
-/* fp: a floating-point atomic, which on a global word is also counted in the worker's table of
- * most-hit words (sim_worker.fp_atom, the time model's atomics on one word) */
-void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc, int fp);
+/* flags SIM_ATOMF_FP: a floating-point atomic, which on a global word is also counted in the
+ * worker's table of most-hit words (sim_worker.fp_atom, the time model's atomics on one word);
+ * SIM_ATOMF_AGG: an operation nvcc aggregates when its address is warp-uniform, which it is if the
+ * thread's atom_uniform is set (the rewriter's mark, sim_atomic_uniform_next): then only the
+ * warp's first lane to make each execution counts it (sim/access.c atomic_joins) */
+void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc, int flags);
+enum { SIM_ATOMF_FP = 1, SIM_ATOMF_AGG = 2 }; /* flags: floating point; an op nvcc aggregates (integer add,
+                                               * sub, min, max, and, or, xor, inc, dec) */
 void sim_warp_flush(sim_worker *w, sim_warp *wp);
 void sim_log_arm(sim_worker *w, unsigned warp); /* the log's cursors at a block's start (sim/access.c) */
 void sim_log_barrier(sim_worker *w, sim_warp *wp); /* a lane of wp reached the barrier (sim/access.c) */

@@ -363,6 +363,9 @@ float sim_atomic_f(float *p, float v, float cmp, int op);
 double sim_atomic_d(double *p, double v, double cmp, int op);
 unsigned long long sim_atomic_ull(unsigned long long *p, unsigned long long v, unsigned long long cmp, int op);
 unsigned short sim_atomic_us(unsigned short *p, unsigned short v, unsigned short cmp, int op);
+/* simtlab run's mark before an atomic whose address is warp-uniform (sim/run/rewrite.c): nvcc
+ * aggregates it, one lane issuing the warp's, and the simulator counts it so (sim/access.c) */
+void sim_atomic_uniform_next(void);
 /* 2 or 4 bytes, the new value op(old, v): simtlab run's atomicAdd on half and bfloat16 */
 uint32_t sim_atomic_update(void *p, unsigned size, uint32_t v, uint32_t (*op)(uint32_t old, uint32_t v));
 #define SIMT_ATOM(p, v, c, op)                                                            \

@@ -1647,6 +1647,8 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
         wp->n_rdv = 0;
         wp->log_table = 0;
         wp->at_bar = 0;
+        for (unsigned i = 0; i < SIM_AGG_SLOTS; i++)
+            wp->agg[i].pc = 0;
     }
     if (w->detailed)
         for (unsigned k = 0; k < (n + 31) / 32; k++)
@@ -2314,10 +2316,12 @@ unsigned sim_activemask(void)
         return old_;                                                                          \
     } while (0)
 
+/* the integer operations nvcc aggregates on a warp-uniform address (not exch, not cas) */
+#define AGG_OP(op) ((op) != SIM_ATOM_EXCH && (op) != SIM_ATOM_CAS)
 #define ATOMIC_INT(suffix, T)                                                                 \
     T sim_atomic_##suffix(T *p, T v, T cmp, int op)                                           \
     {                                                                                         \
-        sim_access_atomic((uintptr_t)p, sizeof(T), RA(), 0);                                  \
+        sim_access_atomic((uintptr_t)p, sizeof(T), RA(), AGG_OP(op) ? SIM_ATOMF_AGG : 0);     \
         switch (op) {                                                                         \
         case SIM_ATOM_ADD: return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                 \
         case SIM_ATOM_SUB: return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);                 \
@@ -2343,7 +2347,7 @@ ATOMIC_INT(us, unsigned short) /* atomicCAS on 2 bytes (sm_70) */
 #define ATOMIC_FP(suffix, T, U, FMIN, FMAX)                                                   \
     T sim_atomic_##suffix(T *p, T v, T cmp, int op)                                           \
     {                                                                                         \
-        sim_access_atomic((uintptr_t)p, sizeof(T), RA(), 1);                                  \
+        sim_access_atomic((uintptr_t)p, sizeof(T), RA(), SIM_ATOMF_FP);                       \
         U *q = (U *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;                        \
         union { T f; U u; } a, b, c = {.f = cmp}, x = {.f = v};                               \
         for (;;) {                                                                            \

@@ -606,3 +606,53 @@ Test(rewrite, library_include_alone_builds)
     cr_assert_eq(cu_rewrite(use, strlen(use), "t.cu", &r), -1);
     cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: cuFFT (cufftHandle)"), "%s", r.err);
 }
+
+/* Atomics whose address a kernel's text proves warp-uniform are marked (rewrite_atomics.c): nvcc
+ * aggregates them (a local assigned once from uniform values too). Those whose address depends on
+ * the lane, on loaded data, or on a local assigned twice or whose address is taken are not, nor
+ * atomics outside kernels, nor a parameter the kernel assigns. */
+#define MARKED(call) "(sim_atomic_uniform_next(), " call ")"
+Test(rewrite, uniform_atomics_marked)
+{
+    const char *src = "__device__ int g; __shared__ int fs[4];\n"
+                      "template <int S, typename T>\n"
+                      "__global__ void __launch_bounds__(256) k(int *c, unsigned long long *q, int n, T *t) {\n"
+                      "  __shared__ int s[8][8];\n"
+                      "  int v = atomicAdd(c, 1); atomicAdd(&c[blockIdx.x * n + 2], v);\n"
+                      "  ::atomicMax(&s[blockIdx.y][S], v); atomicAdd(q, (unsigned long long)v);\n"
+                      "  atomicOr(&g, 1u); atomicInc((unsigned *)&fs[0], 9u);\n"
+                      "  /* atomicAdd(c, 1) in a comment */ atomicSub(c + gridDim.x, sizeof(T));\n"
+                      "  const int b = blockIdx.x * n, b2 = b + 1; atomicAdd(&c[b2], 1);\n"
+                      "}\n";
+    rewrite_result r = rw(src);
+    cr_assert_eq(r.uniform_atomics, 8, "%s", r.text);
+    cr_assert(strstr(r.text, "b2 = b + 1; " MARKED("atomicAdd(&c[b2], 1)")), "%s", r.text);
+    cr_assert(strstr(r.text, "int v = " MARKED("atomicAdd(c, 1)") "; " MARKED("atomicAdd(&c[blockIdx.x * n + 2], v)")),
+              "%s", r.text);
+    cr_assert(strstr(r.text, MARKED("::atomicMax(&s[blockIdx.y][S], v)")), "%s", r.text);
+    cr_assert(strstr(r.text, MARKED("atomicOr(&g, 1u)")), "%s", r.text);
+    cr_assert(strstr(r.text, MARKED("atomicInc((unsigned *)&fs[0], 9u)")), "%s", r.text);
+    cr_assert(strstr(r.text, "/* atomicAdd(c, 1) in a comment */ " MARKED("atomicSub(c + gridDim.x, sizeof(T))")),
+              "%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
+Test(rewrite, lane_dependent_atomics_not_marked)
+{
+    const char *src = "__device__ void f(int *c) { atomicAdd(c, 1); }\n"
+                      "__global__ void k(int *c, const int *in, int *m, float *x) {\n"
+                      "  atomicAdd(&c[threadIdx.x % 4], 1); atomicAdd(&c[in[blockIdx.x]], 1);\n"
+                      "  int t = threadIdx.x; atomicAdd(&c[t], 1); atomicAdd(*(&c), 1);\n"
+                      "  int k = in[blockIdx.x]; atomicAdd(&c[k], 1); int j = blockIdx.x; j += 1; atomicAdd(&c[j], 1);\n"
+                      "  int a = blockIdx.x; f(&a); atomicAdd(&c[a], 1); int u = t + 1; atomicAdd(&c[u], 1);\n"
+                      "  m += threadIdx.x; atomicAdd(m, 1); atomicExch(c, 1); atomicCAS(c, 0, 1);\n"
+                      "  atomicAdd(c, atomicAdd(&c[threadIdx.x], 1)); s.atomicAdd(c, 1); ns::atomicAdd(c, 1);\n"
+                      "  atomicAdd(&c[blockIdx.x] + threadIdx.x, 1);\n"
+                      "}\n"
+                      "void host(int *c) { atomicAdd(c, 1); }\n";
+    rewrite_result r = rw(src);
+    cr_assert_eq(r.uniform_atomics, 0, "%s", r.text);
+    cr_assert(!strstr(r.text, "sim_atomic_uniform_next"), "%s", r.text);
+    free(r.text);
+}

@@ -1244,18 +1244,35 @@ static int word_near(const char *src, size_t i, size_t e, size_t n, const char *
 
 static int rewrite(const char *src, size_t n, const char *path, const char *const *defines, int n_defines,
                    rewrite_result *r, int header);
+/* The atomics' marks first (rewrite_atomics.c), then the rewrite of the marked text. */
+static int rewrite_marked(const char *src, size_t n, const char *path, const char *const *defines, int n_defines,
+                          rewrite_result *r, int header)
+{
+    size_t mn = 0;
+    int marks = 0;
+    char *marked = rewrite_uniform_atomics(src, n, &mn, &marks);
+    if (!marked) {
+        memset(r, 0, sizeof *r);
+        snprintf(r->err, sizeof r->err, "%s: out of memory", path);
+        return -1;
+    }
+    const int rc = rewrite(marked, mn, path, defines, n_defines, r, header);
+    free(marked);
+    r->uniform_atomics = marks;
+    return rc;
+}
 int cu_rewrite(const char *src, size_t n, const char *path, rewrite_result *r)
 {
-    return rewrite(src, n, path, NULL, 0, r, 0);
+    return rewrite_marked(src, n, path, NULL, 0, r, 0);
 }
 int cu_rewrite_defs(const char *src, size_t n, const char *path, const char *const *defines, int n_defines,
                     rewrite_result *r)
 {
-    return rewrite(src, n, path, defines, n_defines, r, 0);
+    return rewrite_marked(src, n, path, defines, n_defines, r, 0);
 }
 int cu_rewrite_header(const char *src, size_t n, const char *path, rewrite_result *r)
 {
-    return rewrite(src, n, path, NULL, 0, r, 1);
+    return rewrite_marked(src, n, path, NULL, 0, r, 1);
 }
 
 static int rewrite(const char *src, size_t n, const char *path, const char *const *defines, int n_defines,

@@ -46,6 +46,7 @@ typedef struct rewrite_result {
     int heap_calls;  /* malloc/free calls in device code, now simtlab_device_malloc/free (the device heap) */
     int local_dev_vars; /* `static __device__` / `static __constant__` variables outside functions: internal
                           linkage, so the two passes would each keep a copy (run.c builds such a file in one pass) */
+    int uniform_atomics; /* atomics in kernels on a warp-uniform address, marked (rewrite_atomics.c) */
     char err[2048];  /* on error: one "path:line: why" line per problem */
 } rewrite_result;
 
@@ -61,4 +62,8 @@ int cu_rewrite_defs(const char *src, size_t n, const char *path, const char *con
  * there (helper_cuda.h names cuBLAS's types inside #ifdef CUBLAS_API_H_, which the preprocessor
  * drops unless the program includes cuBLAS; if the program does use it, g++ says so). */
 int cu_rewrite_header(const char *src, size_t n, const char *path, rewrite_result *r);
+/* The first step of the three: the atomics nvcc aggregates marked (sim/run/rewrite_atomics.c).
+ * Returns the new text (malloc'd, *out_n bytes, NUL-terminated; *marks calls marked), NULL if out
+ * of memory. */
+char *rewrite_uniform_atomics(const char *src, size_t n, size_t *out_n, int *marks);
 #endif

@@ -650,6 +650,22 @@ elseif(CASE STREQUAL "builtin_registers")
   file(READ ${J} js)
   expect("${js}" 512 kernels 0 sram wavefronts)
   expect("${js}" 8192 kernels 0 hbm read_sectors)
+elseif(CASE STREQUAL "atomic_aggregate")
+  # integer atomics on a warp-uniform address (the rewriter's marks): one atomic sector a warp,
+  # as nvcc's aggregated code (32 warps a launch); a loop of 4: 4 a warp; a shared one: one
+  # atomic wavefront a warp; a float atomic and a data-dependent address lane by lane (1024, 512)
+  run(0 ${SRC}/tests/run/atomic_aggregate.cu --detail --json ${J})
+  expect_text("${out}" "atomic_aggregate: correct" "result")
+  file(READ ${J} js)
+  foreach(k 0 1 2 3 4 5 6 7 8 9 10 12 13 17)
+    expect("${js}" 32 kernels ${k} hbm atom_sectors)
+  endforeach()
+  expect("${js}" 128 kernels 0 hbm read_bytes)
+  expect("${js}" 128 kernels 11 hbm atom_sectors)
+  expect("${js}" 32 kernels 14 sram atom_wavefronts)
+  expect("${js}" 1024 kernels 15 hbm atom_sectors)
+  expect("${js}" 512 kernels 16 hbm atom_sectors)
+  expect("${js}" 8192 kernels 16 hbm read_bytes)
 elseif(CASE STREQUAL "atomic_one_word")
   # float atomics on one global word: the most-hit word's count (262144 threads; the table
   # counts the word exactly but for the other words that share its slot, 1024 of 262144 here),

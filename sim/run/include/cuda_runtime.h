@@ -252,6 +252,7 @@ double sim_atomic_d(double *p, double v, double cmp, int op);
 unsigned long long sim_atomic_ull(unsigned long long *p, unsigned long long v, unsigned long long cmp, int op);
 unsigned short sim_atomic_us(unsigned short *p, unsigned short v, unsigned short cmp, int op);
 uint32_t sim_atomic_update(void *p, unsigned size, uint32_t v, uint32_t (*op)(uint32_t old, uint32_t v));
+void sim_atomic_uniform_next(void); /* the rewriter's mark: the next atomic's address is warp-uniform */
 void sim_copy_async(void *dst, const void *src, unsigned size);
 }
 /* The built-ins come from calls that return a vector register (sim/launch.c sim_*_v): an
