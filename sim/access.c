@@ -165,18 +165,18 @@ void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc) { access_inlin
 /* An atomic read-modify-write: its bytes count as one read and one write,
  * never a race; in detailed mode it is one request of its own kind (global
  * atom/red sectors, shared atom wavefronts), as the GPU counts it. */
-/* A floating-point atomic on a global word (the arena; shared memory's are the SM's own unit's):
- * the L2 serves those on one word one after another. A slot keeps its word while it hits more
- * than the others that map to it. */
-static void fp_atom_note(sim_worker *w, uintptr_t a)
+/* An atomic on a global word (the arena; shared memory's are the SM's own unit's), in the table of
+ * its kind: the L2 serves those on one word one after another. A slot keeps its word while it hits
+ * more than the others that map to it. */
+static void atom_note(struct sim_atom_word *table, uintptr_t a)
 {
     if (a - sim_arena.base >= sim_arena.span)
         return;
-    const unsigned i = (unsigned)(((uint64_t)(a >> 2) * 0x9e3779b97f4a7c15ull) >> 56) % SIM_FP_ATOM_SLOTS;
-    if (w->fp_atom[i].a == a)
-        w->fp_atom[i].n++;
-    else if (w->fp_atom[i].n == 0 || --w->fp_atom[i].n == 0)
-        w->fp_atom[i].a = a, w->fp_atom[i].n = 1;
+    struct sim_atom_word *e = &table[(((uint64_t)(a >> 2) * 0x9e3779b97f4a7c15ull) >> 56) % SIM_FP_ATOM_SLOTS];
+    if (e->a == a)
+        e->n++;
+    else if (e->n == 0 || --e->n == 0)
+        e->a = a, e->n = 1;
 }
 
 /* Whether the running lane's execution of a uniform-address atomic at pc joins one another lane
@@ -184,7 +184,8 @@ static void fp_atom_note(sim_worker *w, uintptr_t a)
  * can prove warp-uniform, and one lane issues it for the warp (docs/gpu/s31-h100-atomics). Lanes
  * run one after another here, so lane l's k-th execution at pc joins the warp's k-th, as detailed
  * mode groups any access (by the lane's count of its pc). An address unlike the latest counted one
- * is counted (the mark was wrong), and so is every execution at a fifth call site in a block. */
+ * is counted (the mark was wrong), and so is every execution past SIM_AGG_SLOTS call sites in a
+ * block. */
 static int atomic_joins(sim_worker *w, uintptr_t a, uintptr_t pc)
 {
     const sim_thread *t = w->cur;
@@ -230,8 +231,7 @@ void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc, int flags)
         w->async = SIM_SPACE_SKIP;
         sim_access_slow(w, a, size, 1, pc, 1);
         w->async = 0;
-        if (flags & SIM_ATOMF_FP)
-            fp_atom_note(w, a);
+        atom_note(flags & SIM_ATOMF_FP ? w->fp_atom : w->int_atom, a);
     }
     spin_note(a, 0, pc); /* atomicCAS spin locks, atomicAdd(&flag, 0) polls */
 }

@@ -159,7 +159,7 @@ typedef struct sim_rdv {
     int line;
 } sim_rdv;
 
-#define SIM_AGG_SLOTS 4 /* call sites of uniform atomics a block's warp keeps apart (more: counted per lane) */
+#define SIM_AGG_SLOTS 16 /* call sites of uniform atomics a block's warp keeps apart (more: counted per lane) */
 typedef struct sim_warp {
     unsigned exists; /* lanes of this warp that exist in the block */
     unsigned done;   /* lanes that exited */
@@ -371,15 +371,15 @@ typedef struct sim_worker {
         uint8_t first;        /* the bytes the first write covered */
     } waw[64];                /* a 16-byte access is 4 words; a struct copy of more than 64 conflicting
                                * words (256 bytes) is reported at once */
-    /* floating-point atomics on global memory, by word (sim/access.c fp_atom_note): the L2 serves
-     * those on one word one after another, and the time model charges the launch's most-hit
-     * word (sim_counters.atom_fp_one_word). A slot keeps its word while it hits more than the
-     * others that map to it (a count down on a miss): a word most of them hit is counted
-     * exactly, others maybe low. */
-    struct {
+    /* atomics on global memory, by word (sim/access.c atom_note), floating-point ones and
+     * integer ones apart (their costs differ): the L2 serves those on one word one after another,
+     * and the time model charges the launch's most-hit word of each (sim_counters.atom_fp_one_word,
+     * atom_int_one_word). A slot keeps its word while it hits more than the others that map to it
+     * (a count down on a miss): a word most of them hit is counted exactly, others maybe low. */
+    struct sim_atom_word {
         uintptr_t a;
         uint64_t n;
-    } fp_atom[SIM_FP_ATOM_SLOTS];
+    } fp_atom[SIM_FP_ATOM_SLOTS], int_atom[SIM_FP_ATOM_SLOTS];
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access
@@ -519,14 +519,15 @@ void sim_l2_host_access(uintptr_t arena_off, size_t n, int wr); /* memsets and c
 
 /* access.c */
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
-/* flags SIM_ATOMF_FP: a floating-point atomic, which on a global word is also counted in the
- * worker's table of most-hit words (sim_worker.fp_atom, the time model's atomics on one word);
+/* flags SIM_ATOMF_FP: a floating-point atomic (else an integer one), which on a global word is
+ * also counted in the worker's table of most-hit words of its kind (sim_worker.fp_atom, int_atom:
+ * the time model's atomics on one word);
  * SIM_ATOMF_AGG: an operation nvcc aggregates when its address is warp-uniform, which it is if the
  * thread's atom_uniform is set (the rewriter's mark, sim_atomic_uniform_next): then only the
  * warp's first lane to make each execution counts it (sim/access.c atomic_joins) */
 void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc, int flags);
 enum { SIM_ATOMF_FP = 1, SIM_ATOMF_AGG = 2 }; /* flags: floating point; an op nvcc aggregates (integer add,
-                                               * sub, min, max, and, or, xor, inc, dec) */
+                                               * sub, min, max, and, or, xor) */
 void sim_warp_flush(sim_worker *w, sim_warp *wp);
 void sim_log_arm(sim_worker *w, unsigned warp); /* the log's cursors at a block's start (sim/access.c) */
 void sim_log_barrier(sim_worker *w, sim_warp *wp); /* a lane of wp reached the barrier (sim/access.c) */

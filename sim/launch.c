@@ -1629,6 +1629,17 @@ static void threads_init(sim_worker *w, const simt_cfg *cfg)
     }
 }
 
+/* A worker's table of most-hit atomic words added to the launch's (a word is in the same slot in
+ * every table). */
+static void atom_words_merge(struct sim_atom_word *all, const struct sim_atom_word *mine)
+{
+    for (unsigned i = 0; i < SIM_FP_ATOM_SLOTS; i++)
+        if (mine[i].n && all[i].a == mine[i].a)
+            all[i].n += mine[i].n;
+        else if (mine[i].n > all[i].n)
+            all[i] = mine[i];
+}
+
 static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
 {
     w->block_linear = b;
@@ -2316,8 +2327,9 @@ unsigned sim_activemask(void)
         return old_;                                                                          \
     } while (0)
 
-/* the integer operations nvcc aggregates on a warp-uniform address (not exch, not cas) */
-#define AGG_OP(op) ((op) != SIM_ATOM_EXCH && (op) != SIM_ATOM_CAS)
+/* the integer operations nvcc aggregates on a warp-uniform address: add, sub, min, max, and, or,
+ * xor; not exch, cas, inc or dec (the H100's counters: docs/gpu/s32-h100-atomics) */
+#define AGG_OP(op) ((op) != SIM_ATOM_EXCH && (op) != SIM_ATOM_CAS && (op) != SIM_ATOM_INC && (op) != SIM_ATOM_DEC)
 #define ATOMIC_INT(suffix, T)                                                                 \
     T sim_atomic_##suffix(T *p, T v, T cmp, int op)                                           \
     {                                                                                         \
@@ -2815,10 +2827,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     const uint64_t chunk = nblocks / ((uint64_t)sim_worker_count() * 256) + 1;
     sim_counters total;
     memset(&total, 0, sizeof total);
-    struct {
-        uintptr_t a;
-        uint64_t n;
-    } fp_all[SIM_FP_ATOM_SLOTS] = {{0, 0}}; /* the workers' most-hit words, merged */
+    /* the workers' most-hit atomic words, merged */
+    struct sim_atom_word fp_all[SIM_FP_ATOM_SLOTS] = {{0, 0}}, int_all[SIM_FP_ATOM_SLOTS] = {{0, 0}};
     uint64_t *blk_work = sched_buffer(nblocks);
     sim_err_rec err, race, undef;
     int has_err = 0, has_race = 0, has_undef = 0, setup_failed = 0;
@@ -2852,6 +2862,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->pcprof = w->detailed && line_profile;
             memset(&w->c, 0, sizeof w->c);
             memset(w->fp_atom, 0, sizeof w->fp_atom);
+            memset(w->int_atom, 0, sizeof w->int_atom);
             memset(w->alloc_ctr, 0, sizeof(uint64_t[2]) * nalloc);
             w->has_err = 0;
             w->has_race = 0;
@@ -2930,11 +2941,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                 }
                 if (w->pcprof)
                     sim_pc_merge(w, &pc_all, &pc_all_n, &pc_all_cap);
-                for (unsigned i = 0; i < SIM_FP_ATOM_SLOTS; i++) /* a word is in the same slot everywhere */
-                    if (w->fp_atom[i].n && fp_all[i].a == w->fp_atom[i].a)
-                        fp_all[i].n += w->fp_atom[i].n;
-                    else if (w->fp_atom[i].n > fp_all[i].n)
-                        fp_all[i].a = w->fp_atom[i].a, fp_all[i].n = w->fp_atom[i].n;
+                atom_words_merge(fp_all, w->fp_atom);
+                atom_words_merge(int_all, w->int_atom);
                 if (w->has_err && (!has_err || w->err.block_linear < err.block_linear)) {
                     err = w->err;
                     has_err = 1;
@@ -2950,9 +2958,12 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             }
         }
     }
-    for (unsigned i = 0; i < SIM_FP_ATOM_SLOTS; i++)
+    for (unsigned i = 0; i < SIM_FP_ATOM_SLOTS; i++) {
         if (fp_all[i].n > total.atom_fp_one_word)
             total.atom_fp_one_word = fp_all[i].n;
+        if (int_all[i].n > total.atom_int_one_word)
+            total.atom_int_one_word = int_all[i].n;
+    }
     if (blk_work)
         sched_place(blk_work, blocks_run < nblocks ? 0 : nblocks, sim_get_device()->sm_count, &total);
     sim_l2_launch_end(&total); /* after sched_place: its background cleaning runs for the time model's time */

@@ -214,6 +214,8 @@ typedef struct sim_counters {
      * maximum, not a sum (0 in each worker's counters; set when they are merged). Last, so that
      * the hot counters keep their offsets. */
     uint64_t atom_fp_one_word;
+    uint64_t atom_int_one_word; /* the same for integer atomics, as the GPU issues them (one a warp
+                                 * where nvcc aggregates them: the rewriter's marks, sim/access.c) */
 } sim_counters;
 #define SIM_SCHED_MAX_BLOCKS ((uint64_t)1 << 22)
 
@@ -246,7 +248,7 @@ typedef struct sim_time_pred {
     double global_wavefronts; /* its global loads' and stores' 128-byte lines, the same way; t_smem is both
                                * on the L1's data pipe, one a cycle an SM */
     double l2_requests; /* the L2's requests: store lines and the load lines that miss L1 (t_l2) */
-    double t_atom; /* the floating-point atomics on the launch's most-hit global word, one after another */
+    double t_atom; /* the atomics on the launch's most-hit global word (the slower kind's), one after another */
     const char *bound; /* "issue", "shared memory", "L1 (global lines)", "memory latency", "block starts",
                         * "DRAM", "L2", "atomics on one word" or "launch" */
 } sim_time_pred;
@@ -289,9 +291,13 @@ unsigned sim_blocks_per_sm(const sim_device *dev, const simt_cfg *cfg);
 #define SIM_TM_L2_WPART 8.8e-12
 /* A floating-point atomicAdd on a global word another atomic holds waits for it: 8388608 float
  * atomicAdds on one word took 14.74 ms on the H100, 1.757 ns each (the OLCF training series'
- * atomic_red, session 31: docs/gpu/s31c-h100-courses). Integer ones are left out: nvcc adds a
- * warp's lanes first where it can (one atomic a warp) and the simulator cannot tell where. */
+ * atomic_red, session 31: docs/gpu/s31c-h100-courses). */
 #define SIM_TM_ATOM_FP 1.757e-9
+/* Integer atomics on one global word (those that reach the L2: one a warp where nvcc aggregates
+ * them): 262144 atomicAdds on one word from loaded addresses (not aggregated) took 194.3 us on the
+ * H100, 0.741 ns each (tests/run/atomic_one_word.cu int_data, session 32:
+ * docs/gpu/s32-h100-atomics). */
+#define SIM_TM_ATOM_INT 0.741e-9
 
 /* DRAM bytes that copies and memsets moved through the L2 model so far. */
 void sim_l2_host_totals(uint64_t *dram_read_bytes, uint64_t *dram_write_bytes);

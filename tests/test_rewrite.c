@@ -620,7 +620,7 @@ Test(rewrite, uniform_atomics_marked)
                       "  __shared__ int s[8][8];\n"
                       "  int v = atomicAdd(c, 1); atomicAdd(&c[blockIdx.x * n + 2], v);\n"
                       "  ::atomicMax(&s[blockIdx.y][S], v); atomicAdd(q, (unsigned long long)v);\n"
-                      "  atomicOr(&g, 1u); atomicInc((unsigned *)&fs[0], 9u);\n"
+                      "  atomicOr(&g, 1u); atomicInc((unsigned *)&fs[0], 9u); atomicXor((unsigned *)&fs[1], 9u);\n"
                       "  /* atomicAdd(c, 1) in a comment */ atomicSub(c + gridDim.x, sizeof(T));\n"
                       "  const int b = blockIdx.x * n, b2 = b + 1; atomicAdd(&c[b2], 1);\n"
                       "}\n";
@@ -631,7 +631,8 @@ Test(rewrite, uniform_atomics_marked)
               "%s", r.text);
     cr_assert(strstr(r.text, MARKED("::atomicMax(&s[blockIdx.y][S], v)")), "%s", r.text);
     cr_assert(strstr(r.text, MARKED("atomicOr(&g, 1u)")), "%s", r.text);
-    cr_assert(strstr(r.text, MARKED("atomicInc((unsigned *)&fs[0], 9u)")), "%s", r.text);
+    cr_assert(strstr(r.text, " atomicInc((unsigned *)&fs[0], 9u)"), "atomicInc is not aggregated:\n%s", r.text);
+    cr_assert(strstr(r.text, MARKED("atomicXor((unsigned *)&fs[1], 9u)")), "%s", r.text);
     cr_assert(strstr(r.text, "/* atomicAdd(c, 1) in a comment */ " MARKED("atomicSub(c + gridDim.x, sizeof(T))")),
               "%s", r.text);
     same_lines(src, &r);

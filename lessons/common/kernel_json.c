@@ -181,6 +181,7 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
         json_num(j, "l2_requests", p.l2_requests); /* store lines and the load lines missing L1: l2_ms's */
         json_num(j, "atomics_ms", p.t_atom * 1e3); /* the float atomics on the most-hit global word */
         json_uint(j, "atomics_one_word", k->sim.atom_fp_one_word);
+        json_uint(j, "int_atomics_one_word", k->sim.atom_int_one_word);
         /* where the blocks ran (sim/launch.c): the busiest SM's work and blocks, the largest block's,
          * the most blocks an SM ran */
         json_uint(j, "work", k->sim.sched_work);
@@ -197,7 +198,7 @@ void lesson_json_kernel_fields(json *j, const be_kernel *k, int detailed)
     } else { /* the same keys, null: a JSON's shape does not depend on the backend */
         static const char *const keys[] = {"predicted_ms", "bound", "issue_ms", "shared_ms", "latency_ms",
                                            "blocks_ms", "dram_ms", "l2_ms", "warps", "shared_wavefronts", "global_wavefronts", "l2_requests",
-                                           "atomics_ms", "atomics_one_word",
+                                           "atomics_ms", "atomics_one_word", "int_atomics_one_word",
                                            "work", "sm_work", "sm_blocks", "block_work", "max_sm_blocks",
                                            "blocks_per_sm", "warp_shuffles", "warp_votes", "barriers"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)

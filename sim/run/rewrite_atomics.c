@@ -1,7 +1,7 @@
 /* sim/run/rewrite_atomics.c - the rewrite's first step: marking the atomics in a kernel whose
  * address is warp-uniform, which nvcc aggregates (docs/gpu/s31-h100-atomics, docs/run.md).
  *
- * nvcc 13 (sm_90) turns an integer atomicAdd/Sub/Min/Max/... on an address it can prove the same
+ * nvcc 13 (sm_90) turns an integer atomicAdd/Sub/Min/Max/And/Or/Xor on an address it can prove the same
  * for every lane of a warp into one atomic a warp, issued by one lane with the warp's combined
  * operand; float atomicAdd is never aggregated, nor an atomic on an address that comes from loaded
  * data. The simulator runs lanes one after another and cannot tell a uniform address from one that
@@ -351,8 +351,10 @@ static void uniform_locals(const char *s, size_t bb, size_t be, words *ok, const
     }
 }
 
-static const char *const agg_names[] = {"atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicAnd",
-                                        "atomicOr",  "atomicXor", "atomicInc", "atomicDec"};
+/* the operations nvcc aggregates (not atomicInc/Dec, whose wrap-around does not combine, nor
+ * Exch/CAS: docs/gpu/s32-h100-atomics) */
+static const char *const agg_names[] = {"atomicAdd", "atomicSub", "atomicMin", "atomicMax",
+                                        "atomicAnd", "atomicOr",  "atomicXor"};
 
 typedef struct {
     size_t at;

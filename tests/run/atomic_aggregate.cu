@@ -1,6 +1,7 @@
 // tests/run/atomic_aggregate.cu - integer atomics on a warp-uniform address: nvcc 13 lets one
 // lane issue the warp's (docs/gpu/s31-h100-atomics: VOTE/POPC or REDUX, then one RED/ATOM), so a
-// warp's execution is one atomic sector (one shared atomic wavefront), not 32. The rewriter marks
+// warp's execution is one atomic sector (one shared atomic wavefront), not 32, for add, sub, min,
+// max, and, or and xor; not for inc, dec, exch or cas (the H100's counters: docs/gpu/s32-h100-atomics). The rewriter marks
 // the calls whose address the kernel's text proves uniform (sim/run/rewrite_atomics.c); float
 // atomics and addresses from loaded data are not aggregated. Every kernel runs 4 blocks of 256
 // threads: 32 warps.
@@ -17,7 +18,7 @@ __global__ void k_min(int *c) { atomicMin(&c[3], -(int)threadIdx.x); }          
 __global__ void k_and(unsigned *c) { atomicAnd(&c[0], ~(1u << (threadIdx.x % 32))); } // 32
 __global__ void k_or(unsigned *c) { atomicOr(&c[1], 1u << (threadIdx.x % 32)); }      // 32
 __global__ void k_xor(unsigned *c) { atomicXor(&c[2], 1u); }                          // 32
-__global__ void k_inc(unsigned *c) { atomicInc(&c[3], 1u << 30); }                    // 32
+__global__ void k_inc(unsigned *c) { atomicInc(&c[3], 1u << 30); }                    // not: 1024
 __global__ void k_divergent(int *c)                                                   // 32
 {
     if (threadIdx.x & 1)
@@ -41,6 +42,11 @@ __global__ void k_shared(int *out)                             // 32 shared atom
     __syncthreads();
     if (threadIdx.x == 0)
         out[blockIdx.x] = s;
+}
+__global__ void k_many(int *c, unsigned *u) // 9 call sites in one kernel, 7 aggregated: 7 * 32 + 2 * 1024
+{
+    atomicAdd(&c[0], 1), atomicSub(&c[1], 2), atomicMax(&c[2], 0), atomicMin(&c[3], 0);
+    atomicAnd(&u[0], ~0u), atomicOr(&u[1], 0u), atomicXor(&u[2], 0u), atomicInc(&u[3], ~0u), atomicDec(&u[3], ~0u);
 }
 __global__ void k_local(int *c) // a local assigned once from uniform values: 32
 {
@@ -86,6 +92,7 @@ int main()
     k_float<<<B, T>>>(f);
     k_data<<<B, T>>>(c + 12, in);
     k_local<<<B, T>>>(c);
+    k_many<<<B, T>>>(c, u);
     int rc[16], ro[B], dv = 0;
     unsigned ru[4];
     unsigned long long rq;
@@ -94,7 +101,7 @@ int main()
     cudaMemcpy(&rq, q, sizeof rq, cudaMemcpyDeviceToHost), cudaMemcpy(&rf, f, sizeof rf, cudaMemcpyDeviceToHost);
     cudaMemcpy(ro, out, sizeof ro, cudaMemcpyDeviceToHost);
     cudaMemcpyFromSymbol(&dv, dev_count, sizeof dv);
-    int ok = rc[0] == N && rc[1] == -2 * N && rc[2] == T - 1 && rc[3] == -(T - 1) && rc[4] == N / 2 &&
+    int ok = rc[0] == 2 * N && rc[1] == -4 * N && rc[2] == T - 1 && rc[3] == -(T - 1) && rc[4] == N / 2 &&
              rc[5] == 4 * N / 2 && rc[6] == 4 * N / 2 && rc[7] == N && rq == (unsigned long long)N && dv == N &&
              ru[0] == 0u && ru[1] == ~0u && ru[2] == 0u && ru[3] == (unsigned)N && rf == (float)N;
     int evens = 0, odds = 0;

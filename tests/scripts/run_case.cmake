@@ -652,14 +652,16 @@ elseif(CASE STREQUAL "builtin_registers")
   expect("${js}" 8192 kernels 0 hbm read_sectors)
 elseif(CASE STREQUAL "atomic_aggregate")
   # integer atomics on a warp-uniform address (the rewriter's marks): one atomic sector a warp,
-  # as nvcc's aggregated code (32 warps a launch); a loop of 4: 4 a warp; a shared one: one
+  # as nvcc's aggregated code (32 warps a launch), atomicInc lane by lane (the H100's counters); a loop of 4: 4 a warp; a shared one: one
   # atomic wavefront a warp; a float atomic and a data-dependent address lane by lane (1024, 512)
   run(0 ${SRC}/tests/run/atomic_aggregate.cu --detail --json ${J})
   expect_text("${out}" "atomic_aggregate: correct" "result")
   file(READ ${J} js)
-  foreach(k 0 1 2 3 4 5 6 7 8 9 10 12 13 17)
+  foreach(k 0 1 2 3 4 5 6 7 8 10 12 13 17)
     expect("${js}" 32 kernels ${k} hbm atom_sectors)
   endforeach()
+  expect("${js}" 1024 kernels 9 hbm atom_sectors) # atomicInc: not aggregated
+  expect("${js}" 2272 kernels 18 hbm atom_sectors) # 9 call sites, 7 aggregated: 7 * 32 + 2 * 1024
   expect("${js}" 128 kernels 0 hbm read_bytes)
   expect("${js}" 128 kernels 11 hbm atom_sectors)
   expect("${js}" 32 kernels 14 sram atom_wavefronts)
@@ -669,7 +671,9 @@ elseif(CASE STREQUAL "atomic_aggregate")
 elseif(CASE STREQUAL "atomic_one_word")
   # float atomics on one global word: the most-hit word's count (262144 threads; the table
   # counts the word exactly but for the other words that share its slot, 1024 of 262144 here),
-  # charged one after another; integer and shared-memory atomics not counted
+  # charged one after another; integer ones apart, as the chip issues them (int_count: one a
+  # warp, nvcc aggregates them; int_data: every lane's, from loaded addresses); shared-memory
+  # atomics not counted
   run(0 ${SRC}/tests/run/atomic_one_word.cu --json ${J})
   expect_text("${out}" "atomic_one_word: correct" "result")
   file(READ ${J} js)
@@ -678,8 +682,13 @@ elseif(CASE STREQUAL "atomic_one_word")
     fail("float_sum: atomics_one_word ${hot}, expected 259522..262144 (99-100 % of 262144)")
   endif()
   expect("${js}" "atomics on one word" kernels 0 time_model bound)
+  expect("${js}" 0 kernels 0 time_model int_atomics_one_word)
   expect("${js}" 0 kernels 1 time_model atomics_one_word)
+  expect("${js}" 8192 kernels 1 time_model int_atomics_one_word)
   expect("${js}" 0 kernels 2 time_model atomics_one_word)
+  expect("${js}" 0 kernels 2 time_model int_atomics_one_word)
+  expect("${js}" 262144 kernels 3 time_model int_atomics_one_word)
+  expect("${js}" "atomics on one word" kernels 3 time_model bound)
 elseif(CASE STREQUAL "vector_elision")
   # brace elision through vectors (nvcc builds it; simtlab's vectors are not aggregates): built
   # with plain vectors and a note, with nvcc's values (no scalar becomes a whole float2)
