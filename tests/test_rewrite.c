@@ -623,9 +623,11 @@ Test(rewrite, uniform_atomics_marked)
                       "  atomicOr(&g, 1u); atomicInc((unsigned *)&fs[0], 9u); atomicXor((unsigned *)&fs[1], 9u);\n"
                       "  /* atomicAdd(c, 1) in a comment */ atomicSub(c + gridDim.x, sizeof(T));\n"
                       "  const int b = blockIdx.x * n, b2 = b + 1; atomicAdd(&c[b2], 1);\n"
+                      "  int *p = &c[blockIdx.x]; atomicAdd(p, 1);\n"
                       "}\n";
     rewrite_result r = rw(src);
-    cr_assert_eq(r.uniform_atomics, 8, "%s", r.text);
+    cr_assert_eq(r.uniform_atomics, 9, "%s", r.text);
+    cr_assert(strstr(r.text, MARKED("atomicAdd(p, 1)")), "%s", r.text);
     cr_assert(strstr(r.text, "b2 = b + 1; " MARKED("atomicAdd(&c[b2], 1)")), "%s", r.text);
     cr_assert(strstr(r.text, "int v = " MARKED("atomicAdd(c, 1)") "; " MARKED("atomicAdd(&c[blockIdx.x * n + 2], v)")),
               "%s", r.text);

@@ -309,8 +309,8 @@ static int address_taken(const char *s, size_t from, size_t to, const word *name
 
 /* The locals of a body [bb, be) that hold a uniform value, added to ok: a name assigned exactly
  * once in the body, by `name = value` (a declaration's initializer or not), value uniform by the
- * rule without subscripts (a loaded value), and its address never taken (`int b = blockIdx.x;
- * atomicAdd(&c[b], 1)`). Rounds until none is added, so that one such local may use another. */
+ * rule without subscripts (a loaded value) unless it is an address (`&c[blockIdx.x]`), and its
+ * address never taken (`int b = blockIdx.x; atomicAdd(&c[b], 1)`). Rounds until none is added, so that one such local may use another. */
 static void uniform_locals(const char *s, size_t bb, size_t be, words *ok, const words *arrays)
 {
     for (int round = 0, added = 1; added && round < 8; round++) {
@@ -342,8 +342,11 @@ static void uniform_locals(const char *s, size_t bb, size_t be, words *ok, const
                 }
             }
             const word w = {s + b, e - b};
+            size_t fb;
+            next_tok(s, qe, be, &fb);
+            const int addr = fb < v1 && s[fb] == '&'; /* `&c[blockIdx.x]`: an address, no load */
             if (v1 < be && assigned_count(s, bb, be, &w) == 1 && !address_taken(s, bb, be, &w) &&
-                uniform_expr(s, qe, v1, ok, arrays, 0)) {
+                uniform_expr(s, qe, v1, ok, arrays, addr)) {
                 add_word(ok, w.s, w.len);
                 added = 1;
             }
