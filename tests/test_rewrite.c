@@ -624,9 +624,11 @@ Test(rewrite, uniform_atomics_marked)
                       "  /* atomicAdd(c, 1) in a comment */ atomicSub(c + gridDim.x, sizeof(T));\n"
                       "  const int b = blockIdx.x * n, b2 = b + 1; atomicAdd(&c[b2], 1);\n"
                       "  int *p = &c[blockIdx.x]; atomicAdd(p, 1);\n"
+                      "  for (int j = 0; j < n; j++) atomicAdd(&c[j], v); for (unsigned k = n; k > 0; k >>= 1) atomicOr(&c[k], 1);\n"
                       "}\n";
     rewrite_result r = rw(src);
-    cr_assert_eq(r.uniform_atomics, 9, "%s", r.text);
+    cr_assert_eq(r.uniform_atomics, 11, "%s", r.text);
+    cr_assert(strstr(r.text, "j++) " MARKED("atomicAdd(&c[j], v)")), "%s", r.text);
     cr_assert(strstr(r.text, MARKED("atomicAdd(p, 1)")), "%s", r.text);
     cr_assert(strstr(r.text, "b2 = b + 1; " MARKED("atomicAdd(&c[b2], 1)")), "%s", r.text);
     cr_assert(strstr(r.text, "int v = " MARKED("atomicAdd(c, 1)") "; " MARKED("atomicAdd(&c[blockIdx.x * n + 2], v)")),
@@ -652,6 +654,8 @@ Test(rewrite, lane_dependent_atomics_not_marked)
                       "  m += threadIdx.x; atomicAdd(m, 1); atomicExch(c, 1); atomicCAS(c, 0, 1);\n"
                       "  atomicAdd(c, atomicAdd(&c[threadIdx.x], 1)); s.atomicAdd(c, 1); ns::atomicAdd(c, 1);\n"
                       "  atomicAdd(&c[blockIdx.x] + threadIdx.x, 1);\n"
+                      "  for (int j = threadIdx.x; j < 9; j++) atomicAdd(&c[j], 1); for (int i = 0; i < 9; i++) { i += t; atomicAdd(&c[i], 1); }\n"
+                      "  for (int q = 0; q < in[0]; q++) atomicAdd(&c[q], 1);\n"
                       "}\n"
                       "void host(int *c) { atomicAdd(c, 1); }\n";
     rewrite_result r = rw(src);

@@ -307,6 +307,75 @@ static int address_taken(const char *s, size_t from, size_t to, const word *name
     return 0;
 }
 
+/* A `for` loop's counter (the header after the keyword at e) that is uniform, added to ok:
+ * `for ([type] j = U; <j and uniform names>; j++ | ++j | j-- | --j | j op= U)`, U uniform by the
+ * rule without subscripts, j assigned nowhere else in the body [bb, be) and its address never
+ * taken (nvcc's analysis finds the same: every lane in the loop has the same j). Returns whether
+ * it added one. */
+static int uniform_counter(const char *s, size_t e, size_t bb, size_t be, words *ok, const words *arrays)
+{
+    size_t lp, lpe = next_tok(s, e, be, &lp);
+    if (!(lp < be && lpe == lp + 1 && s[lp] == '('))
+        return 0;
+    const size_t rp = group_end(s, lp, be);
+    if (rp >= be)
+        return 0;
+    /* the three clauses: [lpe, s1) [s1 + 1, s2) [s2 + 1, rp - 1) */
+    size_t semi[2], ns = 0, b, t = lpe;
+    int depth = 0;
+    while ((t = next_tok(s, t, rp - 1, &b)), b < rp - 1) {
+        if (t == b + 1 && (s[b] == '(' || s[b] == '[' || s[b] == '{'))
+            depth++;
+        else if (t == b + 1 && (s[b] == ')' || s[b] == ']' || s[b] == '}'))
+            depth--;
+        else if (t == b + 1 && s[b] == ';' && depth == 0) {
+            if (ns == 2)
+                return 0;
+            semi[ns++] = b;
+        }
+    }
+    if (ns != 2)
+        return 0;
+    /* the counter: the last name before the init's `=` */
+    size_t nb = be, ne = be, eq = be, q;
+    for (t = lpe; (t = next_tok(s, t, semi[0], &q)), q < semi[0];) {
+        if (t == q + 1 && s[q] == '=') {
+            eq = t;
+            break;
+        }
+        if (idc((unsigned char)s[q]) && !isdigit((unsigned char)s[q]))
+            nb = q, ne = t;
+    }
+    if (eq >= be || nb >= be || keyword_ok(s + nb, ne - nb) || in_words(ok, s + nb, ne - nb))
+        return 0;
+    const word w = {s + nb, ne - nb};
+    if (!uniform_expr(s, eq, semi[0], ok, arrays, 0) || assigned_count(s, bb, be, &w) != 2 ||
+        address_taken(s, bb, be, &w))
+        return 0;
+    words with = *ok;
+    add_word(&with, w.s, w.len);
+    if (!uniform_expr(s, semi[0] + 1, semi[1], &with, arrays, 0))
+        return 0;
+    /* the step: ++j, j++, --j, j--, or j op= U */
+    size_t s0, s0e = next_tok(s, semi[1] + 1, rp - 1, &s0), s1, s1e = next_tok(s, s0e, rp - 1, &s1);
+    const int incdec0 = is(s + s0, s0e - s0, "++") || is(s + s0, s0e - s0, "--");
+    const int name0 = s0e - s0 == w.len && !strncmp(s + s0, w.s, w.len);
+    int step_ok = 0;
+    if (incdec0) {
+        size_t x;
+        step_ok = s1e - s1 == w.len && !strncmp(s + s1, w.s, w.len) && (next_tok(s, s1e, rp - 1, &x), x >= rp - 1);
+    } else if (name0 && (is(s + s1, s1e - s1, "++") || is(s + s1, s1e - s1, "--"))) {
+        size_t x;
+        step_ok = (next_tok(s, s1e, rp - 1, &x), x >= rp - 1);
+    } else if (name0 && s1e - s1 >= 2 && s[s1e - 1] == '=' && !is(s + s1, s1e - s1, "==")) {
+        step_ok = uniform_expr(s, s1e, rp - 1, ok, arrays, 0);
+    }
+    if (!step_ok)
+        return 0;
+    add_word(ok, w.s, w.len);
+    return 1;
+}
+
 /* The locals of a body [bb, be) that hold a uniform value, added to ok: a name assigned exactly
  * once in the body, by `name = value` (a declaration's initializer or not), value uniform by the
  * rule without subscripts (a loaded value) unless it is an address (`&c[blockIdx.x]`), and its
@@ -317,6 +386,10 @@ static void uniform_locals(const char *s, size_t bb, size_t be, words *ok, const
         added = 0;
         size_t b, e = bb, pb = be, pe = be;
         for (; (e = next_tok(s, e, be, &b)), b < be; pb = b, pe = e) {
+            if (is(s + b, e - b, "for")) {
+                added |= uniform_counter(s, e, bb, be, ok, arrays);
+                continue;
+            }
             if (!idc((unsigned char)s[b]) || isdigit((unsigned char)s[b]) || keyword_ok(s + b, e - b) ||
                 in_words(ok, s + b, e - b) || in_words(arrays, s + b, e - b))
                 continue;

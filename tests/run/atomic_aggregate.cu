@@ -29,6 +29,11 @@ __global__ void k_loop(int *c, int n) // 4 a warp: 128
     for (int j = 0; j < n; j++)
         atomicAdd(&c[5 + blockIdx.x % 2], 1);
 }
+__global__ void k_loop_index(int *c, int n) // a uniform loop counter in the address: 4 a warp, 128
+{
+    for (int j = 0; j < n; j++)
+        atomicAdd(&c[j], 1);
+}
 template <int SLOT>
 __global__ void k_template(int *c) { atomicAdd(&c[SLOT], 1); } // 32
 __global__ void k_device_var() { atomicAdd(&dev_count, 1); }   // 32
@@ -93,6 +98,12 @@ int main()
     k_data<<<B, T>>>(c + 12, in);
     k_local<<<B, T>>>(c);
     k_many<<<B, T>>>(c, u);
+    int *L;
+    cudaMalloc(&L, 4 * sizeof(int));
+    cudaMemset(L, 0, 4 * sizeof(int));
+    k_loop_index<<<B, T>>>(L, 4);
+    int rl[4];
+    cudaMemcpy(rl, L, sizeof rl, cudaMemcpyDeviceToHost);
     int rc[16], ro[B], dv = 0;
     unsigned ru[4];
     unsigned long long rq;
@@ -107,6 +118,7 @@ int main()
     int evens = 0, odds = 0;
     for (int i = 0; i < T; i++)
         (hin[i] & 1 ? odds : evens) += B;
+    ok = ok && rl[0] == N && rl[1] == N && rl[2] == N && rl[3] == N;
     ok = ok && rc[12] == evens && rc[13] == odds && rc[14] == N / 2 && rc[15] == N / 2;
     for (int b = 0; b < B; b++)
         ok = ok && rc[8 + b] == T * (T - 1) / 2 && ro[b] == T;
