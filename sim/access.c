@@ -63,14 +63,157 @@ static inline int sample_take_in(sim_worker *w, uint64_t *n)
 /* A global access in detailed mode (or once the watchdog's flag is up: detail_record stops the
  * thread), or in a stretch of counting mode's sample (sim/launch.c): its request, then the L2
  * trace. */
-static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a, uintptr_t off, unsigned size, int wr,
-                                                      uintptr_t pc)
+/* ---- races on global memory ------------------------------------------------------------
+ * Two threads of a block, one writing a global word the other reads, in the same barrier epoch
+ * (and, if they are lanes of one warp, with no __syncwarp() or other warp intrinsic between): CUDA promises no order, a converged warp on a
+ * GPU makes an instruction's stores before the next one's loads, and here lanes run one after
+ * another, so the result can differ from the chip's (HeCBench chacha20: lanes 0-31 write a key
+ * that lane 0 then reads, no __syncwarp(); lane 0 runs first here and reads it unwritten: a read
+ * before another lane's write, so both orders are checked). compute-sanitizer's racecheck looks
+ * at shared memory only; this is a note, never a failure: the launch goes on. Each worker keeps
+ * the words its block read or wrote in the current epoch in an open-addressing table (an entry
+ * of another epoch is an empty slot, so a barrier clears it for nothing); past SIM_GW_MAX words
+ * an epoch, new words are not recorded. Detailed mode checks every plain access (not atomics,
+ * volatile ones or asynchronous copies), counting mode the ones its sample takes. */
+#define SIM_GW_MAX (1u << 19) /* 48 bytes each, twice as many slots: 48 MiB a worker at most */
+#define SIM_GW_NOBODY 0xfffeu
+static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_thread *t);
+#define SIM_GW_MULTI 0xffffu
+
+static int gw_grow(sim_worker *w)
+{
+    const uint32_t cap = w->gw_cap ? w->gw_cap * 2 : 4096;
+    if (cap > SIM_GW_MAX * 2)
+        return -1;
+    struct sim_gword *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    for (uint32_t i = 0; i < w->gw_cap; i++) { /* this epoch's entries, rehashed */
+        const struct sim_gword *e = &w->gw[i];
+        if (e->ep != w->gw_ep)
+            continue;
+        uint32_t h = (uint32_t)(((e->x >> 2) * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
+        while (t[h].ep == w->gw_ep)
+            h = (h + 1) & (cap - 1);
+        t[h] = *e;
+    }
+    free(w->gw);
+    w->gw = t;
+    w->gw_cap = cap;
+    return 0;
+}
+
+/* Word x's entry of this epoch, made if new (NULL: the table is full). */
+static struct sim_gword *gw_entry(sim_worker *w, uintptr_t x)
+{
+    if (w->gw_ep != w->epoch) {
+        w->gw_ep = w->epoch;
+        w->gw_n = 0;
+    }
+    if ((!w->gw || w->gw_n >= w->gw_cap / 2) && gw_grow(w) && (!w->gw || w->gw_n >= w->gw_cap - 1))
+        return NULL;
+    const uint32_t mask = w->gw_cap - 1;
+    uint32_t h = (uint32_t)(((x >> 2) * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+    for (; w->gw[h].ep == w->gw_ep; h = (h + 1) & mask)
+        if (w->gw[h].x == x)
+            return &w->gw[h];
+    if (w->gw_n >= SIM_GW_MAX)
+        return NULL;
+    w->gw_n++;
+    struct sim_gword *e = &w->gw[h];
+    e->x = x, e->ep = w->gw_ep, e->blk = (uint32_t)w->block_linear;
+    for (unsigned b = 0; b < 4; b++)
+        e->w_tid[b] = e->r_tid[b] = SIM_GW_NOBODY;
+    return e;
+}
+
+static __attribute__((noinline, cold)) void global_race_seen(sim_worker *w, uintptr_t x, int wr, unsigned other,
+                                                             uintptr_t pc)
+{
+    if (!sim_err_take(w, &w->grace, &w->has_grace, SIM_ERR_SHARED_RACE, pc))
+        return;
+    const sim_alloc *al = &sim_allocs[sim_arena.owner[(x - sim_arena.base) >> SIM_GRANULE_SHIFT]];
+    const int lane = other != SIM_GW_MULTI && other / 32 == w->cur->warp;
+    char who[48];
+    if (other == SIM_GW_MULTI)
+        snprintf(who, sizeof who, "other threads");
+    else
+        snprintf(who, sizeof who, "thread %u%s", other, lane ? ", a lane of its warp," : "");
+    snprintf(w->grace.text, sizeof w->grace.text,
+             "global-memory race (%s hazard) on the word at 0x%llx (allocation '%s', offset %llu): a %s by this "
+             "thread after %s %s it, with no __syncthreads()%s between them. CUDA promises no order between "
+             "threads there; on a GPU a converged warp makes one instruction's stores before the next one's "
+             "loads, which such code relies on, but the simulator runs lanes one after another, so this run's "
+             "results may not be a GPU's. %s",
+             wr ? "write-after-read" : "read-after-write", (unsigned long long)x, al->name,
+             (unsigned long long)(x - al->begin), wr ? "write" : "read", who, wr ? "read" : "wrote",
+             lane ? " or __syncwarp()" : "",
+             lane ? "Put __syncwarp() between the lanes' writes and their reads"
+                  : "Put __syncthreads() between the writes and the reads");
+}
+
+/* A plain global access of size bytes at a by the running thread, checked against the block's
+ * other accesses of this epoch, byte by byte, and recorded. */
+static void global_race(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
+{
+    const sim_thread *t = w->cur;
+    if (!t || w->has_grace)
+        return;
+    const uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
+    for (uintptr_t x = a & ~(uintptr_t)3; x < a + size; x += 4) {
+        struct sim_gword *e = gw_entry(w, x);
+        if (!e)
+            return;
+        if (e->blk != (uint32_t)w->block_linear) /* another block's (a cooperative launch): not checked */
+            continue;
+        for (unsigned b = 0; b < 4; b++) {
+            if (x + b < a || x + b >= a + size)
+                continue;
+            if (wr) {
+                const unsigned r = e->r_tid[b];
+                if (r != SIM_GW_NOBODY && r != me && (r == SIM_GW_MULTI || !synced(w, r, e->r_wep[b], t))) {
+                    global_race_seen(w, x, 1, r, pc);
+                    return;
+                }
+                e->w_tid[b] = me, e->w_wep[b] = wep;
+            } else {
+                const unsigned o = e->w_tid[b], r = e->r_tid[b];
+                if (o != SIM_GW_NOBODY && o != me && !synced(w, o, e->w_wep[b], t)) {
+                    global_race_seen(w, x, 0, o, pc);
+                    return;
+                }
+                if (r == SIM_GW_NOBODY || r == me || (r != SIM_GW_MULTI && synced(w, r, e->r_wep[b], t)))
+                    e->r_tid[b] = me, e->r_wep[b] = wep;
+                else
+                    e->r_tid[b] = SIM_GW_MULTI;
+            }
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void global_detailed_inline(sim_worker *w, uintptr_t a, uintptr_t off,
+                                                                         unsigned size, int wr, uintptr_t pc, int vol)
 {
     if (wr)
         sim_l2_wmask(w, off, size);
-    if (__builtin_expect(w->detailed != 0, 1) || (w->sample && sample_take_in(w, &w->sample_gn)))
+    if (__builtin_expect(w->detailed != 0, 1) || (w->sample && sample_take_in(w, &w->sample_gn))) {
         detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
+        if (!vol) /* a volatile access is a flag threads communicate through: never a race */
+            global_race(w, a, size, wr, pc);
+    }
     sim_l2_note(w, off, (unsigned)wr, 1);
+}
+
+static __attribute__((noinline)) void global_detailed(sim_worker *w, uintptr_t a, uintptr_t off, unsigned size, int wr,
+                                                      uintptr_t pc)
+{
+    global_detailed_inline(w, a, off, size, wr, pc, 0);
+}
+
+static __attribute__((noinline)) void global_detailed_vol(sim_worker *w, uintptr_t a, uintptr_t off, unsigned size,
+                                                          int wr, uintptr_t pc)
+{
+    global_detailed_inline(w, a, off, size, wr, pc, 1);
 }
 
 static void shared_detailed(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
@@ -140,7 +283,7 @@ static inline __attribute__((always_inline)) void access_inline_from(uintptr_t a
         if (__builtin_expect(a >= al->begin && a + size <= al->live_end && !(a & (size - 1)), 1)) {
             w->alloc_ctr[id][wr] += size;
             if (__builtin_expect(w->glob_slow, 0)) {
-                global_detailed(w, a, off, size, wr, pc);
+                (vol ? global_detailed_vol : global_detailed)(w, a, off, size, wr, pc); /* vol: a constant */
                 return;
             }
             if (wr) { /* a constant in the hooks: a write's is a tail call too */
@@ -781,8 +924,11 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
                     sim_l2_wmask(w, x, (unsigned)((((x | 31) + 1) < end ? (x | 31) + 1 : end) - x));
             if (w->async != SIM_SPACE_SKIP) /* an atomic: one L2 operation (its read half) */
                 sim_l2_note(w, off, w->async == SIM_SPACE_ATOM ? 2u : (unsigned)wr, 0);
-            if (w->detailed)
+            if (w->detailed) {
                 detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
+                if (!atomic && !w->async) /* atomic: an atomic's or a volatile access's, never a race */
+                    global_race(w, a, size, wr, pc);
+            }
             return;
         }
         char where[256];
@@ -853,8 +999,11 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
                 w->c.hbm_write_bytes += size;
             else
                 w->c.hbm_read_bytes += size;
-            if (w->detailed)
+            if (w->detailed) {
                 detail_record(w, a, size, wr, pc, SIM_SPACE_GLOBAL);
+                if (!atomic && !w->async) /* atomic: an atomic's or a volatile access's, never a race */
+                    global_race(w, a, size, wr, pc);
+            }
             return;
         }
         if (!wr) {

@@ -334,6 +334,18 @@ typedef struct sim_worker {
     int has_race;
     sim_err_rec undef; /* the first shuffle that read a lane not taking part (a note: sim/launch.c warp_compute) */
     int has_undef;
+    sim_err_rec grace; /* the first global-memory race between threads of a block (a note: sim/access.c global_race) */
+    int has_grace;
+    /* global words read or written in the current barrier epoch (sim/access.c global_race): detailed
+     * mode and counting mode's sampled stretches; an entry of another epoch is an empty slot */
+    struct sim_gword {
+        uintptr_t x;
+        uint32_t ep, blk; /* the barrier epoch and the block of its accesses */
+        /* each byte's last writer (SIM_GW_NOBODY: none) and reader (SIM_GW_MULTI: several), with
+         * their warps' sync epochs then */
+        uint16_t w_tid[4], w_wep[4], r_tid[4], r_wep[4];
+    } *gw;
+    uint32_t gw_cap, gw_n, gw_ep; /* gw_n: entries of epoch gw_ep */
 
     /* the launch watchdog (SIMTLAB_TIMEOUT) */
     volatile int timed_out;        /* set by the watchdog's signal */

@@ -2774,6 +2774,17 @@ static void race_note(const sim_err_rec *r, const char *kernel)
              r->text, kernel, where, r->block.x, r->block.y, r->block.z, r->thread.x, r->thread.y, r->thread.z);
 }
 
+/* The note of a race on global memory (sim_launch_info.global_race_note). */
+static void global_race_note(const sim_err_rec *r, const char *kernel)
+{
+    char where[600];
+    pc_where(r->pc, kernel, where, sizeof where);
+    snprintf(last_info.global_race_note, sizeof last_info.global_race_note,
+             "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u)%s", r->text, kernel, where, r->block.x,
+             r->block.y, r->block.z, r->thread.x, r->thread.y, r->thread.z,
+             detailed_mode ? "" : "; seen in counting mode's sample (--detail checks every access)");
+}
+
 /* The note of a shuffle that read a lane not taking part (sim_launch_info.undef_note). */
 static void undef_note(const sim_err_rec *r, const char *kernel)
 {
@@ -2830,8 +2841,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     /* the workers' most-hit atomic words, merged */
     struct sim_atom_word fp_all[SIM_FP_ATOM_SLOTS] = {{0, 0}}, int_all[SIM_FP_ATOM_SLOTS] = {{0, 0}};
     uint64_t *blk_work = sched_buffer(nblocks);
-    sim_err_rec err, race, undef;
-    int has_err = 0, has_race = 0, has_undef = 0, setup_failed = 0;
+    sim_err_rec err, race, undef, grace;
+    int has_err = 0, has_race = 0, has_undef = 0, has_grace = 0, setup_failed = 0;
     uint64_t blocks_run = 0;
 
 #ifdef _OPENMP
@@ -2867,6 +2878,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
             w->has_err = 0;
             w->has_race = 0;
             w->has_undef = 0;
+            w->has_grace = 0;
             w->l2_n = w->l2_done = 0;
             w->l2_nbatch = 0;
             w->l2_lim = w->l2_alloc < SIM_TRACE_CHUNK ? w->l2_alloc : SIM_TRACE_CHUNK;
@@ -2955,6 +2967,10 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                     undef = w->undef;
                     has_undef = 1;
                 }
+                if (w->has_grace && (!has_grace || w->grace.block_linear < grace.block_linear)) {
+                    grace = w->grace;
+                    has_grace = 1;
+                }
             }
         }
     }
@@ -2979,6 +2995,8 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         race_note(&race, kernel);
     if (has_undef)
         undef_note(&undef, kernel);
+    if (has_grace)
+        global_race_note(&grace, kernel);
     if (setup_failed) {
         sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "%s",
                       setup_failed == 1 ? "cannot set up a simulator worker (out of host memory)"

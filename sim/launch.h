@@ -315,6 +315,10 @@ typedef struct sim_launch_info {
      * past the block's end, or one outside the mask), whose value CUDA leaves undefined: the
      * reader got 0, as on the H100, and the launch went on (a GPU does not fault either); "" if none */
     char undef_note[2048];
+    /* detailed mode (and counting mode's sample): the first read of a global word that another
+     * thread of the block wrote with no __syncthreads() (or, in its warp, __syncwarp()) between: a
+     * data race a converged warp may hide on a GPU, whose result differs here; "" if none */
+    char global_race_note[2048];
 } sim_launch_info;
 
 /* Runs every block of the grid to completion (launches are synchronous).

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -198,6 +199,89 @@ static uint32_t owner_of(uintptr_t a)
     return sim_arena.owner[off >> SIM_GRANULE_SHIFT];
 }
 
+/* ---- the host's memory -------------------------------------------------------------------- */
+static int host_check = 1;
+
+int sim_set_host_memory_check(int on)
+{
+    const int was = host_check;
+    host_check = on != 0;
+    return was;
+}
+
+/* A field of /proc/meminfo in bytes; 0 if it cannot be read. */
+static unsigned long long meminfo_bytes(const char *key)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    const size_t kl = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, key, kl) && line[kl] == ':') {
+            kb = strtoull(line + kl + 1, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return kb * 1024;
+}
+
+/* Bytes of the live allocations of HOST_CHECK_MIN or more not yet touched (pages the host does not
+ * hold, by mincore); smaller ones count as touched. */
+#define HOST_CHECK_MIN ((size_t)64 << 20)
+static size_t device_untouched_bytes(void)
+{
+    const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char vec[4096];
+    size_t untouched = 0;
+    for (uint32_t i = 1; i < sim_arena.n_allocs; i++) {
+        const sim_alloc *al = &sim_allocs[i];
+        if (al->freed || al->bytes < HOST_CHECK_MIN)
+            continue;
+        size_t resident = 0;
+        for (uintptr_t a = al->begin, end = al->begin + al->bytes; a < end;) {
+            const size_t len = end - a < sizeof vec * pg ? end - a : sizeof vec * pg;
+            if (mincore((void *)a, len, vec)) {
+                resident = al->bytes; /* not known: taken as touched */
+                break;
+            }
+            for (size_t k = 0; k < (len + pg - 1) / pg; k++)
+                resident += (vec[k] & 1) * pg;
+            a += len;
+        }
+        untouched += al->bytes > resident ? al->bytes - resident : 0;
+    }
+    return untouched;
+}
+
+/* Whether the host lacks the memory for `bytes` more of device memory: what is available now
+ * (less a reserve for the program's own and the simulator's) against this request and the large
+ * live allocations' bytes not yet touched (they will be). The message in why. Only a request of
+ * HOST_CHECK_MIN or more is checked (a smaller one is soon touched, and a loop of them stays
+ * cheap). */
+static int host_memory_short(size_t bytes, const char *name, char *why, size_t n)
+{
+    if (!host_check || bytes < HOST_CHECK_MIN)
+        return 0;
+    const unsigned long long avail = meminfo_bytes("MemAvailable"), total = meminfo_bytes("MemTotal");
+    if (!avail || !total)
+        return 0;
+    const unsigned long long pending = device_untouched_bytes();
+    const unsigned long long reserve = total / 16 < (1ull << 30) ? total / 16 : (1ull << 30);
+    if (pending + bytes + reserve <= avail)
+        return 0;
+    const double G = 1024.0 * 1024.0 * 1024.0;
+    snprintf(why, n,
+             "sim_malloc(\"%s\", %zu bytes = %.2f GiB): out of device memory: the simulator keeps device memory "
+             "in the host's memory, which has %.2f GiB available of %.2f GiB (%.2f GiB kept back for the program "
+             "and the simulator, %.2f GiB promised to earlier allocations not yet touched); a process that "
+             "touched more would be killed. Make the problem smaller (sizes, batch, iterations), or free device "
+             "buffers you no longer need",
+             name ? name : "", bytes, bytes / G, avail / G, total / G, reserve / G, pending / G);
+    return 1;
+}
+
 sim_status sim_malloc(void **ptr, size_t bytes, const char *name)
 {
     if (!ptr) {
@@ -216,6 +300,11 @@ sim_status sim_malloc(void **ptr, size_t bytes, const char *name)
         sim_set_error(SIM_ERR_MEMORY_ALLOCATION,
                       "sim_malloc(\"%s\", %zu bytes): out of device memory: larger than the whole device arena (%llu GiB)",
                       name ? name : "", bytes, (unsigned long long)(sim_arena.span >> 30));
+        return SIM_ERR_MEMORY_ALLOCATION;
+    }
+    char why[512];
+    if (host_memory_short(bytes, name, why, sizeof why)) {
+        sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "%s", why);
         return SIM_ERR_MEMORY_ALLOCATION;
     }
     uintptr_t span = granules_of(bytes);

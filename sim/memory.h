@@ -66,4 +66,11 @@ void sim_reset_counters(void);
 /* Bytes of device memory currently allocated. */
 size_t sim_bytes_in_use(void);
 
+/* Device memory lives in the host's: sim_malloc refuses (SIM_ERR_MEMORY_ALLOCATION, the host's
+ * figures in the message) an allocation that, with the live ones not yet touched, is more than
+ * the host has available (/proc/meminfo's MemAvailable, less a reserve), where Linux would kill
+ * the process once it touched them. On by default; off (0) lets allocations reserve address
+ * space only (tests that fill the 256 GiB arena). Returns the previous setting. */
+int sim_set_host_memory_check(int on);
+
 #endif /* SIMTLAB_MEMORY_H */

@@ -177,6 +177,7 @@ Test(memory, malloc_free_loop_recycles_ids)
  * size; only the pages written below are committed). */
 Test(memory, large_malloc_free_loop_reuses_address_space)
 {
+    sim_set_host_memory_check(0); /* address space only: more than the host has, few pages touched */
     const size_t big = (size_t)16 << 30;
     uintptr_t lo = UINTPTR_MAX, hi = 0;
     for (int i = 0; i < 40; i++) {
@@ -207,6 +208,7 @@ Test(memory, large_malloc_free_loop_reuses_address_space)
  * together (brucefan1983's oversubscription example), and the memory works. */
 Test(memory, growing_malloc_free_loop_merges_freed_neighbours)
 {
+    sim_set_host_memory_check(0); /* address space only: more than the host has, few pages touched */
     for (int n = 1; n <= 40; n++) {
         const size_t bytes = (size_t)n << 30;
         char *p = NULL;
@@ -226,6 +228,7 @@ Test(memory, growing_malloc_free_loop_merges_freed_neighbours)
  * was, each with its red zone, once the arena is full. */
 Test(memory, freed_range_is_split)
 {
+    sim_set_host_memory_check(0); /* address space only: more than the host has, few pages touched */
     const size_t big = (size_t)16 << 30;
     void *live[20], *p;
     int n = 0;
@@ -268,6 +271,42 @@ Test(memory, big_allocation)
     SIM_CHECK(sim_memset((char *)a + ((size_t)1 << 30) - 4096, 7, 4096));
     SIM_CHECK(sim_free(a));
     cr_assert_eq(sim_bytes_in_use(), before, "case 1 GiB freed: bytes in use");
+}
+
+/* Device memory is host memory here: an allocation larger than the host has available is refused
+ * with the host's figures (Linux would kill the process that touched it), and the live
+ * allocations not yet touched count against it; with the check off it only reserves address
+ * space. (HeCBench's lrn and atomicCost were killed that way: 2 x 9.2 GB of device memory.) */
+Test(memory, host_memory_refused)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    cr_assert(f, "/proc/meminfo");
+    unsigned long long total_kb = 0, avail_kb = 0;
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemTotal: %llu kB", &total_kb) != 1)
+            (void)sscanf(line, "MemAvailable: %llu kB", &avail_kb);
+    fclose(f);
+    cr_assert(total_kb > 0 && avail_kb > ((size_t)3 << 20), "MemTotal, MemAvailable (3 GiB at least for this test)");
+    const size_t more = (size_t)total_kb * 1024 + ((size_t)1 << 30); /* more than the host has at all */
+    void *p = (void *)0x1;
+    expect_status(sim_malloc(&p, more, "too big"), SIM_ERR_MEMORY_ALLOCATION, "more than MemTotal");
+    cr_assert_null(p, "case more than MemTotal: *ptr must be NULL");
+    ASSERT_ERROR_HAS("too big", "more than MemTotal (name)");
+    ASSERT_ERROR_HAS("the host's memory", "more than MemTotal (why)");
+    ASSERT_ERROR_HAS("Make the problem smaller", "more than MemTotal (the fix)");
+    /* a third of what is available, not touched, then all of it: the second is refused */
+    void *a, *b = (void *)0x1;
+    SIM_CHECK(sim_malloc(&a, (size_t)avail_kb * 1024 / 3, "a third"));
+    expect_status(sim_malloc(&b, (size_t)avail_kb * 1024, "all of it"), SIM_ERR_MEMORY_ALLOCATION,
+                  "a third untouched, then all");
+    ASSERT_ERROR_HAS("not yet touched", "a third untouched, then all (the third counted)");
+    SIM_CHECK(sim_free(a));
+    /* off: address space only */
+    cr_assert_eq(sim_set_host_memory_check(0), 1, "the check is on by default");
+    SIM_CHECK(sim_malloc(&p, more, "address space only"));
+    SIM_CHECK(sim_memset(p, 1, 4096));
+    SIM_CHECK(sim_free(p));
 }
 
 /* ---- misuse ------------------------------------------------------------------------------- */

@@ -663,3 +663,27 @@ Test(rewrite, lane_dependent_atomics_not_marked)
     cr_assert(!strstr(r.text, "sim_atomic_uniform_next"), "%s", r.text);
     free(r.text);
 }
+
+/* A file with CR LF line ends (CImg.h, HeCBench bm3d): a backslash before "\r\n" continues a
+ * #define as before "\n", so the define's body is not code (it got SIMTLAB_HOST_FN marks); and a
+ * function-like macro invoked at namespace scope without a `;` before a definition is not taken
+ * for the definition's name. */
+Test(rewrite, crlf_continuations_and_macro_invocations)
+{
+    const char *src = "namespace n {\r\n"
+                      "#define SET(x) { \\\r\n"
+                      "  if (x >= 1) fill(x) { y = 2; } \\\r\n"
+                      "}\r\n"
+                      "#define mk_ops(typ) \\\r\n"
+                      "  inline int op(typ v) { return (int)v; }\r\n"
+                      "  mk_ops(bool)\r\n"
+                      "  mk_ops(char)\r\n"
+                      "  inline int g(int v) { return v; }\r\n"
+                      "}\r\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "if (x >= 1) fill(x) { y = 2; }"), "define body marked:\n%s", r.text);
+    cr_assert(strstr(r.text, "  mk_ops(bool)\r\n  mk_ops(char)\r\n"), "macro invocation marked:\n%s", r.text);
+    cr_assert_eq(r.host_marks, 0, "%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}

@@ -1605,13 +1605,16 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
         sim_get_last_status();
     } else {
         /* notes: said, not failed, once a kernel each */
-        static note_said race_said, undef_said;
+        static note_said race_said, undef_said, grace_said;
         if (li->race_note[0] && note_first(&race_said, kernel))
             say("kernel %s (launched at %s:%d) ran; counting mode's sample saw this (said once a kernel):\n%s",
                 kernel, base, line, li->race_note);
         if (li->undef_note[0] && note_first(&undef_said, kernel))
             say("kernel %s (launched at %s:%d) ran; it read an undefined value (said once a kernel):\n%s", kernel,
                 base, line, li->undef_note);
+        if (li->global_race_note[0] && note_first(&grace_said, kernel))
+            say("kernel %s (launched at %s:%d) ran; its threads race on global memory (said once a kernel):\n%s",
+                kernel, base, line, li->global_race_note);
     }
     /* the launch's simulated GPU time: the time model's prediction for the preset's chip
      * (sim/timemodel.c; docs/run.md says how close it comes) */

@@ -613,6 +613,26 @@ static long host_fn_mark(const char *h, size_t n)
             if (ce - cb == e - b && !strncmp(h + cb, h + b, e - b))
                 return -1;
         }
+        /* `m(x) f(y) {`: a function-like macro invoked without a `;` before the definition
+         * (CImg.h's `_cimg_create_ext_operators(bool)` lines): the group was its arguments, not
+         * a parameter list; left unmarked */
+        int d = 0;
+        size_t j = i;
+        for (; j < n; j++)
+            if (h[j] == '(')
+                d++;
+            else if (h[j] == ')' && --d == 0)
+                break;
+        size_t k = skip_space(h, j + 1, n), ke = k;
+        while (ke < n && ident_char((unsigned char)h[ke]))
+            ke++;
+        if (ke > k && !isdigit((unsigned char)h[k]) && skip_space(h, ke, n) < n && h[skip_space(h, ke, n)] == '(') {
+            int qualifier = 0;
+            for (int q = 0; skip[q]; q++)
+                qualifier |= ke - k == strlen(skip[q]) && !strncmp(h + k, skip[q], ke - k);
+            if (!qualifier && !(ke - k == 8 && !strncmp(h + k, "requires", 8)))
+                return -1;
+        }
         return (long)e;
     }
     return -1;
@@ -795,7 +815,8 @@ static void dev_macros_of(dev_macros *m, const char *path, const char *text, siz
 {
     for (size_t i = 0; i < n;) {
         size_t e = i;
-        while (e < n && (text[e] != '\n' || (e > i && text[e - 1] == '\\'))) /* with its continuations */
+        while (e < n && (text[e] != '\n' || (e > i && text[e - 1] == '\\') ||
+                         (e > i + 1 && text[e - 1] == '\r' && text[e - 2] == '\\'))) /* with its continuations */
             e++;
         size_t k = i;
         while (k < e && isspace((unsigned char)text[k]))
@@ -1309,6 +1330,9 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                 while (e < n && src[e] != '\n') {
                     if (src[e] == '\\' && e + 1 < n && src[e + 1] == '\n') {
                         e++;
+                        lines++;
+                    } else if (src[e] == '\\' && e + 2 < n && src[e + 1] == '\r' && src[e + 2] == '\n') {
+                        e += 2; /* a continuation in a file with CR LF line ends (CImg.h) */
                         lines++;
                     }
                     e++;

@@ -82,6 +82,8 @@ static size_t skip_noncode(const char *s, size_t i, size_t n)
             while (i < n && s[i] != '\n') {
                 if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n')
                     i++;
+                else if (s[i] == '\\' && i + 2 < n && s[i + 1] == '\r' && s[i + 2] == '\n')
+                    i += 2;
                 i++;
             }
             return i;

@@ -650,6 +650,18 @@ elseif(CASE STREQUAL "builtin_registers")
   file(READ ${J} js)
   expect("${js}" 512 kernels 0 sram wavefronts)
   expect("${js}" 8192 kernels 0 hbm read_sectors)
+elseif(CASE STREQUAL "global_race")
+  # a race on global memory between lanes of a warp (HeCBench chacha20): a note naming the hazard,
+  # the lanes, the allocation and the fix; none for the clean kernel's own bytes, reads after
+  # __syncwarp() and __syncthreads(), a volatile flag, atomics
+  run(0 ${SRC}/tests/run/global_race.cu --detail)
+  expect_text("${out}" "global_race: clean correct" "result")
+  expect_text("${err}" "kernel racy [^\n]* ran; its threads race on global memory" "the note")
+  expect_text("${err}" "write-after-read hazard[^\n]*allocation 'cudaMalloc at global_race.cu:[0-9]+', offset 0[^\n]*thread 0, a lane of its warp" "the note's hazard and threads")
+  expect_text("${err}" "Put __syncwarp\\(\\) between the lanes' writes and their reads" "the note's fix")
+  if("${err}" MATCHES "kernel clean [^\n]* race on global memory")
+    fail("a note for the clean kernel:\n${err}")
+  endif()
 elseif(CASE STREQUAL "atomic_aggregate")
   # integer atomics on a warp-uniform address (the rewriter's marks): one atomic sector a warp,
   # as nvcc's aggregated code (32 warps a launch), atomicInc lane by lane (the H100's counters); a loop of 4: 4 a warp; a shared one: one
