@@ -80,6 +80,13 @@ static inline int sample_take_in(sim_worker *w, uint64_t *n)
 static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_thread *t);
 #define SIM_GW_MULTI 0xffffu
 
+/* Word x's first slot: a 64-byte line's 16 words in 16 neighbouring slots (a warp's lanes touch
+ * neighbouring words: their entries share cache lines), the lines spread by a hash. */
+static inline uint32_t gw_hash(uintptr_t x, uint32_t mask)
+{
+    return ((uint32_t)(((x >> 6) * 0x9E3779B97F4A7C15ull) >> 36) << 4 | (uint32_t)((x >> 2) & 15)) & mask;
+}
+
 static int gw_grow(sim_worker *w)
 {
     const uint32_t cap = w->gw_cap ? w->gw_cap * 2 : 4096;
@@ -92,7 +99,7 @@ static int gw_grow(sim_worker *w)
         const struct sim_gword *e = &w->gw[i];
         if (e->ep != w->gw_ep)
             continue;
-        uint32_t h = (uint32_t)(((e->x >> 2) * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
+        uint32_t h = gw_hash(e->x, cap - 1);
         while (t[h].ep == w->gw_ep)
             h = (h + 1) & (cap - 1);
         t[h] = *e;
@@ -113,7 +120,7 @@ static struct sim_gword *gw_entry(sim_worker *w, uintptr_t x)
     if ((!w->gw || w->gw_n >= w->gw_cap / 2) && gw_grow(w) && (!w->gw || w->gw_n >= w->gw_cap - 1))
         return NULL;
     const uint32_t mask = w->gw_cap - 1;
-    uint32_t h = (uint32_t)(((x >> 2) * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+    uint32_t h = gw_hash(x, mask);
     for (; w->gw[h].ep == w->gw_ep; h = (h + 1) & mask)
         if (w->gw[h].x == x)
             return &w->gw[h];
