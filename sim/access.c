@@ -73,9 +73,10 @@ static inline int sample_take_in(sim_worker *w, uint64_t *n)
  * at shared memory only; this is a note, never a failure: the launch goes on. Each worker keeps
  * the words its block read or wrote in the current epoch in an open-addressing table (an entry
  * of another epoch is an empty slot, so a barrier clears it for nothing); past SIM_GW_MAX words
- * an epoch, new words are not recorded. Detailed mode checks every plain access (not atomics,
+ * an epoch, new words are not recorded (a bounded table: detailed mode's memory is). Detailed mode checks every plain access (not atomics,
  * volatile ones or asynchronous copies), counting mode the ones its sample takes. */
-#define SIM_GW_MAX (1u << 19) /* 48 bytes each, twice as many slots: 48 MiB a worker at most */
+#define SIM_GW_MAX (1u << 16) /* 48 bytes each, twice as many slots: 6 MiB a worker at most (detailed mode's
+                                * memory stays bounded: test counters::detailed_memory_is_bounded) */
 #define SIM_GW_NOBODY 0xfffeu
 static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_thread *t);
 #define SIM_GW_MULTI 0xffffu
