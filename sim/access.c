@@ -60,26 +60,24 @@ static inline int sample_take_in(sim_worker *w, uint64_t *n)
     return 1;
 }
 
-/* A global access in detailed mode (or once the watchdog's flag is up: detail_record stops the
- * thread), or in a stretch of counting mode's sample (sim/launch.c): its request, then the L2
- * trace. */
 /* ---- races on global memory ------------------------------------------------------------
  * Two threads of a block, one writing a global word the other reads, in the same barrier epoch
- * (and, if they are lanes of one warp, with no __syncwarp() or other warp intrinsic between): CUDA promises no order, a converged warp on a
- * GPU makes an instruction's stores before the next one's loads, and here lanes run one after
- * another, so the result can differ from the chip's (HeCBench chacha20: lanes 0-31 write a key
- * that lane 0 then reads, no __syncwarp(); lane 0 runs first here and reads it unwritten: a read
- * before another lane's write, so both orders are checked). compute-sanitizer's racecheck looks
- * at shared memory only; this is a note, never a failure: the launch goes on. Each worker keeps
- * the words its block read or wrote in the current epoch in an open-addressing table (an entry
- * of another epoch is an empty slot, so a barrier clears it for nothing); past SIM_GW_MAX words
- * an epoch, new words are not recorded (a bounded table: detailed mode's memory is). Detailed mode checks every plain access (not atomics,
- * volatile ones or asynchronous copies), counting mode the ones its sample takes. */
-#define SIM_GW_MAX (1u << 16) /* 48 bytes each, twice as many slots: 6 MiB a worker at most (detailed mode's
-                                * memory stays bounded: test counters::detailed_memory_is_bounded) */
+ * (and, if they are lanes of one warp, with no __syncwarp() or other warp intrinsic between):
+ * CUDA promises no order, a converged warp on a GPU makes an instruction's stores before the next
+ * one's loads, and here lanes run one after another, so the result can differ from the chip's
+ * (HeCBench chacha20: lanes 0-31 write a key that lane 0 then reads, no __syncwarp(); lane 0 runs
+ * first here and reads it unwritten: a read before another lane's write, so both orders are
+ * checked). compute-sanitizer's racecheck looks at shared memory only; this is a note, never a
+ * failure: the launch goes on. Each worker keeps the words its block read or wrote in the current
+ * epoch in an open-addressing table (an entry of another epoch is an empty slot, so a barrier
+ * clears it for nothing); past SIM_GW_MAX words an epoch, new words are not recorded (the table
+ * is bounded, as detailed mode's memory is). Detailed mode checks every plain access (not
+ * atomics, volatile ones or asynchronous copies), counting mode the ones its sample takes. */
+#define SIM_GW_MAX (1u << 16) /* 48 bytes each, twice as many slots: 6 MiB a worker at most
+                               * (test counters::detailed_memory_is_bounded) */
 #define SIM_GW_NOBODY 0xfffeu
-static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_thread *t);
 #define SIM_GW_MULTI 0xffffu
+static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_thread *t);
 
 /* Word x's first slot: a 64-byte line's 16 words in 16 neighbouring slots (a warp's lanes touch
  * neighbouring words: their entries share cache lines), the lines spread by a hash. */
@@ -199,6 +197,9 @@ static void global_race(sim_worker *w, uintptr_t a, unsigned size, int wr, uintp
     }
 }
 
+/* A global access in detailed mode (or once the watchdog's flag is up: detail_record stops the
+ * thread), or in a stretch of counting mode's sample (sim/launch.c): its request and race check,
+ * then the L2 trace. */
 static inline __attribute__((always_inline)) void global_detailed_inline(sim_worker *w, uintptr_t a, uintptr_t off,
                                                                          unsigned size, int wr, uintptr_t pc, int vol)
 {
@@ -330,8 +331,8 @@ static void atom_note(struct sim_atom_word *table, uintptr_t a)
         e->a = a, e->n = 1;
 }
 
-/* Whether the running lane's execution of a uniform-address atomic at pc joins one another lane
- * of its warp has made (and counted) already: nvcc aggregates an integer atomic whose address it
+/* Whether the running lane's execution of a uniform-address atomic at pc joins one that another
+ * lane of its warp has made (and counted) already: nvcc aggregates an integer atomic whose address it
  * can prove warp-uniform, and one lane issues it for the warp (docs/gpu/s31-h100-atomics). Lanes
  * run one after another here, so lane l's k-th execution at pc joins the warp's k-th, as detailed
  * mode groups any access (by the lane's count of its pc). An address unlike the latest counted one

@@ -381,7 +381,8 @@ static int uniform_counter(const char *s, size_t e, size_t bb, size_t be, words 
 /* The locals of a body [bb, be) that hold a uniform value, added to ok: a name assigned exactly
  * once in the body, by `name = value` (a declaration's initializer or not), value uniform by the
  * rule without subscripts (a loaded value) unless it is an address (`&c[blockIdx.x]`), and its
- * address never taken (`int b = blockIdx.x; atomicAdd(&c[b], 1)`). Rounds until none is added, so that one such local may use another. */
+ * address never taken (`int b = blockIdx.x; atomicAdd(&c[b], 1)`). Rounds until none is added,
+ * so that one such local may use another. */
 static void uniform_locals(const char *s, size_t bb, size_t be, words *ok, const words *arrays)
 {
     for (int round = 0, added = 1; added && round < 8; round++) {
