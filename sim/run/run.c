@@ -50,6 +50,10 @@ typedef struct opts {
     int n_files;
     const char *cflags[MAX_FLAGS]; /* -I DIR, -D X, -std=..., passed to g++ and nvcc */
     int n_cflags;
+    const char *hostflags[MAX_FLAGS]; /* -fopenmp, -pthread, warnings: g++'s own, nvcc's -Xcompiler */
+    int n_hostflags;
+    char xflags[512];                 /* the copies of -Xcompiler's comma lists they point into */
+    size_t xused;
     const char *mode, *arch, *json;
     int detail, lines, no_counters, verbose;
     char **prog_args;
@@ -70,6 +74,8 @@ static void usage(FILE *f)
             "                           nvcc target (default: the GPU's own, sm_90 if none)\n"
             "  --no-counters            --mode cuda: run without Nsight Compute\n"
             "  -I DIR, -DNAME[=VALUE]   passed to the compilers\n"
+            "  -fopenmp, -pthread, -Xcompiler F[,F]  host compiler flags (F: -fopenmp, -pthread, -W..., -w):\n"
+            "                           g++'s own, nvcc's through -Xcompiler\n"
             "  -v                       show the compiler commands\n"
             "The program's output is its own; simtlab's reports go to stderr. See docs/run.md.\n");
 }
@@ -79,6 +85,20 @@ static int has_suffix(const char *s, const char *suf)
 {
     size_t a = strlen(s), b = strlen(suf);
     return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* A host compiler flag (-fopenmp, -Xcompiler's list): the ones that change no kernel's code or
+ * counts; anything else is an error naming what is taken. */
+static int host_flag(opts *o, const char *f)
+{
+    if (!(!strcmp(f, "-fopenmp") || !strcmp(f, "-pthread") || !strcmp(f, "-w") || (f[0] == '-' && f[1] == 'W' && f[2])))
+        return run_error("host compiler flag '%s': simtlab run takes -fopenmp, -pthread and warning flags (-W..., -w) "
+                         "there; its own build sets the optimisation and code generation (docs/run.md)",
+                         f);
+    if (o->n_hostflags == MAX_FLAGS)
+        return run_error("more than %d host compiler flags", MAX_FLAGS);
+    o->hostflags[o->n_hostflags++] = f;
+    return 0;
 }
 
 static int parse(int argc, char **argv, opts *o)
@@ -146,6 +166,32 @@ static int parse(int argc, char **argv, opts *o)
             if (o->n_cflags + 1 > MAX_FLAGS)
                 return run_error("more than %d compiler flags", MAX_FLAGS);
             o->cflags[o->n_cflags++] = a;
+        } else if (!strcmp(a, "-fopenmp") || !strcmp(a, "-pthread")) {
+            const int rc = host_flag(o, a);
+            if (rc)
+                return rc;
+        } else if (!strncmp(a, "-Xcompiler", 10) || !strncmp(a, "--compiler-options", 18)) {
+            /* nvcc's form, as Makefiles write it: -Xcompiler -fopenmp, -Xcompiler=-fopenmp,-Wall */
+            const size_t fl = a[1] == 'X' ? 10 : 18;
+            const char *list = a[fl] == '=' ? a + fl + 1 : a[fl] ? NULL : i + 1 < argc ? argv[++i] : "";
+            if (!list)
+                return run_error("unknown option '%s' (program arguments go after --; see simtlab run --help)", a);
+            const size_t len = strlen(list);
+            if (!len)
+                return run_error("%.*s needs a value: host compiler flags, comma-separated", (int)fl, a);
+            if (o->xused + len + 1 > sizeof o->xflags)
+                return run_error("-Xcompiler: more than %zu characters of flags", sizeof o->xflags - 1);
+            char *copy = o->xflags + o->xused;
+            memcpy(copy, list, len + 1);
+            o->xused += len + 1;
+            for (char *f = copy, *next; f; f = next) {
+                next = strchr(f, ',');
+                if (next)
+                    *next++ = 0;
+                const int rc = host_flag(o, f);
+                if (rc)
+                    return rc;
+            }
         } else if (a[0] == '-')
             return run_error("unknown option '%s' (program arguments go after --; see simtlab run --help)", a);
         else {
@@ -772,6 +818,8 @@ static void compile_argv(const opts *o, unit *u, int pass)
         for (int k = 0; k < o->n_cflags; k++)
             if (strncmp(o->cflags[k], "-std=", 5)) /* -std=c++17 is the C++ files' */
                 argv[a++] = o->cflags[k];
+        for (int k = 0; k < o->n_hostflags; k++)
+            argv[a++] = o->hostflags[k];
         argv_tail(argv, a, "c", u, pass);
         return;
     }
@@ -820,6 +868,8 @@ static void compile_argv(const opts *o, unit *u, int pass)
             argv[a++] = u->cmirror[k];
         argv[a++] = o->cflags[k];
     }
+    for (int k = 0; k < o->n_hostflags; k++)
+        argv[a++] = o->hostflags[k];
     if (u->is_cu) { /* nvcc includes the runtime in every .cu file; so many programs never do */
         argv[a++] = "-include";
         argv[a++] = "cuda_runtime.h";
@@ -1387,6 +1437,8 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < o.n_cflags; i++)
         h = fnv_str(h, o.cflags[i]);
+    for (int i = 0; i < o.n_hostflags; i++)
+        h = fnv_str(h, o.hostflags[i]);
     for (size_t i = 0; i < sizeof simtlab_inputs / sizeof simtlab_inputs[0]; i++)
         h = fnv_stat(h, simtlab_inputs[i]);
     h = fnv_stat(h, "/proc/self/exe"); /* this driver: its rewriter's output is what is compiled */
@@ -1404,7 +1456,17 @@ int main(int argc, char **argv)
     if (want_sim && (rc = build_sim(&o, dir, sim_bin, sizeof sim_bin)))
         return rc;
     run_cuda_ctx cu;
-    if (want_cuda && (rc = run_cuda_build(&o.files[0], o.n_files, o.cflags, o.n_cflags, o.arch, dir, o.verbose, &cu)))
+    /* nvcc takes the host compiler's flags through -Xcompiler */
+    const char *nvflags[2 * MAX_FLAGS];
+    char xc[MAX_FLAGS][128];
+    int n_nv = 0;
+    for (int i = 0; i < o.n_cflags; i++)
+        nvflags[n_nv++] = o.cflags[i];
+    for (int i = 0; i < o.n_hostflags; i++) {
+        snprintf(xc[i], sizeof xc[i], "-Xcompiler=%s", o.hostflags[i]);
+        nvflags[n_nv++] = xc[i];
+    }
+    if (want_cuda && (rc = run_cuda_build(&o.files[0], o.n_files, nvflags, n_nv, o.arch, dir, o.verbose, &cu)))
         return rc;
     if (want_sim) {
         char e_detail[32], e_lines[32], e_json[4200], e_arch[128], e_tsv[4300];

@@ -650,6 +650,17 @@ elseif(CASE STREQUAL "builtin_registers")
   file(READ ${J} js)
   expect("${js}" 512 kernels 0 sram wavefronts)
   expect("${js}" 8192 kernels 0 hbm read_sectors)
+elseif(CASE STREQUAL "openmp_host")
+  # host compiler flags: -fopenmp through nvcc's -Xcompiler (a comma list with a warning flag),
+  # or alone; anything that changes code generation is refused, naming what is taken
+  run(0 ${SRC}/tests/run/openmp_host.cu -Xcompiler -fopenmp,-Wall)
+  expect_text("${out}" "omp threads 2, counter 64: correct" "-Xcompiler -fopenmp,-Wall")
+  run(0 ${SRC}/tests/run/openmp_host.cu -fopenmp)
+  expect_text("${out}" "omp threads 2, counter 64: correct" "-fopenmp")
+  run(2 ${SRC}/tests/run/openmp_host.cu -Xcompiler=-O3)
+  expect_text("${err}" "host compiler flag '-O3': simtlab run takes -fopenmp, -pthread and warning flags" "-Xcompiler=-O3")
+  run(2 ${SRC}/tests/run/openmp_host.cu -Xcompiler)
+  expect_text("${err}" "-Xcompiler needs a value" "-Xcompiler without a value")
 elseif(CASE STREQUAL "global_race")
   # a race on global memory between lanes of a warp (HeCBench chacha20): a note naming the hazard,
   # the lanes, the allocation and the fix; none for the clean kernel's own bytes, reads after
