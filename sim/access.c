@@ -154,8 +154,10 @@ static __attribute__((noinline, cold)) void global_race_seen(sim_worker *w, uint
              wr ? "write-after-read" : "read-after-write", (unsigned long long)x, al->name,
              (unsigned long long)(x - al->begin), wr ? "write" : "read", who, wr ? "read" : "wrote",
              lane ? " or __syncwarp()" : "",
-             lane ? "Put __syncwarp() between the lanes' writes and their reads"
-                  : "Put __syncthreads() between the writes and the reads");
+             lane ? "Put __syncwarp() between the lanes' writes and their reads, or, where threads update one "
+                    "word, use an atomic (atomicAdd)"
+                  : "Put __syncthreads() between the writes and the reads, or, where threads update one word, use "
+                    "an atomic (atomicAdd)");
 }
 
 /* A plain global access of size bytes at a by the running thread, checked against the block's
