@@ -345,14 +345,13 @@ static int atomic_joins(sim_worker *w, uintptr_t a, uintptr_t pc)
     const sim_thread *t = w->cur;
     sim_warp *wp = &w->warps[t->warp];
     struct sim_agg *g = NULL;
-    for (unsigned i = 0; i < SIM_AGG_SLOTS; i++)
-        if (wp->agg[i].pc == pc || wp->agg[i].pc == 0) {
+    for (unsigned i = 0; i < wp->n_agg && !g; i++)
+        if (wp->agg[i].pc == pc)
             g = &wp->agg[i];
-            break;
-        }
-    if (!g)
-        return 0;
-    if (g->pc == 0) {
+    if (!g) {
+        if (wp->n_agg == SIM_AGG_SLOTS)
+            return 0;
+        g = &wp->agg[wp->n_agg++];
         memset(g, 0, sizeof *g);
         g->pc = pc;
     }

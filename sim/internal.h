@@ -188,10 +188,11 @@ typedef struct sim_warp {
     /* integer atomics on a warp-uniform address, one slot a call site (sim/access.c atomic_joins):
      * nvcc's code lets one lane do the warp's; lane l's k-th execution joins the warp's k-th */
     struct sim_agg {
-        uintptr_t pc, a; /* the call site (0: free), the address of its latest counted execution */
+        uintptr_t pc, a; /* the call site, the address of its latest counted execution */
         uint32_t max;    /* executions counted: the most any lane has made */
         uint32_t k[32];  /* each lane's executions */
     } agg[SIM_AGG_SLOTS];
+    unsigned n_agg; /* slots in use this block, in order (the block's start sets 0) */
 } sim_warp;
 
 /* A lane's log holds this many shared accesses of a stretch, less one (8 bytes each: 512 KB a warp,

@@ -1658,8 +1658,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
         wp->n_rdv = 0;
         wp->log_table = 0;
         wp->at_bar = 0;
-        for (unsigned i = 0; i < SIM_AGG_SLOTS; i++)
-            wp->agg[i].pc = 0;
+        wp->n_agg = 0;
     }
     if (w->detailed)
         for (unsigned k = 0; k < (n + 31) / 32; k++)
