@@ -108,7 +108,7 @@ Test(rewrite, extern_shared_at_file_scope)
 
 Test(rewrite, unsupported_features_named_with_their_line)
 {
-    const char *src = "#include <cuda_runtime.h>\nstatic cublasHandle_t handle;\n__global__ void child() {}\n"
+    const char *src = "#include <cuda_runtime.h>\nstatic cublasLtMatmulDesc_t desc;\n__global__ void child() {}\n"
                       "__global__ void parent() {\n  child<<<1, 1>>>();\n}\n"
                       "__device__ float t(float x) { return tex1Dfetch(texref, 0); }\n"
                       "void share(void *p) { cudaIpcMemHandle_t h; cudaIpcGetMemHandle(&h, p); }\n";
@@ -118,7 +118,8 @@ Test(rewrite, unsupported_features_named_with_their_line)
                             "processes) (cudaIpcMemHandle_t)"),
               "%s", r.err);
     cr_assert_null(r.text);
-    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: cuBLAS (cublasHandle_t)"), "%s", r.err);
+    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: cuBLASLt's matrix multiplies (cublasLtMatmul; simtlab has "
+                            "cuBLASLt's handles and cuBLAS's GEMM) (cublasLtMatmulDesc_t)"), "%s", r.err);
     cr_assert(strstr(r.err, "t.cu:5: not supported by the simulator: dynamic parallelism"), "%s", r.err);
     cr_assert(strstr(r.err, "t.cu:7: not supported by the simulator: textures and surfaces (tex1Dfetch)"), "%s", r.err);
     /* the driver API (survey 9: NVIDIA's cuda-vmm gave g++'s errors); a name that merely begins
@@ -493,15 +494,15 @@ Test(rewrite, builtin_names_only_where_declared)
 }
 
 /* A header may name an unsupported feature in code the preprocessor drops (the CUDA samples'
- * helper_cuda.h: cuBLAS's error names inside #ifdef CUBLAS_API_H_): not an error there; in a
+ * helper_cuda.h: cuFFT's error names inside #ifdef _CUFFT_H_): not an error there; in a
  * source file it is. */
 Test(rewrite, unsupported_names_in_headers_are_not_errors)
 {
-    const char *src = "#ifdef CUBLAS_API_H_\nstatic const char *name(cublasStatus_t e) { return \"?\"; }\n#endif\n"
+    const char *src = "#ifdef _CUFFT_H_\nstatic const char *name(cufftResult e) { return \"?\"; }\n#endif\n"
                       "__global__ void k(int *o) { o[threadIdx.x] = 1; }\nvoid go(int *d) { k<<<1, 32>>>(d); }\n";
     rewrite_result r;
     cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), -1, "a source file: %s", r.text ? r.text : "");
-    cr_assert(strstr(r.err, "cuBLAS"), "%s", r.err);
+    cr_assert(strstr(r.err, "cuFFT"), "%s", r.err);
     cr_assert_eq(cu_rewrite_header(src, strlen(src), "t.cu", &r), 0, "a header: %s", r.err);
     cr_assert_eq(r.launches, 1);
     cr_assert(strstr(r.text, "::simtlab::make_launch(\"k\""), "%s", r.text);
@@ -579,7 +580,7 @@ Test(rewrite, dropped_branches_are_not_reported)
         {"#define USE_CUBLAS 1\n#if USE_CUBLAS\n#include <thrust/sort.h>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: Thrust"},
         {"#if defined(A) || defined(B)\n#include <thrust/sort.h>\n#endif\n", NULL, "t.cu:2: not supported by the simulator: Thrust"},
         {"#ifdef __CUDACC_RTC__\n#include <thrust/sort.h>\n#endif\n", NULL, "t.cu:2: not supported by the simulator: Thrust"},
-        {"#ifdef CUBLAS_API_H_\nvoid f(cublasStatus_t e);\n#endif\n", NULL, "t.cu:2: not supported by the simulator: cuBLAS"},
+        {"#ifdef _CUFFT_H_\nvoid f(cufftResult e);\n#endif\n", NULL, "t.cu:2: not supported by the simulator: cuFFT"},
         {"#ifdef A\n#else\n#include <cub/cub.cuh>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: CUB"},
         {"#if 0\n#elif 1\n#include <cub/cub.cuh>\n#endif\n", NULL, "t.cu:3: not supported by the simulator: CUB"},
         {"#ifdef A\n#endif\n#include <cub/cub.cuh>\n", NULL, "t.cu:3: not supported by the simulator: CUB"},
@@ -594,7 +595,8 @@ Test(rewrite, dropped_branches_are_not_reported)
 }
 
 /* cuBLAS, cuFFT, cuSPARSE and cuDNN: including the header builds (SGEMM_CUDA's kernel headers
- * include <cublas_v2.h> and call nothing of it, survey 12); a name of the library is refused. */
+ * include <cublas_v2.h> and call nothing of it, survey 12); a name of cuFFT is refused (cuBLAS's
+ * classic API is the shim's: cublas_api.h). */
 Test(rewrite, library_include_alone_builds)
 {
     const char *src = "#include <cublas_v2.h>\n#include <cufft.h>\n#include <cusparse.h>\n#include <cudnn.h>\n"

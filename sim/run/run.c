@@ -409,10 +409,18 @@ static int print_library_refusals(const char *s)
                     const char *colon = line; /* "file:line" of the error: up to its second ':' */
                     for (int colons = 0; colon < err && colons < 2;)
                         colons += *colon++ == ':';
-                    fprintf(stderr,
-                            "%.*s simtlab run: %s is not supported by the simulator (%.*s); run the program on a "
-                            "GPU (simtlab run --mode cuda), or see docs/run.md for what simtlab run supports\n",
-                            (int)(colon - line), line, lib_names[lib], (int)nl, q);
+                    if (lib <= 1) /* cuBLAS or cuBLASLt: a name of the library that the shim lacks */
+                        fprintf(stderr,
+                                "%.*s simtlab run: %.*s is not in simtlab's %s (it has cuBLAS's GEMM, batched GEMM, "
+                                "GemmEx on float or double data, GEMV and level 1, in float and double, and "
+                                "cuBLASLt's handles: docs/run.md, \"cuBLAS\"); run the program on a GPU (simtlab "
+                                "run --mode cuda)\n",
+                                (int)(colon - line), line, (int)nl, q, lib_names[lib]);
+                    else
+                        fprintf(stderr,
+                                "%.*s simtlab run: %s is not supported by the simulator (%.*s); run the program on a "
+                                "GPU (simtlab run --mode cuda), or see docs/run.md for what simtlab run supports\n",
+                                (int)(colon - line), line, lib_names[lib], (int)nl, q);
                     printed |= 1u << lib;
                     count++;
                 }
@@ -741,7 +749,10 @@ static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.
                                              SIMTLAB_RUN_INCLUDE "/cuda_fp8.h",
                                              SIMTLAB_RUN_INCLUDE "/simtlab_nofp8.h",
                                              SIMTLAB_RUN_INCLUDE "/simtlab_notex.h",
+                                             SIMTLAB_RUN_INCLUDE "/cublas_api.h",
+                                             SIMTLAB_RUN_INCLUDE "/library_types.h",
                                              SIMTLAB_RUN_LIB_RUNTIME,
+                                             SIMTLAB_RUN_LIB_CUBLAS,
                                              SIMTLAB_RUN_LIB_JSON,
                                              SIMTLAB_RUN_LIB_SIM,
 #ifdef SIMTLAB_RUN_AS_DIR
@@ -1056,6 +1067,7 @@ static int link_prog(const opts *o, const char *dir, unit *units, int all_single
         if (units[i].is_c || (!all_single && !units[i].single))
             argv[a++] = units[i].obj[PASS_HOST];
     argv[a++] = SIMTLAB_RUN_LIB_RUNTIME;
+    argv[a++] = SIMTLAB_RUN_LIB_CUBLAS; /* after the runtime: cublas.c's launches name its thunks */
     argv[a++] = SIMTLAB_RUN_LIB_JSON;
     argv[a++] = SIMTLAB_RUN_LIB_SIM;
 #ifdef SIMTLAB_RUN_OPENMP

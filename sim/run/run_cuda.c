@@ -88,6 +88,19 @@ static const char *tool(const char *name, char *buf, size_t n)
     return buf;
 }
 
+/* Whether the toolkit of nvcc (a path) has lib64/NAME beside its bin: the CUDA libraries the
+ * shim has (cuBLAS, cuRAND's host API) are linked when it does, as `nvcc ... -lcublas -lcurand`
+ * would be written by hand. nvcc found on PATH: assumed. */
+static int toolkit_has(const char *nvcc, const char *name)
+{
+    const char *sl = strrchr(nvcc, '/');
+    if (!sl)
+        return 1;
+    char path[4300];
+    snprintf(path, sizeof path, "%.*s/../lib64/%s", (int)(sl - nvcc), nvcc, name);
+    return access(path, R_OK) == 0;
+}
+
 int run_cuda_build(const char *const *files, int n_files, const char *const *cflags, int n_cflags, const char *arch,
                    const char *dir, int verbose, run_cuda_ctx *c)
 {
@@ -112,7 +125,7 @@ int run_cuda_build(const char *const *files, int n_files, const char *const *cfl
     }
     for (int attempt = 0; attempt < 2; attempt++) {
         snprintf(archflag, sizeof archflag, "-arch=%s", a);
-        const char *argv[96 + 64];
+        const char *argv[96 + 64 + 2];
         int k = 0;
         argv[k++] = nvcc;
         argv[k++] = "-O2";
@@ -125,6 +138,10 @@ int run_cuda_build(const char *const *files, int n_files, const char *const *cfl
         argv[k++] = c->bin;
         for (int i = 0; i < n_files && k < 150; i++)
             argv[k++] = files[i];
+        if (toolkit_has(nvcc, "libcublas.so"))
+            argv[k++] = "-lcublas";
+        if (toolkit_has(nvcc, "libcurand.so"))
+            argv[k++] = "-lcurand";
         argv[k] = NULL;
         int rc = proc_run((char *const *)argv, log, verbose, NULL);
         if (rc < 0)

@@ -447,6 +447,43 @@ elseif(CASE STREQUAL "curand_host")
   expect("${js}" 45056 kernels 0 hbm write_bytes)
   expect("${js}" 45056 kernels 1 hbm read_bytes)
   expect("${js}" 49152 kernels 1 hbm write_bytes)
+elseif(CASE STREQUAL "cublas")
+  # cuBLAS's classic API (sim/run/cublas.c): results against a double reference (the program's
+  # own checks), each call one launch named after it at the caller's line, and the bytes of
+  # simtlab's GEMM by its own accounting: 64 x 64 x 64 in one block reads A and B once (16 KiB
+  # each) and writes C once; with beta = 1 it reads C too
+  run(0 ${SRC}/tests/run/cublas.cu --json ${J})
+  expect_text("${out}" "cublas: correct" "result")
+  file(READ ${J} js)
+  line_of(l ${SRC}/tests/run/cublas.cu beta0)
+  expect("${js}" cublasSgemm kernels 0 name)
+  expect("${js}" cublas.cu kernels 0 file)
+  expect("${js}" ${l} kernels 0 line)
+  expect("${js}" 32768 kernels 0 hbm read_bytes)
+  expect("${js}" 16384 kernels 0 hbm write_bytes)
+  expect("${js}" 49152 kernels 1 hbm read_bytes)
+  expect("${js}" 16384 kernels 1 hbm write_bytes)
+  expect_text("${err}" "cublasSgemm at cublas.cu:[0-9]+ returned CUBLAS_STATUS_INVALID_VALUE: lda = 10 is less than max\\(1, m\\) = 64" "lda too small")
+  expect_text("${err}" "cublasGemmEx at cublas.cu:[0-9]+ returned CUBLAS_STATUS_NOT_SUPPORTED: Atype = 2" "half data")
+  expect_text("${err}" "cublasSgemm at cublas.cu:[0-9]+ returned CUBLAS_STATUS_NOT_INITIALIZED: the handle 0?x?0? is NULL|the handle \\(nil\\) is NULL" "no handle")
+  # detailed mode: no bank conflicts in the GEMM (its slices are padded), sectors of whole lines
+  run(0 ${SRC}/tests/run/cublas.cu --detail --json ${J})
+  file(READ ${J} js)
+  expect("${js}" 0 kernels 0 sram bank_conflicts)
+  expect("${js}" 1024 kernels 0 hbm read_sectors)
+  expect("${js}" 512 kernels 0 hbm write_sectors)
+  # a host pointer as A: the launch's report, and the call's CUBLAS_STATUS_EXECUTION_FAILED
+  file(WRITE ${WORK}/fault/f.cu "#include <cstdio>\n#include <cstdlib>\n#include <cublas_v2.h>\nint main() {\n  cublasHandle_t h; cublasCreate(&h);\n  float *d, *a = (float *)malloc(256); cudaMalloc(&d, 256);\n  const float one = 1, zero = 0;\n  cublasStatus_t s = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, a, 8, d, 8, &zero, d, 8);\n  printf(\"status %s\\n\", cublasGetStatusName(s));\n  return 0;\n}\n")
+  run(0 ${WORK}/fault/f.cu)
+  expect_text("${out}" "status CUBLAS_STATUS_EXECUTION_FAILED" "a host pointer's status")
+  expect_text("${err}" "kernel cublasSgemm \\(launched at f.cu:8\\) failed; the program sees cudaErrorIllegalAddress" "a host pointer's report")
+  # a function the shim lacks: one line naming it
+  file(WRITE ${WORK}/lack/s.cu "#include <cublas_v2.h>\nint main() {\n  cublasHandle_t h; cublasCreate(&h);\n  cublasStrsm(h, CUBLAS_SIDE_LEFT);\n}\n")
+  run(2 ${WORK}/lack/s.cu)
+  expect_text("${err}" "s.cu:4:[0-9]*:? simtlab run: cublasStrsm is not in simtlab's cuBLAS" "a function the shim lacks")
+  if(err MATCHES "was not declared")
+    fail("g++'s error was shown: ${err}")
+  endif()
 elseif(CASE STREQUAL "nested_launch")
   # a launch from inside a kernel's thread does not run and says so once; no crash
   run(0 ${SRC}/tests/run/nested_launch.cu)
@@ -1022,15 +1059,15 @@ elseif(CASE STREQUAL "unsupported")
   endif()
   # a library's header included from the program's own header (llm.c's dev/cuda/common.h): the
   # shim's stub declares nothing, so the toolkit's header never clashes with the shim's types, and
-  # g++'s errors on the header's uses of cuBLAS's names become one refusal (two headers including
+  # g++'s errors on the header's uses of cuBLASLt's multiplies become one refusal (two headers including
   # it: one, not one per header), named at the first use; not g++'s errors on the screen (survey 9:
   # llm.c's common.h gave about 200 lines, the last an unrelated 'not declared')
-  file(WRITE ${WORK}/hdr/common.h "#pragma once\n#include <cublas_v2.h>\ncublasHandle_t handle;\nvoid check(cublasStatus_t s);\n")
-  file(WRITE ${WORK}/hdr/other.h "#pragma once\n#include <cublas_v2.h>\n")
+  file(WRITE ${WORK}/hdr/common.h "#pragma once\n#include <cublasLt.h>\ncublasLtMatmulDesc_t desc;\nvoid check(cublasLtMatrixLayout_t s);\n")
+  file(WRITE ${WORK}/hdr/other.h "#pragma once\n#include <cublasLt.h>\n")
   file(WRITE ${WORK}/hdr/main.cu "#include \"common.h\"\n#include \"other.h\"\n__global__ void k(int *p) { *p = 1; }\nint main() { int *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); }\n")
   run(2 ${WORK}/hdr/main.cu)
-  expect_text("${err}" "common.h:3: simtlab run: cuBLAS is not supported by the simulator \\(cublasHandle_t\\)" "a header's cuBLAS")
-  string(REGEX MATCHALL "cuBLAS is not supported" refusals "${err}")
+  expect_text("${err}" "common.h:3:[0-9]*:? simtlab run: cublasLtMatmulDesc_t is not in simtlab's cuBLASLt" "a header's cuBLASLt")
+  string(REGEX MATCHALL "is not in simtlab's" refusals "${err}")
   list(LENGTH refusals n)
   if(NOT n EQUAL 1)
     fail("${n} refusals, expected one: ${err}")

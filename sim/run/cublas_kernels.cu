@@ -1,0 +1,246 @@
+/* sim/run/cublas_kernels.cu - the kernels behind simtlab run's cuBLAS (sim/run/cublas.c), a
+ * kernel unit like the lessons' (C11 through sim/kernel.h, every access instrumented): a cuBLAS
+ * call is one launch of one of these, counted and timed like the program's own kernels. They are
+ * plain textbook kernels, not NVIDIA's: what they move through HBM is what a simple tiled GEMM
+ * moves, not what cuBLAS's own kernels do (docs/run.md, "cuBLAS").
+ *
+ * Matrices are column-major, as cuBLAS's: element (i, j) of an m x n matrix X with leading
+ * dimension ldx is X[i + j * ldx]. The float and double forms are one macro each. Each kernel
+ * has a thunk (the function a simulated thread calls with the launch's arguments) that
+ * cublas.c passes to simtlab_launch; the thunk is not instrumented, and it passes the arguments'
+ * struct by value, so that the kernel reads its copy (registers on a GPU), not the host's. */
+#include "kernel.h"
+#include "cublas_kernels.h"
+
+/* ---- GEMM: C = alpha op(A) op(B) + beta C, batched over blockIdx.z ----
+ * One block of 256 threads a 64 x 64 tile of C, each thread 4 x 4 of it (rows tx + 16 p,
+ * columns ty + 16 q). K goes in steps of 16: a 64 x 16 slice of op(A) and a 16 x 64 slice of
+ * op(B) to shared memory (rows padded to 66), loaded so that consecutive threads read consecutive addresses of A or
+ * B whichever way each is transposed. Each of A and B is read once for every tile of C that
+ * needs it: A n/64 times, B m/64 times (rounded up). C is read only when beta is not 0 (cuBLAS
+ * does not read C then: it may hold anything), and written once. */
+#define SIMTLAB_GEMM(T, NAME)                                                                                   \
+    __global__ void NAME(struct simtlab_gemm_args g_)                                                           \
+    {                                                                                                           \
+        const struct simtlab_gemm_args *g = &g_; /* a copy on the thread's stack: its own registers */        \
+        EXTERN_SHARED(T, sm);                                                                                   \
+        T *As = sm, *Bs = sm + SIMTLAB_GEMM_K * SIMTLAB_GEMM_LDS; /* As[kk][i], Bs[kk][j] */                 \
+        const int tid = (int)threadIdx.x, tx = tid % 16, ty = tid / 16;                                         \
+        const int i0 = (int)blockIdx.x * SIMTLAB_GEMM_TILE, j0 = (int)blockIdx.y * SIMTLAB_GEMM_TILE;         \
+        const int m = g->m, n = g->n, k = g->k, lda = g->lda, ldb = g->ldb, ldc = g->ldc;                       \
+        const T *A, *B;                                                                                         \
+        T *C;                                                                                                   \
+        if (g->arrays) { /* the batch's pointers, read from device memory as cuBLAS reads them */               \
+            A = ((const T *const *)g->A)[blockIdx.z];                                                           \
+            B = ((const T *const *)g->B)[blockIdx.z];                                                           \
+            C = ((T *const *)g->C)[blockIdx.z];                                                                 \
+        } else {                                                                                                \
+            A = (const T *)g->A + (long long)blockIdx.z * g->stride_a;                                          \
+            B = (const T *)g->B + (long long)blockIdx.z * g->stride_b;                                          \
+            C = (T *)g->C + (long long)blockIdx.z * g->stride_c;                                                \
+        }                                                                                                       \
+        const T alpha = (T)g->alpha, beta = (T)g->beta;                                                         \
+        T acc[4][4];                                                                                            \
+        UNROLL                                                                                                  \
+        for (int p = 0; p < 4; p++)                                                                             \
+            UNROLL                                                                                              \
+            for (int q = 0; q < 4; q++)                                                                         \
+                acc[p][q] = 0;                                                                                  \
+        for (int k0 = 0; k0 < k; k0 += SIMTLAB_GEMM_K) {                                                        \
+            for (int r = 0; r < 4; r++) {                                                                       \
+                const int e = tid + 256 * r;                                                                    \
+                /* op(A)(i, kk): A[i + kk lda] (N) or A[kk + i lda] (T); the fast index first */                \
+                const int ai = g->ta ? e / 16 : e % 64, ak = g->ta ? e % 16 : e / 64;                           \
+                T a = 0;                                                                                        \
+                if (i0 + ai < m && k0 + ak < k)                                                                 \
+                    a = g->ta ? A[(k0 + ak) + (long long)(i0 + ai) * lda] : A[(i0 + ai) + (long long)(k0 + ak) * lda]; \
+                As[ak * SIMTLAB_GEMM_LDS + ai] = a;                                                             \
+                /* op(B)(kk, j): B[kk + j ldb] (N) or B[j + kk ldb] (T) */                                      \
+                const int bj = g->tb ? e % 64 : e / 16, bk = g->tb ? e / 64 : e % 16;                           \
+                T b = 0;                                                                                        \
+                if (j0 + bj < n && k0 + bk < k)                                                                 \
+                    b = g->tb ? B[(j0 + bj) + (long long)(k0 + bk) * ldb] : B[(k0 + bk) + (long long)(j0 + bj) * ldb]; \
+                Bs[bk * SIMTLAB_GEMM_LDS + bj] = b;                                                             \
+            }                                                                                                   \
+            __syncthreads();                                                                                    \
+            for (int kk = 0; kk < SIMTLAB_GEMM_K; kk++) {                                                       \
+                T a[4], b[4];                                                                                   \
+                UNROLL                                                                                          \
+                for (int p = 0; p < 4; p++) {                                                                   \
+                    a[p] = As[kk * SIMTLAB_GEMM_LDS + tx + 16 * p];                                             \
+                    b[p] = Bs[kk * SIMTLAB_GEMM_LDS + ty + 16 * p];                                             \
+                }                                                                                               \
+                UNROLL                                                                                          \
+                for (int p = 0; p < 4; p++)                                                                     \
+                    UNROLL                                                                                      \
+                    for (int q = 0; q < 4; q++)                                                                 \
+                        acc[p][q] += a[p] * b[q];                                                               \
+            }                                                                                                   \
+            __syncthreads();                                                                                    \
+        }                                                                                                       \
+        for (int q = 0; q < 4; q++)                                                                             \
+            for (int p = 0; p < 4; p++) {                                                                       \
+                const int i = i0 + tx + 16 * p, j = j0 + ty + 16 * q;                                           \
+                if (i < m && j < n) {                                                                           \
+                    T v = alpha * acc[p][q];                                                                    \
+                    if (beta != 0)                                                                              \
+                        v += beta * C[i + (long long)j * ldc];                                                  \
+                    C[i + (long long)j * ldc] = v;                                                              \
+                }                                                                                               \
+            }                                                                                                   \
+    }                                                                                                           \
+    __attribute__((no_sanitize_thread)) void NAME##_thunk(const void *p) { NAME(*(const struct simtlab_gemm_args *)p); }
+
+SIMTLAB_GEMM(float, simtlab_sgemm)
+SIMTLAB_GEMM(double, simtlab_dgemm)
+
+/* ---- GEMV: y = alpha op(A) x + beta y ----
+ * op = N: one thread an element of y, looping over the columns (a warp reads 32 consecutive
+ * elements of a column). op = T: one warp an element of y (a column of A), its lanes 32
+ * consecutive elements of it at a time, summed with shuffles. */
+#define SIMTLAB_GEMV(T, NAME)                                                                                   \
+    __global__ void NAME(struct simtlab_gemv_args g_)                                                           \
+    {                                                                                                           \
+        const struct simtlab_gemv_args *g = &g_;                                                                \
+        const T *A = (const T *)g->A, *x = (const T *)g->x;                                                     \
+        T *y = (T *)g->y;                                                                                       \
+        const T alpha = (T)g->alpha, beta = (T)g->beta;                                                         \
+        const int rows = g->trans ? g->n : g->m; /* of the result */                                            \
+        const int len = g->trans ? g->m : g->n;  /* of each dot product */                                      \
+        const long long ix = g->incx, iy = g->incy;                                                             \
+        const long long x0 = ix < 0 ? -(long long)(len - 1) * ix : 0, y0 = iy < 0 ? -(long long)(rows - 1) * iy : 0; \
+        if (!g->trans) {                                                                                        \
+            const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);                                         \
+            if (i >= rows)                                                                                      \
+                return;                                                                                         \
+            T s = 0;                                                                                            \
+            for (int j = 0; j < len; j++)                                                                       \
+                s += A[i + (long long)j * g->lda] * x[x0 + j * ix];                                             \
+            T v = alpha * s;                                                                                    \
+            if (beta != 0)                                                                                      \
+                v += beta * y[y0 + i * iy];                                                                     \
+            y[y0 + i * iy] = v;                                                                                 \
+            return;                                                                                             \
+        }                                                                                                       \
+        const int j = (int)((blockIdx.x * blockDim.x + threadIdx.x) / 32), lane = (int)(threadIdx.x % 32);     \
+        if (j >= rows) /* warp-uniform: blockDim.x is a multiple of 32 */                                       \
+            return;                                                                                             \
+        T s = 0;                                                                                                \
+        for (int i = lane; i < len; i += 32)                                                                    \
+            s += A[i + (long long)j * g->lda] * x[x0 + i * ix];                                                 \
+        for (int off = 16; off > 0; off /= 2)                                                                   \
+            s += __shfl_xor_sync(0xffffffffu, s, off);                                                          \
+        if (lane == 0) {                                                                                        \
+            T v = alpha * s;                                                                                    \
+            if (beta != 0)                                                                                      \
+                v += beta * y[y0 + j * iy];                                                                     \
+            y[y0 + j * iy] = v;                                                                                 \
+        }                                                                                                       \
+    }                                                                                                           \
+    __attribute__((no_sanitize_thread)) void NAME##_thunk(const void *p) { NAME(*(const struct simtlab_gemv_args *)p); }
+
+SIMTLAB_GEMV(float, simtlab_sgemv)
+SIMTLAB_GEMV(double, simtlab_dgemv)
+
+/* ---- level 1 ----
+ * Element-wise (axpy, scal, copy, swap): one thread an element. Reductions (dot, nrm2, asum,
+ * iamax): one block of 256 threads, each a strided share, then a tree in shared memory; the
+ * result is one value (or index) in out[0], which cublas.c copies where the caller asked. nrm2
+ * sums squares scaled by the largest magnitude, as the reference BLAS does, so that neither
+ * overflows nor underflows; iamax gives the first index of the largest |x[i]|, 1-based. */
+#define SIMTLAB_VEC(T, SUFFIX)                                                                                  \
+    __global__ void simtlab_vec_##SUFFIX(struct simtlab_vec_args g_)                                            \
+    {                                                                                                           \
+        const struct simtlab_vec_args *g = &g_;                                                                 \
+        const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);                                             \
+        if (i >= g->n)                                                                                          \
+            return;                                                                                             \
+        const long long ix = g->incx, iy = g->incy;                                                             \
+        T *x = (T *)g->x, *y = (T *)g->y;                                                                       \
+        const long long xi = (ix < 0 ? -(long long)(g->n - 1) * ix : 0) + i * ix;                               \
+        const long long yi = (iy < 0 ? -(long long)(g->n - 1) * iy : 0) + i * iy;                               \
+        const T alpha = (T)g->alpha;                                                                            \
+        switch (g->op) {                                                                                        \
+        case SIMTLAB_VEC_AXPY: y[yi] += alpha * x[xi]; break;                                                   \
+        case SIMTLAB_VEC_SCAL: x[xi] = alpha * x[xi]; break;                                                    \
+        case SIMTLAB_VEC_COPY: y[yi] = x[xi]; break;                                                            \
+        default: {                                                                                              \
+            const T t = x[xi];                                                                                  \
+            x[xi] = y[yi];                                                                                      \
+            y[yi] = t;                                                                                          \
+        }                                                                                                       \
+        }                                                                                                       \
+    }                                                                                                           \
+    __attribute__((no_sanitize_thread)) void simtlab_vec_##SUFFIX##_thunk(const void *p)                       \
+    {                                                                                                           \
+        simtlab_vec_##SUFFIX(*(const struct simtlab_vec_args *)p);                                               \
+    }                                                                                                           \
+    __global__ void simtlab_red_##SUFFIX(struct simtlab_vec_args g_)                                            \
+    {                                                                                                           \
+        const struct simtlab_vec_args *g = &g_;                                                                 \
+        __shared__ T sv[256], ss[256];                                                                          \
+        __shared__ int si[256];                                                                                 \
+        const int t = (int)threadIdx.x, n = g->n, op = g->op;                                                   \
+        const long long ix = g->incx, iy = g->incy;                                                             \
+        const T *x = (const T *)g->x, *y = (const T *)g->y;                                                     \
+        const long long x0 = ix < 0 ? -(long long)(n - 1) * ix : 0, y0 = iy < 0 ? -(long long)(n - 1) * iy : 0; \
+        T v = 0, s = 1; /* sum, or (nrm2) scale and sum of squares over scale^2, or (iamax) best */            \
+        int best = -1;                                                                                          \
+        if (op == SIMTLAB_VEC_NRM2)                                                                             \
+            s = 0, v = 1;                                                                                       \
+        for (int i = t; i < n; i += 256) {                                                                      \
+            const T a = x[x0 + i * ix];                                                                         \
+            const T m = a < 0 ? -a : a;                                                                         \
+            if (op == SIMTLAB_VEC_DOT)                                                                          \
+                v += a * y[y0 + i * iy];                                                                        \
+            else if (op == SIMTLAB_VEC_ASUM)                                                                    \
+                v += m;                                                                                         \
+            else if (op == SIMTLAB_VEC_IAMAX) {                                                                 \
+                if (best < 0 || m > v)                                                                          \
+                    v = m, best = i;                                                                            \
+            } else if (m != 0) { /* nrm2: s the largest magnitude so far, v the sum of (x/s)^2 */               \
+                if (m > s)                                                                                      \
+                    v = 1 + v * (s / m) * (s / m), s = m;                                                       \
+                else                                                                                            \
+                    v += (m / s) * (m / s);                                                                     \
+            }                                                                                                   \
+        }                                                                                                       \
+        sv[t] = v, ss[t] = s, si[t] = best;                                                                     \
+        __syncthreads();                                                                                        \
+        for (int h = 128; h > 0; h /= 2) {                                                                      \
+            if (t < h) {                                                                                        \
+                const T v2 = sv[t + h], s2 = ss[t + h];                                                         \
+                const int b2 = si[t + h];                                                                       \
+                if (op == SIMTLAB_VEC_IAMAX) {                                                                  \
+                    if (b2 >= 0 && (si[t] < 0 || v2 > sv[t] || (v2 == sv[t] && b2 < si[t])))                   \
+                        sv[t] = v2, si[t] = b2;                                                                 \
+                } else if (op == SIMTLAB_VEC_NRM2) {                                                            \
+                    const T s1 = ss[t];                                                                         \
+                    if (s2 > s1)                                                                                \
+                        sv[t] = v2 + sv[t] * (s1 / s2) * (s1 / s2), ss[t] = s2;                                 \
+                    else if (s2 != 0)                                                                           \
+                        sv[t] += v2 * (s2 / s1) * (s2 / s1);                                                    \
+                } else                                                                                          \
+                    sv[t] += v2;                                                                                \
+            }                                                                                                   \
+            __syncthreads();                                                                                    \
+        }                                                                                                       \
+        if (t == 0) {                                                                                           \
+            T *out = (T *)g->out;                                                                               \
+            if (op == SIMTLAB_VEC_IAMAX)                                                                        \
+                *(int *)g->out = si[0] + 1;                                                                     \
+            else if (op == SIMTLAB_VEC_NRM2)                                                                    \
+                out[0] = ss[0] * SIMTLAB_SQRT_##SUFFIX(sv[0]);                                                  \
+            else                                                                                                \
+                out[0] = sv[0];                                                                                 \
+        }                                                                                                       \
+    }                                                                                                           \
+    __attribute__((no_sanitize_thread)) void simtlab_red_##SUFFIX##_thunk(const void *p)                       \
+    {                                                                                                           \
+        simtlab_red_##SUFFIX(*(const struct simtlab_vec_args *)p);                                               \
+    }
+
+#define SIMTLAB_SQRT_s sqrtf
+#define SIMTLAB_SQRT_d sqrt
+SIMTLAB_VEC(float, s)
+SIMTLAB_VEC(double, d)
