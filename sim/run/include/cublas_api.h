@@ -11,7 +11,13 @@
  * cublasX_v2 are the same call, as in the toolkit. Values and types are the toolkit's. */
 #pragma once
 #include <stddef.h>
+#include <stdint.h>
 #include "library_types.h"
+#ifdef __cplusplus /* as the toolkit's header: a program may use half and complex types through it */
+#include "cuComplex.h"
+#include "cuda_bf16.h"
+#include "cuda_fp16.h"
+#endif
 
 #define CUBLAS_VER_MAJOR 13
 #define CUBLAS_VER_MINOR 1
