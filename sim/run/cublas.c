@@ -9,7 +9,7 @@
  * CUBLAS_STATUS_EXECUTION_FAILED. Scalars in device memory (CUBLAS_POINTER_MODE_DEVICE) are read
  * when the call is made: the simulator runs a stream's work in order, at once.
  *
- * Not here: complex types, half and bfloat16 data (GemmEx refuses them by name), level 3 beyond
+ * Not here: complex and integer types (GemmEx refuses them by name), level 3 beyond
  * GEMM (trsm, symm, syrk, ...), cuBLASLt's multiplies (its handles are here, at the end),
  * cuBLASXt, the legacy API of cublas.h. */
 #define _GNU_SOURCE
@@ -345,6 +345,14 @@ cublasStatus_t simtlab_cublasGetMatrixAsync(const char *file, int line, int rows
 }
 
 /* ---- scalars and launches ---- */
+/* A half's value (CUBLAS_COMPUTE_16F's alpha and beta are halves) */
+static double half_value(uint16_t h)
+{
+    const int e = (h >> 10) & 0x1f, f = h & 0x3ff;
+    const double m = e == 31 ? (f ? NAN : INFINITY) : e ? ldexp(1024 + f, e - 25) : ldexp(f, -24);
+    return h & 0x8000 ? -m : m;
+}
+
 /* *p, an alpha or beta of elem bytes: read where the pointer mode says it is. 0 and the message
  * when the pointer is NULL or, in device mode, not device memory. */
 static int scalar(const struct simtlab_cublas_context *ctx, const void *p, size_t elem, double *v, const char *what,
@@ -366,7 +374,7 @@ static int scalar(const struct simtlab_cublas_context *ctx, const void *p, size_
             return 0;
         }
     }
-    *v = elem == 4 ? (double)*(const float *)p : *(const double *)p;
+    *v = elem == 2 ? half_value(*(const uint16_t *)p) : elem == 4 ? (double)*(const float *)p : *(const double *)p;
     return 1;
 }
 
@@ -389,13 +397,14 @@ static const char *op_name(int op)
 /* ---- GEMM ---- */
 typedef struct gemm_call {
     const char *fn;
-    int elem; /* 4 or 8 */
+    int elem; /* the scalars' bytes: 4 or 8 (float, double data), or with lowp 2 or 4 (CUBLAS_COMPUTE_16F, 32F) */
     cublasOperation_t ta, tb;
     int m, n, k, lda, ldb, ldc, batch;
     long long sa, sb, sc;
     const void *alpha, *beta, *A, *B;
     void *C;
     int pointer_arrays; /* A, B and C are arrays of batch pointers, in device memory */
+    int lowp, lp_ab, lp_c; /* half or bfloat16 A and B (SIMTLAB_LP_*), and C's type */
 } gemm_call;
 
 static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const gemm_call *g)
@@ -454,13 +463,16 @@ static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const g
                                   .A = g->A,
                                   .B = g->B,
                                   .C = g->C,
-                                  .arrays = g->pointer_arrays};
+                                  .arrays = g->pointer_arrays,
+                                  .lp_ab = g->lp_ab,
+                                  .lp_c = g->lp_c,
+                                  .c_size = g->lowp ? (g->lp_c == SIMTLAB_LP_F32 ? 4 : 2) : g->elem};
     const simtlab_dim3 grid = {blocks_for(g->m, SIMTLAB_GEMM_TILE), blocks_for(g->n, SIMTLAB_GEMM_TILE),
                                (unsigned)g->batch};
     const simtlab_dim3 block = {SIMTLAB_GEMM_THREADS, 1, 1};
-    const size_t shared = 2u * SIMTLAB_GEMM_K * SIMTLAB_GEMM_LDS * (size_t)g->elem;
-    return launch(ctx, fn, file, line, grid, block, shared, g->elem == 4 ? simtlab_sgemm_thunk : simtlab_dgemm_thunk,
-                  &a, sizeof a);
+    const size_t shared = 2u * SIMTLAB_GEMM_K * SIMTLAB_GEMM_LDS * (g->lowp ? 4u : (size_t)g->elem);
+    return launch(ctx, fn, file, line, grid, block, shared,
+                  g->lowp ? simtlab_lpgemm_thunk : g->elem == 4 ? simtlab_sgemm_thunk : simtlab_dgemm_thunk, &a, sizeof a);
 }
 
 #define GEMM_FNS(T, P, E)                                                                                       \
@@ -468,7 +480,7 @@ static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const g
                                            cublasOperation_t tb, int m, int n, int k, const T *alpha, const T *A, \
                                            int lda, const T *B, int ldb, const T *beta, T *C, int ldc)           \
     {                                                                                                           \
-        const gemm_call g = {"cublas" #P "gemm", E, ta, tb, m, n, k, lda, ldb, ldc, 1, 0, 0, 0, alpha, beta, A, B, C, 0}; \
+        const gemm_call g = {"cublas" #P "gemm", E, ta, tb, m, n, k, lda, ldb, ldc, 1, 0, 0, 0, alpha, beta, A, B, C, 0, 0, 0, 0}; \
         return gemm(file, line, h, &g);                                                                         \
     }                                                                                                           \
     cublasStatus_t simtlab_cublas##P##gemmStridedBatched(                                                       \
@@ -477,7 +489,7 @@ static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const g
         const T *beta, T *C, int ldc, long long sc, int batch)                                                  \
     {                                                                                                           \
         const gemm_call g = {"cublas" #P "gemmStridedBatched", E, ta, tb, m, n, k, lda, ldb, ldc, batch, sa, sb, sc, \
-                             alpha, beta, A, B, C, 0};                                                          \
+                             alpha, beta, A, B, C, 0, 0, 0, 0};                                                 \
         return gemm(file, line, h, &g);                                                                         \
     }                                                                                                           \
     cublasStatus_t simtlab_cublas##P##gemmBatched(const char *file, int line, cublasHandle_t h,                 \
@@ -487,31 +499,42 @@ static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const g
                                                   T *const Carray[], int ldc, int batch)                         \
     {                                                                                                           \
         const gemm_call g = {"cublas" #P "gemmBatched", E, ta, tb, m, n, k, lda, ldb, ldc, batch, 0, 0, 0,     \
-                             alpha, beta, Aarray, Barray, (void *)Carray, 1};                                   \
+                             alpha, beta, Aarray, Barray, (void *)Carray, 1, 0, 0, 0};                          \
         return gemm(file, line, h, &g);                                                                         \
     }
 
 GEMM_FNS(float, S, 4)
 GEMM_FNS(double, D, 8)
 
-/* GemmEx and its batched forms: float or double data alone (A, B and C of one type, computed
- * in it); half, bfloat16, integer and complex data are refused by name. */
-static int ex_elem(cudaDataType a, cudaDataType b, cudaDataType c, cublasComputeType_t ct, const char *fn,
-                   const char *file, int line)
+/* GemmEx and its batched forms: float data (CUDA_R_32F, a CUBLAS_COMPUTE_32F* type), double data
+ * (CUDA_R_64F, CUBLAS_COMPUTE_64F), and half or bfloat16 A and B (CUDA_R_16F, CUDA_R_16BF) with C
+ * of the same type or float, computed in float (CUBLAS_COMPUTE_16F too: its alpha and beta are
+ * halves, its products summed in float here, where a GPU may sum them in half). Integer and
+ * complex data are refused by name. Fills g's type fields; 0 and the message if refused. */
+static int ex_types(cudaDataType a, cudaDataType b, cudaDataType c, cublasComputeType_t ct, gemm_call *g,
+                    const char *file, int line)
 {
-    const int f32 = a == CUDA_R_32F && b == CUDA_R_32F && c == CUDA_R_32F;
-    const int f64 = a == CUDA_R_64F && b == CUDA_R_64F && c == CUDA_R_64F;
     const int ct32 = ct == CUBLAS_COMPUTE_32F || ct == CUBLAS_COMPUTE_32F_PEDANTIC || ct == CUBLAS_COMPUTE_32F_FAST_16F ||
                      ct == CUBLAS_COMPUTE_32F_FAST_16BF || ct == CUBLAS_COMPUTE_32F_FAST_TF32;
+    const int ct16 = ct == CUBLAS_COMPUTE_16F || ct == CUBLAS_COMPUTE_16F_PEDANTIC;
     const int ct64 = ct == CUBLAS_COMPUTE_64F || ct == CUBLAS_COMPUTE_64F_PEDANTIC;
-    if (f32 && ct32)
-        return 4;
-    if (f64 && ct64)
-        return 8;
-    refuse(CUBLAS_STATUS_NOT_SUPPORTED, fn, file, line,
-           "Atype = %d, Btype = %d, Ctype = %d, computeType = %d: simtlab's cuBLAS computes float data "
-           "(CUDA_R_32F, with a CUBLAS_COMPUTE_32F* type) and double data (CUDA_R_64F, CUBLAS_COMPUTE_64F) only; "
-           "convert half or bfloat16 data to float first, or run the program on a GPU (simtlab run --mode cuda)",
+    g->lowp = 0;
+    if (a == CUDA_R_32F && b == CUDA_R_32F && c == CUDA_R_32F && ct32)
+        return g->elem = 4;
+    if (a == CUDA_R_64F && b == CUDA_R_64F && c == CUDA_R_64F && ct64)
+        return g->elem = 8;
+    const int lp = a == CUDA_R_16F ? SIMTLAB_LP_F16 : a == CUDA_R_16BF ? SIMTLAB_LP_BF16 : -1;
+    if (lp >= 0 && b == a && (c == a || c == CUDA_R_32F) && (ct32 || (ct16 && a == CUDA_R_16F && c == a))) {
+        g->lowp = 1;
+        g->lp_ab = lp;
+        g->lp_c = c == CUDA_R_32F ? SIMTLAB_LP_F32 : lp;
+        return g->elem = ct16 ? 2 : 4;
+    }
+    refuse(CUBLAS_STATUS_NOT_SUPPORTED, g->fn, file, line,
+           "Atype = %d, Btype = %d, Ctype = %d, computeType = %d: simtlab's cuBLAS multiplies float (CUDA_R_32F "
+           "with a CUBLAS_COMPUTE_32F* type), double (CUDA_R_64F, CUBLAS_COMPUTE_64F), and half or bfloat16 A and B "
+           "(CUDA_R_16F, CUDA_R_16BF: the same type for both) into C of their type or float; convert the data, or run "
+           "the program on a GPU (simtlab run --mode cuda)",
            (int)a, (int)b, (int)c, (int)ct);
     return 0;
 }
@@ -523,10 +546,9 @@ cublasStatus_t simtlab_cublasGemmEx(const char *file, int line, cublasHandle_t h
 {
     (void)algo;
     HANDLE(h, "cublasGemmEx");
-    const int e = ex_elem(at, bt, ct, comp, "cublasGemmEx", file, line);
-    if (!e)
+    gemm_call g = {"cublasGemmEx", 0, ta, tb, m, n, k, lda, ldb, ldc, 1, 0, 0, 0, alpha, beta, A, B, C, 0, 0, 0, 0};
+    if (!ex_types(at, bt, ct, comp, &g, file, line))
         return CUBLAS_STATUS_NOT_SUPPORTED;
-    const gemm_call g = {"cublasGemmEx", e, ta, tb, m, n, k, lda, ldb, ldc, 1, 0, 0, 0, alpha, beta, A, B, C, 0};
     return gemm(file, line, h, &g);
 }
 
@@ -539,11 +561,10 @@ cublasStatus_t simtlab_cublasGemmStridedBatchedEx(const char *file, int line, cu
 {
     (void)algo;
     HANDLE(h, "cublasGemmStridedBatchedEx");
-    const int e = ex_elem(at, bt, ct, comp, "cublasGemmStridedBatchedEx", file, line);
-    if (!e)
+    gemm_call g = {"cublasGemmStridedBatchedEx", 0, ta, tb, m, n, k, lda, ldb, ldc, batch, sa, sb, sc,
+                   alpha, beta, A, B, C, 0, 0, 0, 0};
+    if (!ex_types(at, bt, ct, comp, &g, file, line))
         return CUBLAS_STATUS_NOT_SUPPORTED;
-    const gemm_call g = {"cublasGemmStridedBatchedEx", e, ta, tb, m, n, k, lda, ldb, ldc, batch, sa, sb, sc,
-                         alpha, beta, A, B, C, 0};
     return gemm(file, line, h, &g);
 }
 
@@ -556,11 +577,10 @@ cublasStatus_t simtlab_cublasGemmBatchedEx(const char *file, int line, cublasHan
 {
     (void)algo;
     HANDLE(h, "cublasGemmBatchedEx");
-    const int e = ex_elem(at, bt, ct, comp, "cublasGemmBatchedEx", file, line);
-    if (!e)
+    gemm_call g = {"cublasGemmBatchedEx", 0, ta, tb, m, n, k, lda, ldb, ldc, batch, 0, 0, 0,
+                   alpha, beta, Aarray, Barray, (void *)Carray, 1, 0, 0, 0};
+    if (!ex_types(at, bt, ct, comp, &g, file, line))
         return CUBLAS_STATUS_NOT_SUPPORTED;
-    const gemm_call g = {"cublasGemmBatchedEx", e, ta, tb, m, n, k, lda, ldb, ldc, batch, 0, 0, 0,
-                         alpha, beta, Aarray, Barray, (void *)Carray, 1};
     return gemm(file, line, h, &g);
 }
 

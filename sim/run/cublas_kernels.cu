@@ -19,7 +19,7 @@
  * B whichever way each is transposed. Each of A and B is read once for every tile of C that
  * needs it: A n/64 times, B m/64 times (rounded up). C is read only when beta is not 0 (cuBLAS
  * does not read C then: it may hold anything), and written once. */
-#define SIMTLAB_GEMM(T, NAME)                                                                                   \
+#define SIMTLAB_GEMM(T, E, CE, NAME, LD, LDC, STC)                                                               \
     __global__ void NAME(struct simtlab_gemm_args g_)                                                           \
     {                                                                                                           \
         const struct simtlab_gemm_args *g = &g_; /* a copy on the thread's stack: its own registers */        \
@@ -28,16 +28,16 @@
         const int tid = (int)threadIdx.x, tx = tid % 16, ty = tid / 16;                                         \
         const int i0 = (int)blockIdx.x * SIMTLAB_GEMM_TILE, j0 = (int)blockIdx.y * SIMTLAB_GEMM_TILE;         \
         const int m = g->m, n = g->n, k = g->k, lda = g->lda, ldb = g->ldb, ldc = g->ldc;                       \
-        const T *A, *B;                                                                                         \
-        T *C;                                                                                                   \
+        const E *A, *B; /* E: A's and B's elements, CE: C's; T: the arithmetic */                              \
+        CE *C;                                                                                                  \
         if (g->arrays) { /* the batch's pointers, read from device memory as cuBLAS reads them */               \
-            A = ((const T *const *)g->A)[blockIdx.z];                                                           \
-            B = ((const T *const *)g->B)[blockIdx.z];                                                           \
-            C = ((T *const *)g->C)[blockIdx.z];                                                                 \
+            A = ((const E *const *)g->A)[blockIdx.z];                                                           \
+            B = ((const E *const *)g->B)[blockIdx.z];                                                           \
+            C = ((CE *const *)g->C)[blockIdx.z];                                                                \
         } else {                                                                                                \
-            A = (const T *)g->A + (long long)blockIdx.z * g->stride_a;                                          \
-            B = (const T *)g->B + (long long)blockIdx.z * g->stride_b;                                          \
-            C = (T *)g->C + (long long)blockIdx.z * g->stride_c;                                                \
+            A = (const E *)g->A + (long long)blockIdx.z * g->stride_a;                                          \
+            B = (const E *)g->B + (long long)blockIdx.z * g->stride_b;                                          \
+            C = (CE *)((char *)g->C + (long long)blockIdx.z * g->stride_c * g->c_size);                         \
         }                                                                                                       \
         const T alpha = (T)g->alpha, beta = (T)g->beta;                                                         \
         T acc[4][4];                                                                                            \
@@ -53,13 +53,13 @@
                 const int ai = g->ta ? e / 16 : e % 64, ak = g->ta ? e % 16 : e / 64;                           \
                 T a = 0;                                                                                        \
                 if (i0 + ai < m && k0 + ak < k)                                                                 \
-                    a = g->ta ? A[(k0 + ak) + (long long)(i0 + ai) * lda] : A[(i0 + ai) + (long long)(k0 + ak) * lda]; \
+                    a = LD(A, g->ta ? (k0 + ak) + (long long)(i0 + ai) * lda : (i0 + ai) + (long long)(k0 + ak) * lda); \
                 As[ak * SIMTLAB_GEMM_LDS + ai] = a;                                                             \
                 /* op(B)(kk, j): B[kk + j ldb] (N) or B[j + kk ldb] (T) */                                      \
                 const int bj = g->tb ? e % 64 : e / 16, bk = g->tb ? e / 64 : e % 16;                           \
                 T b = 0;                                                                                        \
                 if (j0 + bj < n && k0 + bk < k)                                                                 \
-                    b = g->tb ? B[(j0 + bj) + (long long)(k0 + bk) * ldb] : B[(k0 + bk) + (long long)(j0 + bj) * ldb]; \
+                    b = LD(B, g->tb ? (j0 + bj) + (long long)(k0 + bk) * ldb : (k0 + bk) + (long long)(j0 + bj) * ldb); \
                 Bs[bk * SIMTLAB_GEMM_LDS + bj] = b;                                                             \
             }                                                                                                   \
             __syncthreads();                                                                                    \
@@ -84,15 +84,76 @@
                 if (i < m && j < n) {                                                                           \
                     T v = alpha * acc[p][q];                                                                    \
                     if (beta != 0)                                                                              \
-                        v += beta * C[i + (long long)j * ldc];                                                  \
-                    C[i + (long long)j * ldc] = v;                                                              \
+                        v += beta * LDC(C, i + (long long)j * ldc);                                             \
+                    STC(C, i + (long long)j * ldc, v);                                                          \
                 }                                                                                               \
             }                                                                                                   \
     }                                                                                                           \
     __attribute__((no_sanitize_thread)) void NAME##_thunk(const void *p) { NAME(*(const struct simtlab_gemm_args *)p); }
 
-SIMTLAB_GEMM(float, simtlab_sgemm)
-SIMTLAB_GEMM(double, simtlab_dgemm)
+#define SIMTLAB_PLAIN_LD(X, i) ((X)[i])
+#define SIMTLAB_PLAIN_ST(X, i, v) ((X)[i] = (v))
+SIMTLAB_GEMM(float, float, float, simtlab_sgemm, SIMTLAB_PLAIN_LD, SIMTLAB_PLAIN_LD, SIMTLAB_PLAIN_ST)
+SIMTLAB_GEMM(double, double, double, simtlab_dgemm, SIMTLAB_PLAIN_LD, SIMTLAB_PLAIN_LD, SIMTLAB_PLAIN_ST)
+
+/* Half and bfloat16 data (cublasGemmEx & co. with CUDA_R_16F or CUDA_R_16BF A and B, C of the
+ * same type or float): 2-byte loads, the arithmetic in float, C rounded to nearest even when it
+ * is 16-bit. g->lp_ab and g->lp_c say the types (SIMTLAB_LP_*). */
+__device__ float simtlab_half_to_float(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, f = h & 0x3ffu;
+    union { uint32_t u; float f; } r;
+    if (e == 31)
+        r.u = sign | 0x7f800000u | f << 13; /* Inf, NaN */
+    else if (e)
+        r.u = sign | (e + 112) << 23 | f << 13;
+    else { /* zero and subnormals: f * 2^-24, exact in float */
+        r.f = (float)f * 0x1p-24f;
+        r.u |= sign;
+    }
+    return r.f;
+}
+__device__ uint16_t simtlab_float_to_half(float x)
+{
+    union { float f; uint32_t u; } v = {x};
+    const uint32_t sign = (v.u >> 16) & 0x8000u, a = v.u & 0x7fffffffu;
+    if (a >= 0x7f800000u) /* Inf, NaN (kept quiet) */
+        return (uint16_t)(sign | 0x7c00u | (a > 0x7f800000u ? 0x200u : 0));
+    if (a >= 0x477ff000u) /* rounds past 65504: Inf */
+        return (uint16_t)(sign | 0x7c00u);
+    if (a < 0x38800000u) { /* below 2^-14: a subnormal half, x / 2^-24 rounded to nearest even */
+        union { float f; uint32_t u; } m = {.u = a};
+        const float q = m.f * 0x1p24f, fl = (float)(uint32_t)q;
+        uint32_t r = (uint32_t)q;
+        if (q - fl > 0.5f || (q - fl == 0.5f && (r & 1)))
+            r++;
+        return (uint16_t)(sign | r);
+    }
+    const uint32_t mant = a + 0xfffu + ((a >> 13) & 1u) - (112u << 23); /* round to nearest even */
+    return (uint16_t)(sign | mant >> 13);
+}
+__device__ float simtlab_bf16_to_float(uint16_t h)
+{
+    union { uint32_t u; float f; } r = {(uint32_t)h << 16};
+    return r.f;
+}
+__device__ uint16_t simtlab_float_to_bf16(float x)
+{
+    union { float f; uint32_t u; } v = {x};
+    if ((v.u & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((v.u >> 16) | 0x40u); /* NaN, quiet */
+    return (uint16_t)((v.u + 0x7fffu + ((v.u >> 16) & 1u)) >> 16);
+}
+#define SIMTLAB_LP_LD(X, i) (g->lp_ab == SIMTLAB_LP_BF16 ? simtlab_bf16_to_float((X)[i]) : simtlab_half_to_float((X)[i]))
+#define SIMTLAB_LP_LDC(X, i)                                                                                    \
+    (g->lp_c == SIMTLAB_LP_F32    ? ((const float *)(X))[i]                                                    \
+     : g->lp_c == SIMTLAB_LP_BF16 ? simtlab_bf16_to_float(((const uint16_t *)(X))[i])                          \
+                                  : simtlab_half_to_float(((const uint16_t *)(X))[i]))
+#define SIMTLAB_LP_STC(X, i, v)                                                                                 \
+    (g->lp_c == SIMTLAB_LP_F32    ? (void)(((float *)(X))[i] = (v))                                            \
+     : g->lp_c == SIMTLAB_LP_BF16 ? (void)(((uint16_t *)(X))[i] = simtlab_float_to_bf16(v))                    \
+                                  : (void)(((uint16_t *)(X))[i] = simtlab_float_to_half(v)))
+SIMTLAB_GEMM(float, uint16_t, void, simtlab_lpgemm, SIMTLAB_LP_LD, SIMTLAB_LP_LDC, SIMTLAB_LP_STC)
 
 /* ---- GEMV: y = alpha op(A) x + beta y ----
  * op = N: one thread an element of y, looping over the columns (a warp reads 32 consecutive

@@ -21,7 +21,10 @@ struct simtlab_gemm_args {
     const void *A, *B;
     void *C;
     int arrays; /* A, B and C are device arrays of the batch's matrices (cublasSgemmBatched) */
+    int lp_ab, lp_c; /* simtlab_lpgemm: A's and B's type, C's (SIMTLAB_LP_*) */
+    int c_size;      /* bytes of an element of C */
 };
+enum { SIMTLAB_LP_F32, SIMTLAB_LP_F16, SIMTLAB_LP_BF16 };
 
 struct simtlab_gemv_args {
     int trans, m, n, lda, incx, incy; /* A is m x n */
@@ -45,6 +48,7 @@ extern "C" {
 #endif
 void simtlab_sgemm_thunk(const void *p);
 void simtlab_dgemm_thunk(const void *p);
+void simtlab_lpgemm_thunk(const void *p);
 void simtlab_sgemv_thunk(const void *p);
 void simtlab_dgemv_thunk(const void *p);
 void simtlab_vec_s_thunk(const void *p);

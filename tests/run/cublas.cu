@@ -1,14 +1,16 @@
 // tests/run/cublas.cu - cuBLAS's classic API as an ordinary program calls it (with nvcc:
 // -lcublas): GEMM in all four transposes on edge sizes and padded leading dimensions, double,
-// strided and pointer-array batches, GemmEx, GEMV both ways, level 1, the copy helpers, device
-// pointer mode, and the errors a student meets (a leading dimension too small, no handle, half
-// data in GemmEx). Results against a double-precision reference on the host: relative error at
+// strided and pointer-array batches, GemmEx on float, half and bfloat16 data, GEMV both ways,
+// level 1, the copy helpers, device pointer mode, and the errors a student meets (a leading
+// dimension too small, no handle, integer data in GemmEx). Results against a double-precision reference on the host: relative error at
 // most 1e-5 for float (k <= 70 terms of magnitude <= 1), 1e-12 for double. Prints
 // "cublas: correct" when every check holds; the checks hold on a GPU too.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 static int failures;
@@ -276,6 +278,77 @@ int main()
         free(x), free(y);
     }
 
+    // GemmEx on half and bfloat16 data, 48 x 40 x 36, transa = T: products of 16-bit values are
+    // exact in float, so C in float is within float's rounding of the double reference of the
+    // rounded inputs; C in half or bfloat16 within half a unit of its last place (2^-11, 2^-8)
+    {
+        const int m = 48, n = 40, k = 36;
+        float *Af = host_random<float>((size_t)k * m, 14), *Bf = host_random<float>((size_t)k * n, 15);
+        __half *Ah = (__half *)malloc((size_t)k * m * 2), *Bh = (__half *)malloc((size_t)k * n * 2);
+        __nv_bfloat16 *Ab = (__nv_bfloat16 *)malloc((size_t)k * m * 2), *Bb = (__nv_bfloat16 *)malloc((size_t)k * n * 2);
+        double *A1 = (double *)malloc((size_t)k * m * 8), *B1 = (double *)malloc((size_t)k * n * 8);
+        double *A2 = (double *)malloc((size_t)k * m * 8), *B2 = (double *)malloc((size_t)k * n * 8);
+        for (int i = 0; i < k * m; i++)
+            Ah[i] = __float2half(Af[i]), Ab[i] = __float2bfloat16(Af[i]), A1[i] = __half2float(Ah[i]),
+            A2[i] = __bfloat162float(Ab[i]);
+        for (int i = 0; i < k * n; i++)
+            Bh[i] = __float2half(Bf[i]), Bb[i] = __float2bfloat16(Bf[i]), B1[i] = __half2float(Bh[i]),
+            B2[i] = __bfloat162float(Bb[i]);
+        __half *dAh = device_copy(Ah, (size_t)k * m), *dBh = device_copy(Bh, (size_t)k * n), *dCh;
+        __nv_bfloat16 *dAb = device_copy(Ab, (size_t)k * m), *dBb = device_copy(Bb, (size_t)k * n), *dCb;
+        float *dCf;
+        cudaMalloc(&dCf, (size_t)m * n * 4), cudaMalloc(&dCh, (size_t)m * n * 2), cudaMalloc(&dCb, (size_t)m * n * 2);
+        const float one = 1, zero = 0;
+        float *cf = (float *)malloc((size_t)m * n * 4);
+        double *ref = (double *)malloc((size_t)m * n * 8), *got = (double *)malloc((size_t)m * n * 8);
+        for (int pass = 0; pass < 4; pass++) { // half -> float, half -> half, bf16 -> float, bf16 -> bf16
+            const bool bf = pass >= 2, to16 = pass % 2 == 1;
+            const cudaDataType t = bf ? CUDA_R_16BF : CUDA_R_16F;
+            cublasStatus_t st = cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &one, bf ? (void *)dAb : (void *)dAh, t,
+                                             k, bf ? (void *)dBb : (void *)dBh, t, k, &zero,
+                                             to16 ? (bf ? (void *)dCb : (void *)dCh) : (void *)dCf,
+                                             to16 ? t : CUDA_R_32F, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+            if (to16 && bf) {
+                __nv_bfloat16 *c16 = (__nv_bfloat16 *)malloc((size_t)m * n * 2);
+                cudaMemcpy(c16, dCb, (size_t)m * n * 2, cudaMemcpyDeviceToHost);
+                for (int i = 0; i < m * n; i++)
+                    got[i] = __bfloat162float(c16[i]);
+                free(c16);
+            } else if (to16) {
+                __half *c16 = (__half *)malloc((size_t)m * n * 2);
+                cudaMemcpy(c16, dCh, (size_t)m * n * 2, cudaMemcpyDeviceToHost);
+                for (int i = 0; i < m * n; i++)
+                    got[i] = __half2float(c16[i]);
+                free(c16);
+            } else {
+                cudaMemcpy(cf, dCf, (size_t)m * n * 4, cudaMemcpyDeviceToHost);
+                for (int i = 0; i < m * n; i++)
+                    got[i] = cf[i];
+            }
+            double worst = 0;
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < m; i++) {
+                    double r = 0, mag = 0;
+                    for (int p = 0; p < k; p++) {
+                        const double x = (bf ? A2 : A1)[p + i * k] * (bf ? B2 : B1)[p + j * k];
+                        r += x, mag += fabs(x);
+                    }
+                    // allowed: the float sum's rounding (k terms), then C's own: half a unit of the
+                    // last place of a half (2^-11 relative, 2^-25 below 2^-14) or a bfloat16 (2^-8)
+                    const double bound = k * 0x1p-23 * mag +
+                                         (!to16 ? 0 : bf ? 0x1p-8 * fabs(r) : 0x1p-11 * fabs(r) + 0x1p-25);
+                    const double e = fabs(got[i + j * m] - r) / (bound + 1e-300);
+                    worst = e > worst ? e : worst;
+                }
+            printf("cublas: GemmEx %s -> %s: status %d, error %.2f of its bound\n", bf ? "bf16" : "half",
+                   to16 ? (bf ? "bf16" : "half") : "float", (int)st, worst);
+            check(st == CUBLAS_STATUS_SUCCESS && worst <= 1, "GemmEx on 16-bit data");
+        }
+        cudaFree(dAh), cudaFree(dBh), cudaFree(dCh), cudaFree(dAb), cudaFree(dBb), cudaFree(dCb), cudaFree(dCf);
+        free(Af), free(Bf), free(Ah), free(Bh), free(Ab), free(Bb), free(A1), free(B1), free(A2), free(B2);
+        free(cf), free(ref), free(got);
+    }
+
     // errors: each returns its status; nothing runs
     {
         float *d;
@@ -284,17 +357,15 @@ int main()
         check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 64, 64, 64, &one, d, 10, d, 64, &one, d, 64) ==
                   CUBLAS_STATUS_INVALID_VALUE,
               "lda < m is CUBLAS_STATUS_INVALID_VALUE");
-        const cublasStatus_t half = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, d, CUDA_R_16F, 8, d,
-                                                 CUDA_R_16F, 8, &one, d, CUDA_R_32F, 8, CUBLAS_COMPUTE_32F,
-                                                 CUBLAS_GEMM_DEFAULT);
-#ifdef SIMTLAB_RUN // the simulator's cuBLAS computes float and double data only
-        check(half == CUBLAS_STATUS_NOT_SUPPORTED, "GemmEx on half data is CUBLAS_STATUS_NOT_SUPPORTED");
+#ifdef SIMTLAB_RUN // the simulator's cuBLAS multiplies no integer data; a GPU's checks its own way
+        const cublasStatus_t i8 = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, d, CUDA_R_8I, 8, d,
+                                               CUDA_R_8I, 8, &one, d, CUDA_R_32F, 8, CUBLAS_COMPUTE_32F,
+                                               CUBLAS_GEMM_DEFAULT);
+        check(i8 == CUBLAS_STATUS_NOT_SUPPORTED, "GemmEx on int8 data is CUBLAS_STATUS_NOT_SUPPORTED");
         cublasHandle_t none = NULL; // a GPU's cuBLAS may not check it
         check(cublasSgemm(none, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, d, 8, d, 8, &one, d, 8) ==
                   CUBLAS_STATUS_NOT_INITIALIZED,
               "a NULL handle");
-#else
-        check(half == CUBLAS_STATUS_SUCCESS, "GemmEx on half data");
 #endif
         cudaFree(d);
     }

@@ -464,7 +464,7 @@ elseif(CASE STREQUAL "cublas")
   expect("${js}" 49152 kernels 1 hbm read_bytes)
   expect("${js}" 16384 kernels 1 hbm write_bytes)
   expect_text("${err}" "cublasSgemm at cublas.cu:[0-9]+ returned CUBLAS_STATUS_INVALID_VALUE: lda = 10 is less than max\\(1, m\\) = 64" "lda too small")
-  expect_text("${err}" "cublasGemmEx at cublas.cu:[0-9]+ returned CUBLAS_STATUS_NOT_SUPPORTED: Atype = 2" "half data")
+  expect_text("${err}" "cublasGemmEx at cublas.cu:[0-9]+ returned CUBLAS_STATUS_NOT_SUPPORTED: Atype = 3" "int8 data")
   expect_text("${err}" "cublasSgemm at cublas.cu:[0-9]+ returned CUBLAS_STATUS_NOT_INITIALIZED: the handle 0?x?0? is NULL|the handle \\(nil\\) is NULL" "no handle")
   # detailed mode: no bank conflicts in the GEMM (its slices are padded), sectors of whole lines
   run(0 ${SRC}/tests/run/cublas.cu --detail --json ${J})

@@ -1,6 +1,6 @@
 /* sim/run/include/cublas_api.h - cuBLAS on the simulator: the classic (v2) API's handles, the
  * host-device helpers, and the float and double BLAS that programs call most (GEMM, batched and
- * strided GEMM, GemmEx on float or double data, GEMV, and level 1: axpy, scal, copy, swap, dot,
+ * strided GEMM, GemmEx on float, double, half or bfloat16 data, GEMV, and level 1: axpy, scal, copy, swap, dot,
  * nrm2, asum, amax). Each call is one launch of simtlab's own kernel (sim/run/cublas_kernels.cu),
  * counted and timed like the program's kernels and named after the call in the report (not
  * NVIDIA's kernels: docs/run.md, "cuBLAS"). Other cuBLAS functions are not declared: a program
