@@ -649,7 +649,7 @@ static cublasStatus_t reduce(const char *fn, int elem, int op, const char *file,
     HANDLE(h, fn);
     if (!result)
         return refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line, "result is NULL; pass where the result goes");
-    const size_t rsize = op == SIMTLAB_VEC_IAMAX ? sizeof(int) : (size_t)elem;
+    const size_t rsize = op >= SIMTLAB_VEC_IAMAX ? sizeof(int) : (size_t)elem;
     const int device = ctx->ptr_mode == CUBLAS_POINTER_MODE_DEVICE;
     if (n <= 0 || (op != SIMTLAB_VEC_DOT && incx <= 0)) { /* cuBLAS's result then: 0 */
         if (device)
@@ -672,6 +672,44 @@ static cublasStatus_t reduce(const char *fn, int elem, int op, const char *file,
     return sim_memcpy(result, ctx->result, rsize, SIM_COPY_D2H) == SIM_OK
                ? CUBLAS_STATUS_SUCCESS
                : refuse(CUBLAS_STATUS_MAPPING_ERROR, fn, file, line, "the result could not be copied to %p", result);
+}
+
+/* geam and ger: one thread an element of the m x n result (a grid of m/256 x n blocks) */
+static cublasStatus_t mat(const char *fn, int elem, int op, const char *file, int line, cublasHandle_t h,
+                          cublasOperation_t ta, cublasOperation_t tb, int m, int n, const void *alpha, const void *A,
+                          int lda, const void *beta, const void *B, int ldb, void *C, int ldc, const void *x, int incx,
+                          const void *y, int incy)
+{
+    HANDLE(h, fn);
+    const int rows_a = ta == CUBLAS_OP_N ? m : n, rows_b = tb == CUBLAS_OP_N ? m : n;
+    if (op == SIMTLAB_MAT_GER && (m < 0 || n < 0 || ldc < (m > 1 ? m : 1) || !incx || !incy))
+        return refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line,
+                      "m = %d, n = %d, lda = %d, incx = %d, incy = %d: m and n must be at least 0, lda at least "
+                      "max(1, m), the increments not 0",
+                      m, n, ldc, incx, incy);
+    if (op == SIMTLAB_MAT_GEAM && ((unsigned)ta > CUBLAS_OP_C || (unsigned)tb > CUBLAS_OP_C || m < 0 || n < 0 ||
+                                   ldc < (m > 1 ? m : 1) || lda < (rows_a > 1 ? rows_a : 1) ||
+                                   ldb < (rows_b > 1 ? rows_b : 1)))
+        return refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line,
+                      "m = %d, n = %d, ldc = %d, lda = %d, ldb = %d, transa = %d, transb = %d: m and n must be at "
+                      "least 0, ldc at least max(1, m), lda and ldb at least the rows of A and B as stored (m, or n "
+                      "when transposed), the operations CUBLAS_OP_N, _T or _C",
+                      m, n, ldc, lda, ldb, (int)ta, (int)tb);
+    double a, b = 0;
+    if (!scalar(ctx, alpha, (size_t)elem, &a, "alpha", fn, file, line) ||
+        (op == SIMTLAB_MAT_GEAM && !scalar(ctx, beta, (size_t)elem, &b, "beta", fn, file, line)))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (!m || !n)
+        return CUBLAS_STATUS_SUCCESS;
+    if (n > 65535)
+        return refuse(CUBLAS_STATUS_NOT_SUPPORTED, fn, file, line,
+                      "n = %d is more than the 65535 columns simtlab's kernel takes (one grid row a column); split "
+                      "the matrix into calls of at most 65535 columns",
+                      n);
+    struct simtlab_mat_args g = {op, ta != CUBLAS_OP_N, tb != CUBLAS_OP_N, m, n, lda, ldb, ldc, incx, incy, a, b,
+                                 A, B, x, y, C};
+    return launch(ctx, fn, file, line, (simtlab_dim3){blocks_for(m, 256), (unsigned)n, 1}, (simtlab_dim3){256, 1, 1}, 0,
+                  elem == 4 ? simtlab_mat_s_thunk : simtlab_mat_d_thunk, &g, sizeof g);
 }
 
 #define L1_FNS(T, P, E, I)                                                                                      \
@@ -714,6 +752,25 @@ static cublasStatus_t reduce(const char *fn, int elem, int op, const char *file,
                                             int incx, int *result)                                              \
     {                                                                                                           \
         return reduce("cublasI" #I "amax", E, SIMTLAB_VEC_IAMAX, file, line, h, n, x, incx, NULL, 1, result);   \
+    }                                                                                                           \
+    cublasStatus_t simtlab_cublasI##I##amin(const char *file, int line, cublasHandle_t h, int n, const T *x,    \
+                                            int incx, int *result)                                              \
+    {                                                                                                           \
+        return reduce("cublasI" #I "amin", E, SIMTLAB_VEC_IAMIN, file, line, h, n, x, incx, NULL, 1, result);   \
+    }                                                                                                           \
+    cublasStatus_t simtlab_cublas##P##geam(const char *file, int line, cublasHandle_t h, cublasOperation_t ta,  \
+                                           cublasOperation_t tb, int m, int n, const T *alpha, const T *A,      \
+                                           int lda, const T *beta, const T *B, int ldb, T *C, int ldc)          \
+    {                                                                                                           \
+        return mat("cublas" #P "geam", E, SIMTLAB_MAT_GEAM, file, line, h, ta, tb, m, n, alpha, A, lda, beta, B, \
+                   ldb, C, ldc, NULL, 1, NULL, 1);                                                              \
+    }                                                                                                           \
+    cublasStatus_t simtlab_cublas##P##ger(const char *file, int line, cublasHandle_t h, int m, int n,           \
+                                          const T *alpha, const T *x, int incx, const T *y, int incy, T *A,     \
+                                          int lda)                                                              \
+    {                                                                                                           \
+        return mat("cublas" #P "ger", E, SIMTLAB_MAT_GER, file, line, h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, alpha, \
+                   NULL, 1, NULL, NULL, 1, A, lda, x, incx, y, incy);                                           \
     }
 
 L1_FNS(float, S, 4, s)

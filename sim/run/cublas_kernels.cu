@@ -208,7 +208,8 @@ SIMTLAB_GEMV(double, simtlab_dgemv)
  * iamax): one block of 256 threads, each a strided share, then a tree in shared memory; the
  * result is one value (or index) in out[0], which cublas.c copies where the caller asked. nrm2
  * sums squares scaled by the largest magnitude, as the reference BLAS does, so that neither
- * overflows nor underflows; iamax gives the first index of the largest |x[i]|, 1-based. */
+ * overflows nor underflows; iamax and iamin give the first index of the largest or smallest
+ * |x[i]|, 1-based. */
 #define SIMTLAB_VEC(T, SUFFIX)                                                                                  \
     __global__ void simtlab_vec_##SUFFIX(struct simtlab_vec_args g_)                                            \
     {                                                                                                           \
@@ -256,8 +257,8 @@ SIMTLAB_GEMV(double, simtlab_dgemv)
                 v += a * y[y0 + i * iy];                                                                        \
             else if (op == SIMTLAB_VEC_ASUM)                                                                    \
                 v += m;                                                                                         \
-            else if (op == SIMTLAB_VEC_IAMAX) {                                                                 \
-                if (best < 0 || m > v)                                                                          \
+            else if (op == SIMTLAB_VEC_IAMAX || op == SIMTLAB_VEC_IAMIN) {                                      \
+                if (best < 0 || (op == SIMTLAB_VEC_IAMAX ? m > v : m < v))                                      \
                     v = m, best = i;                                                                            \
             } else if (m != 0) { /* nrm2: s the largest magnitude so far, v the sum of (x/s)^2 */               \
                 if (m > s)                                                                                      \
@@ -272,8 +273,9 @@ SIMTLAB_GEMV(double, simtlab_dgemv)
             if (t < h) {                                                                                        \
                 const T v2 = sv[t + h], s2 = ss[t + h];                                                         \
                 const int b2 = si[t + h];                                                                       \
-                if (op == SIMTLAB_VEC_IAMAX) {                                                                  \
-                    if (b2 >= 0 && (si[t] < 0 || v2 > sv[t] || (v2 == sv[t] && b2 < si[t])))                   \
+                if (op == SIMTLAB_VEC_IAMAX || op == SIMTLAB_VEC_IAMIN) { /* ties: the first index */           \
+                    if (b2 >= 0 && (si[t] < 0 || (op == SIMTLAB_VEC_IAMAX ? v2 > sv[t] : v2 < sv[t]) ||        \
+                                    (v2 == sv[t] && b2 < si[t])))                                               \
                         sv[t] = v2, si[t] = b2;                                                                 \
                 } else if (op == SIMTLAB_VEC_NRM2) {                                                            \
                     const T s1 = ss[t];                                                                         \
@@ -288,7 +290,7 @@ SIMTLAB_GEMV(double, simtlab_dgemv)
         }                                                                                                       \
         if (t == 0) {                                                                                           \
             T *out = (T *)g->out;                                                                               \
-            if (op == SIMTLAB_VEC_IAMAX)                                                                        \
+            if (op == SIMTLAB_VEC_IAMAX || op == SIMTLAB_VEC_IAMIN)                                             \
                 *(int *)g->out = si[0] + 1;                                                                     \
             else if (op == SIMTLAB_VEC_NRM2)                                                                    \
                 out[0] = ss[0] * SIMTLAB_SQRT_##SUFFIX(sv[0]);                                                  \
@@ -305,3 +307,41 @@ SIMTLAB_GEMV(double, simtlab_dgemv)
 #define SIMTLAB_SQRT_d sqrt
 SIMTLAB_VEC(float, s)
 SIMTLAB_VEC(double, d)
+
+/* ---- matrix updates: geam (C = alpha op(A) + beta op(B)) and ger (A += alpha x y^T) ----
+ * One thread an element of the m x n result, consecutive threads down a column (consecutive
+ * addresses of C, or of A for ger). geam reads A only when alpha is not 0 and B only when beta is
+ * not 0, as cuBLAS (either may then be anything); C may be A or B, untransposed, in place. */
+#define SIMTLAB_MAT(T, SUFFIX)                                                                                  \
+    __global__ void simtlab_mat_##SUFFIX(struct simtlab_mat_args g_)                                            \
+    {                                                                                                           \
+        const struct simtlab_mat_args *g = &g_;                                                                 \
+        const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x), j = (int)blockIdx.y;                        \
+        if (i >= g->m)                                                                                          \
+            return;                                                                                             \
+        const T alpha = (T)g->alpha, beta = (T)g->beta;                                                        \
+        if (g->op == SIMTLAB_MAT_GER) {                                                                         \
+            const T *x = (const T *)g->x, *y = (const T *)g->y;                                                \
+            T *A = (T *)g->C;                                                                                   \
+            const long long ix = g->incx, iy = g->incy;                                                         \
+            const long long x0 = ix < 0 ? -(long long)(g->m - 1) * ix : 0;                                      \
+            const long long y0 = iy < 0 ? -(long long)(g->n - 1) * iy : 0;                                      \
+            A[i + (long long)j * g->ldc] += alpha * x[x0 + i * ix] * y[y0 + j * iy];                            \
+            return;                                                                                             \
+        }                                                                                                       \
+        const T *A = (const T *)g->A, *B = (const T *)g->B;                                                     \
+        T *C = (T *)g->C;                                                                                       \
+        T v = 0;                                                                                                \
+        if (alpha != 0)                                                                                         \
+            v = alpha * (g->ta ? A[j + (long long)i * g->lda] : A[i + (long long)j * g->lda]);                  \
+        if (beta != 0)                                                                                          \
+            v += beta * (g->tb ? B[j + (long long)i * g->ldb] : B[i + (long long)j * g->ldb]);                  \
+        C[i + (long long)j * g->ldc] = v;                                                                       \
+    }                                                                                                           \
+    __attribute__((no_sanitize_thread)) void simtlab_mat_##SUFFIX##_thunk(const void *p)                       \
+    {                                                                                                           \
+        simtlab_mat_##SUFFIX(*(const struct simtlab_mat_args *)p);                                              \
+    }
+
+SIMTLAB_MAT(float, s)
+SIMTLAB_MAT(double, d)

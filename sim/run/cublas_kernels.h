@@ -34,13 +34,21 @@ struct simtlab_gemv_args {
 };
 
 enum { SIMTLAB_VEC_AXPY, SIMTLAB_VEC_SCAL, SIMTLAB_VEC_COPY, SIMTLAB_VEC_SWAP, /* element-wise */
-       SIMTLAB_VEC_DOT, SIMTLAB_VEC_NRM2, SIMTLAB_VEC_ASUM, SIMTLAB_VEC_IAMAX };  /* reductions */
+       SIMTLAB_VEC_DOT, SIMTLAB_VEC_NRM2, SIMTLAB_VEC_ASUM, SIMTLAB_VEC_IAMAX, SIMTLAB_VEC_IAMIN }; /* reductions */
 
 struct simtlab_vec_args {
     int op, n, incx, incy;
     double alpha;
     void *x, *y;
     void *out; /* a reduction's result: one element (an int for iamax) */
+};
+
+enum { SIMTLAB_MAT_GEAM, SIMTLAB_MAT_GER };
+struct simtlab_mat_args {
+    int op, ta, tb, m, n, lda, ldb, ldc, incx, incy; /* ger: C is the updated A, ldc its lda */
+    double alpha, beta;
+    const void *A, *B, *x, *y;
+    void *C;
 };
 
 #ifdef __cplusplus
@@ -55,6 +63,8 @@ void simtlab_vec_s_thunk(const void *p);
 void simtlab_vec_d_thunk(const void *p);
 void simtlab_red_s_thunk(const void *p);
 void simtlab_red_d_thunk(const void *p);
+void simtlab_mat_s_thunk(const void *p);
+void simtlab_mat_d_thunk(const void *p);
 #ifdef __cplusplus
 }
 #endif

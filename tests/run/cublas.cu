@@ -1,7 +1,7 @@
 // tests/run/cublas.cu - cuBLAS's classic API as an ordinary program calls it (with nvcc:
 // -lcublas): GEMM in all four transposes on edge sizes and padded leading dimensions, double,
 // strided and pointer-array batches, GemmEx on float, half and bfloat16 data, GEMV both ways,
-// level 1, the copy helpers, device pointer mode, and the errors a student meets (a leading
+// geam (a transpose and a sum), ger, level 1, the copy helpers, device pointer mode, and the errors a student meets (a leading
 // dimension too small, no handle, integer data in GemmEx). Results against a double-precision reference on the host: relative error at
 // most 1e-5 for float (k <= 70 terms of magnitude <= 1), 1e-12 for double. Prints
 // "cublas: correct" when every check holds; the checks hold on a GPU too.
@@ -276,6 +276,42 @@ int main()
         check(fabs(res - want) <= 1e-5 * want, "asum of the scaled vector");
         cudaFree(dx), cudaFree(dy), cudaFree(dm), cudaFree(dalpha), cudaFree(dres);
         free(x), free(y);
+    }
+
+    // geam as a transpose (C = A^T, B not read: beta = 0), geam summing, ger, iamin
+    {
+        const int m = 37, n = 21;
+        float *A = host_random<float>((size_t)m * n, 16), *B = host_random<float>((size_t)m * n, 17);
+        float *x = host_random<float>(m, 18), *y = host_random<float>(n, 19);
+        float *dA = device_copy(A, (size_t)m * n), *dB = device_copy(B, (size_t)m * n), *dT, *dS;
+        float *dx = device_copy(x, m), *dy = device_copy(y, n);
+        cudaMalloc(&dT, (size_t)m * n * 4), cudaMalloc(&dS, (size_t)m * n * 4);
+        const float one = 1, zero = 0, half = 0.5f;
+        check(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, &one, dA, m, &zero, dB, n, dT, n) == 0, "geam transpose");
+        check(cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, &one, dA, m, &half, dB, m, dS, m) == 0, "geam sum");
+        check(cublasSger(h, m, n, &half, dx, 1, dy, 1, dA, m) == 0, "ger");
+        float *t = (float *)malloc((size_t)m * n * 4), *sm = (float *)malloc((size_t)m * n * 4);
+        float *ga = (float *)malloc((size_t)m * n * 4);
+        cudaMemcpy(t, dT, (size_t)m * n * 4, cudaMemcpyDeviceToHost);
+        cudaMemcpy(sm, dS, (size_t)m * n * 4, cudaMemcpyDeviceToHost);
+        cudaMemcpy(ga, dA, (size_t)m * n * 4, cudaMemcpyDeviceToHost);
+        int bad_t = 0, bad_s = 0, bad_g = 0;
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++) {
+                bad_t += t[j + (size_t)i * n] != A[i + (size_t)j * m];
+                bad_s += fabs(sm[i + (size_t)j * m] - (A[i + (size_t)j * m] + 0.5 * B[i + (size_t)j * m])) > 1e-6;
+                bad_g += fabs(ga[i + (size_t)j * m] - (A[i + (size_t)j * m] + 0.5 * x[i] * y[j])) > 1e-6;
+            }
+        check(bad_t == 0, "geam transpose values");
+        check(bad_s == 0, "geam sum values");
+        check(bad_g == 0, "ger values");
+        int imin = 0, want = 1;
+        for (int i = 1; i < m; i++)
+            if (fabs(x[i]) < fabs(x[want - 1]))
+                want = i + 1;
+        check(cublasIsamin(h, m, dx, 1, &imin) == 0 && imin == want, "cublasIsamin");
+        cudaFree(dA), cudaFree(dB), cudaFree(dT), cudaFree(dS), cudaFree(dx), cudaFree(dy);
+        free(A), free(B), free(x), free(y), free(t), free(sm), free(ga);
     }
 
     // GemmEx on half and bfloat16 data, 48 x 40 x 36, transa = T: products of 16-bit values are

@@ -1,7 +1,7 @@
 /* sim/run/include/cublas_api.h - cuBLAS on the simulator: the classic (v2) API's handles, the
  * host-device helpers, and the float and double BLAS that programs call most (GEMM, batched and
- * strided GEMM, GemmEx on float, double, half or bfloat16 data, GEMV, and level 1: axpy, scal, copy, swap, dot,
- * nrm2, asum, amax). Each call is one launch of simtlab's own kernel (sim/run/cublas_kernels.cu),
+ * strided GEMM, GemmEx on float, double, half or bfloat16 data, geam, GEMV, ger, and level 1: axpy,
+ * scal, copy, swap, dot, nrm2, asum, amax, amin). Each call is one launch of simtlab's own kernel (sim/run/cublas_kernels.cu),
  * counted and timed like the program's kernels and named after the call in the report (not
  * NVIDIA's kernels: docs/run.md, "cuBLAS"). Other cuBLAS functions are not declared: a program
  * calling one gets one line naming it (sim/run/run.c, print_library_refusals).
@@ -122,6 +122,9 @@ cublasStatus_t simtlab_cublasSdot(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int 
 cublasStatus_t simtlab_cublasSnrm2(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const float *x, int incx, float *result);
 cublasStatus_t simtlab_cublasSasum(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const float *x, int incx, float *result);
 cublasStatus_t simtlab_cublasIsamax(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const float *x, int incx, int *result);
+cublasStatus_t simtlab_cublasIsamin(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const float *x, int incx, int *result);
+cublasStatus_t simtlab_cublasSgeam(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const float *alpha, const float *A, int lda, const float *beta, const float *B, int ldb, float *C, int ldc);
+cublasStatus_t simtlab_cublasSger(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int m, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *A, int lda);
 cublasStatus_t simtlab_cublasSgemv(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy);
 cublasStatus_t simtlab_cublasSgemm(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc);
 cublasStatus_t simtlab_cublasSgemmStridedBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, long long strideA, const float *B, int ldb, long long strideB, const float *beta, float *C, int ldc, long long strideC, int batchCount);
@@ -134,6 +137,9 @@ cublasStatus_t simtlab_cublasDdot(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int 
 cublasStatus_t simtlab_cublasDnrm2(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const double *x, int incx, double *result);
 cublasStatus_t simtlab_cublasDasum(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const double *x, int incx, double *result);
 cublasStatus_t simtlab_cublasIdamax(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const double *x, int incx, int *result);
+cublasStatus_t simtlab_cublasIdamin(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const double *x, int incx, int *result);
+cublasStatus_t simtlab_cublasDgeam(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const double *alpha, const double *A, int lda, const double *beta, const double *B, int ldb, double *C, int ldc);
+cublasStatus_t simtlab_cublasDger(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int m, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *A, int lda);
 cublasStatus_t simtlab_cublasDgemv(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy);
 cublasStatus_t simtlab_cublasDgemm(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc);
 cublasStatus_t simtlab_cublasDgemmStridedBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, long long strideA, const double *B, int ldb, long long strideB, const double *beta, double *C, int ldc, long long strideC, int batchCount);
@@ -192,6 +198,11 @@ const char *cublasGetStatusString(cublasStatus_t status);
 #define cublasSasum_v2(...) simtlab_cublasSasum(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasIsamax(...) simtlab_cublasIsamax(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasIsamax_v2(...) simtlab_cublasIsamax(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasIsamin(...) simtlab_cublasIsamin(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasIsamin_v2(...) simtlab_cublasIsamin(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasSgeam(...) simtlab_cublasSgeam(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasSger(...) simtlab_cublasSger(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasSger_v2(...) simtlab_cublasSger(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasSgemv(...) simtlab_cublasSgemv(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasSgemv_v2(...) simtlab_cublasSgemv(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasSgemm(...) simtlab_cublasSgemm(__FILE__, __LINE__, __VA_ARGS__)
@@ -214,6 +225,11 @@ const char *cublasGetStatusString(cublasStatus_t status);
 #define cublasDasum_v2(...) simtlab_cublasDasum(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasIdamax(...) simtlab_cublasIdamax(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasIdamax_v2(...) simtlab_cublasIdamax(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasIdamin(...) simtlab_cublasIdamin(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasIdamin_v2(...) simtlab_cublasIdamin(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasDgeam(...) simtlab_cublasDgeam(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasDger(...) simtlab_cublasDger(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasDger_v2(...) simtlab_cublasDger(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasDgemv(...) simtlab_cublasDgemv(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasDgemv_v2(...) simtlab_cublasDgemv(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasDgemm(...) simtlab_cublasDgemm(__FILE__, __LINE__, __VA_ARGS__)

@@ -8,6 +8,17 @@ typedef enum cudaDataType_t {
     CUDA_R_16U = 22, CUDA_C_16U = 23, CUDA_R_32I = 10, CUDA_C_32I = 11, CUDA_R_32U = 12, CUDA_C_32U = 13,
     CUDA_R_64I = 24, CUDA_C_64I = 25, CUDA_R_64U = 26, CUDA_C_64U = 27
 } cudaDataType;
+/* CUDA 13's emulation settings (names only: the simulator computes in the data's own precision) */
+typedef enum cudaEmulationStrategy_t {
+    CUDA_EMULATION_STRATEGY_DEFAULT = 0, CUDA_EMULATION_STRATEGY_PERFORMANT = 1, CUDA_EMULATION_STRATEGY_EAGER = 2
+} cudaEmulationStrategy;
+typedef enum cudaEmulationMantissaControl_t {
+    CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC = 0, CUDA_EMULATION_MANTISSA_CONTROL_FIXED = 1
+} cudaEmulationMantissaControl;
+typedef enum cudaEmulationSpecialValuesSupport_t {
+    CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT = 0xFFFF, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE = 0,
+    CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY = 1, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN = 2
+} cudaEmulationSpecialValuesSupport;
 typedef enum libraryPropertyType_t { MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL } libraryPropertyType;
 #ifndef __cplusplus
 typedef enum cudaDataType_t cudaDataType_t;
