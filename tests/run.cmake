@@ -39,3 +39,10 @@ target_include_directories(test_rewrite PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CR
 target_compile_options(test_rewrite PRIVATE ${SIMTLAB_WARNINGS})
 target_link_libraries(test_rewrite PRIVATE simtlab_rewrite ${CRITERION_LIBRARY})
 add_test(NAME rewrite COMMAND test_rewrite)
+
+# --mode compare's pairing of launches (sim/run/run_cuda.c, included by the test)
+add_executable(test_compare test_compare.c ${PROJECT_SOURCE_DIR}/sim/run/proc.c)
+target_include_directories(test_compare PRIVATE ${PROJECT_SOURCE_DIR}/sim/run ${CRITERION_INCLUDE_DIR})
+target_compile_options(test_compare PRIVATE ${SIMTLAB_WARNINGS})
+target_link_libraries(test_compare PRIVATE lesson_json ${CRITERION_LIBRARY})
+add_test(NAME compare COMMAND test_compare)

@@ -475,6 +475,58 @@ static int cmp_row(const char *what, uint64_t s, uint64_t h, int have)
     return d != 0;
 }
 
+/* A launch of simtlab's cuBLAS (sim/run/cublas.c names each after its call). */
+static int library_launch(const char *name) { return !strncmp(name, "cublas", 6); }
+
+/* Whether a GPU launch is one of the program's kernels (a name the simulator ran other than its
+ * cuBLAS calls'); else a library's (NVIDIA's cuBLAS kernels, any number a call). */
+static int program_kernel(const char *gpu_name, const be_kernel *sim, int ns)
+{
+    for (int i = 0; i < ns; i++)
+        if (!library_launch(sim[i].name) && same_kernel(sim[i].name, gpu_name))
+            return 1;
+    return 0;
+}
+
+/* The pairs compare mode prints: a program launch beside the GPU's launch in the same place, or a
+ * run of cuBLAS calls beside the run of NVIDIA's kernels the GPU ran for them (not compared
+ * counter by counter: the kernels are not the same). */
+typedef struct cmp_seg {
+    int s0, s1, g0, g1; /* sim[s0 .. s1), g[g0 .. g1) */
+    int library;
+} cmp_seg;
+
+static int segments(const be_kernel *sim, int ns, const gpu_launch *g, int ng, cmp_seg *seg)
+{
+    int n = 0, i = 0, j = 0;
+    while (i < ns && j < ng) {
+        cmp_seg *q = &seg[n++];
+        q->s0 = i, q->g0 = j;
+        q->library = library_launch(sim[i].name);
+        if (q->library) {
+            while (i < ns && library_launch(sim[i].name))
+                i++;
+            while (j < ng && !program_kernel(g[j].name, sim, ns))
+                j++;
+        } else
+            i++, j++;
+        q->s1 = i, q->g1 = j;
+    }
+    return n;
+}
+
+/* The sums of a run of launches' shared counters (a library segment's two sides). */
+static void seg_sums(const be_kernel *k, int n, uint64_t v[4])
+{
+    v[0] = v[1] = v[2] = v[3] = 0;
+    for (int i = 0; i < n; i++) {
+        v[0] += be_ld_sectors(&k[i]);
+        v[1] += be_st_sectors(&k[i]);
+        v[2] += be_wavefronts(&k[i]);
+        v[3] += be_conflicts(&k[i]);
+    }
+}
+
 int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_path)
 {
     be_kernel *sim;
@@ -487,15 +539,46 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
         free(g);
         return run_error("compare: the GPU run has no counters (see above)");
     }
-    int diffs = 0, n = ns < ng ? ns : ng;
+    be_kernel *hw = calloc((size_t)ng, sizeof *hw);
+    cmp_seg *seg = calloc((size_t)ns + 1, sizeof *seg); /* a segment takes at least one of sim's */
+    if (!hw || !seg) {
+        free(sim), free(g), free(hw), free(seg);
+        return run_error("compare: out of memory");
+    }
+    for (int i = 0; i < ng; i++)
+        to_kernel(&g[i], &hw[i]);
+    const int nseg = segments(sim, ns, g, ng, seg);
+    int diffs = 0, n = 0;
+    for (int q = 0; q < nseg; q++)
+        n += !seg[q].library;
     fprintf(stderr, "\nsimtlab run --mode compare: %d launch%s on each side\n", n, n == 1 ? "" : "es");
-    if (ns != ng)
-        fprintf(stderr, "  the simulator ran %d launches, the GPU %d: compared are the first %d in order\n", ns, ng, n);
-    for (int i = 0; i < n; i++) {
-        be_kernel hk;
-        to_kernel(&g[i], &hk);
-        const be_kernel *sk = &sim[i];
-        fprintf(stderr, "  launch %d: %s (%u,%u,%u) x (%u,%u,%u)%s\n", i + 1, sk->name, sk->cfg.grid.x, sk->cfg.grid.y,
+    if (nseg && (seg[nseg - 1].s1 != ns || seg[nseg - 1].g1 != ng))
+        fprintf(stderr, "  the simulator ran %d launches, the GPU %d: compared in order, the simulator's first %d and "
+                        "the GPU's first %d\n",
+                ns, ng, seg[nseg - 1].s1, seg[nseg - 1].g1);
+    for (int q = 0; q < nseg; q++) {
+        const cmp_seg *r = &seg[q];
+        if (r->library) {
+            uint64_t a[4], b[4];
+            seg_sums(&sim[r->s0], r->s1 - r->s0, a);
+            seg_sums(&hw[r->g0], r->g1 - r->g0, b);
+            char which[32];
+            snprintf(which, sizeof which, r->s1 - r->s0 == 1 ? "launch %d" : "launches %d-%d", r->s0 + 1, r->s1);
+            fprintf(stderr, "  %s: %s%s beside the GPU's %d launch%s of NVIDIA's kernels (%s%s): cuBLAS's own "
+                            "kernels there, simtlab's here, not compared\n",
+                    which, sim[r->s0].name, r->s1 - r->s0 > 1 ? ", ..." : "", r->g1 - r->g0,
+                    r->g1 - r->g0 == 1 ? "" : "es", r->g1 > r->g0 ? g[r->g0].name : "none",
+                    r->g1 - r->g0 > 1 ? ", ..." : "");
+            fprintf(stderr, "    %-30s %14s %14s\n", "", "simulator", "GPU");
+            static const char *const what[4] = {"global load sectors", "global store sectors",
+                                                "shared wavefronts (ld + st)", "bank conflicts"};
+            for (int w = 0; w < 4; w++)
+                fprintf(stderr, "    %-30s %14llu %14llu\n", what[w], (unsigned long long)a[w], (unsigned long long)b[w]);
+            continue;
+        }
+        const be_kernel *sk = &sim[r->s0], *hkp = &hw[r->g0];
+        be_kernel hk = *hkp;
+        fprintf(stderr, "  launch %d: %s (%u,%u,%u) x (%u,%u,%u)%s\n", r->s0 + 1, sk->name, sk->cfg.grid.x, sk->cfg.grid.y,
                 sk->cfg.grid.z, sk->cfg.block.x, sk->cfg.block.y, sk->cfg.block.z,
                 same_kernel(sk->name, hk.name) ? "" : "   (the GPU's launch here is another kernel!)");
         fprintf(stderr, "    %-30s %14s %14s %12s\n", "", "simulator", "GPU", "GPU - sim");
@@ -528,16 +611,33 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
     FILE *f = json_path ? json_file(json_path, &j, "compare") : NULL;
     if (f) {
         json_arr(&j, "launches");
-        for (int i = 0; i < n; i++) {
-            be_kernel hk;
-            to_kernel(&g[i], &hk);
+        for (int q = 0; q < nseg; q++) {
+            const cmp_seg *r = &seg[q];
             json_obj(&j, NULL);
-            json_obj(&j, "sim");
-            lesson_json_kernel_fields(&j, &sim[i], 1);
-            json_end(&j);
-            json_obj(&j, "cuda");
-            lesson_json_kernel_fields(&j, &hk, 1);
-            json_end(&j);
+            if (r->library) { /* the cuBLAS calls and NVIDIA's kernels for them, each side a list */
+                json_bool(&j, "library", 1);
+                json_arr(&j, "sim");
+                for (int x = r->s0; x < r->s1; x++) {
+                    json_obj(&j, NULL);
+                    lesson_json_kernel_fields(&j, &sim[x], 1);
+                    json_end(&j);
+                }
+                json_end_arr(&j);
+                json_arr(&j, "cuda");
+                for (int x = r->g0; x < r->g1; x++) {
+                    json_obj(&j, NULL);
+                    lesson_json_kernel_fields(&j, &hw[x], 1);
+                    json_end(&j);
+                }
+                json_end_arr(&j);
+            } else {
+                json_obj(&j, "sim");
+                lesson_json_kernel_fields(&j, &sim[r->s0], 1);
+                json_end(&j);
+                json_obj(&j, "cuda");
+                lesson_json_kernel_fields(&j, &hw[r->g0], 1);
+                json_end(&j);
+            }
             json_end(&j);
         }
         json_end_arr(&j);
@@ -546,5 +646,7 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
     }
     free(sim);
     free(g);
+    free(hw);
+    free(seg);
     return diffs ? 1 : 0;
 }

@@ -1,0 +1,106 @@
+/* tests/test_compare.c - `simtlab run --mode compare`'s pairing (sim/run/run_cuda.c, included
+ * here for its static functions): a simulator record and an Nsight Compute CSV written by hand,
+ * as a GPU run would leave them. The program's launches pair one to one; a run of cuBLAS calls
+ * (simtlab's kernels) stands beside the run of NVIDIA's kernels the GPU launched for them, however
+ * many, and is not compared counter by counter. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "run_cuda.c"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+/* one launch's ncu rows: its load and store sectors, the rest 0 */
+static void ncu_launch(FILE *f, int id, const char *name, unsigned ld, unsigned st)
+{
+    for (size_t m = 0; m < NM; m++)
+        fprintf(f, "\"%d\",\"%s\",\"(1, 1, 1)\",\"(32, 1, 1)\",\"%s\",\"%u\"\n", id, name, metrics[m],
+                m == 0 ? ld : m == 1 ? st : 0);
+}
+
+Test(compare, library_calls_stand_beside_nvidias_kernels)
+{
+    char dir[] = "/tmp/simtlab-compare-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char tsv[256], json[256];
+    run_cuda_ctx c;
+    memset(&c, 0, sizeof c);
+    snprintf(tsv, sizeof tsv, "%s/sim.tsv", dir);
+    snprintf(json, sizeof json, "%s/out.json", dir);
+    snprintf(c.ncu_log, sizeof c.ncu_log, "%s/ncu.csv", dir);
+    /* the simulator: k1, two cuBLAS calls, k2 (name, grid, block, status, then its counters:
+     * hbm read and write bytes first, the sectors where be_ld_sectors reads them: left 0 but in
+     * the GPU's, so that a pair's counters agree only where both are 0 or equal) */
+    FILE *f = fopen(tsv, "w");
+    cr_assert_not_null(f);
+    fputs("k1\t1\t1\t1\t32\t1\t1\t0\n", f);
+    fputs("cublasSgemm\t1\t1\t1\t256\t1\t1\t0\n", f);
+    fputs("cublasSgemm\t1\t1\t1\t256\t1\t1\t0\n", f);
+    fputs("k2\t1\t1\t1\t32\t1\t1\t0\n", f);
+    fclose(f);
+    /* the GPU: k1, three of NVIDIA's kernels for the two calls, k2 */
+    f = fopen(c.ncu_log, "w");
+    cr_assert_not_null(f);
+    fputs("==PROF== Connected to process\n", f);
+    fputs("\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n", f);
+    ncu_launch(f, 0, "k1(float *)", 0, 0);
+    ncu_launch(f, 1, "void sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32(Params)", 4096, 2048);
+    ncu_launch(f, 2, "void splitKreduce_kernel<32, 16, int, float>(Params)", 512, 256);
+    ncu_launch(f, 3, "void sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32(Params)", 4096, 2048);
+    ncu_launch(f, 4, "k2(float *)", 0, 0);
+    fclose(f);
+
+    cr_assert_eq(run_cuda_compare(&c, tsv, json), 0, "the program's launches agree: no difference");
+    const char *js = slurp(json);
+    /* three entries: k1's pair, the library run (two calls beside three kernels), k2's pair */
+    cr_assert(strstr(js, "\"library\": true") || strstr(js, "\"library\":true"), "%s", js);
+    const char *lib = strstr(js, "library");
+    const char *k2 = strstr(js, "\"k2\"");
+    cr_assert_not_null(k2, "%s", js);
+    cr_assert(lib < k2, "the library run comes before k2: %s", js);
+    int cublas = 0, nvidia = 0;
+    for (const char *p = js; (p = strstr(p, "cublasSgemm")); p++)
+        cublas++;
+    for (const char *p = js; (p = strstr(p, "sm90_xmma_gemm")); p++)
+        nvidia++;
+    cr_assert_eq(cublas, 2, "%s", js);
+    cr_assert_eq(nvidia, 2, "%s", js);
+    cr_assert(strstr(js, "splitKreduce_kernel"), "%s", js);
+    /* k2 is paired with the GPU's k2 (not with NVIDIA's second gemm kernel) */
+    const char *k2cuda = strstr(k2, "\"cuda\"");
+    cr_assert_not_null(k2cuda);
+    cr_assert(strstr(k2cuda, "k2"), "k2's partner: %s", k2cuda);
+    remove(tsv), remove(json), remove(c.ncu_log), rmdir(dir);
+}
+
+Test(compare, program_launches_pair_in_order_without_library_calls)
+{
+    char dir[] = "/tmp/simtlab-compare-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char tsv[256];
+    run_cuda_ctx c;
+    memset(&c, 0, sizeof c);
+    snprintf(tsv, sizeof tsv, "%s/sim.tsv", dir);
+    snprintf(c.ncu_log, sizeof c.ncu_log, "%s/ncu.csv", dir);
+    FILE *f = fopen(tsv, "w");
+    fputs("k1\t1\t1\t1\t32\t1\t1\t0\n", f);
+    fputs("k2\t1\t1\t1\t32\t1\t1\t0\n", f);
+    fclose(f);
+    f = fopen(c.ncu_log, "w");
+    fputs("\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n", f);
+    ncu_launch(f, 0, "k1(float *)", 0, 0);
+    ncu_launch(f, 1, "k2(float *)", 8, 0); /* the GPU's k2 loads 8 sectors, the simulator's none */
+    fclose(f);
+    cr_assert_eq(run_cuda_compare(&c, tsv, NULL), 1, "k2's counters differ");
+    remove(tsv), remove(c.ncu_log), rmdir(dir);
+}
