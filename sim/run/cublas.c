@@ -584,6 +584,43 @@ cublasStatus_t simtlab_cublasGemmBatchedEx(const char *file, int line, cublasHan
     return gemm(file, line, h, &g);
 }
 
+/* cublasSgemmEx: A and B of CUDA_R_32F, 16F or 16BF (one type), C of theirs or float, float
+ * scalars and sums; cublasHgemm and its strided batches: all half, half scalars. */
+cublasStatus_t simtlab_cublasSgemmEx(const char *file, int line, cublasHandle_t h, cublasOperation_t ta,
+                                     cublasOperation_t tb, int m, int n, int k, const float *alpha, const void *A,
+                                     cudaDataType at, int lda, const void *B, cudaDataType bt, int ldb,
+                                     const float *beta, void *C, cudaDataType ct, int ldc)
+{
+    HANDLE(h, "cublasSgemmEx");
+    gemm_call g = {"cublasSgemmEx", 0, ta, tb, m, n, k, lda, ldb, ldc, 1, 0, 0, 0, alpha, beta, A, B, C, 0, 0, 0, 0};
+    if (!ex_types(at, bt, ct, CUBLAS_COMPUTE_32F, &g, file, line))
+        return CUBLAS_STATUS_NOT_SUPPORTED;
+    return gemm(file, line, h, &g);
+}
+
+cublasStatus_t simtlab_cublasHgemm(const char *file, int line, cublasHandle_t h, cublasOperation_t ta,
+                                   cublasOperation_t tb, int m, int n, int k, const void *alpha, const void *A, int lda,
+                                   const void *B, int ldb, const void *beta, void *C, int ldc)
+{
+    HANDLE(h, "cublasHgemm");
+    gemm_call g = {"cublasHgemm", 0, ta, tb, m, n, k, lda, ldb, ldc, 1, 0, 0, 0, alpha, beta, A, B, C, 0, 0, 0, 0};
+    ex_types(CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F, &g, file, line);
+    return gemm(file, line, h, &g);
+}
+
+cublasStatus_t simtlab_cublasHgemmStridedBatched(const char *file, int line, cublasHandle_t h, cublasOperation_t ta,
+                                                 cublasOperation_t tb, int m, int n, int k, const void *alpha,
+                                                 const void *A, int lda, long long sa, const void *B, int ldb,
+                                                 long long sb, const void *beta, void *C, int ldc, long long sc,
+                                                 int batch)
+{
+    HANDLE(h, "cublasHgemmStridedBatched");
+    gemm_call g = {"cublasHgemmStridedBatched", 0, ta, tb, m, n, k, lda, ldb, ldc, batch, sa, sb, sc,
+                   alpha, beta, A, B, C, 0, 0, 0, 0};
+    ex_types(CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F, &g, file, line);
+    return gemm(file, line, h, &g);
+}
+
 /* ---- GEMV ---- */
 static cublasStatus_t gemv(const char *fn, int elem, const char *file, int line, cublasHandle_t h,
                            cublasOperation_t trans, int m, int n, const void *alpha, const void *A, int lda,

@@ -412,7 +412,7 @@ static int print_library_refusals(const char *s)
                     if (lib <= 1) /* cuBLAS or cuBLASLt: a name of the library that the shim lacks */
                         fprintf(stderr,
                                 "%.*s simtlab run: %.*s is not in simtlab's %s (it has cuBLAS's GEMM, batched GEMM, "
-                                "GemmEx also on half and bfloat16, geam, GEMV, ger and level 1, in float and double, and "
+                                "GemmEx, SgemmEx and Hgemm also on half and bfloat16, geam, GEMV, ger and level 1, in float and double, and "
                                 "cuBLASLt's handles: docs/run.md, \"cuBLAS\"); run the program on a GPU (simtlab "
                                 "run --mode cuda)\n",
                                 (int)(colon - line), line, (int)nl, q, lib_names[lib]);

@@ -380,6 +380,34 @@ int main()
                    to16 ? (bf ? "bf16" : "half") : "float", (int)st, worst);
             check(st == CUBLAS_STATUS_SUCCESS && worst <= 1, "GemmEx on 16-bit data");
         }
+        // cublasHgemm: half scalars, and a GPU may sum in half (the bound allows k half roundings);
+        // cublasSgemmEx: bfloat16 A and B into float C, as GemmEx's pass above
+        {
+            const __half hone = __float2half(1.0f), hzero = __float2half(0.0f);
+            cublasStatus_t st = cublasHgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &hone, dAh, k, dBh, k, &hzero, dCh, m);
+            __half *c16 = (__half *)malloc((size_t)m * n * 2);
+            cudaMemcpy(c16, dCh, (size_t)m * n * 2, cudaMemcpyDeviceToHost);
+            cublasStatus_t st2 = cublasSgemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &one, dAb, CUDA_R_16BF, k, dBb,
+                                               CUDA_R_16BF, k, &zero, dCf, CUDA_R_32F, m);
+            cudaMemcpy(cf, dCf, (size_t)m * n * 4, cudaMemcpyDeviceToHost);
+            double worst = 0, worst2 = 0;
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < m; i++) {
+                    double r = 0, mag = 0, r2 = 0, mag2 = 0;
+                    for (int p = 0; p < k; p++) {
+                        r += A1[p + i * k] * B1[p + j * k], mag += fabs(A1[p + i * k] * B1[p + j * k]);
+                        r2 += A2[p + i * k] * B2[p + j * k], mag2 += fabs(A2[p + i * k] * B2[p + j * k]);
+                    }
+                    worst = fmax(worst, fabs(__half2float(c16[i + j * m]) - r) /
+                                            (k * 0x1p-11 * mag + 0x1p-11 * fabs(r) + 0x1p-25));
+                    worst2 = fmax(worst2, fabs(cf[i + j * m] - r2) / (k * 0x1p-23 * mag2 + 1e-300));
+                }
+            printf("cublas: Hgemm: status %d, error %.2f of its bound; SgemmEx bf16 -> float: status %d, %.2f\n",
+                   (int)st, worst, (int)st2, worst2);
+            check(st == CUBLAS_STATUS_SUCCESS && worst <= 1, "cublasHgemm");
+            check(st2 == CUBLAS_STATUS_SUCCESS && worst2 <= 1, "cublasSgemmEx");
+            free(c16);
+        }
         cudaFree(dAh), cudaFree(dBh), cudaFree(dCh), cudaFree(dAb), cudaFree(dBb), cudaFree(dCb), cudaFree(dCf);
         free(Af), free(Bf), free(Ah), free(Bh), free(Ab), free(Bb), free(A1), free(B1), free(A2), free(B2);
         free(cf), free(ref), free(got);

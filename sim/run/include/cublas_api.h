@@ -1,6 +1,6 @@
 /* sim/run/include/cublas_api.h - cuBLAS on the simulator: the classic (v2) API's handles, the
  * host-device helpers, and the float and double BLAS that programs call most (GEMM, batched and
- * strided GEMM, GemmEx on float, double, half or bfloat16 data, geam, GEMV, ger, and level 1: axpy,
+ * strided GEMM, GemmEx and SgemmEx on float, double, half or bfloat16 data, Hgemm, geam, GEMV, ger, and level 1: axpy,
  * scal, copy, swap, dot, nrm2, asum, amax, amin). Each call is one launch of simtlab's own kernel (sim/run/cublas_kernels.cu),
  * counted and timed like the program's kernels and named after the call in the report (not
  * NVIDIA's kernels: docs/run.md, "cuBLAS"). Other cuBLAS functions are not declared: a program
@@ -147,6 +147,10 @@ cublasStatus_t simtlab_cublasDgemmBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t hand
 cublasStatus_t simtlab_cublasGemmEx(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const void *beta, void *C, cudaDataType Ctype, int ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
 cublasStatus_t simtlab_cublasGemmStridedBatchedEx(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, long long strideA, const void *B, cudaDataType Btype, int ldb, long long strideB, const void *beta, void *C, cudaDataType Ctype, int ldc, long long strideC, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
 cublasStatus_t simtlab_cublasGemmBatchedEx(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *const Aarray[], cudaDataType Atype, int lda, const void *const Barray[], cudaDataType Btype, int ldb, const void *beta, void *const Carray[], cudaDataType Ctype, int ldc, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
+cublasStatus_t simtlab_cublasSgemmEx(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const float *beta, void *C, cudaDataType Ctype, int ldc);
+/* half: __half in C++ (cuda_fp16.h), any pointer here */
+cublasStatus_t simtlab_cublasHgemm(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, int lda, const void *B, int ldb, const void *beta, void *C, int ldc);
+cublasStatus_t simtlab_cublasHgemmStridedBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, int lda, long long strideA, const void *B, int ldb, long long strideB, const void *beta, void *C, int ldc, long long strideC, int batchCount);
 const char *cublasGetStatusName(cublasStatus_t status);
 const char *cublasGetStatusString(cublasStatus_t status);
 #ifdef __cplusplus
@@ -237,5 +241,8 @@ const char *cublasGetStatusString(cublasStatus_t status);
 #define cublasDgemmStridedBatched(...) simtlab_cublasDgemmStridedBatched(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasDgemmBatched(...) simtlab_cublasDgemmBatched(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasGemmEx(...) simtlab_cublasGemmEx(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasSgemmEx(...) simtlab_cublasSgemmEx(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasHgemm(...) simtlab_cublasHgemm(__FILE__, __LINE__, __VA_ARGS__)
+#define cublasHgemmStridedBatched(...) simtlab_cublasHgemmStridedBatched(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasGemmStridedBatchedEx(...) simtlab_cublasGemmStridedBatchedEx(__FILE__, __LINE__, __VA_ARGS__)
 #define cublasGemmBatchedEx(...) simtlab_cublasGemmBatchedEx(__FILE__, __LINE__, __VA_ARGS__)
