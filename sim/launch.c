@@ -2327,12 +2327,15 @@ unsigned sim_activemask(void)
     } while (0)
 
 /* the integer operations nvcc aggregates on a warp-uniform address: add, sub, min, max, and, or,
- * xor; not exch, cas, inc or dec (the H100's counters: docs/gpu/s32-h100-atomics) */
-#define AGG_OP(op) ((op) != SIM_ATOM_EXCH && (op) != SIM_ATOM_CAS && (op) != SIM_ATOM_INC && (op) != SIM_ATOM_DEC)
+ * xor; not exch, cas, inc or dec (the H100's counters: docs/gpu/s32-h100-atomics), but inc with
+ * the limit all ones, an add of 1 (docs/gpu/s33-h100; the rewriter marks it only when the limit
+ * is written so, as nvcc knows it only then) */
+#define AGG_OP(op, v, T)                                                                                    \
+    ((op) != SIM_ATOM_EXCH && (op) != SIM_ATOM_CAS && (op) != SIM_ATOM_DEC && ((op) != SIM_ATOM_INC || (v) == (T) ~(T)0))
 #define ATOMIC_INT(suffix, T)                                                                 \
     T sim_atomic_##suffix(T *p, T v, T cmp, int op)                                           \
     {                                                                                         \
-        sim_access_atomic((uintptr_t)p, sizeof(T), RA(), AGG_OP(op) ? SIM_ATOMF_AGG : 0);     \
+        sim_access_atomic((uintptr_t)p, sizeof(T), RA(), AGG_OP(op, v, T) ? SIM_ATOMF_AGG : 0); \
         switch (op) {                                                                         \
         case SIM_ATOM_ADD: return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                 \
         case SIM_ATOM_SUB: return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);                 \

@@ -431,9 +431,32 @@ static void uniform_locals(const char *s, size_t bb, size_t be, words *ok, const
 }
 
 /* the operations nvcc aggregates (not atomicInc/Dec, whose wrap-around does not combine, nor
- * Exch/CAS: docs/gpu/s32-h100-atomics) */
+ * Exch/CAS: docs/gpu/s32-h100-atomics); atomicInc with the limit 0xffffffff is an add of 1, and
+ * nvcc aggregates it as one (docs/gpu/s33-h100: 32 atomic sectors for 1024 lanes; atomicDec with
+ * it is not) */
 static const char *const agg_names[] = {"atomicAdd", "atomicSub", "atomicMin", "atomicMax",
-                                        "atomicAnd", "atomicOr",  "atomicXor"};
+                                        "atomicAnd", "atomicOr",  "atomicXor", "atomicInc"};
+
+/* Whether the text [b, e) is 0xffffffff as a program writes it: ~0u, 0xFFFFFFFF, UINT_MAX, ... */
+static int all_ones(const char *s, size_t b, size_t e)
+{
+    char t[40];
+    size_t n = 0;
+    for (size_t i = b; i < e; i++) {
+        if (isspace((unsigned char)s[i]))
+            continue;
+        if (n + 1 >= sizeof t)
+            return 0;
+        t[n++] = (char)tolower((unsigned char)s[i]);
+    }
+    t[n] = 0;
+    static const char *const forms[] = {"~0u", "~0", "~0ul", "~0ull", "0xffffffff", "0xffffffffu", "uint_max",
+                                        "4294967295u", "4294967295", "(unsigned)-1", "(unsignedint)-1", "-1u"};
+    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++)
+        if (!strcmp(t, forms[k]))
+            return 1;
+    return 0;
+}
 
 typedef struct {
     size_t at;
@@ -509,6 +532,23 @@ static int mark_body(const char *s, size_t bb, size_t be, words *ok, const words
         }
         if (nested || !uniform_addr(s, lpe, a1, &params, &arrays))
             continue;
+        if (is(s + b, e - b, "atomicInc")) { /* only with the limit 0xffffffff: its second argument */
+            size_t a2 = rp - 1;
+            depth = 0;
+            for (te = a1 + 1; (te = next_tok(s, te, rp - 1, &tb)), tb < rp - 1;) {
+                const char c = s[tb];
+                if (te == tb + 1 && (c == '(' || c == '[' || c == '{'))
+                    depth++;
+                else if (te == tb + 1 && (c == ')' || c == ']' || c == '}'))
+                    depth--;
+                else if (te == tb + 1 && c == ',' && depth == 0) {
+                    a2 = tb;
+                    break;
+                }
+            }
+            if (!all_ones(s, a1 + 1, a2))
+                continue;
+        }
         if (add_insert(x, scoped ? pb : b, MARK_OPEN) || add_insert(x, rp, ")"))
             return -1;
         e = rp; /* past the call */
