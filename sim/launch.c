@@ -2016,7 +2016,12 @@ static void rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
     }
     w->ready_tail = tail;
 done:
-    if ((w->detailed || w->sample) && r.arrived == (wp->exists & ~wp->done))
+    /* a shuffle, vote or barrier of the warp converges its lanes: their requests so far are
+     * complete, and the n-th executions after it pair afresh. Not a volatile access's lockstep or
+     * __activemask(): lanes meet there from different places (`if (t == 0) *flag = 1; s +=
+     * *flag;`: lane 0 at the store, the others at the load), and a GPU's warp, reconverged after
+     * the branch, still makes the load as one request of all its lanes (docs/gpu/s33-h100) */
+    if ((w->detailed || w->sample) && r.arrived == (wp->exists & ~wp->done) && r.kind != SIM_RDV_ACTIVEMASK)
         sim_warp_flush(w, wp);
 }
 
