@@ -44,8 +44,8 @@ Test(compare, library_calls_stand_beside_nvidias_kernels)
     FILE *f = fopen(tsv, "w");
     cr_assert_not_null(f);
     fputs("k1\t1\t1\t1\t32\t1\t1\t0\n", f);
-    fputs("cublasSgemm\t1\t1\t1\t256\t1\t1\t0\n", f);
-    fputs("cublasSgemm\t1\t1\t1\t256\t1\t1\t0\n", f);
+    fputs("@cublasSgemm\t1\t1\t1\t256\t1\t1\t0\n", f); /* '@': a library call's launch */
+    fputs("@cublasSgemm\t1\t1\t1\t256\t1\t1\t0\n", f);
     fputs("k2\t1\t1\t1\t32\t1\t1\t0\n", f);
     fclose(f);
     /* the GPU: k1, three of NVIDIA's kernels for the two calls, k2 */
@@ -103,4 +103,53 @@ Test(compare, program_launches_pair_in_order_without_library_calls)
     fclose(f);
     cr_assert_eq(run_cuda_compare(&c, tsv, NULL), 1, "k2's counters differ");
     remove(tsv), remove(c.ncu_log), rmdir(dir);
+}
+
+/* The program's own kernel named as one of NVIDIA's (dot_kernel) is paired by place, grid and
+ * block, not by name alone; a GPU launch the simulator has no launch for (a library's kernel for
+ * work the simulator does on the host) stands apart, and the pairs after it stay in step; a
+ * program kernel named cublas... is the program's. */
+Test(compare, pairs_by_place_not_by_name)
+{
+    char dir[] = "/tmp/simtlab-compare-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char tsv[256], json[256];
+    run_cuda_ctx c;
+    memset(&c, 0, sizeof c);
+    snprintf(tsv, sizeof tsv, "%s/sim.tsv", dir);
+    snprintf(json, sizeof json, "%s/out.json", dir);
+    snprintf(c.ncu_log, sizeof c.ncu_log, "%s/ncu.csv", dir);
+    FILE *f = fopen(tsv, "w");
+    fputs("dot_kernel\t1\t1\t1\t32\t1\t1\t0\n", f);
+    fputs("@cublasSdot\t1\t1\t1\t256\t1\t1\t0\n", f);
+    fputs("cublas_gemm_naive\t1\t1\t1\t32\t1\t1\t0\n", f);
+    fputs("k2\t1\t1\t1\t32\t1\t1\t0\n", f);
+    fclose(f);
+    f = fopen(c.ncu_log, "w");
+    fputs("\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n", f);
+    ncu_launch(f, 0, "dot_kernel(float *)", 0, 0);
+    /* NVIDIA's, for cublasSdot: one of the same name (another block), and a reduction */
+    for (size_t m = 0; m < NM; m++)
+        fprintf(f, "\"1\",\"void dot_kernel<float, 128, 0>(Params)\",\"(8, 1, 1)\",\"(128, 1, 1)\",\"%s\",\"%u\"\n",
+                metrics[m], m == 0 ? 64u : 0u);
+    ncu_launch(f, 2, "void reduce_1Block_kernel<float, 128, 7>(Params)", 2, 1);
+    ncu_launch(f, 3, "cublas_gemm_naive(float *)", 0, 0);
+    ncu_launch(f, 4, "void generate_seed_pseudo(Params)", 16, 16); /* a library's, no simulator launch */
+    ncu_launch(f, 5, "k2(float *)", 0, 0);
+    fclose(f);
+    cr_assert_eq(run_cuda_compare(&c, tsv, json), 0, "the program's launches agree");
+    const char *js = slurp(json);
+    /* dot_kernel, then the library run with cublasSdot beside NVIDIA's two kernels, then
+     * cublas_gemm_naive paired (the program's), then the run with no simulator launch, then k2 */
+    const char *a = strstr(js, "\"dot_kernel\""), *b = strstr(js, "cublasSdot"), *c2 = strstr(js, "reduce_1Block"),
+               *d = strstr(js, "cublas_gemm_naive"), *e = strstr(js, "generate_seed_pseudo"), *k2 = strstr(js, "\"k2\"");
+    cr_assert(a && b && c2 && d && e && k2, "%s", js);
+    cr_assert(a < b && b < c2 && c2 < d && d < e && e < k2, "the order: %s", js);
+    const char *k2cuda = strstr(k2, "\"cuda\"");
+    cr_assert(k2cuda && strstr(k2cuda, "k2"), "k2's partner: %s", js);
+    int libs = 0;
+    for (const char *p = js; (p = strstr(p, "\"library\"")); p++)
+        libs++;
+    cr_assert_eq(libs, 2, "two library runs: %s", js);
+    remove(tsv), remove(json), remove(c.ncu_log), rmdir(dir);
 }

@@ -37,6 +37,7 @@ struct simtlab_cublas_context {
     cublasPointerMode_t ptr_mode;
     cublasAtomicsMode_t atomics;
     void *result; /* device memory for a reduction's result, in host pointer mode */
+    pthread_mutex_t lock; /* a reduction's launch and its copy back: one at a time a handle */
 };
 
 /* The live handles: a destroyed or made-up handle is refused by name, not followed. */
@@ -102,8 +103,9 @@ static struct simtlab_cublas_context *handle_of(cublasHandle_t h, const char *fn
     unsigned i = 0;
     while (i < n_handles && handles[i] != h)
         i++;
+    const int found = h && i < n_handles;
     pthread_mutex_unlock(&handles_lock);
-    if (h && i < n_handles)
+    if (found)
         return h;
     refuse(CUBLAS_STATUS_NOT_INITIALIZED, fn, file, line,
            h ? "the handle %p is not one cublasCreate made, or cublasDestroy has ended it; pass the handle "
@@ -133,6 +135,7 @@ cublasStatus_t simtlab_cublasCreate(const char *file, int line, cublasHandle_t *
                       "%d handles are alive at once, the most simtlab keeps; cublasDestroy the ones no longer used",
                       MAX_HANDLES);
     }
+    pthread_mutex_init(&c->lock, NULL);
     handles[n_handles++] = c;
     pthread_mutex_unlock(&handles_lock);
     *handle = c;
@@ -141,17 +144,21 @@ cublasStatus_t simtlab_cublasCreate(const char *file, int line, cublasHandle_t *
 
 cublasStatus_t simtlab_cublasDestroy(const char *file, int line, cublasHandle_t h)
 {
-    HANDLE(h, "cublasDestroy");
+    /* found and removed in one step: two threads destroying one handle free it once */
     pthread_mutex_lock(&handles_lock);
-    for (unsigned i = 0; i < n_handles; i++)
-        if (handles[i] == ctx) {
-            handles[i] = handles[--n_handles];
-            break;
-        }
+    unsigned i = 0;
+    while (i < n_handles && handles[i] != h)
+        i++;
+    const int found = h && i < n_handles;
+    if (found)
+        handles[i] = handles[--n_handles];
     pthread_mutex_unlock(&handles_lock);
-    if (ctx->result)
-        sim_free(ctx->result);
-    free(ctx);
+    if (!found)
+        return handle_of(h, "cublasDestroy", file, line) ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_INITIALIZED;
+    if (h->result)
+        sim_free(h->result);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
     return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -195,7 +202,8 @@ cublasStatus_t simtlab_cublasGetStream(const char *file, int line, cublasHandle_
 cublasStatus_t simtlab_cublasSetMathMode(const char *file, int line, cublasHandle_t h, cublasMath_t mode)
 {
     HANDLE(h, "cublasSetMathMode");
-    if ((unsigned)mode & ~(unsigned)(CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION | 15) || ((unsigned)mode & 15) > 3)
+    if ((unsigned)mode & ~(unsigned)(CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION | 15) ||
+        (((unsigned)mode & 15) > 4 && ((unsigned)mode & 15) != 8))
         return refuse(CUBLAS_STATUS_INVALID_VALUE, "cublasSetMathMode", file, line,
                       "mode %d is not a cublasMath_t (CUBLAS_DEFAULT_MATH, CUBLAS_PEDANTIC_MATH, "
                       "CUBLAS_TF32_TENSOR_OP_MATH, ...)",
@@ -345,6 +353,13 @@ cublasStatus_t simtlab_cublasGetMatrixAsync(const char *file, int line, int rows
 }
 
 /* ---- scalars and launches ---- */
+/* Whether p is in a live allocation of device memory (cudaMalloc's). */
+static int on_device(const void *p)
+{
+    sim_alloc_info info;
+    return sim_alloc_query(p, &info) == SIM_OK && !info.freed;
+}
+
 /* A half's value (CUBLAS_COMPUTE_16F's alpha and beta are halves) */
 static double half_value(uint16_t h)
 {
@@ -360,6 +375,14 @@ static int scalar(const struct simtlab_cublas_context *ctx, const void *p, size_
 {
     if (!p) {
         refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line, "%s is NULL; pass the address of the scalar", what);
+        return 0;
+    }
+    if (ctx->ptr_mode == CUBLAS_POINTER_MODE_HOST && on_device(p)) {
+        refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line,
+               "%s = %p is device memory, and the handle's pointer mode is CUBLAS_POINTER_MODE_HOST (the "
+               "default), where a GPU's cuBLAS reads it on the host and crashes; pass a host variable, or call "
+               "cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE) first",
+               what, p);
         return 0;
     }
     if (ctx->ptr_mode == CUBLAS_POINTER_MODE_DEVICE) {
@@ -384,6 +407,7 @@ static cublasStatus_t launch(const struct simtlab_cublas_context *ctx, const cha
                              simtlab_dim3 grid, simtlab_dim3 block, size_t shared, void (*thunk)(const void *),
                              const void *args, size_t size)
 {
+    simtlab_launch_is_library(); /* compare mode sets it beside NVIDIA's kernels (run_cuda.c) */
     if (simtlab_launch(fn, file, line, grid, block, shared, ctx->stream, thunk, args, size) != cudaSuccess)
         return CUBLAS_STATUS_EXECUTION_FAILED; /* the launch's report says why */
     return CUBLAS_STATUS_SUCCESS;
@@ -436,6 +460,11 @@ static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const g
                       "ldc = %d is less than max(1, m) = %d (C is m x n = %d x %d): ldc is the distance between C's "
                       "columns, at least its rows",
                       g->ldc, g->m > 1 ? g->m : 1, g->m, g->n);
+    if ((g->n + SIMTLAB_GEMM_TILE - 1) / SIMTLAB_GEMM_TILE > 65535)
+        return refuse(CUBLAS_STATUS_NOT_SUPPORTED, fn, file, line,
+                      "n = %d needs %d tiles of 64 columns, more than the 65535 a grid's y takes in simtlab's kernel; "
+                      "split C's columns into calls of at most 4194240",
+                      g->n, (g->n + SIMTLAB_GEMM_TILE - 1) / SIMTLAB_GEMM_TILE);
     if (g->batch > 65535)
         return refuse(CUBLAS_STATUS_NOT_SUPPORTED, fn, file, line,
                       "batchCount = %d is more than the 65535 simtlab's kernel takes (one grid z a matrix); split "
@@ -669,7 +698,7 @@ static cublasStatus_t vec(const char *fn, int elem, int op, const char *file, in
 {
     HANDLE(h, fn);
     double a = 0;
-    if (alpha && !scalar(ctx, alpha, (size_t)elem, &a, "alpha", fn, file, line))
+    if ((op == SIMTLAB_VEC_AXPY || op == SIMTLAB_VEC_SCAL) && !scalar(ctx, alpha, (size_t)elem, &a, "alpha", fn, file, line))
         return CUBLAS_STATUS_INVALID_VALUE;
     if (n <= 0 || (op == SIMTLAB_VEC_SCAL && incx <= 0))
         return CUBLAS_STATUS_SUCCESS; /* cuBLAS does nothing then */
@@ -688,6 +717,12 @@ static cublasStatus_t reduce(const char *fn, int elem, int op, const char *file,
         return refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line, "result is NULL; pass where the result goes");
     const size_t rsize = op >= SIMTLAB_VEC_IAMAX ? sizeof(int) : (size_t)elem;
     const int device = ctx->ptr_mode == CUBLAS_POINTER_MODE_DEVICE;
+    if (!device && on_device(result))
+        return refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line,
+                      "result = %p is device memory, and the handle's pointer mode is CUBLAS_POINTER_MODE_HOST (the "
+                      "default), where a GPU's cuBLAS writes it on the host and crashes; pass a host variable, or call "
+                      "cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE) first",
+                      result);
     if (n <= 0 || (op != SIMTLAB_VEC_DOT && incx <= 0)) { /* cuBLAS's result then: 0 */
         if (device)
             return cudaMemset(result, 0, rsize) == cudaSuccess
@@ -699,16 +734,19 @@ static cublasStatus_t reduce(const char *fn, int elem, int op, const char *file,
         memset(result, 0, rsize);
         return CUBLAS_STATUS_SUCCESS;
     }
+    pthread_mutex_lock(&ctx->lock); /* the handle's result word: one reduction at a time */
+    cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
     if (!device && !ctx->result && sim_malloc(&ctx->result, 16, "cuBLAS result") != SIM_OK)
-        return refuse(CUBLAS_STATUS_ALLOC_FAILED, fn, file, line, "no device memory for the result's 16 bytes");
-    struct simtlab_vec_args g = {op, n, incx, incy, 0, (void *)x, (void *)y, device ? result : ctx->result};
-    cublasStatus_t s = launch(ctx, fn, file, line, (simtlab_dim3){1, 1, 1}, (simtlab_dim3){256, 1, 1}, 0,
-                              elem == 4 ? simtlab_red_s_thunk : simtlab_red_d_thunk, &g, sizeof g);
-    if (s || device)
-        return s;
-    return sim_memcpy(result, ctx->result, rsize, SIM_COPY_D2H) == SIM_OK
-               ? CUBLAS_STATUS_SUCCESS
-               : refuse(CUBLAS_STATUS_MAPPING_ERROR, fn, file, line, "the result could not be copied to %p", result);
+        s = refuse(CUBLAS_STATUS_ALLOC_FAILED, fn, file, line, "no device memory for the result's 16 bytes");
+    if (!s) {
+        struct simtlab_vec_args g = {op, n, incx, incy, 0, (void *)x, (void *)y, device ? result : ctx->result};
+        s = launch(ctx, fn, file, line, (simtlab_dim3){1, 1, 1}, (simtlab_dim3){256, 1, 1}, 0,
+                   elem == 4 ? simtlab_red_s_thunk : simtlab_red_d_thunk, &g, sizeof g);
+    }
+    if (!s && !device && sim_memcpy(result, ctx->result, rsize, SIM_COPY_D2H) != SIM_OK)
+        s = refuse(CUBLAS_STATUS_MAPPING_ERROR, fn, file, line, "the result could not be copied to %p", result);
+    pthread_mutex_unlock(&ctx->lock);
+    return s;
 }
 
 /* geam and ger: one thread an element of the m x n result (a grid of m/256 x n blocks) */
@@ -732,6 +770,15 @@ static cublasStatus_t mat(const char *fn, int elem, int op, const char *file, in
                       "least 0, ldc at least max(1, m), lda and ldb at least the rows of A and B as stored (m, or n "
                       "when transposed), the operations CUBLAS_OP_N, _T or _C",
                       m, n, ldc, lda, ldb, (int)ta, (int)tb);
+    if (op == SIMTLAB_MAT_GEAM && ((C == A && (ta != CUBLAS_OP_N || lda != ldc)) || (C == B && (tb != CUBLAS_OP_N || ldb != ldc))))
+        return refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line,
+                      "C is %s, in place, but %s: in place the operand must be untransposed (CUBLAS_OP_N) with its "
+                      "leading dimension equal to ldc = %d, or its elements are overwritten before they are read; "
+                      "write the result to another matrix",
+                      C == A ? "A" : "B",
+                      C == A ? (ta != CUBLAS_OP_N ? "transa is not CUBLAS_OP_N" : "lda differs from ldc")
+                             : (tb != CUBLAS_OP_N ? "transb is not CUBLAS_OP_N" : "ldb differs from ldc"),
+                      ldc);
     double a, b = 0;
     if (!scalar(ctx, alpha, (size_t)elem, &a, "alpha", fn, file, line) ||
         (op == SIMTLAB_MAT_GEAM && !scalar(ctx, beta, (size_t)elem, &b, "beta", fn, file, line)))
@@ -815,22 +862,40 @@ L1_FNS(double, D, 8, d)
 
 /* ---- cuBLASLt: its handles only (sim/run/include/cublasLt.h) ---- */
 struct simtlab_cublaslt_context {
-    int unused;
+    struct simtlab_cublaslt_context *next; /* the live ones, for cublasLtDestroy's check */
 };
+static struct simtlab_cublaslt_context *lt_live;
 
 cublasStatus_t simtlab_cublasLtCreate(const char *file, int line, cublasLtHandle_t *handle)
 {
     if (!handle)
         return refuse(CUBLAS_STATUS_INVALID_VALUE, "cublasLtCreate", file, line,
                       "handle is NULL; pass the address of a cublasLtHandle_t: cublasLtCreate(&handle)");
-    if (!(*handle = calloc(1, sizeof **handle)))
+    struct simtlab_cublaslt_context *c = calloc(1, sizeof *c);
+    if (!c)
         return refuse(CUBLAS_STATUS_ALLOC_FAILED, "cublasLtCreate", file, line, "out of host memory");
+    pthread_mutex_lock(&handles_lock);
+    c->next = lt_live;
+    lt_live = c;
+    pthread_mutex_unlock(&handles_lock);
+    *handle = c;
     return CUBLAS_STATUS_SUCCESS;
 }
 
 cublasStatus_t simtlab_cublasLtDestroy(const char *file, int line, cublasLtHandle_t handle)
 {
-    (void)file, (void)line;
+    pthread_mutex_lock(&handles_lock);
+    struct simtlab_cublaslt_context **p = &lt_live;
+    while (*p && *p != handle)
+        p = &(*p)->next;
+    const int found = handle && *p;
+    if (found)
+        *p = handle->next;
+    pthread_mutex_unlock(&handles_lock);
+    if (!found)
+        return refuse(CUBLAS_STATUS_NOT_INITIALIZED, "cublasLtDestroy", file, line,
+                      "the handle %p is not one cublasLtCreate made, or cublasLtDestroy has ended it already",
+                      (void *)handle);
     free(handle);
     return CUBLAS_STATUS_SUCCESS;
 }

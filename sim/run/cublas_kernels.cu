@@ -46,7 +46,7 @@
             UNROLL                                                                                              \
             for (int q = 0; q < 4; q++)                                                                         \
                 acc[p][q] = 0;                                                                                  \
-        for (int k0 = 0; k0 < k; k0 += SIMTLAB_GEMM_K) {                                                        \
+        for (int k0 = 0; k0 < (alpha != 0 ? k : 0); k0 += SIMTLAB_GEMM_K) { /* alpha 0: A, B unread */        \
             for (int r = 0; r < 4; r++) {                                                                       \
                 const int e = tid + 256 * r;                                                                    \
                 /* op(A)(i, kk): A[i + kk lda] (N) or A[kk + i lda] (T); the fast index first */                \
@@ -175,7 +175,7 @@ SIMTLAB_GEMM(float, uint16_t, void, simtlab_lpgemm, SIMTLAB_LP_LD, SIMTLAB_LP_LD
             if (i >= rows)                                                                                      \
                 return;                                                                                         \
             T s = 0;                                                                                            \
-            for (int j = 0; j < len; j++)                                                                       \
+            for (int j = 0; j < (alpha != 0 ? len : 0); j++) /* alpha 0: A and x unread, as cuBLAS */           \
                 s += A[i + (long long)j * g->lda] * x[x0 + j * ix];                                             \
             T v = alpha * s;                                                                                    \
             if (beta != 0)                                                                                      \
@@ -183,11 +183,11 @@ SIMTLAB_GEMM(float, uint16_t, void, simtlab_lpgemm, SIMTLAB_LP_LD, SIMTLAB_LP_LD
             y[y0 + i * iy] = v;                                                                                 \
             return;                                                                                             \
         }                                                                                                       \
-        const int j = (int)((blockIdx.x * blockDim.x + threadIdx.x) / 32), lane = (int)(threadIdx.x % 32);     \
+        const int j = (int)(((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32), lane = (int)(threadIdx.x % 32); \
         if (j >= rows) /* warp-uniform: blockDim.x is a multiple of 32 */                                       \
             return;                                                                                             \
         T s = 0;                                                                                                \
-        for (int i = lane; i < len; i += 32)                                                                    \
+        for (int i = lane; i < (alpha != 0 ? len : 0); i += 32)                                                 \
             s += A[i + (long long)j * g->lda] * x[x0 + i * ix];                                                 \
         for (int off = 16; off > 0; off /= 2)                                                                   \
             s += __shfl_xor_sync(0xffffffffu, s, off);                                                          \
@@ -260,6 +260,8 @@ SIMTLAB_GEMV(double, simtlab_dgemv)
             else if (op == SIMTLAB_VEC_IAMAX || op == SIMTLAB_VEC_IAMIN) {                                      \
                 if (best < 0 || (op == SIMTLAB_VEC_IAMAX ? m > v : m < v))                                      \
                     v = m, best = i;                                                                            \
+            } else if (m == (T)INFINITY) { /* nrm2 of an infinity: infinity (best marks it) */                  \
+                best = 1;                                                                                       \
             } else if (m != 0) { /* nrm2: s the largest magnitude so far, v the sum of (x/s)^2 */               \
                 if (m > s)                                                                                      \
                     v = 1 + v * (s / m) * (s / m), s = m;                                                       \
@@ -278,6 +280,7 @@ SIMTLAB_GEMV(double, simtlab_dgemv)
                                     (v2 == sv[t] && b2 < si[t])))                                               \
                         sv[t] = v2, si[t] = b2;                                                                 \
                 } else if (op == SIMTLAB_VEC_NRM2) {                                                            \
+                    si[t] = si[t] > b2 ? si[t] : b2; /* an infinity in either half */                           \
                     const T s1 = ss[t];                                                                         \
                     if (s2 > s1)                                                                                \
                         sv[t] = v2 + sv[t] * (s1 / s2) * (s1 / s2), ss[t] = s2;                                 \
@@ -293,7 +296,7 @@ SIMTLAB_GEMV(double, simtlab_dgemv)
             if (op == SIMTLAB_VEC_IAMAX || op == SIMTLAB_VEC_IAMIN)                                             \
                 *(int *)g->out = si[0] + 1;                                                                     \
             else if (op == SIMTLAB_VEC_NRM2)                                                                    \
-                out[0] = ss[0] * SIMTLAB_SQRT_##SUFFIX(sv[0]);                                                  \
+                out[0] = si[0] > 0 ? (T)INFINITY : ss[0] * SIMTLAB_SQRT_##SUFFIX(sv[0]);                         \
             else                                                                                                \
                 out[0] = sv[0];                                                                                 \
         }                                                                                                       \
@@ -320,7 +323,9 @@ SIMTLAB_VEC(double, d)
         if (i >= g->m)                                                                                          \
             return;                                                                                             \
         const T alpha = (T)g->alpha, beta = (T)g->beta;                                                        \
-        if (g->op == SIMTLAB_MAT_GER) {                                                                         \
+        if (g->op == SIMTLAB_MAT_GER) { /* alpha 0: nothing read or written, as cuBLAS */                        \
+            if (alpha == 0)                                                                                     \
+                return;                                                                                         \
             const T *x = (const T *)g->x, *y = (const T *)g->y;                                                \
             T *A = (T *)g->C;                                                                                   \
             const long long ix = g->incx, iy = g->incy;                                                         \

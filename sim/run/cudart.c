@@ -1564,10 +1564,15 @@ cudaError_t simtlab_launch_untyped(const char *kernel, const char *file, int lin
     return fail(cudaErrorInvalidDeviceFunction, "cudaLaunchKernel", why);
 }
 
+static _Thread_local int next_is_library; /* simtlab_launch_is_library: for the launch's record */
+void simtlab_launch_is_library(void) { next_is_library = 1; }
+
 cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtlab_dim3 grid, simtlab_dim3 block,
                            size_t shared, cudaStream_t stream, void (*thunk)(const void *), const void *args,
                            size_t args_size)
 {
+    const int library = next_is_library;
+    next_is_library = 0;
     (void)stream;
     ENTER();
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
@@ -1635,6 +1640,7 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
     }
     launch_rec *r = &recs[n_recs++];
     memset(r, 0, sizeof *r);
+    r->library = library;
     snprintf(r->k.name, sizeof r->k.name, "%s", kernel);
     r->k.cfg = cfg;
     r->k.status = (int)s;
@@ -1693,7 +1699,8 @@ static void at_exit(void)
         FILE *f = fopen(tsv, "w");
         for (size_t i = 0; f && i < n_recs; i++) {
             const be_kernel *k = &recs[i].k;
-            fprintf(f, "%s\t%u\t%u\t%u\t%u\t%u\t%u\t%d", k->name, k->cfg.grid.x, k->cfg.grid.y, k->cfg.grid.z,
+            fprintf(f, "%s%s\t%u\t%u\t%u\t%u\t%u\t%u\t%d", recs[i].library ? "@" : "", k->name, k->cfg.grid.x,
+                    k->cfg.grid.y, k->cfg.grid.z,
                     k->cfg.block.x, k->cfg.block.y, k->cfg.block.z, k->status);
             const uint64_t *c = (const uint64_t *)&k->sim;
             for (size_t x = 0; x < sizeof k->sim / sizeof(uint64_t); x++)

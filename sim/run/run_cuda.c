@@ -412,9 +412,13 @@ int run_cuda_run(run_cuda_ctx *c, char **args, int n_args, int no_counters, cons
 /* ---- compare ---------------------------------------------------------------------------------------- */
 /* The sim run's TSV (cudart.c): name, grid xyz, block xyz, status, then every
  * sim_counters field in order. */
-static int read_tsv(const char *path, be_kernel **out)
+/* The simulator's launch records (cudart.c at exit, SIMTLAB_RUN_TSV); lib[i]: launch i was a
+ * cuBLAS call's (its name written after '@'). */
+static int read_tsv(const char *path, be_kernel **out, int **lib)
 {
     *out = NULL;
+    *lib = NULL;
+    int *flags = NULL;
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
@@ -425,16 +429,21 @@ static int read_tsv(const char *path, be_kernel **out)
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
             be_kernel *t = realloc(ks, (size_t)cap * sizeof *t);
-            if (!t)
+            int *fl = realloc(flags, (size_t)cap * sizeof *fl);
+            if (t)
+                ks = t;
+            if (fl)
+                flags = fl;
+            if (!t || !fl)
                 break;
-            ks = t;
         }
         be_kernel *k = &ks[n];
         memset(k, 0, sizeof *k);
         char *save, *tok = strtok_r(line, "\t\n", &save);
         if (!tok)
             continue;
-        snprintf(k->name, sizeof k->name, "%s", tok);
+        flags[n] = tok[0] == '@';
+        snprintf(k->name, sizeof k->name, "%s", tok + flags[n]);
         unsigned v[7] = {0};
         for (int i = 0; i < 7 && (tok = strtok_r(NULL, "\t\n", &save)); i++)
             v[i] = (unsigned)strtoul(tok, NULL, 10);
@@ -448,6 +457,7 @@ static int read_tsv(const char *path, be_kernel **out)
     }
     fclose(f);
     *out = ks;
+    *lib = flags;
     return n;
 }
 
@@ -475,42 +485,60 @@ static int cmp_row(const char *what, uint64_t s, uint64_t h, int have)
     return d != 0;
 }
 
-/* A launch of simtlab's cuBLAS (sim/run/cublas.c names each after its call). */
-static int library_launch(const char *name) { return !strncmp(name, "cublas", 6); }
+/* A GPU launch is the simulator's launch k: the same kernel and the same grid and block. */
+static int same_launch(const be_kernel *k, const gpu_launch *g)
+{
+    return same_kernel(k->name, g->name) && k->cfg.grid.x == g->grid[0] && k->cfg.grid.y == g->grid[1] &&
+           k->cfg.grid.z == g->grid[2] && k->cfg.block.x == g->block[0] && k->cfg.block.y == g->block[1] &&
+           k->cfg.block.z == g->block[2];
+}
 
-/* Whether a GPU launch is one of the program's kernels (a name the simulator ran other than its
- * cuBLAS calls'); else a library's (NVIDIA's cuBLAS kernels, any number a call). */
-static int program_kernel(const char *gpu_name, const be_kernel *sim, int ns)
+/* Whether a GPU launch's kernel is one of the program's (a name of a launch the simulator ran
+ * that was no library call's). */
+static int program_kernel(const char *gpu_name, const be_kernel *sim, const int *lib, int ns)
 {
     for (int i = 0; i < ns; i++)
-        if (!library_launch(sim[i].name) && same_kernel(sim[i].name, gpu_name))
+        if (!lib[i] && same_kernel(sim[i].name, gpu_name))
             return 1;
     return 0;
 }
 
-/* The pairs compare mode prints: a program launch beside the GPU's launch in the same place, or a
- * run of cuBLAS calls beside the run of NVIDIA's kernels the GPU ran for them (not compared
- * counter by counter: the kernels are not the same). */
+/* The pairs compare mode prints: a program launch beside the GPU's launch in the same place, or
+ * a run of cuBLAS calls beside the run of GPU launches made for them (NVIDIA's kernels, any
+ * number, or none), not compared counter by counter: the kernels are not the same. A GPU launch
+ * where the simulator's next launch is the program's, of another kernel that is no kernel of the
+ * program (a library call the simulator makes on the host, as cuRAND's generators), is such a
+ * run with no simulator launch, so that the pairs after it stay in step. */
 typedef struct cmp_seg {
     int s0, s1, g0, g1; /* sim[s0 .. s1), g[g0 .. g1) */
     int library;
 } cmp_seg;
 
-static int segments(const be_kernel *sim, int ns, const gpu_launch *g, int ng, cmp_seg *seg)
+static int segments(const be_kernel *sim, const int *lib, int ns, const gpu_launch *g, int ng, cmp_seg *seg)
 {
     int n = 0, i = 0, j = 0;
-    while (i < ns && j < ng) {
-        cmp_seg *q = &seg[n++];
+    while (i < ns) {
+        cmp_seg *q = &seg[n];
         q->s0 = i, q->g0 = j;
-        q->library = library_launch(sim[i].name);
-        if (q->library) {
-            while (i < ns && library_launch(sim[i].name))
+        if (lib[i]) {
+            while (i < ns && lib[i])
                 i++;
-            while (j < ng && !program_kernel(g[j].name, sim, ns))
+            /* the GPU's run ends at the simulator's next launch (its kernel, grid and block) */
+            while (j < ng && !(i < ns && same_launch(&sim[i], &g[j])))
                 j++;
-        } else
+            q->library = 1;
+        } else if (j >= ng) {
+            break;
+        } else if (!same_kernel(sim[i].name, g[j].name) && !program_kernel(g[j].name, sim, lib, ns)) {
+            while (j < ng && !same_kernel(sim[i].name, g[j].name) && !program_kernel(g[j].name, sim, lib, ns))
+                j++;
+            q->library = 1;
+        } else {
             i++, j++;
+            q->library = 0;
+        }
         q->s1 = i, q->g1 = j;
+        n++;
     }
     return n;
 }
@@ -531,23 +559,23 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
 {
     be_kernel *sim;
     gpu_launch *g;
-    int ns = read_tsv(tsv, &sim), ng = read_ncu(c->ncu_log, &g);
+    int *lib;
+    int ns = read_tsv(tsv, &sim, &lib), ng = read_ncu(c->ncu_log, &g);
     if (ns < 0)
         return run_error("compare: the simulator's run left no record (%s)", tsv);
     if (ng <= 0) {
-        free(sim);
-        free(g);
+        free(sim), free(lib), free(g);
         return run_error("compare: the GPU run has no counters (see above)");
     }
     be_kernel *hw = calloc((size_t)ng, sizeof *hw);
-    cmp_seg *seg = calloc((size_t)ns + 1, sizeof *seg); /* a segment takes at least one of sim's */
-    if (!hw || !seg) {
-        free(sim), free(g), free(hw), free(seg);
+    cmp_seg *seg = calloc((size_t)(ns + ng) + 1, sizeof *seg); /* a segment takes one launch or more */
+    if (!hw || !seg || (ns && !lib)) {
+        free(sim), free(lib), free(g), free(hw), free(seg);
         return run_error("compare: out of memory");
     }
     for (int i = 0; i < ng; i++)
         to_kernel(&g[i], &hw[i]);
-    const int nseg = segments(sim, ns, g, ng, seg);
+    const int nseg = segments(sim, lib, ns, g, ng, seg);
     int diffs = 0, n = 0;
     for (int q = 0; q < nseg; q++)
         n += !seg[q].library;
@@ -562,13 +590,16 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
             uint64_t a[4], b[4];
             seg_sums(&sim[r->s0], r->s1 - r->s0, a);
             seg_sums(&hw[r->g0], r->g1 - r->g0, b);
-            char which[32];
-            snprintf(which, sizeof which, r->s1 - r->s0 == 1 ? "launch %d" : "launches %d-%d", r->s0 + 1, r->s1);
-            fprintf(stderr, "  %s: %s%s beside the GPU's %d launch%s of NVIDIA's kernels (%s%s): cuBLAS's own "
-                            "kernels there, simtlab's here, not compared\n",
-                    which, sim[r->s0].name, r->s1 - r->s0 > 1 ? ", ..." : "", r->g1 - r->g0,
-                    r->g1 - r->g0 == 1 ? "" : "es", r->g1 > r->g0 ? g[r->g0].name : "none",
-                    r->g1 - r->g0 > 1 ? ", ..." : "");
+            char which[64];
+            if (r->s1 == r->s0)
+                snprintf(which, sizeof which, "before launch %d", r->s0 + 1);
+            else
+                snprintf(which, sizeof which, r->s1 - r->s0 == 1 ? "launch %d" : "launches %d-%d", r->s0 + 1, r->s1);
+            fprintf(stderr, "  %s: %s%s beside the GPU's %d launch%s of a library's kernels (%s%s): its own kernels "
+                            "there, %s here, not compared\n",
+                    which, r->s1 > r->s0 ? sim[r->s0].name : "no launch", r->s1 - r->s0 > 1 ? ", ..." : "",
+                    r->g1 - r->g0, r->g1 - r->g0 == 1 ? "" : "es", r->g1 > r->g0 ? g[r->g0].name : "none",
+                    r->g1 - r->g0 > 1 ? ", ..." : "", r->s1 > r->s0 ? "simtlab's" : "the host's work or none");
             fprintf(stderr, "    %-30s %14s %14s\n", "", "simulator", "GPU");
             static const char *const what[4] = {"global load sectors", "global store sectors",
                                                 "shared wavefronts (ld + st)", "bank conflicts"};
@@ -645,6 +676,7 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
         fclose(f);
     }
     free(sim);
+    free(lib);
     free(g);
     free(hw);
     free(seg);

@@ -14,6 +14,7 @@ typedef struct launch_rec {
     double sim_ms;    /* simulated GPU time (simtlab_cudart.h) */
     void *lines;      /* --lines: run_line[n_lines] */
     int n_lines;
+    int library;      /* a cuBLAS call's launch (sim/run/cublas.c): compare mode pairs it apart */
 } launch_rec;
 
 /* --lines, after a launch: reads the launch's per-instruction counters,

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -411,6 +412,50 @@ int main()
         cudaFree(dAh), cudaFree(dBh), cudaFree(dCh), cudaFree(dAb), cudaFree(dBb), cudaFree(dCb), cudaFree(dCf);
         free(Af), free(Bf), free(Ah), free(Bh), free(Ab), free(Bb), free(A1), free(B1), free(A2), free(B2);
         free(cf), free(ref), free(got);
+    }
+
+    // alpha = 0: A and B not read (NaN there changes nothing), C = beta C; nrm2 of an infinity;
+    // GemmEx with a cudaDataType compute type (older code: the toolkit's C++ overload maps it)
+    {
+        const int n = 8;
+        float nan_a[n * n], c0[n * n], got[n * n];
+        for (int i = 0; i < n * n; i++)
+            nan_a[i] = NAN, c0[i] = (float)i;
+        float *dA = device_copy(nan_a, n * n), *dC = device_copy(c0, n * n);
+        const float zero = 0, two = 2;
+        check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &zero, dA, n, dA, n, &two, dC, n) == 0, "alpha 0");
+        cudaMemcpy(got, dC, sizeof got, cudaMemcpyDeviceToHost);
+        int bad = 0;
+        for (int i = 0; i < n * n; i++)
+            bad += got[i] != 2.0f * c0[i];
+        check(bad == 0, "alpha 0: C = beta C, A unread");
+        float v[3] = {1.0f, INFINITY, INFINITY}, r = 0;
+        float *dv = device_copy(v, 3);
+        check(cublasSnrm2(h, 3, dv, 1, &r) == 0 && r == INFINITY, "nrm2 of infinities");
+        float one = 1, b[n * n];
+        for (int i = 0; i < n * n; i++)
+            b[i] = 1.0f;
+        float *dB = device_copy(b, n * n);
+        check(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, dB, CUDA_R_32F, n, dB, CUDA_R_32F, n, &zero, dC,
+                           CUDA_R_32F, n, CUDA_R_32F, CUBLAS_GEMM_DEFAULT) == 0,
+              "GemmEx with CUDA_R_32F as its compute type");
+        cudaMemcpy(got, dC, sizeof got, cudaMemcpyDeviceToHost);
+        check(got[0] == (float)n && got[n * n - 1] == (float)n, "GemmEx with CUDA_R_32F: values");
+        // geam in place with a transpose: cuBLAS refuses it
+        check(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, &one, dB, n, &zero, dC, n, dB, n) ==
+                  CUBLAS_STATUS_INVALID_VALUE,
+              "geam in place, transposed, is CUBLAS_STATUS_INVALID_VALUE");
+#ifdef SIMTLAB_RUN // a GPU's cuBLAS dereferences these on the host, and the process crashes
+        float *dtwo = device_copy(&two, 1);
+        check(cublasSscal(h, n, dtwo, dB, 1) == CUBLAS_STATUS_INVALID_VALUE, "a device alpha in host pointer mode");
+        check(cublasSnrm2(h, 3, dv, 1, dtwo) == CUBLAS_STATUS_INVALID_VALUE, "a device result in host pointer mode");
+        check(cublasSscal(h, n, NULL, dB, 1) == CUBLAS_STATUS_INVALID_VALUE, "a NULL alpha");
+        cudaFree(dtwo);
+        cublasLtHandle_t lt;
+        check(cublasLtCreate(&lt) == 0 && cublasLtDestroy(lt) == 0, "cublasLtCreate, cublasLtDestroy");
+        check(cublasLtDestroy(lt) == CUBLAS_STATUS_NOT_INITIALIZED, "cublasLtDestroy twice");
+#endif
+        cudaFree(dA), cudaFree(dB), cudaFree(dC), cudaFree(dv);
     }
 
     // errors: each returns its status; nothing runs

@@ -54,10 +54,12 @@ typedef enum {
     CUBLAS_TENSOR_OP_MATH = 1,
     CUBLAS_PEDANTIC_MATH = 2,
     CUBLAS_TF32_TENSOR_OP_MATH = 3,
+    CUBLAS_FP32_EMULATED_BF16X9_MATH = 4,
+    CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH = 8,
     CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION = 16
 } cublasMath_t;
 typedef enum {
-    CUBLAS_GEMM_DEFAULT = -1, CUBLAS_GEMM_DFALT = -1,
+    CUBLAS_GEMM_DEFAULT = -1, CUBLAS_GEMM_DFALT = -1, CUBLAS_GEMM_AUTOTUNE = 999,
     CUBLAS_GEMM_ALGO0 = 0, CUBLAS_GEMM_ALGO1 = 1, CUBLAS_GEMM_ALGO2 = 2, CUBLAS_GEMM_ALGO3 = 3,
     CUBLAS_GEMM_ALGO4 = 4, CUBLAS_GEMM_ALGO5 = 5, CUBLAS_GEMM_ALGO6 = 6, CUBLAS_GEMM_ALGO7 = 7,
     CUBLAS_GEMM_ALGO8 = 8, CUBLAS_GEMM_ALGO9 = 9, CUBLAS_GEMM_ALGO10 = 10, CUBLAS_GEMM_ALGO11 = 11,
@@ -80,8 +82,10 @@ typedef enum {
     CUBLAS_COMPUTE_32F_FAST_16F = 74,
     CUBLAS_COMPUTE_32F_FAST_16BF = 75,
     CUBLAS_COMPUTE_32F_FAST_TF32 = 77,
+    CUBLAS_COMPUTE_32F_EMULATED_16BFX9 = 78,
     CUBLAS_COMPUTE_64F = 70,
     CUBLAS_COMPUTE_64F_PEDANTIC = 71,
+    CUBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT = 79,
     CUBLAS_COMPUTE_32I = 72,
     CUBLAS_COMPUTE_32I_PEDANTIC = 73
 } cublasComputeType_t;
@@ -154,6 +158,45 @@ cublasStatus_t simtlab_cublasHgemmStridedBatched(SIMTLAB_CUBLAS_AT, cublasHandle
 const char *cublasGetStatusName(cublasStatus_t status);
 const char *cublasGetStatusString(cublasStatus_t status);
 #ifdef __cplusplus
+}
+
+/* Older code passes a cudaDataType as GemmEx's compute type; the toolkit's C++ overloads map it
+ * (cublasMigrateComputeType), and so do these (the pedantic forms compute alike here). */
+static inline cublasComputeType_t simtlab_cublas_compute_of(cudaDataType t)
+{
+    return t == CUDA_R_32F || t == CUDA_C_32F   ? CUBLAS_COMPUTE_32F
+           : t == CUDA_R_64F || t == CUDA_C_64F ? CUBLAS_COMPUTE_64F
+           : t == CUDA_R_16F                    ? CUBLAS_COMPUTE_16F
+           : t == CUDA_R_32I                    ? CUBLAS_COMPUTE_32I
+                                                : (cublasComputeType_t)-1; /* refused by name */
+}
+static inline cublasStatus_t simtlab_cublasGemmEx(SIMTLAB_CUBLAS_AT, cublasHandle_t h, cublasOperation_t ta,
+                                                  cublasOperation_t tb, int m, int n, int k, const void *alpha,
+                                                  const void *A, cudaDataType at, int lda, const void *B,
+                                                  cudaDataType bt, int ldb, const void *beta, void *C, cudaDataType ct,
+                                                  int ldc, cudaDataType comp, cublasGemmAlgo_t algo)
+{
+    return simtlab_cublasGemmEx(file, line, h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc,
+                                simtlab_cublas_compute_of(comp), algo);
+}
+static inline cublasStatus_t simtlab_cublasGemmStridedBatchedEx(
+    SIMTLAB_CUBLAS_AT, cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+    const void *alpha, const void *A, cudaDataType at, int lda, long long sa, const void *B, cudaDataType bt, int ldb,
+    long long sb, const void *beta, void *C, cudaDataType ct, int ldc, long long sc, int batch, cudaDataType comp,
+    cublasGemmAlgo_t algo)
+{
+    return simtlab_cublasGemmStridedBatchedEx(file, line, h, ta, tb, m, n, k, alpha, A, at, lda, sa, B, bt, ldb, sb,
+                                              beta, C, ct, ldc, sc, batch, simtlab_cublas_compute_of(comp), algo);
+}
+static inline cublasStatus_t simtlab_cublasGemmBatchedEx(SIMTLAB_CUBLAS_AT, cublasHandle_t h, cublasOperation_t ta,
+                                                         cublasOperation_t tb, int m, int n, int k, const void *alpha,
+                                                         const void *const Aarray[], cudaDataType at, int lda,
+                                                         const void *const Barray[], cudaDataType bt, int ldb,
+                                                         const void *beta, void *const Carray[], cudaDataType ct,
+                                                         int ldc, int batch, cudaDataType comp, cublasGemmAlgo_t algo)
+{
+    return simtlab_cublasGemmBatchedEx(file, line, h, ta, tb, m, n, k, alpha, Aarray, at, lda, Barray, bt, ldb, beta,
+                                       Carray, ct, ldc, batch, simtlab_cublas_compute_of(comp), algo);
 }
 #endif
 
