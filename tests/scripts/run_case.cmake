@@ -97,6 +97,19 @@ elseif(CASE STREQUAL "matmul")
   expect("${js}" 512 kernels 1 hbm write_sectors)
   expect("${js}" 17408 kernels 1 sram wavefronts)
   expect("${js}" 0 kernels 1 sram bank_conflicts)
+elseif(CASE STREQUAL "cublas_gemm")
+  # n = 128: the tiled kernel n^3/64 load sectors and n^3/16 + n^3/256 wavefronts; cublasSgemm
+  # (simtlab's 64 x 64 tiles) n^3/256 and 17 n^3/1024; both n^2/8 stores, no conflicts
+  run(0 ${SRC}/examples/cublas_gemm.cu --detail --json ${J} -- 128)
+  expect_text("${out}" "matmul tiled: n = 128, correct.*cublasSgemm: n = 128, correct" "results")
+  file(READ ${J} js)
+  expect("${js}" 32768 kernels 0 hbm read_sectors)
+  expect("${js}" 139264 kernels 0 sram wavefronts)
+  expect("${js}" cublasSgemm kernels 1 name)
+  expect("${js}" 8192 kernels 1 hbm read_sectors)
+  expect("${js}" 2048 kernels 1 hbm write_sectors)
+  expect("${js}" 34816 kernels 1 sram wavefronts)
+  expect("${js}" 0 kernels 1 sram bank_conflicts)
 elseif(CASE STREQUAL "transpose")
   # n = 256: naive n^2/8 loads, n^2 stores; tiled: n^2 + n^2/32 wavefronts, 31 n^2 / 32
   # conflicts (the column read, 32-way); padded n^2/16 wavefronts, none
