@@ -460,16 +460,6 @@ static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const g
                       "ldc = %d is less than max(1, m) = %d (C is m x n = %d x %d): ldc is the distance between C's "
                       "columns, at least its rows",
                       g->ldc, g->m > 1 ? g->m : 1, g->m, g->n);
-    if ((g->n + SIMTLAB_GEMM_TILE - 1) / SIMTLAB_GEMM_TILE > 65535)
-        return refuse(CUBLAS_STATUS_NOT_SUPPORTED, fn, file, line,
-                      "n = %d needs %d tiles of 64 columns, more than the 65535 a grid's y takes in simtlab's kernel; "
-                      "split C's columns into calls of at most 4194240",
-                      g->n, (g->n + SIMTLAB_GEMM_TILE - 1) / SIMTLAB_GEMM_TILE);
-    if (g->batch > 65535)
-        return refuse(CUBLAS_STATUS_NOT_SUPPORTED, fn, file, line,
-                      "batchCount = %d is more than the 65535 simtlab's kernel takes (one grid z a matrix); split "
-                      "the batch into calls of at most 65535",
-                      g->batch);
     double alpha, beta;
     if (!scalar(ctx, g->alpha, (size_t)g->elem, &alpha, "alpha", fn, file, line) ||
         !scalar(ctx, g->beta, (size_t)g->elem, &beta, "beta", fn, file, line))
@@ -481,6 +471,7 @@ static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const g
                                   .m = g->m,
                                   .n = g->n,
                                   .k = g->k,
+                                  .batch = g->batch,
                                   .lda = g->lda,
                                   .ldb = g->ldb,
                                   .ldc = g->ldc,
@@ -496,8 +487,9 @@ static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const g
                                   .lp_ab = g->lp_ab,
                                   .lp_c = g->lp_c,
                                   .c_size = g->lowp ? (g->lp_c == SIMTLAB_LP_F32 ? 4 : 2) : g->elem};
-    const simtlab_dim3 grid = {blocks_for(g->m, SIMTLAB_GEMM_TILE), blocks_for(g->n, SIMTLAB_GEMM_TILE),
-                               (unsigned)g->batch};
+    const unsigned tiles_y = blocks_for(g->n, SIMTLAB_GEMM_TILE); /* y and z at most 65535: blocks loop over more */
+    const simtlab_dim3 grid = {blocks_for(g->m, SIMTLAB_GEMM_TILE), tiles_y < 65535 ? tiles_y : 65535,
+                               g->batch < 65535 ? (unsigned)g->batch : 65535};
     const simtlab_dim3 block = {SIMTLAB_GEMM_THREADS, 1, 1};
     const size_t shared = 2u * SIMTLAB_GEMM_K * SIMTLAB_GEMM_LDS * (g->lowp ? 4u : (size_t)g->elem);
     return launch(ctx, fn, file, line, grid, block, shared,
@@ -785,14 +777,10 @@ static cublasStatus_t mat(const char *fn, int elem, int op, const char *file, in
         return CUBLAS_STATUS_INVALID_VALUE;
     if (!m || !n)
         return CUBLAS_STATUS_SUCCESS;
-    if (n > 65535)
-        return refuse(CUBLAS_STATUS_NOT_SUPPORTED, fn, file, line,
-                      "n = %d is more than the 65535 columns simtlab's kernel takes (one grid row a column); split "
-                      "the matrix into calls of at most 65535 columns",
-                      n);
     struct simtlab_mat_args g = {op, ta != CUBLAS_OP_N, tb != CUBLAS_OP_N, m, n, lda, ldb, ldc, incx, incy, a, b,
                                  A, B, x, y, C};
-    return launch(ctx, fn, file, line, (simtlab_dim3){blocks_for(m, 256), (unsigned)n, 1}, (simtlab_dim3){256, 1, 1}, 0,
+    return launch(ctx, fn, file, line, (simtlab_dim3){blocks_for(m, 256), n < 65535 ? (unsigned)n : 65535, 1},
+                  (simtlab_dim3){256, 1, 1}, 0,
                   elem == 4 ? simtlab_mat_s_thunk : simtlab_mat_d_thunk, &g, sizeof g);
 }
 

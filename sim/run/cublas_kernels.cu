@@ -12,7 +12,7 @@
 #include "kernel.h"
 #include "cublas_kernels.h"
 
-/* ---- GEMM: C = alpha op(A) op(B) + beta C, batched over blockIdx.z ----
+/* ---- GEMM: C = alpha op(A) op(B) + beta C, batched over blockIdx.z (and every gridDim.z-th after it) ----
  * One block of 256 threads a 64 x 64 tile of C, each thread 4 x 4 of it (rows tx + 16 p,
  * columns ty + 16 q). K goes in steps of 16: a 64 x 16 slice of op(A) and a 16 x 64 slice of
  * op(B) to shared memory (rows padded to 66), loaded so that consecutive threads read consecutive addresses of A or
@@ -20,24 +20,24 @@
  * needs it: A n/64 times, B m/64 times (rounded up). C is read only when beta is not 0 (cuBLAS
  * does not read C then: it may hold anything), and written once. */
 #define SIMTLAB_GEMM(T, E, CE, NAME, LD, LDC, STC)                                                               \
-    __global__ void NAME(struct simtlab_gemm_args g_)                                                           \
+    /* one 64 x 64 tile of C: its columns from j0, of the batch's matrix z */                                  \
+    __device__ __forceinline__ void NAME##_tile(const struct simtlab_gemm_args *g, long long z, int j0)         \
     {                                                                                                           \
-        const struct simtlab_gemm_args *g = &g_; /* a copy on the thread's stack: its own registers */        \
         EXTERN_SHARED(T, sm);                                                                                   \
         T *As = sm, *Bs = sm + SIMTLAB_GEMM_K * SIMTLAB_GEMM_LDS; /* As[kk][i], Bs[kk][j] */                 \
         const int tid = (int)threadIdx.x, tx = tid % 16, ty = tid / 16;                                         \
-        const int i0 = (int)blockIdx.x * SIMTLAB_GEMM_TILE, j0 = (int)blockIdx.y * SIMTLAB_GEMM_TILE;         \
+        const int i0 = (int)blockIdx.x * SIMTLAB_GEMM_TILE;                                                     \
         const int m = g->m, n = g->n, k = g->k, lda = g->lda, ldb = g->ldb, ldc = g->ldc;                       \
         const E *A, *B; /* E: A's and B's elements, CE: C's; T: the arithmetic */                              \
         CE *C;                                                                                                  \
         if (g->arrays) { /* the batch's pointers, read from device memory as cuBLAS reads them */               \
-            A = ((const E *const *)g->A)[blockIdx.z];                                                           \
-            B = ((const E *const *)g->B)[blockIdx.z];                                                           \
-            C = ((CE *const *)g->C)[blockIdx.z];                                                                \
+            A = ((const E *const *)g->A)[z];                                                           \
+            B = ((const E *const *)g->B)[z];                                                           \
+            C = ((CE *const *)g->C)[z];                                                                \
         } else {                                                                                                \
-            A = (const E *)g->A + (long long)blockIdx.z * g->stride_a;                                          \
-            B = (const E *)g->B + (long long)blockIdx.z * g->stride_b;                                          \
-            C = (CE *)((char *)g->C + (long long)blockIdx.z * g->stride_c * g->c_size);                         \
+            A = (const E *)g->A + z * g->stride_a;                                          \
+            B = (const E *)g->B + z * g->stride_b;                                          \
+            C = (CE *)((char *)g->C + z * g->stride_c * g->c_size);                         \
         }                                                                                                       \
         const T alpha = (T)g->alpha, beta = (T)g->beta;                                                         \
         T acc[4][4];                                                                                            \
@@ -88,6 +88,14 @@
                     STC(C, i + (long long)j * ldc, v);                                                          \
                 }                                                                                               \
             }                                                                                                   \
+    }                                                                                                           \
+    /* a grid of at most 65535 in y and z: a block takes every gridDim-th tile column and matrix */         \
+    __global__ void NAME(struct simtlab_gemm_args g_)                                                           \
+    {                                                                                                           \
+        const struct simtlab_gemm_args *g = &g_; /* a copy on the thread's stack: its own registers */        \
+        for (long long z = blockIdx.z; z < g->batch; z += gridDim.z)                                            \
+            for (int j0 = (int)blockIdx.y * SIMTLAB_GEMM_TILE; j0 < g->n; j0 += (int)gridDim.y * SIMTLAB_GEMM_TILE) \
+                NAME##_tile(g, z, j0);                                                                          \
     }                                                                                                           \
     __attribute__((no_sanitize_thread)) void NAME##_thunk(const void *p) { NAME(*(const struct simtlab_gemm_args *)p); }
 
@@ -319,29 +327,31 @@ SIMTLAB_VEC(double, d)
     __global__ void simtlab_mat_##SUFFIX(struct simtlab_mat_args g_)                                            \
     {                                                                                                           \
         const struct simtlab_mat_args *g = &g_;                                                                 \
-        const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x), j = (int)blockIdx.y;                        \
+        const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);                                             \
         if (i >= g->m)                                                                                          \
             return;                                                                                             \
         const T alpha = (T)g->alpha, beta = (T)g->beta;                                                        \
-        if (g->op == SIMTLAB_MAT_GER) { /* alpha 0: nothing read or written, as cuBLAS */                        \
-            if (alpha == 0)                                                                                     \
-                return;                                                                                         \
-            const T *x = (const T *)g->x, *y = (const T *)g->y;                                                \
-            T *A = (T *)g->C;                                                                                   \
-            const long long ix = g->incx, iy = g->incy;                                                         \
-            const long long x0 = ix < 0 ? -(long long)(g->m - 1) * ix : 0;                                      \
-            const long long y0 = iy < 0 ? -(long long)(g->n - 1) * iy : 0;                                      \
-            A[i + (long long)j * g->ldc] += alpha * x[x0 + i * ix] * y[y0 + j * iy];                            \
-            return;                                                                                             \
+        for (int j = (int)blockIdx.y; j < g->n; j += (int)gridDim.y) { /* a grid of at most 65535 in y */    \
+            if (g->op == SIMTLAB_MAT_GER) { /* alpha 0: nothing read or written, as cuBLAS */                   \
+                if (alpha == 0)                                                                                 \
+                    return;                                                                                     \
+                const T *x = (const T *)g->x, *y = (const T *)g->y;                                             \
+                T *A = (T *)g->C;                                                                               \
+                const long long ix = g->incx, iy = g->incy;                                                     \
+                const long long x0 = ix < 0 ? -(long long)(g->m - 1) * ix : 0;                                  \
+                const long long y0 = iy < 0 ? -(long long)(g->n - 1) * iy : 0;                                  \
+                A[i + (long long)j * g->ldc] += alpha * x[x0 + i * ix] * y[y0 + j * iy];                        \
+                continue;                                                                                       \
+            }                                                                                                   \
+            const T *A = (const T *)g->A, *B = (const T *)g->B;                                                 \
+            T *C = (T *)g->C;                                                                                   \
+            T v = 0;                                                                                            \
+            if (alpha != 0)                                                                                     \
+                v = alpha * (g->ta ? A[j + (long long)i * g->lda] : A[i + (long long)j * g->lda]);              \
+            if (beta != 0)                                                                                      \
+                v += beta * (g->tb ? B[j + (long long)i * g->ldb] : B[i + (long long)j * g->ldb]);              \
+            C[i + (long long)j * g->ldc] = v;                                                                   \
         }                                                                                                       \
-        const T *A = (const T *)g->A, *B = (const T *)g->B;                                                     \
-        T *C = (T *)g->C;                                                                                       \
-        T v = 0;                                                                                                \
-        if (alpha != 0)                                                                                         \
-            v = alpha * (g->ta ? A[j + (long long)i * g->lda] : A[i + (long long)j * g->lda]);                  \
-        if (beta != 0)                                                                                          \
-            v += beta * (g->tb ? B[j + (long long)i * g->ldb] : B[i + (long long)j * g->ldb]);                  \
-        C[i + (long long)j * g->ldc] = v;                                                                       \
     }                                                                                                           \
     __attribute__((no_sanitize_thread)) void simtlab_mat_##SUFFIX##_thunk(const void *p)                       \
     {                                                                                                           \

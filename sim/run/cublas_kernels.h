@@ -15,6 +15,7 @@
 struct simtlab_gemm_args {
     int ta, tb;        /* op(A), op(B): 0 as they are, 1 transposed */
     int m, n, k;       /* C is m x n, op(A) m x k, op(B) k x n */
+    int batch;         /* matrices (blockIdx.z, and every gridDim.z-th after it) */
     int lda, ldb, ldc;
     long long stride_a, stride_b, stride_c; /* elements between the batch's matrices */
     double alpha, beta;

@@ -490,6 +490,10 @@ elseif(CASE STREQUAL "cublas")
   run(0 ${WORK}/fault/f.cu)
   expect_text("${out}" "status CUBLAS_STATUS_EXECUTION_FAILED" "a host pointer's status")
   expect_text("${err}" "kernel cublasSgemm \\(launched at f.cu:8\\) failed; the program sees cudaErrorIllegalAddress" "a host pointer's report")
+  # more matrices than a grid's z and more columns than its y (65535): the blocks loop over them
+  file(WRITE ${WORK}/big/b.cu "#include <cstdio>\n#include <vector>\n#include <cublas_v2.h>\nint main() {\n  const int n = 66000;\n  std::vector<float> a(n), b(n), c(n);\n  for (int i = 0; i < n; i++) a[i] = (float)(i % 7), b[i] = (float)(i % 5);\n  float *da, *db, *dc;\n  cudaMalloc(&da, n * 4); cudaMalloc(&db, n * 4); cudaMalloc(&dc, n * 4);\n  cudaMemcpy(da, a.data(), n * 4, cudaMemcpyHostToDevice); cudaMemcpy(db, b.data(), n * 4, cudaMemcpyHostToDevice);\n  cublasHandle_t h; cublasCreate(&h);\n  const float one = 1, zero = 0, two = 2;\n  int bad = cublasSgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, &one, da, 1, 1, db, 1, 1, &zero, dc, 1, 1, n) != 0;\n  cudaMemcpy(c.data(), dc, n * 4, cudaMemcpyDeviceToHost);\n  for (int i = 0; i < n; i++) bad += c[i] != a[i] * b[i];\n  bad += cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, n, &one, da, 1, &two, db, 1, dc, 1) != 0;\n  cudaMemcpy(c.data(), dc, n * 4, cudaMemcpyDeviceToHost);\n  for (int i = 0; i < n; i++) bad += c[i] != a[i] + 2 * b[i];\n  printf(\"big: %d wrong\\n\", bad);\n  return bad != 0;\n}\n")
+  run(0 ${WORK}/big/b.cu)
+  expect_text("${out}" "big: 0 wrong" "66000 matrices and columns")
   # a function the shim lacks: one line naming it
   file(WRITE ${WORK}/lack/s.cu "#include <cublas_v2.h>\nint main() {\n  cublasHandle_t h; cublasCreate(&h);\n  cublasStrsm(h, CUBLAS_SIDE_LEFT);\n}\n")
   run(2 ${WORK}/lack/s.cu)
