@@ -12,13 +12,14 @@
 #include "kernel.h"
 #include "cublas_kernels.h"
 
-/* ---- GEMM: C = alpha op(A) op(B) + beta C, batched over blockIdx.z (and every gridDim.z-th after it) ----
+/* ---- GEMM: C = alpha op(A) op(B) + beta C, a batch's matrices over blockIdx.z ----
  * One block of 256 threads a 64 x 64 tile of C, each thread 4 x 4 of it (rows tx + 16 p,
  * columns ty + 16 q). K goes in steps of 16: a 64 x 16 slice of op(A) and a 16 x 64 slice of
- * op(B) to shared memory (rows padded to 66), loaded so that consecutive threads read consecutive addresses of A or
- * B whichever way each is transposed. Each of A and B is read once for every tile of C that
- * needs it: A n/64 times, B m/64 times (rounded up). C is read only when beta is not 0 (cuBLAS
- * does not read C then: it may hold anything), and written once. */
+ * op(B) to shared memory (rows padded to 66), loaded so that consecutive threads read
+ * consecutive addresses of A or B whichever way each is transposed. Each of A and B is read once
+ * for every tile of C that needs it: A n/64 times, B m/64 times (rounded up). C is read only when
+ * beta is not 0 (cuBLAS does not read C then: it may hold anything), and written once; with alpha
+ * 0 neither A nor B is read. Past 65535 tile columns or matrices a block takes every gridDim-th. */
 #define SIMTLAB_GEMM(T, E, CE, NAME, LD, LDC, STC)                                                               \
     /* one 64 x 64 tile of C: its columns from j0, of the batch's matrix z */                                  \
     __device__ __forceinline__ void NAME##_tile(const struct simtlab_gemm_args *g, long long z, int j0)         \
