@@ -486,7 +486,7 @@ elseif(CASE STREQUAL "cublas")
   expect("${js}" 1024 kernels 0 hbm read_sectors)
   expect("${js}" 512 kernels 0 hbm write_sectors)
   # a host pointer as A: the launch's report, and the call's CUBLAS_STATUS_EXECUTION_FAILED
-  file(WRITE ${WORK}/fault/f.cu "#include <cstdio>\n#include <cstdlib>\n#include <cublas_v2.h>\nint main() {\n  cublasHandle_t h; cublasCreate(&h);\n  float *d, *a = (float *)malloc(256); cudaMalloc(&d, 256);\n  const float one = 1, zero = 0;\n  cublasStatus_t s = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, a, 8, d, 8, &zero, d, 8);\n  printf(\"status %s\\n\", cublasGetStatusName(s));\n  return 0;\n}\n")
+  file(WRITE ${WORK}/fault/f.cu "#include <cstdio>\n#include <cstdlib>\n#include <cublas_v2.h>\nint main() {\n  cublasHandle_t h; cublasCreate(&h);\n  float *d, *a = (float *)malloc(256); cudaMalloc(&d, 256);\n  const float one = 1, zero = 0;\n  cublasStatus_t s = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, a, 8, d, 8, &zero, d, 8);\n  printf(\"status %s\\n\", cublasGetStatusName(s));\n  free(a);\n  cublasDestroy(h);\n  return 0;\n}\n")
   run(0 ${WORK}/fault/f.cu)
   expect_text("${out}" "status CUBLAS_STATUS_EXECUTION_FAILED" "a host pointer's status")
   expect_text("${err}" "kernel cublasSgemm \\(launched at f.cu:8\\) failed; the program sees cudaErrorIllegalAddress" "a host pointer's report")
