@@ -97,8 +97,8 @@ static const feature features[] = {
      {"cooperative_groups/memcpy_async"}},
     {"textures and surfaces", {"tex1D", "tex1Dfetch", "tex2D", "tex3D", "texture", "cudaCreateTextureObject", "cudaBindTexture", "surf2Dread", "surf2Dwrite", "cudaCreateSurfaceObject"}, {"texture_fetch_functions", "cuda_texture_types", "surface_functions"}},
     /* cuBLAS's classic API is in sim/run/include/cublas_api.h (GEMM, GEMV, level 1, float and double);
-     * a function it lacks is g++'s "not declared", printed as one line (run.c print_library_refusals) */
-    /* cuBLASLt's handles are the shim's (cublasLt.h), its multiplies are not */
+     * a function it lacks is g++'s "not declared", printed as one line (run.c print_library_refusals).
+     * cuBLASLt's handles are the shim's (cublasLt.h), its multiplies are not: */
     {"cuBLASLt's matrix multiplies (cublasLtMatmul; simtlab has cuBLASLt's handles and cuBLAS's GEMM)",
      {"cublasLtMatmul*", "cublasLtMatrix*"},
      {NULL}},

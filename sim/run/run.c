@@ -412,9 +412,9 @@ static int print_library_refusals(const char *s)
                     if (lib <= 1) /* cuBLAS or cuBLASLt: a name of the library that the shim lacks */
                         fprintf(stderr,
                                 "%.*s simtlab run: %.*s is not in simtlab's %s (it has cuBLAS's GEMM, batched GEMM, "
-                                "GemmEx, SgemmEx and Hgemm also on half and bfloat16, geam, GEMV, ger and level 1, in float and double, and "
-                                "cuBLASLt's handles: docs/run.md, \"cuBLAS\"); run the program on a GPU (simtlab "
-                                "run --mode cuda)\n",
+                                "GemmEx, SgemmEx and Hgemm also on half and bfloat16, geam, GEMV, ger and level 1, "
+                                "in float and double, and cuBLASLt's handles: docs/run.md, \"cuBLAS\"); run the "
+                                "program on a GPU (simtlab run --mode cuda)\n",
                                 (int)(colon - line), line, (int)nl, q, lib_names[lib]);
                     else
                         fprintf(stderr,
@@ -750,6 +750,7 @@ static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.
                                              SIMTLAB_RUN_INCLUDE "/simtlab_nofp8.h",
                                              SIMTLAB_RUN_INCLUDE "/simtlab_notex.h",
                                              SIMTLAB_RUN_INCLUDE "/cublas_api.h",
+                                             SIMTLAB_RUN_INCLUDE "/cublasLt.h",
                                              SIMTLAB_RUN_INCLUDE "/library_types.h",
                                              SIMTLAB_RUN_LIB_RUNTIME,
                                              SIMTLAB_RUN_LIB_CUBLAS,
