@@ -353,12 +353,6 @@ cublasStatus_t simtlab_cublasGetMatrixAsync(const char *file, int line, int rows
 }
 
 /* ---- scalars and launches ---- */
-/* Whether p is in a live allocation of device memory (cudaMalloc's). */
-static int on_device(const void *p)
-{
-    sim_alloc_info info;
-    return sim_alloc_query(p, &info) == SIM_OK && !info.freed;
-}
 
 /* A half's value (CUBLAS_COMPUTE_16F's alpha and beta are halves) */
 static double half_value(uint16_t h)
@@ -377,7 +371,7 @@ static int scalar(const struct simtlab_cublas_context *ctx, const void *p, size_
         refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line, "%s is NULL; pass the address of the scalar", what);
         return 0;
     }
-    if (ctx->ptr_mode == CUBLAS_POINTER_MODE_HOST && on_device(p)) {
+    if (ctx->ptr_mode == CUBLAS_POINTER_MODE_HOST && simtlab_on_device(p)) {
         refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line,
                "%s = %p is device memory, and the handle's pointer mode is CUBLAS_POINTER_MODE_HOST (the "
                "default), where a GPU's cuBLAS reads it on the host and crashes; pass a host variable, or call "
@@ -431,9 +425,9 @@ typedef struct gemm_call {
     int lowp, lp_ab, lp_c; /* half or bfloat16 A and B (SIMTLAB_LP_*), and C's type */
 } gemm_call;
 
-static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const gemm_call *g)
+/* The caller has looked its handle up (HANDLE): ctx. */
+static cublasStatus_t gemm(const char *file, int line, const struct simtlab_cublas_context *ctx, const gemm_call *g)
 {
-    HANDLE(h, g->fn);
     const char *fn = g->fn;
     const int rows_a = g->ta == CUBLAS_OP_N ? g->m : g->k, rows_b = g->tb == CUBLAS_OP_N ? g->k : g->n;
     if ((unsigned)g->ta > CUBLAS_OP_C || (unsigned)g->tb > CUBLAS_OP_C)
@@ -501,17 +495,19 @@ static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const g
                                            cublasOperation_t tb, int m, int n, int k, const T *alpha, const T *A, \
                                            int lda, const T *B, int ldb, const T *beta, T *C, int ldc)           \
     {                                                                                                           \
+        HANDLE(h, "cublas" #P "gemm");                                                                          \
         const gemm_call g = {"cublas" #P "gemm", E, ta, tb, m, n, k, lda, ldb, ldc, 1, 0, 0, 0, alpha, beta, A, B, C, 0, 0, 0, 0}; \
-        return gemm(file, line, h, &g);                                                                         \
+        return gemm(file, line, ctx, &g);                                                                       \
     }                                                                                                           \
     cublasStatus_t simtlab_cublas##P##gemmStridedBatched(                                                       \
         const char *file, int line, cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, \
         int k, const T *alpha, const T *A, int lda, long long sa, const T *B, int ldb, long long sb,           \
         const T *beta, T *C, int ldc, long long sc, int batch)                                                  \
     {                                                                                                           \
+        HANDLE(h, "cublas" #P "gemmStridedBatched");                                                            \
         const gemm_call g = {"cublas" #P "gemmStridedBatched", E, ta, tb, m, n, k, lda, ldb, ldc, batch, sa, sb, sc, \
                              alpha, beta, A, B, C, 0, 0, 0, 0};                                                 \
-        return gemm(file, line, h, &g);                                                                         \
+        return gemm(file, line, ctx, &g);                                                                       \
     }                                                                                                           \
     cublasStatus_t simtlab_cublas##P##gemmBatched(const char *file, int line, cublasHandle_t h,                 \
                                                   cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, \
@@ -519,9 +515,10 @@ static cublasStatus_t gemm(const char *file, int line, cublasHandle_t h, const g
                                                   const T *const Barray[], int ldb, const T *beta,             \
                                                   T *const Carray[], int ldc, int batch)                         \
     {                                                                                                           \
+        HANDLE(h, "cublas" #P "gemmBatched");                                                                   \
         const gemm_call g = {"cublas" #P "gemmBatched", E, ta, tb, m, n, k, lda, ldb, ldc, batch, 0, 0, 0,     \
                              alpha, beta, Aarray, Barray, (void *)Carray, 1, 0, 0, 0};                          \
-        return gemm(file, line, h, &g);                                                                         \
+        return gemm(file, line, ctx, &g);                                                                       \
     }
 
 GEMM_FNS(float, S, 4)
@@ -570,7 +567,7 @@ cublasStatus_t simtlab_cublasGemmEx(const char *file, int line, cublasHandle_t h
     gemm_call g = {"cublasGemmEx", 0, ta, tb, m, n, k, lda, ldb, ldc, 1, 0, 0, 0, alpha, beta, A, B, C, 0, 0, 0, 0};
     if (!ex_types(at, bt, ct, comp, &g, file, line))
         return CUBLAS_STATUS_NOT_SUPPORTED;
-    return gemm(file, line, h, &g);
+    return gemm(file, line, ctx, &g);
 }
 
 cublasStatus_t simtlab_cublasGemmStridedBatchedEx(const char *file, int line, cublasHandle_t h, cublasOperation_t ta,
@@ -586,7 +583,7 @@ cublasStatus_t simtlab_cublasGemmStridedBatchedEx(const char *file, int line, cu
                    alpha, beta, A, B, C, 0, 0, 0, 0};
     if (!ex_types(at, bt, ct, comp, &g, file, line))
         return CUBLAS_STATUS_NOT_SUPPORTED;
-    return gemm(file, line, h, &g);
+    return gemm(file, line, ctx, &g);
 }
 
 cublasStatus_t simtlab_cublasGemmBatchedEx(const char *file, int line, cublasHandle_t h, cublasOperation_t ta,
@@ -602,7 +599,7 @@ cublasStatus_t simtlab_cublasGemmBatchedEx(const char *file, int line, cublasHan
                    alpha, beta, Aarray, Barray, (void *)Carray, 1, 0, 0, 0};
     if (!ex_types(at, bt, ct, comp, &g, file, line))
         return CUBLAS_STATUS_NOT_SUPPORTED;
-    return gemm(file, line, h, &g);
+    return gemm(file, line, ctx, &g);
 }
 
 /* cublasSgemmEx: A and B of CUDA_R_32F, 16F or 16BF (one type), C of theirs or float, float
@@ -616,7 +613,7 @@ cublasStatus_t simtlab_cublasSgemmEx(const char *file, int line, cublasHandle_t 
     gemm_call g = {"cublasSgemmEx", 0, ta, tb, m, n, k, lda, ldb, ldc, 1, 0, 0, 0, alpha, beta, A, B, C, 0, 0, 0, 0};
     if (!ex_types(at, bt, ct, CUBLAS_COMPUTE_32F, &g, file, line))
         return CUBLAS_STATUS_NOT_SUPPORTED;
-    return gemm(file, line, h, &g);
+    return gemm(file, line, ctx, &g);
 }
 
 cublasStatus_t simtlab_cublasHgemm(const char *file, int line, cublasHandle_t h, cublasOperation_t ta,
@@ -626,7 +623,7 @@ cublasStatus_t simtlab_cublasHgemm(const char *file, int line, cublasHandle_t h,
     HANDLE(h, "cublasHgemm");
     gemm_call g = {"cublasHgemm", 0, ta, tb, m, n, k, lda, ldb, ldc, 1, 0, 0, 0, alpha, beta, A, B, C, 0, 0, 0, 0};
     ex_types(CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F, &g, file, line);
-    return gemm(file, line, h, &g);
+    return gemm(file, line, ctx, &g);
 }
 
 cublasStatus_t simtlab_cublasHgemmStridedBatched(const char *file, int line, cublasHandle_t h, cublasOperation_t ta,
@@ -639,7 +636,7 @@ cublasStatus_t simtlab_cublasHgemmStridedBatched(const char *file, int line, cub
     gemm_call g = {"cublasHgemmStridedBatched", 0, ta, tb, m, n, k, lda, ldb, ldc, batch, sa, sb, sc,
                    alpha, beta, A, B, C, 0, 0, 0, 0};
     ex_types(CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_16F, &g, file, line);
-    return gemm(file, line, h, &g);
+    return gemm(file, line, ctx, &g);
 }
 
 /* ---- GEMV ---- */
@@ -709,7 +706,7 @@ static cublasStatus_t reduce(const char *fn, int elem, int op, const char *file,
         return refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line, "result is NULL; pass where the result goes");
     const size_t rsize = op >= SIMTLAB_VEC_IAMAX ? sizeof(int) : (size_t)elem;
     const int device = ctx->ptr_mode == CUBLAS_POINTER_MODE_DEVICE;
-    if (!device && on_device(result))
+    if (!device && simtlab_on_device(result))
         return refuse(CUBLAS_STATUS_INVALID_VALUE, fn, file, line,
                       "result = %p is device memory, and the handle's pointer mode is CUBLAS_POINTER_MODE_HOST (the "
                       "default), where a GPU's cuBLAS writes it on the host and crashes; pass a host variable, or call "

@@ -877,6 +877,7 @@ static int on_device(const void *p)
     sim_alloc_info info;
     return p && ((sim_alloc_query(p, &info) == SIM_OK && !pinned_of(p)) || sim_in_symbol(p, 1));
 }
+int simtlab_on_device(const void *p) { return on_device(p); }
 static void copy_time(size_t n) { gpu_work((double)n / 25e9 * 1e3); }
 /* sync: cudaMemcpy returns when the copy is done (the host waits for the GPU's clock); the
  * Async form only queues it */

@@ -454,6 +454,8 @@ const char *simtlab_launch_name(const char *call_text);
 const char *simtlab_launch_fname(const char *text, const void *closure);
 cudaError_t simtlab_launch_untyped(const char *kernel, const char *file, int line);
 cudaError_t simtlab_api_fail(cudaError_t e, const char *fn, const char *why);
+/* Whether p is device memory (an allocation, not pinned host memory, or a __device__ variable). */
+int simtlab_on_device(const void *p);
 /* The next simtlab_launch of this host thread is a library call's (cuBLAS, sim/run/cublas.c). */
 void simtlab_launch_is_library(void);
 cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtlab_dim3 grid, simtlab_dim3 block,
