@@ -28,16 +28,33 @@ static void ncu_launch(FILE *f, int id, const char *name, unsigned ld, unsigned 
                 m == 0 ? ld : m == 1 ? st : 0);
 }
 
+/* A scratch directory with the three files a compare reads and writes. */
+typedef struct scratch {
+    char dir[64], tsv[256], json[256];
+    run_cuda_ctx c;
+} scratch;
+
+static void scratch_open(scratch *x)
+{
+    memset(x, 0, sizeof *x);
+    snprintf(x->dir, sizeof x->dir, "/tmp/simtlab-compare-XXXXXX");
+    cr_assert_not_null(mkdtemp(x->dir));
+    snprintf(x->tsv, sizeof x->tsv, "%s/sim.tsv", x->dir);
+    snprintf(x->json, sizeof x->json, "%s/out.json", x->dir);
+    snprintf(x->c.ncu_log, sizeof x->c.ncu_log, "%s/ncu.csv", x->dir);
+}
+
+static void scratch_close(scratch *x)
+{
+    remove(x->tsv), remove(x->json), remove(x->c.ncu_log), rmdir(x->dir);
+}
+
 Test(compare, library_calls_stand_beside_nvidias_kernels)
 {
-    char dir[] = "/tmp/simtlab-compare-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    char tsv[256], json[256];
-    run_cuda_ctx c;
-    memset(&c, 0, sizeof c);
-    snprintf(tsv, sizeof tsv, "%s/sim.tsv", dir);
-    snprintf(json, sizeof json, "%s/out.json", dir);
-    snprintf(c.ncu_log, sizeof c.ncu_log, "%s/ncu.csv", dir);
+    scratch x;
+    scratch_open(&x);
+    const char *tsv = x.tsv, *json = x.json;
+    run_cuda_ctx c = x.c;
     /* the simulator: k1, two cuBLAS calls, k2 (name, grid, block, status, then its counters:
      * hbm read and write bytes first, the sectors where be_ld_sectors reads them: left 0 but in
      * the GPU's, so that a pair's counters agree only where both are 0 or equal) */
@@ -80,18 +97,15 @@ Test(compare, library_calls_stand_beside_nvidias_kernels)
     const char *k2cuda = strstr(k2, "\"cuda\"");
     cr_assert_not_null(k2cuda);
     cr_assert(strstr(k2cuda, "k2"), "k2's partner: %s", k2cuda);
-    remove(tsv), remove(json), remove(c.ncu_log), rmdir(dir);
+    scratch_close(&x);
 }
 
 Test(compare, program_launches_pair_in_order_without_library_calls)
 {
-    char dir[] = "/tmp/simtlab-compare-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    char tsv[256];
-    run_cuda_ctx c;
-    memset(&c, 0, sizeof c);
-    snprintf(tsv, sizeof tsv, "%s/sim.tsv", dir);
-    snprintf(c.ncu_log, sizeof c.ncu_log, "%s/ncu.csv", dir);
+    scratch x;
+    scratch_open(&x);
+    const char *tsv = x.tsv, *json = x.json;
+    run_cuda_ctx c = x.c;
     FILE *f = fopen(tsv, "w");
     fputs("k1\t1\t1\t1\t32\t1\t1\t0\n", f);
     fputs("k2\t1\t1\t1\t32\t1\t1\t0\n", f);
@@ -102,7 +116,8 @@ Test(compare, program_launches_pair_in_order_without_library_calls)
     ncu_launch(f, 1, "k2(float *)", 8, 0); /* the GPU's k2 loads 8 sectors, the simulator's none */
     fclose(f);
     cr_assert_eq(run_cuda_compare(&c, tsv, NULL), 1, "k2's counters differ");
-    remove(tsv), remove(c.ncu_log), rmdir(dir);
+    (void)json;
+    scratch_close(&x);
 }
 
 /* The program's own kernel named as one of NVIDIA's (dot_kernel) is paired by place, grid and
@@ -111,14 +126,10 @@ Test(compare, program_launches_pair_in_order_without_library_calls)
  * program kernel named cublas... is the program's. */
 Test(compare, pairs_by_place_not_by_name)
 {
-    char dir[] = "/tmp/simtlab-compare-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    char tsv[256], json[256];
-    run_cuda_ctx c;
-    memset(&c, 0, sizeof c);
-    snprintf(tsv, sizeof tsv, "%s/sim.tsv", dir);
-    snprintf(json, sizeof json, "%s/out.json", dir);
-    snprintf(c.ncu_log, sizeof c.ncu_log, "%s/ncu.csv", dir);
+    scratch x;
+    scratch_open(&x);
+    const char *tsv = x.tsv, *json = x.json;
+    run_cuda_ctx c = x.c;
     FILE *f = fopen(tsv, "w");
     fputs("dot_kernel\t1\t1\t1\t32\t1\t1\t0\n", f);
     fputs("@cublasSdot\t1\t1\t1\t256\t1\t1\t0\n", f);
@@ -151,5 +162,5 @@ Test(compare, pairs_by_place_not_by_name)
     for (const char *p = js; (p = strstr(p, "\"library\"")); p++)
         libs++;
     cr_assert_eq(libs, 2, "two library runs: %s", js);
-    remove(tsv), remove(json), remove(c.ncu_log), rmdir(dir);
+    scratch_close(&x);
 }
