@@ -281,7 +281,7 @@ typedef struct sim_worker {
      * sim_counters moved them 8 bytes and cost barriers 10 %: session 19) */
     sim_thread threads[SIM_MAX_THREADS] __attribute__((aligned(64)));
     sim_warp warps[SIM_MAX_THREADS / 32];
-    unsigned ready[SIM_MAX_THREADS];
+    unsigned ready[SIM_MAX_THREADS]; /* runs of threads to resume, first | count << 16 (sim/launch.c next_context) */
     unsigned ready_head, ready_tail;
     uint32_t epoch;
     /* the barrier being gathered: kept as threads arrive, so releasing it

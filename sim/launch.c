@@ -1098,29 +1098,35 @@ static __attribute__((noinline)) void *new_context(sim_worker *w)
     return w->sched_sp;
 }
 
+/* The ready queue holds runs of threads to resume in order (a rendezvous'
+ * lanes, a thread that yielded), each entry first | count << 16; the run
+ * being resumed is rel_next..rel_end-1 (a released barrier's threads too).
+ * A run, not a thread, an entry: a rendezvous that releases its warp when
+ * other threads are ready queues one entry, not 31 (the order is the same). */
+#define READY_RUN(first, n) ((unsigned)(first) | (unsigned)(n) << 16)
+_Static_assert(SIM_MAX_THREADS < 65536 && !(SIM_MAX_THREADS & (SIM_MAX_THREADS - 1)),
+               "a run's first thread and count fit 16 bits; the queue's indices wrap modulo its size");
+
+static inline void ready_push(sim_worker *w, unsigned first, unsigned n)
+{
+    w->ready[w->ready_tail++ % SIM_MAX_THREADS] = READY_RUN(first, n);
+}
+
 static inline __attribute__((always_inline)) void *next_context(sim_worker *w)
 {
-    if (__builtin_expect(w->rel_next < w->rel_end, 1)) { /* a released barrier's or warp's threads */
-        sim_thread *t = &w->threads[w->rel_next++];
-        if (w->rel_next + 2 < w->rel_end) /* 3 ahead: 5.42 -> 5.30 ns a barrier against 2 ahead */
-            prefetch_thread(t + 3, t + 4);
-        t->state = SIM_T_RUNNING;
-        w->cur = t;
-        return t->sp;
+    if (__builtin_expect(w->rel_next == w->rel_end, 0)) {
+        if (w->ready_head == w->ready_tail)
+            return new_context(w);
+        const unsigned e = w->ready[w->ready_head++ % SIM_MAX_THREADS];
+        w->rel_next = e & 0xffffu;
+        w->rel_end = w->rel_next + (e >> 16);
     }
-    if (w->ready_head != w->ready_tail) {
-        sim_thread *t = &w->threads[w->ready[w->ready_head++ % SIM_MAX_THREADS]];
-        if (w->ready_head != w->ready_tail) {
-            const sim_thread *n = &w->threads[w->ready[w->ready_head % SIM_MAX_THREADS]];
-            prefetch_thread(n, w->ready_head + 1 != w->ready_tail
-                                   ? &w->threads[w->ready[(w->ready_head + 1) % SIM_MAX_THREADS]]
-                                   : n);
-        }
-        t->state = SIM_T_RUNNING;
-        w->cur = t;
-        return t->sp;
-    }
-    return new_context(w);
+    sim_thread *t = &w->threads[w->rel_next++];
+    if (w->rel_next + 2 < w->rel_end) /* 3 ahead: 5.42 -> 5.30 ns a barrier against 2 ahead */
+        prefetch_thread(t + 3, t + 4);
+    t->state = SIM_T_RUNNING;
+    w->cur = t;
+    return t->sp;
 }
 
 /* Every fiber runs this: it takes not-yet-started threads one after another
@@ -1173,14 +1179,12 @@ int sim_yield(sim_worker *w, int prefer_new)
     w->cur = NULL;
     void *next = NULL;
     if (prefer_new && w->next_new < w->n_threads && w->rel_next < w->rel_end) {
-        /* lanes a warp rendezvous released as a range (rdv_complete; a barrier's
-         * range has no thread left to start): put them back at the head of the
-         * ready queue, where they would have been, so that a new thread still
-         * goes first, as before the range existed */
-        for (unsigned i = w->rel_end; i-- > w->rel_next;) {
+        /* the rest of the run being resumed (a rendezvous' lanes; a barrier's
+         * run has no thread left to start): back at the head of the ready
+         * queue, so that a new thread goes first */
+        for (unsigned i = w->rel_next; i < w->rel_end; i++)
             w->threads[i].state = SIM_T_READY;
-            w->ready[--w->ready_head % SIM_MAX_THREADS] = i;
-        }
+        w->ready[--w->ready_head % SIM_MAX_THREADS] = READY_RUN(w->rel_next, w->rel_end - w->rel_next);
         w->rel_next = w->rel_end = 0;
     }
     if (prefer_new && w->next_new < w->n_threads && !w->block_failed && w->rel_next == w->rel_end) {
@@ -1199,7 +1203,7 @@ int sim_yield(sim_worker *w, int prefer_new)
         return 0;
     }
     t->state = SIM_T_READY;
-    w->ready[w->ready_tail++ % SIM_MAX_THREADS] = t->linear;
+    ready_push(w, t->linear, 1);
     int async = w->async; /* an atomic or a copy in flight: its state is this thread's */
     w->async = 0;
     fiber_switch(w, &t->sp, next, 0);
@@ -1410,13 +1414,11 @@ static void resolve_stall(sim_worker *w)
         w->last_and = w->bar_and;
         w->last_or = w->bar_or;
         if (__builtin_expect(w->n_done != 0, 0)) { /* the waiting ones only, through the ready queue */
-            unsigned tail = w->ready_tail;
             for (unsigned i = 0; i < w->n_threads; i++)
                 if (w->threads[i].state == SIM_T_BARRIER) {
                     w->threads[i].state = SIM_T_READY;
-                    w->ready[tail++ % SIM_MAX_THREADS] = i;
+                    ready_push(w, i, 1);
                 }
-            w->ready_tail = tail;
         } else {
             w->rel_next = 0;
             w->rel_end = w->n_threads;
@@ -1525,10 +1527,15 @@ static void timeout_report(sim_worker *w)
     char text[1000], where[320], fn[128], loc[200];
     size_t k = 0;
     unsigned n_run = 0, n_bar = 0, n_warp = 0, n_new = 0;
-    /* threads of a pending release range (a barrier's or a warp rendezvous')
-     * had been released: they count as ready, not as waiting */
+    /* threads of a pending run (a barrier's or a warp rendezvous', being
+     * resumed or queued) had been released: they count as ready, not as waiting */
     for (unsigned i = w->rel_next; i < w->rel_end; i++)
         w->threads[i].state = SIM_T_READY;
+    for (unsigned q = w->ready_head; q != w->ready_tail; q++) {
+        const unsigned e = w->ready[q % SIM_MAX_THREADS];
+        for (unsigned i = e & 0xffffu; i < (e & 0xffffu) + (e >> 16); i++)
+            w->threads[i].state = SIM_T_READY;
+    }
     const sim_thread *shown = w->timeout_thread;
     for (unsigned i = 0; i < w->n_threads; i++) {
         const sim_thread *t = &w->threads[i];
@@ -1996,26 +2003,20 @@ static void rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
     wp->sync_epoch++;
     sim_thread *lanes = &w->threads[(unsigned)(wp - w->warps) * 32];
     unsigned wake = r.arrived & ~(self < 32 ? 1u << self : 0u);
-    if (!wake)
-        goto done;
-    const unsigned first = (unsigned)__builtin_ctz(wake), n = 32 - (unsigned)__builtin_clz(wake) - first;
-    if (w->ready_head == w->ready_tail && w->rel_next == w->rel_end && (wake >> first) == (n == 32 ? ~0u : (1u << n) - 1)) {
-        /* one run of lanes and nothing else ready: resume them as a barrier's
-         * release does, in the same order the ready queue would (no per-lane work) */
-        w->n_warp_wait -= n;
-        w->rel_next = lanes[first].linear;
-        w->rel_end = w->rel_next + n;
-        goto done;
+    /* each run of consecutive lanes one entry of the ready queue, in lane order; their state
+     * stays SIM_T_WARP until they resume (timeout_report counts queued runs as ready) */
+    w->n_warp_wait -= (unsigned)__builtin_popcount(wake);
+    while (wake) {
+        const unsigned first = (unsigned)__builtin_ctz(wake);
+        const unsigned n = (unsigned)__builtin_ctzll(~(uint64_t)(wake >> first)); /* the run's length */
+        if (w->rel_next == w->rel_end && w->ready_head == w->ready_tail) { /* nothing else ready: this run next */
+            w->rel_next = lanes[first].linear;
+            w->rel_end = w->rel_next + n;
+        } else {
+            ready_push(w, lanes[first].linear, n);
+        }
+        wake &= ~(unsigned)(((1ull << n) - 1) << first);
     }
-    unsigned tail = w->ready_tail;
-    for (; wake; wake &= wake - 1) {
-        sim_thread *t = &lanes[__builtin_ctz(wake)];
-        t->state = SIM_T_READY;
-        w->ready[tail++ % SIM_MAX_THREADS] = t->linear;
-        w->n_warp_wait--;
-    }
-    w->ready_tail = tail;
-done:
     /* a shuffle, vote or barrier of the warp converges its lanes: their requests so far are
      * complete, and the n-th executions after it pair afresh. Not a volatile access's lockstep or
      * __activemask(): lanes meet there from different places (`if (t == 0) *flag = 1; s +=
@@ -2170,12 +2171,17 @@ static inline __attribute__((always_inline)) uint64_t rendezvous_fast(unsigned m
     sim_warp *wp = &w->warps[t->warp];
     const unsigned lane = t->lane, bit = 1u << lane;
     sim_rdv *r = &wp->rdv[0];
-    if (__builtin_expect(rdv_misused(wp, mask, lane, kind, width) || wp->n_rdv > 1, 0))
-        return warp_rendezvous(mask, kind, v, arg, width, file, line);
-    if (wp->n_rdv == 0) {
+    if (__builtin_expect(wp->n_rdv == 1 && r->mask == mask && r->kind == kind && r->width == width, 1)) {
+        /* joining the warp's only pending rendezvous: the lane that opened it
+         * checked the mask against the warp's lanes and the width (a lane of
+         * the mask that exited since took itself out of r->mask:
+         * rdv_lane_exited), so only this lane's own bit is left to check */
+        if (__builtin_expect(!(mask & bit), 0))
+            return warp_rendezvous(mask, kind, v, arg, width, file, line);
+    } else if (wp->n_rdv == 0 && !rdv_misused(wp, mask, lane, kind, width)) {
         *r = (sim_rdv){mask, 0, kind, width, file, line};
         wp->n_rdv = 1;
-    } else if (__builtin_expect(r->mask != mask || r->kind != kind || r->width != width, 0)) {
+    } else {
         return warp_rendezvous(mask, kind, v, arg, width, file, line);
     }
     wp->val[lane] = v;
