@@ -49,6 +49,7 @@ typedef struct sim_stack {
 } sim_stack;
 
 void sim_ctx_switch(void **save_sp, void *to_sp);
+uint64_t sim_ctx_park_result(void **save_sp, void *to_sp, const uint64_t *slot); /* switches, then returns *slot */
 void *sim_ctx_init(sim_stack *s, void (*fn)(void *), void *arg);
 
 /* ---- threads, warps, blocks --------------------------------------------- */

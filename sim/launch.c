@@ -1169,6 +1169,24 @@ static inline __attribute__((always_inline)) void park(sim_worker *w, sim_thread
     fiber_switch(w, &t->sp, next_context(w), 0); /* next_context sets w->cur */
 }
 
+/* Parks the running lane at a warp intrinsic and returns its result once
+ * resumed: a tail jump into the switch (sim_ctx_park_result), so that the
+ * intrinsic's fast path keeps nothing across it. The slot's address holds:
+ * a thread resumes on its own worker. */
+static inline __attribute__((always_inline)) uint64_t park_result(sim_worker *w, sim_thread *t, const char *file,
+                                                                  int line, const uint64_t *slot)
+{
+#ifdef SIM_ASAN /* the sanitizer's fiber calls around the switch */
+    park(w, t, SIM_T_WARP, file, line);
+    return *slot;
+#else
+    t->state = SIM_T_WARP;
+    t->site_file = file;
+    t->site_line = line;
+    return sim_ctx_park_result(&t->sp, next_context(w), slot); /* next_context sets w->cur */
+#endif
+}
+
 /* ---- spinning threads and the watchdog's stop ----------------------------------- */
 /* A thread spins on a volatile or atomic read (sim/access.c, spin_note): run
  * another thread of the block if there is one (it goes to the back of the
@@ -2143,14 +2161,6 @@ static __attribute__((noinline)) uint64_t warp_rendezvous(unsigned mask, int kin
     return wp->result[lane];
 }
 
-/* The running lane's result of the rendezvous it was woken from. */
-static inline __attribute__((always_inline)) uint64_t resumed_result(void)
-{
-    const sim_worker *w = sim_tls_worker;
-    const sim_thread *t = w->cur;
-    return w->warps[t->warp].result[t->lane];
-}
-
 /* The last lane to arrive completes the warp's only rendezvous for all. */
 static __attribute__((noinline)) uint64_t rdv_last(sim_worker *w, sim_warp *wp, unsigned lane)
 {
@@ -2190,8 +2200,7 @@ static inline __attribute__((always_inline)) uint64_t rendezvous_fast(unsigned m
     r->arrived = arrived;
     if (arrived != mask) {
         w->n_warp_wait++;
-        park(w, t, SIM_T_WARP, file, line);
-        return resumed_result(); /* nothing kept across the switch: no registers to save */
+        return park_result(w, t, file, line, &wp->result[lane]);
     }
     return rdv_last(w, wp, lane);
 }
