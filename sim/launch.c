@@ -2023,10 +2023,10 @@ static void rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
     unsigned wake = r.arrived & ~(self < 32 ? 1u << self : 0u);
     /* each run of consecutive lanes one entry of the ready queue, in lane order; their state
      * stays SIM_T_WARP until they resume (timeout_report counts queued runs as ready) */
-    w->n_warp_wait -= (unsigned)__builtin_popcount(wake);
     while (wake) {
         const unsigned first = (unsigned)__builtin_ctz(wake);
         const unsigned n = (unsigned)__builtin_ctzll(~(uint64_t)(wake >> first)); /* the run's length */
+        w->n_warp_wait -= n;
         if (w->rel_next == w->rel_end && w->ready_head == w->ready_tail) { /* nothing else ready: this run next */
             w->rel_next = lanes[first].linear;
             w->rel_end = w->rel_next + n;

@@ -235,6 +235,34 @@ Test(faults, threads_released_by_a_barrier_say_where, .timeout = 60)
     unsetenv("SIMTLAB_TIMEOUT");
 }
 
+/* Thread 0 loops after a barrier and a shuffle; the other lanes of both warps were released by
+ * their shuffle and queued as runs (sim/launch.c next_context): the report calls them ready,
+ * last seen at the shuffle, not waiting for their warp's other lanes (a queued run's lanes keep
+ * their waiting state until they resume; timeout_report marks them). */
+Test(faults, lanes_released_by_a_shuffle_are_ready, .timeout = 60)
+{
+    setenv("SIMTLAB_TIMEOUT", "1", 1);
+    int *d = dev_buf("out", 64 * sizeof(int), NULL);
+    simt_cfg cfg = cfg1(1, 64, 0);
+    int st = spin_after_shuffle_launch_sim(&cfg, d);
+    status_is(st, SIM_ERR_LAUNCH_TIMEOUT, "loops after a shuffle");
+    const char *e = sim_last_error();
+    ASSERT_ERROR_HAS("block (0,0,0), thread (0,0,0)", "loops after a shuffle (the stopped thread)");
+    char shfl[64], buf[160];
+    snprintf(buf, sizeof buf, "thread (0,0,0) still running, last seen at %s",
+             kernel_site(shfl, sizeof shfl, KFILE, "SITE:spin_shuffle_loop"));
+    ASSERT_ERROR_HAS(buf, "loops after a shuffle (where)");
+    kernel_site(shfl, sizeof shfl, KFILE, "SITE:spin_shuffle");
+    snprintf(buf, sizeof buf, "thread (1,0,0) ready to run, last seen leaving the barrier or warp intrinsic at %s",
+             shfl);
+    ASSERT_ERROR_HAS(buf, "loops after a shuffle (a lane of warp 0)");
+    ASSERT_ERROR_HAS("; 58 more running or ready to run", "loops after a shuffle (lanes 1-30 and 32-62)");
+    cr_assert(!strstr(e, "waiting for the other lanes"), "loops after a shuffle: lanes called waiting:\n%s", e);
+    cr_assert(!strstr(e, "waiting at a barrier"), "loops after a shuffle: threads called waiting:\n%s", e);
+    works_after("loops after a shuffle");
+    unsetenv("SIMTLAB_TIMEOUT");
+}
+
 Test(faults, endless_loop_of_accesses, .timeout = 60)
 {
     setenv("SIMTLAB_TIMEOUT", "1", 1);

@@ -86,6 +86,21 @@ __global__ void spin_after_barrier(int *out, int bt)
     out[threadIdx.x] = (int)x;
 }
 
+/* thread 0 loops for ever after a barrier and a shuffle (64 threads): the shuffle releases warp
+ * 0's lanes while the barrier's release is still resuming warp 1, and warp 1's after them, so
+ * both wait in the ready queue as runs of lanes when the watchdog stops thread 0 (a loop with
+ * no access: one over shared memory would let the others run, from counting mode's sampled
+ * stretch, whose request table makes room by yielding) */
+__global__ void spin_after_shuffle(int *out)
+{
+    __syncthreads();
+    const int v = __shfl_xor_sync(0xffffffffu, (int)threadIdx.x, 1); /* SITE:spin_shuffle */
+    if (threadIdx.x == 0)
+        for (;;) { /* SITE:spin_shuffle_loop */
+        }
+    out[threadIdx.x] = v;
+}
+
 /* thread bt loops for ever over global loads and stores (instrumented accesses) */
 __global__ void loop_forever_loads(float *out, const float *in, int bt)
 {
@@ -156,6 +171,7 @@ LAUNCHER(write_constant, (int *, out), (int, bt))
 LAUNCHER(device_counter, (int *, out))
 LAUNCHER(spin_forever, (int *, out), (int, bb), (int, bt), (int, others_wait))
 LAUNCHER(spin_after_barrier, (int *, out), (int, bt))
+LAUNCHER(spin_after_shuffle, (int *, out))
 LAUNCHER(loop_forever_loads, (float *, out), (const float *, in), (int, bt))
 LAUNCHER(wait_for_last, (int *, out))
 LAUNCHER(wait_for_global_flag, (int *, out), (int *, flag), (int, pollers))

@@ -10,6 +10,7 @@ DECLARE_LAUNCHER(write_constant, (int *, out), (int, bt));
 DECLARE_LAUNCHER(device_counter, (int *, out));
 DECLARE_LAUNCHER(spin_forever, (int *, out), (int, bb), (int, bt), (int, others_wait));
 DECLARE_LAUNCHER(spin_after_barrier, (int *, out), (int, bt));
+DECLARE_LAUNCHER(spin_after_shuffle, (int *, out));
 DECLARE_LAUNCHER(loop_forever_loads, (float *, out), (const float *, in), (int, bt));
 DECLARE_LAUNCHER(wait_for_last, (int *, out));
 DECLARE_LAUNCHER(wait_for_global_flag, (int *, out), (int *, flag), (int, pollers));
