@@ -804,5 +804,12 @@ Test(warp, mma_misuse)
     cr_assert_eq(st, SIM_ERR_ILLEGAL_ADDRESS, "case stray accumulator: status %s", sim_status_name((sim_status)st));
     ASSERT_ERROR_HAS("past the end of allocation 'D'", "stray accumulator");
     ASSERT_ERROR_HAS("thread (5,0,0)", "stray accumulator");
+    /* a lane exits after another reached the mma: the next lane to join is told at once (an
+     * mma's lanes do not leave its mask on exit, as a shuffle's do: the join tests the exits) */
+    st = mma_tile_launch_sim(&cfg, dD, dA, dB, 5);
+    cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case a lane exits: status %s", sim_status_name((sim_status)st));
+    ASSERT_ERROR_HAS("every lane of the warp must execute it", "a lane exits");
+    ASSERT_ERROR_HAS("still runs lanes 0xfffffffd", "a lane exits");
+    ASSERT_ERROR_HAS("thread (2,0,0)", "a lane exits");
     SIM_CHECK(mma_tile_launch_sim(&cfg, dD, dA, dB, 1));
 }

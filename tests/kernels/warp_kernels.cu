@@ -314,6 +314,10 @@ __global__ void mma_tile(float *D, const float *A, const float *B, int three)
         mma_tf32(d, a, b);
     } else if (three == 4) {
         mma_tf32(lane == 5 ? D + 16 * 8 + 2 : d, a, b);
+    } else if (three == 5) {
+        if (lane == 1)
+            return; /* after lane 0 reached the mma: lane 2 is the first to join without it */
+        mma_tf32(d, a, b);
     } else {
         mma_tf32(d, a, b);
     }
