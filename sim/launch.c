@@ -2183,11 +2183,11 @@ static inline __attribute__((always_inline)) uint64_t rendezvous_fast(unsigned m
     sim_rdv *r = &wp->rdv[0];
     if (__builtin_expect(wp->n_rdv == 1 && r->mask == mask && r->kind == kind && r->width == width, 1)) {
         /* joining the warp's only pending rendezvous: the lane that opened it
-         * checked the mask against the warp's lanes and the width, so this
-         * lane's own bit is left, and lanes of the mask that exited since: a
-         * shuffle's took themselves out of r->mask (rdv_lane_exited), an mma's
-         * do not (.aligned: rdv_misuse reports them, as to the opener) */
-        if (__builtin_expect(!(mask & bit) || (mask & wp->done), 0))
+         * checked the mask against the warp's lanes and the width (a lane of
+         * the mask that exited since took itself out of r->mask:
+         * rdv_lane_exited; not an mma's, which sim_warp_mma tests itself), so
+         * only this lane's own bit is left to check */
+        if (__builtin_expect(!(mask & bit), 0))
             return warp_rendezvous(mask, kind, v, arg, width, file, line);
     } else if (wp->n_rdv == 0 && !rdv_misused(wp, mask, lane, kind, width)) {
         *r = (sim_rdv){mask, 0, kind, width, file, line};
@@ -2278,7 +2278,10 @@ void sim_warp_mma(float *d, const float *ab, const float *as, const float *bb, c
                            wp->rdv[0].file != file)) /* the lanes of one call: one string literal */
         mma_check_site(w, wp, kind, file, line);
     sim_mma_frag f = {d, ab, as, bb, bs};
-    (void)rendezvous_fast(0xffffffffu, kind, (uint64_t)(uintptr_t)&f, 0, 32, file, line);
+    if (__builtin_expect(wp->done != 0, 0)) /* a lane of the warp exited: .aligned is broken, and an mma's */
+        (void)warp_rendezvous(0xffffffffu, kind, (uint64_t)(uintptr_t)&f, 0, 32, file, line); /* join would not see it */
+    else
+        (void)rendezvous_fast(0xffffffffu, kind, (uint64_t)(uintptr_t)&f, 0, 32, file, line);
 }
 
 unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int line)
