@@ -1941,8 +1941,10 @@ static void warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
 {
     const unsigned mask = r->mask;
     if (r->kind == SIM_RDV_ACTIVEMASK) {
-        for (unsigned l = 0; l < 32; l++)
-            wp->result[l] = r->arrived;
+        /* the lanes that reached it only: one forced complete (activemask_settle) while lanes
+         * of the warp have not yet resumed from an earlier shuffle must leave their results */
+        for (unsigned m = r->arrived; m; m &= m - 1)
+            wp->result[__builtin_ctz(m)] = r->arrived;
         return;
     }
     if (r->kind >= 16) { /* votes and mma: off the shuffles' path */
