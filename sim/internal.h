@@ -38,6 +38,7 @@ typedef struct sim_arena_t {
 extern sim_arena_t sim_arena;
 extern sim_alloc sim_allocs[SIM_MAX_ALLOCS];
 int sim_memory_init(void); /* 0 or -1 (with sim_last_error set) */
+void sim_fault_handler_install(void); /* launch.c: faults in kernels become reports (once; sim_memory_init, sim_launch) */
 
 /* ---- fibers ------------------------------------------------------------ */
 typedef struct sim_stack {

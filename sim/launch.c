@@ -590,6 +590,8 @@ static uintptr_t context_pc(void *uc)
 #endif
 }
 
+static int builtin_read_outside(uintptr_t pc); /* below the accessors */
+
 /* A fault inside a CUDA thread ends its block with a report; any other
  * fault goes to the handler that was there before (or kills, as it would
  * have). The reports' pc is the faulting instruction + 1 (resolve_pc takes
@@ -624,13 +626,24 @@ __attribute__((no_sanitize_address)) static void on_fault(int sig, siginfo_t *si
         }
         sim_block_abort(w);
     }
-    /* not ours: let the previous handler (or the default) deal with it */
+    /* not ours: let the previous handler (or the default) deal with it; first, a kernel's body
+     * that read threadIdx & co. outside any launch (no worker, or no thread in it) was called
+     * like a host function: say so (write(2): safe in a handler) */
+    if (sig == SIGSEGV && builtin_read_outside(context_pc(uc))) {
+        static const char msg[] =
+            "simtlab: a kernel's threadIdx or blockIdx was read outside any launch: a __global__ function was "
+            "called like a host function, without <<<grid, block>>> (`kernel(args)`, often through a function "
+            "pointer or a template parameter); on a GPU such a call launches nothing. Launch it with "
+            "kernel<<<grid, block>>>(args)\n";
+        ssize_t wr = write(2, msg, sizeof msg - 1);
+        (void)wr;
+    }
     struct sigaction *old = sig == SIGSEGV ? &old_segv : sig == SIGBUS ? &old_bus : &old_fpe;
     sigaction(sig, old, NULL);
     (void)uc;
 }
 
-static void install_fault_handler(void)
+void sim_fault_handler_install(void)
 {
     static int done;
     if (done)
@@ -838,6 +851,19 @@ SIM_U3V(sim_thread_idx_v, sim_tls_worker->cur->tid)
 SIM_U3V(sim_block_idx_v, sim_tls_worker->block)
 SIM_U3V(sim_block_dim_v, sim_tls_worker->block_dim)
 SIM_U3V(sim_grid_dim_v, sim_tls_worker->grid_dim)
+
+/* Whether pc lies in one of the built-in variables' accessors (above): each is a few
+ * instructions, which fault only when no launch's thread is running (a NULL worker or thread). */
+static int builtin_read_outside(uintptr_t pc)
+{
+    const uintptr_t fns[] = {(uintptr_t)sim_thread_idx, (uintptr_t)sim_block_idx, (uintptr_t)sim_thread_idx_v,
+                             (uintptr_t)sim_block_idx_v, (uintptr_t)sim_block_dim_v, (uintptr_t)sim_grid_dim_v,
+                             (uintptr_t)sim_block_dim, (uintptr_t)sim_grid_dim};
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+        if (pc - fns[i] < 64)
+            return 1;
+    return 0;
+}
 #undef SIM_U3V
 void *sim_dynamic_shared(void) { return (void *)sim_tls_worker->dyn_lo; }
 
@@ -2835,7 +2861,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     if (!tls_memsz)
         dl_iterate_phdr(find_tls, NULL);
     sim_access_init_segments();
-    install_fault_handler();
+    sim_fault_handler_install();
     if (atomic_load(&wd_interrupt)) { /* the run was interrupted: no launch after that one (a lesson's next) */
         sim_set_error(SIM_ERR_LAUNCH_TIMEOUT, "launch of %s not run: the run was interrupted (%s) during an earlier one",
                       kernel, atomic_load(&wd_interrupt) == SIGINT ? "SIGINT: Ctrl-C" : "SIGTERM");

@@ -162,6 +162,9 @@ int sim_memory_init(void)
 {
     if (sim_arena.base)
         return 0;
+    /* from the first allocation, not the first launch: a kernel called like a host function
+     * before any launch is told apart from any other fault (launch.c on_fault) */
+    sim_fault_handler_install();
     void *p = mmap(NULL, SIM_ARENA_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         sim_set_error(SIM_ERR_MEMORY_ALLOCATION, "cannot reserve %llu GiB of address space for the device arena",

@@ -922,6 +922,21 @@ elseif(CASE STREQUAL "program_name")
   file(WRITE ${WORK}/src/aborts.cu "#include <cstdlib>\nint main() { abort(); }\n")
   run(134 ${WORK}/src/aborts.cu)
   expect_text("${err}" "the program was killed by signal 6 " "the signal")
+elseif(CASE STREQUAL "host_call")
+  # a kernel called like a host function (no <<<grid, block>>>) between launches: its threadIdx
+  # read faults on the host, and the report names the mistake before the program's signal
+  # (an AddressSanitizer build's program: ASan's own SEGV report and exit status after the hint)
+  execute_process(COMMAND ${RUN} ${SRC}/tests/run/host_call.cu RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err TIMEOUT 120)
+  expect_text("${out}" "host_call: launched, h\\[5\\] = 1" "the launch before")
+  expect_text("${err}" "a __global__ function was called like a host function, without <<<grid, block>>>" "the hint")
+  if(NOT ("${rc}" STREQUAL "139" AND "${err}" MATCHES "the program was killed by signal 11 ") AND
+     NOT ("${err}" MATCHES "AddressSanitizer: SEGV" AND NOT "${rc}" STREQUAL "0"))
+    fail("exit ${rc}, expected 139 and the signal's line (or ASan's SEGV report):\n${err}")
+  endif()
+  if("${out}" MATCHES "not reached")
+    fail("the program went on after the call:\n${out}")
+  endif()
 elseif(CASE STREQUAL "kernel_lambda")
   # a __device__ lambda to a template kernel (the single instrumented pass) and a function pointer
   # in a local variable: both read from the launch's argument block
