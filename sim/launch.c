@@ -643,12 +643,8 @@ __attribute__((no_sanitize_address)) static void on_fault(int sig, siginfo_t *si
     (void)uc;
 }
 
-void sim_fault_handler_install(void)
+static void fault_handler_install_once(void)
 {
-    static int done;
-    if (done)
-        return;
-    done = 1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
@@ -657,6 +653,14 @@ void sim_fault_handler_install(void)
     sigaction(SIGSEGV, &sa, &old_segv);
     sigaction(SIGBUS, &sa, &old_bus);
     sigaction(SIGFPE, &sa, &old_fpe);
+}
+
+/* Once per process, whichever host thread allocates or launches first: installed twice, the
+ * second would keep on_fault as the "previous" handler, and a fault not ours would loop. */
+void sim_fault_handler_install(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, fault_handler_install_once);
 }
 
 static sim_worker *worker_get(void)
