@@ -7,11 +7,11 @@
 #   OUT=/dir bash scripts/gpu/s34.sh     (on the device machine, repository root; carry .dev/criterion)
 set -u
 . "$(dirname "$0")/env.sh"
-D=${OUT:?}/s34
+D=${OUT:?}/${S34_NAME:-s34} # s34b.sh runs these checks again into s34b/
 gpu_outdir "$D"
 export CC=/usr/bin/gcc OMP_NUM_THREADS=16
 crit=$(pwd)/.dev/criterion
-B=/tmp/b34
+B=/tmp/b${S34_NAME:-s34}
 cmake -S . -B $B -DSIMTLAB_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release \
   -DCRITERION_INCLUDE_DIR="$crit/include" -DCRITERION_LIBRARY="$crit/lib/libcriterion.so" >"$D/build.txt" 2>&1
 timeout 300 cmake --build $B -j16 --target test_parity lesson >>"$D/build.txt" 2>&1 || { tail -20 "$D/build.txt"; exit 1; }
