@@ -789,6 +789,10 @@ static const char *cuda_arch_define(const char *arch)
  * kernel of internal linkage (static, or in an anonymous namespace) is
  * built in that single pass alone (internal_kernel). */
 enum { PASS_DEV, PASS_HOST, PASS_SINGLE };
+/* The host pass's kernels, templates aside (g++ gives those a section of their own, and weak
+ * binding already): post_process makes the external ones weak, whatever wrote them (a macro
+ * pasting a kernel's name, which the rewriter cannot mark: test run_macro_kernel). */
+#define KERNEL_SECTION ".text.hot.simtlab_kernel"
 static const char *const pass_name[] = {"dev", "host", "single"};
 
 typedef struct unit {
@@ -863,8 +867,10 @@ static void compile_argv(const opts *o, unit *u, int pass)
     if (pass == PASS_DEV && u->is_cu) /* as nvcc's device compilation: device paths (#if __CUDA_ARCH__ >= 700) */
         argv[a++] = cuda_arch_define(o->arch);
     argv[a++] = pass == PASS_HOST ? "-DSIMTLAB_DEV_FN=[[gnu::weak]]" : "-DSIMTLAB_DEV_FN=";
-    if (pass == PASS_HOST) /* every kernel `hot`, in a .text.hot section: internal_kernel finds them */
-        argv[a++] = "-DSIMTLAB_KERNEL_MARK=__attribute__((hot))";
+    if (pass == PASS_HOST) /* every kernel `hot`, in a .text.hot section: internal_kernel finds them; those
+                            * not templates in KERNEL_SECTION, made weak (post_process); noipa: no caller
+                            * bound to this copy (a clone, an inlined summary) */
+        argv[a++] = "-DSIMTLAB_KERNEL_MARK=__attribute__((hot, noipa, section(\"" KERNEL_SECTION "\")))";
     argv[a++] = pass == PASS_SINGLE ? "-DSIMTLAB_HOST_FN=[[gnu::no_sanitize_thread]]" : "-DSIMTLAB_HOST_FN=";
     argv[a++] = "-Wno-unknown-pragmas";
     argv[a++] = "-Wno-attributes";
@@ -927,18 +933,50 @@ static int finish(unit *u, int pass)
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+/* A field of a sysv line, from b to its end e, trimmed of spaces and ended (in place). */
+static char *sysv_trim(char *b, char *e)
+{
+    while (b < e && *b == ' ')
+        b++;
+    while (e > b && e[-1] == ' ')
+        e--;
+    *e = 0;
+    return b;
+}
+
+/* A line of `nm --format=sysv`: name|value|class|type|size|line|section, split from the right (a
+ * name may hold '|'), the fields ended and trimmed in place; 0 if it is not one. */
+static int sysv_fields(char *line, char **name, char **cls, char **type, char **sec)
+{
+    char *bar[6];
+    int k = 0;
+    for (char *q = line + strlen(line); q > line && k < 6;)
+        if (*--q == '|')
+            bar[k++] = q;
+    if (k < 6)
+        return 0;
+    *sec = sysv_trim(bar[0] + 1, bar[0] + 1 + strlen(bar[0] + 1));
+    *type = sysv_trim(bar[3] + 1, bar[2]);
+    *cls = sysv_trim(bar[4] + 1, bar[3]);
+    *name = sysv_trim(line, bar[5]);
+    return 1;
+}
+
 /* The sections the simulator knows (CMakeLists.txt simtlab_kernels): data
  * always (a kernel's __device__ variables count as global memory), text for
  * instrumented code (the watchdog stops a thread at once there); the device
- * pass's defined globals made weak (nm lists them). */
+ * pass's defined globals made weak (nm lists them), and the host pass's
+ * external kernels (KERNEL_SECTION), so that the device pass's, linked
+ * first, are the ones that run. */
 static int post_process(const opts *o, const char *dir, unit *u, int pass)
 {
     char weak_list[4300] = "", weak_arg[4400] = "";
-    if (pass == PASS_DEV) {
+    if (pass == PASS_DEV || (pass == PASS_HOST && !u->is_c)) {
         char nmout[4300];
         snprintf(nmout, sizeof nmout, "%s.syms", u->obj[pass]);
-        char *nm_argv[] = {SIMTLAB_NM, "--defined-only", "-g", "--format=posix", u->obj[pass], NULL};
-        if (proc_run(nm_argv, nmout, o->verbose, NULL))
+        char *nm_dev[] = {SIMTLAB_NM, "--defined-only", "-g", "--format=posix", u->obj[pass], NULL};
+        char *nm_host[] = {SIMTLAB_NM, "--defined-only", "-g", "--format=sysv", u->obj[pass], NULL};
+        if (proc_run(pass == PASS_DEV ? nm_dev : nm_host, nmout, o->verbose, NULL))
             return -1;
         size_t n;
         char *syms = read_file(nmout, &n);
@@ -952,9 +990,12 @@ static int post_process(const opts *o, const char *dir, unit *u, int pass)
         }
         int names = 0;
         for (char *line = strtok(syms, "\n"); line; line = strtok(NULL, "\n")) {
-            char name[4096], type;
-            if (sscanf(line, "%4095s %c", name, &type) == 2 && strchr("TDBRVWu", type))
+            char name[4096], type, *nm, *cls, *ty, *sec;
+            if (pass == PASS_DEV && sscanf(line, "%4095s %c", name, &type) == 2 && strchr("TDBRVWu", type))
                 fprintf(f, "%s\n", name), names++;
+            else if (pass == PASS_HOST && sysv_fields(line, &nm, &cls, &ty, &sec) && !strcmp(cls, "T") &&
+                     !strncmp(ty, "FUNC", 4) && !strcmp(sec, KERNEL_SECTION))
+                fprintf(f, "%s\n", nm), names++;
         }
         free(syms);
         if (fclose(f))
@@ -1004,27 +1045,11 @@ static int internal_kernel(const opts *o, const unit *u, char *name, size_t nn)
         return -1;
     int found = 0;
     for (char *line = strtok(syms, "\n"); line && !found; line = strtok(NULL, "\n")) {
-        /* name|value|class|type|size|line|section: the fields from the right (a name may hold '|') */
-        char *bar[6];
-        int k = 0;
-        for (char *q = line + strlen(line); q > line && k < 6;)
-            if (*--q == '|')
-                bar[k++] = q;
-        if (k < 6)
+        char *nm, *cls, *type, *sec;
+        if (!sysv_fields(line, &nm, &cls, &type, &sec) || strncmp(sec, ".text.hot", 9) || strcmp(cls, "t") ||
+            strncmp(type, "FUNC", 4))
             continue;
-        const char *sec = bar[0] + 1, *cls = bar[4] + 1, *type = bar[3] + 1;
-        while (*sec == ' ')
-            sec++;
-        while (*cls == ' ')
-            cls++;
-        while (*type == ' ')
-            type++;
-        if (strncmp(sec, ".text.hot", 9) || *cls != 't' || strncmp(type, "FUNC", 4))
-            continue;
-        char *e = bar[5];
-        while (e > line && e[-1] == ' ')
-            e--;
-        snprintf(name, nn, "%.*s", (int)(e - line), line);
+        snprintf(name, nn, "%s", nm);
         found = 1;
     }
     free(syms);

@@ -652,6 +652,16 @@ elseif(CASE STREQUAL "macro_launch")
   expect("${js}" fill kernels 0 name)
   expect("${js}" "scale<int>" kernels 1 name)
   expect("${js}" 128 kernels 1 hbm read_bytes)
+elseif(CASE STREQUAL "macro_kernel")
+  # kernels defined by macros run instrumented (the host pass's copies give way at the link):
+  # each writes its 4 sectors, the last reads them too
+  run(0 ${SRC}/tests/run/macro_kernel.cu --json ${J})
+  expect_text("${out}" "macro_kernel: correct" "result")
+  file(READ ${J} js)
+  foreach(k 0 1 2)
+    expect("${js}" 128 kernels ${k} hbm write_bytes)
+  endforeach()
+  expect("${js}" 128 kernels 2 hbm read_bytes)
 elseif(CASE STREQUAL "vector_align")
   # CUDA's alignments (static_asserts in the program); a warp's float2 copy is one request of 8
   # sectors each way, a double2 copy one of 16
