@@ -415,6 +415,8 @@ extern _Thread_local sim_worker *sim_tls_worker;
  * entries, which return for it. */
 extern _Thread_local sim_worker *sim_tls_fast;
 extern sim_worker sim_idle_worker;
+extern _Thread_local sim_worker *sim_tls_my_worker;  /* launch.c worker_get (sim/tls.c) */
+extern _Thread_local unsigned sim_tls_stacks_made;    /* launch.c stack_take */
 
 /* launch.c */
 void sim_fail(sim_worker *w, sim_status s, uintptr_t pc, const char *fmt, ...)

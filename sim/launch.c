@@ -54,18 +54,10 @@
 #define SIM_ASAN 1
 #endif
 
-/* The simulator's own thread-locals live in the executable's TLS block, which
- * is also the static __shared__ window (tls_window). Kept in .tdata, they come
- * before every __shared__ variable (those have no initialiser: .tbss, after
- * .tdata), and the window starts past them: an index past a __shared__ array's
- * end runs off the block's end (reported), and never overwrites the
- * simulator's worker pointer (a hang before: test run_shared_overrun). */
-#define SIM_OWN_TLS __attribute__((section(".tdata")))
-SIM_OWN_TLS _Thread_local sim_worker *sim_tls_worker;
+/* The simulator's own thread-locals are in sim/tls.c (why there: its comment). */
 sim_worker sim_idle_worker; /* zero: no window, no launch (sim_tls_fast) */
-SIM_OWN_TLS _Thread_local sim_worker *sim_tls_fast = &sim_idle_worker;
-static SIM_OWN_TLS _Thread_local sim_worker *my_worker;
-static SIM_OWN_TLS _Thread_local unsigned stacks_made; /* stack_take's colouring */
+#define my_worker sim_tls_my_worker
+#define stacks_made sim_tls_stacks_made
 void sim_access_init_segments(void);
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -570,7 +562,7 @@ static int tls_window(uintptr_t *lo, uintptr_t *hi)
     uintptr_t probe = (uintptr_t)&sim_tls_worker;
     if (!(probe >= *lo && probe < *hi))
         return -1;
-    /* the window starts past the simulator's own thread-locals (SIM_OWN_TLS), 16-aligned */
+    /* the window starts past the simulator's own thread-locals (sim/tls.c), 16-aligned */
     uintptr_t own = (uintptr_t)(&sim_tls_worker + 1);
     own = (uintptr_t)(&my_worker + 1) > own ? (uintptr_t)(&my_worker + 1) : own;
     own = (uintptr_t)(&stacks_made + 1) > own ? (uintptr_t)(&stacks_made + 1) : own;

@@ -756,6 +756,7 @@ static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.
                                              SIMTLAB_RUN_LIB_CUBLAS,
                                              SIMTLAB_RUN_LIB_JSON,
                                              SIMTLAB_RUN_LIB_SIM,
+                                             SIMTLAB_RUN_OBJ_TLS,
 #ifdef SIMTLAB_RUN_AS_DIR
                                              SIMTLAB_RUN_AS_DIR "/as",
 #endif
@@ -1086,6 +1087,7 @@ static int link_prog(const opts *o, const char *dir, unit *units, int all_single
     argv[a++] = SIMTLAB_CXX;
     argv[a++] = "-o";
     argv[a++] = tmp;
+    argv[a++] = SIMTLAB_RUN_OBJ_TLS; /* the simulator's thread-locals before the program's (sim/tls.c) */
     for (int i = 0; i < o->n_files; i++) /* the device pass first: its weak definitions win */
         if (!units[i].is_c)
             argv[a++] = units[i].obj[all_single || units[i].single ? PASS_SINGLE : PASS_DEV];

@@ -652,6 +652,14 @@ elseif(CASE STREQUAL "macro_launch")
   expect("${js}" fill kernels 0 name)
   expect("${js}" "scale<int>" kernels 1 name)
   expect("${js}" 128 kernels 1 hbm read_bytes)
+elseif(CASE STREQUAL "shared_init")
+  # __shared__ objects with a constant initializer are inside the static shared window: no report,
+  # and in --detail no race (thread 0 writes before the barrier, all read after it)
+  run(0 ${SRC}/tests/run/shared_init.cu --detail --json ${J})
+  expect_text("${out}" "shared_init: correct \\(cudaSuccess\\)" "result")
+  file(READ ${J} js)
+  expect("${js}" 20 kernels 0 sram write_bytes)
+  expect("${js}" 640 kernels 0 sram read_bytes)
 elseif(CASE STREQUAL "macro_kernel")
   # kernels defined by macros run instrumented (the host pass's copies give way at the link):
   # each writes its 4 sectors, the last reads them too
