@@ -545,6 +545,8 @@ static int find_tls(struct dl_phdr_info *info, size_t sz, void *arg)
     return 1; /* the executable only */
 }
 
+char *simtlab_tls_dev_end_addr(void) __attribute__((weak)); /* sim/tls_dev_end.c: simtlab run links it */
+
 /* The executable's static TLS block on this OS thread: where every
  * __shared__ variable of every kernel lives for the blocks it runs. */
 static int tls_window(uintptr_t *lo, uintptr_t *hi)
@@ -570,6 +572,12 @@ static int tls_window(uintptr_t *lo, uintptr_t *hi)
     own = (own + 15) & ~(uintptr_t)15;
     if (own <= *hi)
         *lo = own;
+    /* a `simtlab run` program's: it ends past its instrumented objects' last thread-local */
+    if (simtlab_tls_dev_end_addr) {
+        const uintptr_t end = (uintptr_t)simtlab_tls_dev_end_addr();
+        if (end >= *lo && end < *hi)
+            *hi = end;
+    }
     return 0;
 }
 

@@ -4,7 +4,8 @@
 # programs: tests/run/macro_kernel.cu (kernels a macro writes: the simulator counted 0 bytes
 # before the host pass's kernels were made weak) and tests/run/shared_init.cu (__shared__ objects
 # with a constant initializer: every access was reported as invalid before sim/tls.c). $OUT/s35/
-# holds env.txt, build.txt, parity.txt, macro_kernel.txt, shared_init.txt.
+# holds env.txt, build.txt, parity.txt, macro_kernel.txt, shared_init.txt, and overrun1.txt and
+# overrun1_memcheck.txt (one element past a static __shared__ array: the simulator now reports it).
 #   OUT=/dir bash scripts/gpu/s35.sh     (on the device machine, repository root; carry .dev/criterion)
 set -u
 . "$(dirname "$0")/env.sh"
@@ -26,3 +27,10 @@ for p in macro_kernel shared_init; do
     >"$D/$p.txt" 2>&1
   echo "$p compare rc=$?"; grep -E "correct|WRONG|differ|agree|HBM|kernel" "$D/$p.txt" | head -12
 done
+# one element past a static __shared__ array's end: what the chip does (plain run, then memcheck)
+SIMTLAB_RUN_CACHE=/tmp/rc35 timeout 300 $B/simtlab-run tests/run/shared_overrun.cu --mode compare -- 1 \
+  >"$D/overrun1.txt" 2>&1
+echo "overrun1 compare rc=$?"; grep -E "shared_overrun|invalid|past|Illegal|status" "$D/overrun1.txt" | head -8
+nvcc -arch=sm_90 -o /tmp/ov1 tests/run/shared_overrun.cu >"$D/overrun1_memcheck.txt" 2>&1 &&
+  timeout 120 compute-sanitizer --tool memcheck /tmp/ov1 1 >>"$D/overrun1_memcheck.txt" 2>&1
+echo "overrun1 memcheck rc=$?"; grep -E "Invalid|out of bounds|ERROR SUMMARY|shared_overrun" "$D/overrun1_memcheck.txt" | head -6

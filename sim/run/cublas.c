@@ -729,7 +729,8 @@ static cublasStatus_t reduce(const char *fn, int elem, int op, const char *file,
         s = refuse(CUBLAS_STATUS_ALLOC_FAILED, fn, file, line, "no device memory for the result's 16 bytes");
     if (!s) {
         struct simtlab_vec_args g = {op, n, incx, incy, 0, (void *)x, (void *)y, device ? result : ctx->result};
-        s = launch(ctx, fn, file, line, (simtlab_dim3){1, 1, 1}, (simtlab_dim3){256, 1, 1}, 0,
+        s = launch(ctx, fn, file, line, (simtlab_dim3){1, 1, 1}, (simtlab_dim3){256, 1, 1},
+                   256 * (2 * elem + 4), /* the kernel's sums, scales and indices */
                    elem == 4 ? simtlab_red_s_thunk : simtlab_red_d_thunk, &g, sizeof g);
     }
     if (!s && !device && sim_memcpy(result, ctx->result, rsize, SIM_COPY_D2H) != SIM_OK)

@@ -249,8 +249,11 @@ SIMTLAB_GEMV(double, simtlab_dgemv)
     __global__ void simtlab_red_##SUFFIX(struct simtlab_vec_args g_)                                            \
     {                                                                                                           \
         const struct simtlab_vec_args *g = &g_;                                                                 \
-        __shared__ T sv[256], ss[256];                                                                          \
-        __shared__ int si[256];                                                                                 \
+        /* dynamic shared memory (cublas.c: 256 x (2 sizeof(T) + 4) bytes): a `simtlab run` program's static \
+         * window ends at its own last __shared__ array (sim/tls_dev_end.c), which this library's would follow */ \
+        EXTERN_SHARED(T, sv);                                                                                   \
+        T *ss = sv + 256;                                                                                       \
+        int *si = (int *)(ss + 256);                                                                            \
         const int t = (int)threadIdx.x, n = g->n, op = g->op;                                                   \
         const long long ix = g->incx, iy = g->incy;                                                             \
         const T *x = (const T *)g->x, *y = (const T *)g->y;                                                     \

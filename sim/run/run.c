@@ -757,6 +757,7 @@ static const char *const simtlab_inputs[] = {SIMTLAB_RUN_INCLUDE "/cuda_runtime.
                                              SIMTLAB_RUN_LIB_JSON,
                                              SIMTLAB_RUN_LIB_SIM,
                                              SIMTLAB_RUN_OBJ_TLS,
+                                             SIMTLAB_RUN_OBJ_DEV_END,
 #ifdef SIMTLAB_RUN_AS_DIR
                                              SIMTLAB_RUN_AS_DIR "/as",
 #endif
@@ -1091,11 +1092,13 @@ static int link_prog(const opts *o, const char *dir, unit *units, int all_single
     for (int i = 0; i < o->n_files; i++) /* the device pass first: its weak definitions win */
         if (!units[i].is_c)
             argv[a++] = units[i].obj[all_single || units[i].single ? PASS_SINGLE : PASS_DEV];
+    argv[a++] = SIMTLAB_RUN_OBJ_DEV_END; /* where the static __shared__ window ends (sim/tls_dev_end.c) */
     for (int i = 0; i < o->n_files; i++) /* then the host passes, and the C files' one */
         if (units[i].is_c || (!all_single && !units[i].single))
             argv[a++] = units[i].obj[PASS_HOST];
     argv[a++] = SIMTLAB_RUN_LIB_RUNTIME;
-    argv[a++] = SIMTLAB_RUN_LIB_CUBLAS; /* after the runtime: cublas.c's launches name its thunks */
+    argv[a++] = SIMTLAB_RUN_LIB_CUBLAS; /* after the runtime: cublas.c's launches name its thunks (its kernels
+                                         * have no static __shared__ memory: it would be past the window) */
     argv[a++] = SIMTLAB_RUN_LIB_JSON;
     argv[a++] = SIMTLAB_RUN_LIB_SIM;
 #ifdef SIMTLAB_RUN_OPENMP

@@ -917,6 +917,11 @@ elseif(CASE STREQUAL "shared_overrun")
   expect_text("${out}" "shared_overrun: cudaErrorIllegalAddress" "the program's error")
   expect_text("${err}" "invalid write of 4 bytes at address 0x[0-9a-f]+: [0-9]+ bytes past the end of the static __shared__ memory" "the report")
   expect_text("${err}" "in kernel overrun \\(shared_overrun.cu:${l}\\)" "where")
+  # one element past the end: reported too (the window ends at the program's last instrumented
+  # thread-local, sim/tls_dev_end.c; before, the write landed in the host pass's copy of the tile)
+  run(0 ${SRC}/tests/run/shared_overrun.cu -- 1)
+  expect_text("${out}" "shared_overrun: cudaErrorIllegalAddress" "the program's error (one past)")
+  expect_text("${err}" "invalid write of 4 bytes at address 0x[0-9a-f]+: 4 bytes past the end of the static __shared__ memory" "the report (one past)")
 elseif(CASE STREQUAL "program_name")
   # argv[0] is the source's name without its extension (as `nvcc -o prog prog.cu`), not the
   # build cache's path; a program without main fails with the linker's words alone (no note
