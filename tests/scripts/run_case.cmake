@@ -652,6 +652,13 @@ elseif(CASE STREQUAL "macro_launch")
   expect("${js}" fill kernels 0 name)
   expect("${js}" "scale<int>" kernels 1 name)
   expect("${js}" 128 kernels 1 hbm read_bytes)
+elseif(CASE STREQUAL "cublas_by_name")
+  # cuBLAS functions named without a call (std::bind, pointers): built, run, each call a launch
+  run(0 ${SRC}/tests/run/cublas_by_name.cu --json ${J})
+  expect_text("${out}" "cublas_by_name: correct" "result")
+  file(READ ${J} js)
+  expect("${js}" cublasSgemm kernels 0 name)
+  expect("${js}" cublasSaxpy kernels 3 name)
 elseif(CASE STREQUAL "shared_init")
   # __shared__ objects with a constant initializer are inside the static shared window: no report,
   # and in --detail no race (thread 0 writes before the barrier, all read after it)
