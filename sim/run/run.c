@@ -319,6 +319,32 @@ static void note_shared_dynamic_init(void)
                     "`T() = default` or constexpr avoids it\n");
 }
 
+/* A launch's kernel call (cuda_runtime.h SIMTLAB_KCALL_) is a generic lambda whose return type
+ * names the kernel expression, for the argument traits to probe. g++ 12 takes a member of a local
+ * constexpr object there (`copy_k<int, tpb.x><<<1, tpb>>>`, tpb a `constexpr dim3`) for a use of
+ * the local, which a lambda's signature may not make; clang and nvcc accept it (survey 13: Lei
+ * Mao's vectorized-access program). Then the program is built again with a call that returns void
+ * (SIMTLAB_KCALL_VOID), whose arguments are copies of the values, with a note. */
+static int kcall_void;
+static int kcall_refused(const char *log)
+{
+    size_t n;
+    char *s = read_file(log, &n);
+    int found = s && strstr(s, "use of local variable with automatic storage from containing function") &&
+                strstr(s, "SIMTLAB_KCALL_");
+    free(s);
+    return found;
+}
+
+static void note_kcall_void(void)
+{
+    fprintf(stderr, "simtlab run: note: a launch names a member of a local constexpr object in its kernel's "
+                    "template arguments (`k<T, tpb.x><<<...>>>`), which g++ 12 refuses inside simtlab's launch "
+                    "wrapper (nvcc and clang take it): built with a plainer wrapper, which passes each kernel "
+                    "argument as a copy of its value (a kernel parameter that is a reference then refers to the "
+                    "copy); `static constexpr` avoids it\n");
+}
+
 /* The shim's 2- and 4-vectors copy themselves whole (cuda_runtime.h, SIMTLAB_WHOLE4), so they
  * are not trivially copyable: a union holding one cannot be copied, nor one be initialized by
  * designators, which nvcc builds. Then the program is built again with plain vectors
@@ -880,6 +906,8 @@ static void compile_argv(const opts *o, unit *u, int pass)
         argv[a++] = "-DSIMTLAB_SHARED_DYNAMIC_INIT";
     if (trivial_vectors)
         argv[a++] = "-DSIMTLAB_TRIVIAL_VECTORS";
+    if (kcall_void)
+        argv[a++] = "-DSIMTLAB_KCALL_VOID";
     argv[a++] = u->msrcdir; /* each directory's mirror first: the rewritten headers (walk_includes) */
     argv[a++] = u->srcdir;
     argv[a++] = "-I" SIMTLAB_RUN_INCLUDE;
@@ -1130,6 +1158,9 @@ static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
         snprintf(mark, sizeof mark, "%s/trivial-vectors", dir);
         if (access(mark, F_OK) == 0)
             note_trivial_vectors();
+        snprintf(mark, sizeof mark, "%s/kcall-void", dir);
+        if (access(mark, F_OK) == 0)
+            note_kcall_void();
         return 0;
     }
     unit *units = calloc((size_t)o->n_files, sizeof *units);
@@ -1242,7 +1273,10 @@ compile:;
             continue;
         }
         if (finish(&units[i], PASS_DEV)) {
-            if (!shared_dynamic_init && constinit_refused(units[i].log[PASS_DEV])) {
+            if (!kcall_void && kcall_refused(units[i].log[PASS_DEV])) {
+                if (!dev_failed)
+                    dev_failed = 4; /* every file again, below (unless another failed for good) */
+            } else if (!shared_dynamic_init && constinit_refused(units[i].log[PASS_DEV])) {
                 if (!dev_failed)
                     dev_failed = 2; /* every file again, below (unless another failed for good) */
             } else if (print_refusals(units[i].log[PASS_DEV])) {
@@ -1286,6 +1320,15 @@ compile:;
     }
     if (started_ok && dev_failed == 3) {
         trivial_vectors = 1; /* the note once it compiles: below */
+        goto compile;
+    }
+    if (started_ok && dev_failed == 4) {
+        note_kcall_void();
+        kcall_void = 1;
+        char mark[4200]; /* a cached build says it again (build_sim) */
+        snprintf(mark, sizeof mark, "%s/kcall-void", dir);
+        if (write_file(mark, "1\n", 2))
+            run_error("cannot write %s: %s", mark, strerror(errno));
         goto compile;
     }
     if (!started_ok || dev_failed)

@@ -997,10 +997,17 @@ static inline cudaError_t(cudaLaunchKernel)(const T *k, dim3 g, dim3 b, void **a
 #define SIMTLAB_LAUNCH_(name, file, line, fn, ...) ::simtlab::make_launch(name, file, line, fn, __VA_ARGS__)
 /* a launch's kernel name pasted in a macro (`fill_##tag##_kernel<<<...>>>`), as a string */
 #define SIMTLAB_STR_(...) #__VA_ARGS__
-/* the kernel call each simulated thread makes (the kernel's expression may hold commas) */
+/* the kernel call each simulated thread makes (the kernel's expression may hold commas); its return
+ * type names the call, for the argument traits above to probe (SFINAE) */
+#ifndef SIMTLAB_KCALL_VOID
 #define SIMTLAB_KCALL_(...)                                                                                          \
     [=](auto &&...simtlab_a_) -> decltype(__VA_ARGS__(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...)) {          \
         return __VA_ARGS__(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...);                                       \
     }
+#else /* sim/run/run.c kcall_refused: a signature that names nothing of the program's; the traits then
+       * find no karg parameter and pass copies of the values */
+#define SIMTLAB_KCALL_(...)                                                                                          \
+    [=](auto &&...simtlab_a_) -> void { __VA_ARGS__(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...); }
+#endif
 
 #endif /* SIMTLAB_CUDA_RUNTIME_H */
