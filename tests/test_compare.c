@@ -164,3 +164,32 @@ Test(compare, pairs_by_place_not_by_name)
     cr_assert_eq(libs, 2, "two library runs: %s", js);
     scratch_close(&x);
 }
+
+/* A kernel that faults on the GPU: Nsight Compute writes "nan" for each of its metrics (the H100,
+ * docs/gpu/s35-h100/overrun1.txt, where they were printed as 9223372036854775808). It has no
+ * counters: not compared, and no difference; the other launch still is. */
+Test(compare, a_launch_that_failed_on_the_gpu_has_no_counters)
+{
+    scratch x;
+    scratch_open(&x);
+    run_cuda_ctx c = x.c;
+    FILE *f = fopen(x.tsv, "w");
+    fputs("k1\t1\t1\t1\t32\t1\t1\t0\n", f);
+    fputs("k2\t1\t1\t1\t32\t1\t1\t0\n", f);
+    fclose(f);
+    f = fopen(c.ncu_log, "w");
+    fputs("\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n", f);
+    ncu_launch(f, 0, "k1(float *)", 0, 0);
+    for (size_t m = 0; m < NM; m++)
+        fprintf(f, "\"1\",\"k2(float *)\",\"(1, 1, 1)\",\"(32, 1, 1)\",\"%s\",\"nan\"\n", metrics[m]);
+    fclose(f);
+    gpu_launch *g;
+    cr_assert_eq(read_ncu(c.ncu_log, &g), 2);
+    be_kernel k;
+    to_kernel(&g[1], &k);
+    cr_assert(!k.hw.valid, "nan is no counter");
+    cr_assert_eq(be_ld_sectors(&k), 0, "not 2^63: %llu", (unsigned long long)be_ld_sectors(&k));
+    free(g);
+    cr_assert_eq(run_cuda_compare(&c, x.tsv, NULL), 0, "k1 agrees, k2 has nothing to compare");
+    scratch_close(&x);
+}

@@ -9,7 +9,7 @@
 #   OUT=/dir bash scripts/gpu/s35.sh     (on the device machine, repository root; carry .dev/criterion)
 set -u
 . "$(dirname "$0")/env.sh"
-D=${OUT:?}/s35
+D=${OUT:?}/${S35_NAME:-s35} # S35_NAME=s35b: the second call, after the compare fix
 gpu_outdir "$D"
 export CC=/usr/bin/gcc OMP_NUM_THREADS=16
 crit=$(pwd)/.dev/criterion

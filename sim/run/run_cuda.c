@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -271,7 +272,7 @@ static int read_ncu(const char *path, gpu_launch **out)
                 num[k] = 0;
                 char *end;
                 double v = strtod(num, &end);
-                if (end != num) {
+                if (end != num && isfinite(v)) { /* a kernel that faulted on the GPU: "nan", no counters */
                     L->v[m] = v;
                     L->have[m] = 1;
                 }
@@ -326,6 +327,11 @@ static void print_gpu(const gpu_launch *g, int n)
         char grid[40], block[40];
         snprintf(grid, sizeof grid, "(%u,%u,%u)", g[i].grid[0], g[i].grid[1], g[i].grid[2]);
         snprintf(block, sizeof block, "(%u,%u,%u)", g[i].block[0], g[i].block[1], g[i].block[2]);
+        if (!k.hw.valid) { /* Nsight Compute read nothing: the kernel failed there (the program's error says how) */
+            fprintf(stderr, "  %-5d %-24.24s %-14s %-12s   no counters: the launch failed on the GPU\n", i + 1, k.name,
+                    grid, block);
+            continue;
+        }
         fprintf(stderr, "  %-5d %-24.24s %-14s %-12s %10llu %10llu %8llu %10llu %9llu %11llu %11llu %10.2f\n", i + 1,
                 k.name, grid, block, (unsigned long long)be_ld_sectors(&k), (unsigned long long)be_st_sectors(&k),
                 (unsigned long long)be_atom_sectors(&k),
@@ -576,7 +582,7 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
     for (int i = 0; i < ng; i++)
         to_kernel(&g[i], &hw[i]);
     const int nseg = segments(sim, lib, ns, g, ng, seg);
-    int diffs = 0, n = 0;
+    int diffs = 0, n = 0, failed = 0;
     for (int q = 0; q < nseg; q++)
         n += !seg[q].library;
     fprintf(stderr, "\nsimtlab run --mode compare: %d launch%s on each side\n", n, n == 1 ? "" : "es");
@@ -613,6 +619,12 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
                 sk->cfg.grid.z, sk->cfg.block.x, sk->cfg.block.y, sk->cfg.block.z,
                 same_kernel(sk->name, hk.name) ? "" : "   (the GPU's launch here is another kernel!)");
         fprintf(stderr, "    %-30s %14s %14s %12s\n", "", "simulator", "GPU", "GPU - sim");
+        if (!hk.hw.valid) { /* nothing to set beside the simulator's: not a difference of counters */
+            fprintf(stderr, "    the GPU's launch has no counters: it failed there (Nsight Compute reads none; the "
+                            "program's error is above)\n");
+            failed++;
+            continue;
+        }
         diffs += cmp_row("global load sectors", be_ld_sectors(sk), be_ld_sectors(&hk), 1);
         diffs += cmp_row("global store sectors", be_st_sectors(sk), be_st_sectors(&hk), 1);
         diffs += cmp_row("global atomic sectors", be_atom_sectors(sk), be_atom_sectors(&hk), hk.hw.atom_valid);
@@ -636,8 +648,13 @@ int run_cuda_compare(const run_cuda_ctx *c, const char *tsv, const char *json_pa
         fprintf(stderr, "    %-30s %14.2f %14.2f   (the simulator's: its time model, bound by %s)\n", "time (us)",
                 tp.seconds * 1e6, hk.hw.gpu_time_ns / 1e3, tp.bound);
     }
-    fprintf(stderr, "  %s\n", diffs ? "some counters differ (docs/parity-h200.md explains the known cases)"
-                                    : "every counter the two sides share agrees");
+    if (diffs)
+        fprintf(stderr, "  some counters differ (docs/parity-h200.md explains the known cases)\n");
+    else if (failed)
+        fprintf(stderr, "  no counter differs where the GPU has them; %d launch%s failed on the GPU and %s none\n", failed,
+                failed == 1 ? "" : "es", failed == 1 ? "has" : "have");
+    else
+        fprintf(stderr, "  every counter the two sides share agrees\n");
     json j;
     FILE *f = json_path ? json_file(json_path, &j, "compare") : NULL;
     if (f) {
