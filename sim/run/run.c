@@ -1147,6 +1147,16 @@ static int link_prog(const opts *o, const char *dir, unit *units, int all_single
     return 0;
 }
 
+/* A mark in the build's directory: a retry this build needed, whose note a cached build says again
+ * (build_sim) */
+static void build_mark(const char *dir, const char *name)
+{
+    char mark[4200];
+    snprintf(mark, sizeof mark, "%s/%s", dir, name);
+    if (write_file(mark, "1\n", 2))
+        run_error("cannot write %s: %s", mark, strerror(errno));
+}
+
 static int build_sim(const opts *o, const char *dir, char *bin, size_t bn)
 {
     snprintf(bin, bn, "%s/prog-sim", dir);
@@ -1312,10 +1322,7 @@ compile:;
     if (started_ok && dev_failed == 2) {
         note_shared_dynamic_init();
         shared_dynamic_init = 1;
-        char mark[4200]; /* a cached build says it again (build_sim) */
-        snprintf(mark, sizeof mark, "%s/shared-dynamic-init", dir);
-        if (write_file(mark, "1\n", 2))
-            run_error("cannot write %s: %s", mark, strerror(errno));
+        build_mark(dir, "shared-dynamic-init");
         goto compile;
     }
     if (started_ok && dev_failed == 3) {
@@ -1325,20 +1332,14 @@ compile:;
     if (started_ok && dev_failed == 4) {
         note_kcall_void();
         kcall_void = 1;
-        char mark[4200]; /* a cached build says it again (build_sim) */
-        snprintf(mark, sizeof mark, "%s/kcall-void", dir);
-        if (write_file(mark, "1\n", 2))
-            run_error("cannot write %s: %s", mark, strerror(errno));
+        build_mark(dir, "kcall-void");
         goto compile;
     }
     if (!started_ok || dev_failed)
         goto out;
     if (trivial_vectors) {
         note_trivial_vectors();
-        char mark[4200]; /* a cached build says it again (build_sim) */
-        snprintf(mark, sizeof mark, "%s/trivial-vectors", dir);
-        if (write_file(mark, "1\n", 2))
-            run_error("cannot write %s: %s", mark, strerror(errno));
+        build_mark(dir, "trivial-vectors");
     }
     int two_pass = !host_failed, post_failed = 0;
     for (int i = 0; two_pass && i < o->n_files; i++)
