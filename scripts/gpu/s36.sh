@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# scripts/gpu/s36.sh - session 36's device call. First what session 35 owed (scripts/gpu/s35.sh with
+# S35_NAME=s35b: test_parity, and `--mode compare` on a launch that faults on the GPU, which must
+# now say "no counters"), then nvcuda::wmma on the chip, for sim/run/include/mma.h:
+# scripts/gpu/wmma_probe.cu's fragment layouts (wmma_layout.txt), its SASS (wmma_sass.txt: which
+# load and store instructions each fragment takes), and ncu's requests, sectors and wavefronts of
+# one fragment load or store from global and shared memory (wmma_patterns.csv).
+#   OUT=/dir bash scripts/gpu/s36.sh     (on the device machine, repository root; carry .dev/criterion)
+set -u
+S35_NAME=s35b bash "$(dirname "$0")/s35.sh"
+. "$(dirname "$0")/env.sh"
+D=${OUT:?}/s36
+mkdir -p "$D"
+nvcc -arch=sm_90 -std=c++17 -Iscripts/gpu -lineinfo -o /tmp/wmma_probe scripts/gpu/wmma_probe.cu >"$D/wmma_build.txt" 2>&1 ||
+  { cat "$D/wmma_build.txt"; exit 1; }
+cuobjdump -sass /tmp/wmma_probe >"$D/wmma_sass.txt" 2>&1
+echo "sass rc=$? $(grep -c Function "$D/wmma_sass.txt") functions"
+timeout 120 /tmp/wmma_probe layout >"$D/wmma_layout.txt" 2>&1
+echo "layout rc=$?"; grep "^type" "$D/wmma_layout.txt"
+timeout 120 /tmp/wmma_probe >"$D/wmma_run.txt" 2>&1
+echo "patterns run rc=$?"; tail -1 "$D/wmma_run.txt"
+m=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+m=$m,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+m=$m,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+m=$m,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum
+m=$m,smsp__inst_executed_op_global_ld.sum,smsp__inst_executed_op_global_st.sum
+timeout 300 ncu --metrics "$m" --csv /tmp/wmma_probe >"$D/wmma_patterns.csv" 2>"$D/wmma_ncu_err.txt"
+echo "ncu rc=$? $(grep -c pattern_k "$D/wmma_patterns.csv") rows"
