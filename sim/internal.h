@@ -147,6 +147,14 @@ typedef struct sim_pcocc {
 #define SIM_RDV_MMA3 34       /* kind of mma_tf32x3 */
 #define SIM_RDV_MATCH_ANY 35  /* __match_any_sync: the lanes with the lane's value */
 #define SIM_RDV_MATCH_ALL 36  /* __match_all_sync: the mask if every lane's value is the same, else 0 */
+#define SIM_RDV_WMMA 37       /* wmma::mma_sync (sim_warp_aligned): the whole warp, val[] a sim_aligned_call * */
+/* the whole warp's kinds (.aligned: no mask written, every lane at the same call) */
+#define SIM_RDV_ALIGNED(k) ((k) == SIM_RDV_MMA || (k) == SIM_RDV_MMA3 || (k) == SIM_RDV_WMMA)
+/* What a lane brings to sim_warp_aligned: the function the last lane calls and the lane's argument. */
+typedef struct sim_aligned_call {
+    void (*fn)(void *const args[32]);
+    void *arg;
+} sim_aligned_call;
 /* What a lane brings to a warp matrix multiply-add (sim_warp_mma): its
  * fragments of A (4), B (2) and C = D (4), by mma.sync.m16n8k8's layout;
  * as, bs NULL for a single TF32 product. */

@@ -840,6 +840,7 @@ void sim_block_abort(sim_worker *w)
 
 /* ---- built-in variables ------------------------------------------------------- */
 uint3 sim_thread_idx(void) { return sim_tls_worker->cur->tid; }
+unsigned sim_lane_id(void) { return sim_tls_worker->cur->lane; }
 uint3 sim_block_idx(void) { return sim_tls_worker->block; }
 dim3 sim_block_dim(void) { return sim_tls_worker->block_dim; }
 dim3 sim_grid_dim(void) { return sim_tls_worker->grid_dim; }
@@ -1067,8 +1068,7 @@ static void rdv_lane_exited(sim_worker *w, sim_warp *wp, unsigned lane)
 {
     for (unsigned i = 0; i < wp->n_rdv; i++) {
         sim_rdv *r = &wp->rdv[i];
-        if (r->kind == SIM_RDV_MMA || r->kind == SIM_RDV_MMA3 || r->kind == SIM_RDV_ACTIVEMASK ||
-            !(r->mask >> lane & 1))
+        if (SIM_RDV_ALIGNED(r->kind) || r->kind == SIM_RDV_ACTIVEMASK || !(r->mask >> lane & 1))
             continue;
         r->mask &= ~(1u << lane);
         if (r->arrived == r->mask) {
@@ -1412,6 +1412,7 @@ static const char *rendezvous_name(int kind)
     case SIM_RDV_ACTIVEMASK: return "__activemask";
     case SIM_RDV_MMA: return "mma_tf32 (mma.sync.m16n8k8)";
     case SIM_RDV_MMA3: return "mma_tf32x3 (3 x mma.sync.m16n8k8)";
+    case SIM_RDV_WMMA: return "wmma::mma_sync";
     case SIM_RDV_REDUCE + SIM_COLL_ADD: return "__reduce_add_sync";
     case SIM_RDV_REDUCE + SIM_COLL_MIN_U: case SIM_RDV_REDUCE + SIM_COLL_MIN_I: return "__reduce_min_sync";
     case SIM_RDV_REDUCE + SIM_COLL_MAX_U: case SIM_RDV_REDUCE + SIM_COLL_MAX_I: return "__reduce_max_sync";
@@ -1982,6 +1983,13 @@ static void warp_compute(sim_worker *w, sim_warp *wp, const sim_rdv *r)
             mma_compute(wp, r->kind == SIM_RDV_MMA3);
             return;
         }
+        if (r->kind == SIM_RDV_WMMA) { /* the lanes' arguments, in lane order, to the first's function */
+            void *args[32];
+            for (unsigned l = 0; l < 32; l++)
+                args[l] = ((const sim_aligned_call *)(uintptr_t)wp->val[l])->arg;
+            ((const sim_aligned_call *)(uintptr_t)wp->val[0])->fn(args);
+            return;
+        }
         if ((r->kind >= SIM_RDV_REDUCE && r->kind < SIM_RDV_REDUCE + 8) || r->kind == SIM_RDV_MATCH_ANY ||
             r->kind == SIM_RDV_MATCH_ALL) {
             collective_compute(wp, r->kind, mask);
@@ -2109,7 +2117,7 @@ static __attribute__((noinline, cold, noreturn)) void rdv_misuse(sim_worker *w, 
 {
     const char *what = rendezvous_name(kind);
     const unsigned lane = t->lane;
-    if (kind == SIM_RDV_MMA || kind == SIM_RDV_MMA3) { /* no mask written: the whole warp is implied */
+    if (SIM_RDV_ALIGNED(kind)) { /* no mask written: the whole warp is implied */
         sim_fail(w, SIM_ERR_WARP_SYNC, 0,
                  "%s (%s:%d): every lane of the warp must execute it (mma.sync is .aligned), but warp %u %s "
                  "lanes 0x%08x (the block has %u threads: make it a multiple of 32, and let no lane return before "
@@ -2145,7 +2153,7 @@ static __attribute__((noinline)) uint64_t warp_rendezvous(unsigned mask, int kin
          * (docs/gpu/h100-partial-warp). mma is .aligned: its implied full
          * mask stays a report (rdv_misuse). */
         const unsigned asked = mask; /* as written, for a report */
-        if ((mask & (~wp->exists | wp->done)) && kind != SIM_RDV_MMA && kind != SIM_RDV_MMA3)
+        if ((mask & (~wp->exists | wp->done)) && !SIM_RDV_ALIGNED(kind))
             mask &= wp->exists & ~wp->done;
         if (__builtin_expect(rdv_misused(wp, mask, lane, kind, width), 0))
             rdv_misuse(w, t, wp, asked, kind, width, file, line);
@@ -2251,7 +2259,7 @@ static __attribute__((noinline, cold)) void mma_check_site(sim_worker *w, const 
 {
     for (unsigned i = 0; i < wp->n_rdv; i++) {
         const sim_rdv *r = &wp->rdv[i];
-        if ((r->kind == SIM_RDV_MMA || r->kind == SIM_RDV_MMA3) &&
+        if (SIM_RDV_ALIGNED(r->kind) &&
             (r->kind != kind || r->line != line || strcmp(r->file, file) != 0)) {
             sim_fail(w, SIM_ERR_WARP_SYNC, 0,
                      "lanes of warp %u diverge at the tensor cores: lane %u calls %s at %s:%d while lanes 0x%08x "
@@ -2316,6 +2324,24 @@ void sim_warp_mma(float *d, const float *ab, const float *as, const float *bb, c
         (void)rendezvous_fast(0xffffffffu, kind, (uint64_t)(uintptr_t)&f, 0, 32, file, line);
 }
 
+/* A whole-warp operation of simtlab run's runtime (wmma::mma_sync: sim/run/wmma.c): every lane
+ * of the warp calls it at the same call site (.aligned), the last to arrive calls fn with the 32
+ * lanes' arguments in lane order, and then all go on. A partial warp, a lane that exited or lanes
+ * at different calls are reported as for mma_tf32. */
+void sim_warp_aligned(void *arg, void (*fn)(void *const args[32]), const char *file, int line)
+{
+    sim_worker *w = sim_tls_worker;
+    const sim_warp *wp = &w->warps[w->cur->warp];
+    sim_aligned_call call = {fn, arg};
+    if (wp->n_rdv != 0 && (wp->n_rdv > 1 || wp->rdv[0].line != line || wp->rdv[0].kind != SIM_RDV_WMMA ||
+                           wp->rdv[0].file != file))
+        mma_check_site(w, wp, SIM_RDV_WMMA, file, line);
+    if (__builtin_expect(wp->done != 0, 0)) /* a lane exited: reported by the general path */
+        (void)warp_rendezvous(0xffffffffu, SIM_RDV_WMMA, (uint64_t)(uintptr_t)&call, 0, 32, file, line);
+    else
+        (void)rendezvous_fast(0xffffffffu, SIM_RDV_WMMA, (uint64_t)(uintptr_t)&call, 0, 32, file, line);
+}
+
 unsigned sim_warp_vote(unsigned mask, int pred, int kind, const char *file, int line)
 {
     return (unsigned)rendezvous_fast(mask, 16 + kind, pred != 0, 0, 32, file, line);
@@ -2352,6 +2378,20 @@ int sim_kernel_trap(const char *what, const char *file, unsigned line)
     else /* the runtime found it (the device heap): the report's location line names the kernel's */
         sim_fail(w, SIM_ERR_TRAP, (uintptr_t)__builtin_return_address(0),
                  "%s: the kernel stopped; on a GPU the launch fails with cudaErrorLaunchFailure", what);
+    sim_block_abort(w);
+}
+
+int sim_kernel_fault(sim_status s, uintptr_t pc, const char *fmt, ...)
+{
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur)
+        return 0;
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    sim_fail(w, s, pc ? pc : (uintptr_t)__builtin_return_address(0), "%s", text);
     sim_block_abort(w);
 }
 

@@ -336,6 +336,20 @@ int sim_kernel_assert(const char *expr, const char *file, unsigned line, const c
  * reports what (at file:line; file NULL: no line) and ends the block; the launch returns SIM_ERR_TRAP, which a CUDA
  * program sees as cudaErrorLaunchFailure. Returns 0 in host code. */
 int sim_kernel_trap(const char *what, const char *file, unsigned line);
+/* A fault a runtime function found in the kernel's use of it (wmma's misaligned pointer): reports
+ * the formatted text at pc, a return address in kernel code (0: the caller's), and ends the
+ * block; the launch returns s. 0 in host code. */
+int sim_kernel_fault(sim_status s, uintptr_t pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The running thread's access of size bytes at a, a read (wr 0) or a write, made at pc (a return
+ * address in kernel code): checked and counted as the instrumented code's own (sim/access.c).
+ * An illegal one is reported and ends the block: it does not return. */
+void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
+/* A whole-warp operation (.aligned) of a runtime function: every lane of the warp calls it at the
+ * same call site (file, line); the last to arrive calls fn with the lanes' args in lane order
+ * before any goes on. Misuse (a partial warp, lanes at different calls) is reported as for mma. */
+void sim_warp_aligned(void *arg, void (*fn)(void *const args[32]), const char *file, int line);
+/* The running thread's lane in its warp (0-31). */
+unsigned sim_lane_id(void);
 
 /* Info of the last launch (also a failed one). */
 const sim_launch_info *sim_last_launch(void);

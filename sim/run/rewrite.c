@@ -119,7 +119,6 @@ static const feature features[] = {
     /* half and bfloat16 are supported (cuda_fp16.h, cuda_bf16.h); fp8 is not, though cuda_fp8.h
      * alone is fine (simtlab_nofp8.h: it also brings half and bfloat16) */
     {"fp8 (__nv_fp8_e4m3, __nv_fp8_e5m2)", {"__nv_fp8*", "__nv_cvt_*"}, {NULL}},
-    {"tensor-core WMMA", {"wmma", "nvcuda"}, {"mma.h"}},
     {"CUDA graphs", {"cudaGraph*", "cudaStreamBeginCapture"}, {NULL}},
     {"CUDA IPC (cudaIpc*: memory shared between processes)", {"cudaIpc*"}, {NULL}},
     {"libcu++ (cuda::pipeline, cuda::barrier, cuda::atomic, cuda::std)", {NULL}, {"cuda/"}},
@@ -134,7 +133,7 @@ static const feature features[] = {
     {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
     {"new and delete in device code (malloc and free work there)", {NULL}, {NULL}},
 };
-enum { F_ASM = 16, F_DYNPAR = 17, F_NEW = 18 };
+enum { F_ASM = 15, F_DYNPAR = 16, F_NEW = 17 };
 _Static_assert(sizeof features / sizeof *features == F_NEW + 1, "F_ASM, F_DYNPAR and F_NEW index features[]");
 
 static int id_matches(const char *pat, const char *id, size_t len)
@@ -169,7 +168,7 @@ static void check_ident(scan *sc, const char *id, size_t len, size_t after, int 
                     j++;
                 if (!strcmp(name, "texture") && (j >= sc->n || sc->s[j] != '<'))
                     continue;
-                if ((!strcmp(name, "thrust") || !strcmp(name, "cub") || !strcmp(name, "wmma") || !strcmp(name, "nvcuda")) &&
+                if ((!strcmp(name, "thrust") || !strcmp(name, "cub")) &&
                     !(j + 1 < sc->n && sc->s[j] == ':' && sc->s[j + 1] == ':'))
                     continue;
                 if (f == F_ASM && !in_device) /* host inline assembly is the host's business */

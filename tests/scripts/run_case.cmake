@@ -672,6 +672,25 @@ elseif(CASE STREQUAL "cublas_by_name")
   file(READ ${J} js)
   expect("${js}" cublasSgemm kernels 0 name)
   expect("${js}" cublasSaxpy kernels 3 name)
+elseif(CASE STREQUAL "wmma")
+  # nvcuda::wmma: every shape and element type against a double reference (the program checks);
+  # the 64 x 64 x 64 f16 GEMM's bytes from its own accounting: 16 warps, each 4 A and 4 B tiles
+  # of 512 bytes and its 16x16 float tile of C read (beta) and written
+  run(0 ${SRC}/tests/run/wmma.cu --json ${J})
+  expect_text("${out}" "wmma: correct" "result")
+  file(READ ${J} js)
+  expect("${js}" 81920 kernels 0 hbm read_bytes)
+  expect("${js}" 16384 kernels 0 hbm write_bytes)
+  # misuse, each at its line: a leading dimension that misaligns rows, half a warp at mma_sync
+  line_of(l ${SRC}/tests/run/wmma.cu ldm)
+  run(2 ${SRC}/tests/run/wmma.cu -- ldm)
+  expect_text("${out}" "wmma ldm: misaligned address" "ldm: the program's error")
+  expect_text("${err}" "wmma::load_matrix_sync \\(wmma.cu:${l}\\): the leading dimension ldm = 12 is not a multiple of 8 elements" "ldm: the report")
+  expect_text("${err}" "in kernel misuse \\(wmma.cu:${l}\\)" "ldm: where")
+  line_of(l ${SRC}/tests/run/wmma.cu diverge)
+  run(2 ${SRC}/tests/run/wmma.cu -- diverge)
+  expect_text("${out}" "wmma diverge: unspecified launch failure" "diverge: the program's error")
+  expect_text("${err}" "lanes 0x0000ffff wait at wmma::mma_sync \\(wmma.cu:${l}\\)" "diverge: the report")
 elseif(CASE STREQUAL "shared_init")
   # __shared__ objects with a constant initializer are inside the static shared window: no report,
   # and in --detail no race (thread 0 writes before the barrier, all read after it)
