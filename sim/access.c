@@ -720,6 +720,51 @@ static int in_kernel_data(uintptr_t a, unsigned size)
            in_range(a, size, __start_simtlab_kdrel2, __stop_simtlab_kdrel2);
 }
 
+/* The address space of p for the running thread (simtlab run's __isGlobal, __isShared, __isLocal,
+ * __isConstant): 0 global (device memory, a __device__ variable), 1 shared, 2 local (the thread's
+ * stack), 3 constant (a __constant__ variable), -1 none of them. */
+int sim_space_of(const void *p)
+{
+    const uintptr_t a = (uintptr_t)p;
+    const sim_worker *w = sim_tls_worker;
+    if (a - sim_arena.base < sim_arena.span || in_kernel_data(a, 1))
+        return 0;
+    if (w && w->cur && in_shared(w, a, 1))
+        return 1;
+    if (w && w->cur && w->cur->stack && a >= (uintptr_t)w->cur->stack->lo && a < (uintptr_t)w->cur->stack->hi)
+        return 2;
+    if (in_range(a, 1, __start_simtlab_const, __stop_simtlab_const) ||
+        in_range(a, 1, __start_simtlab_cro, __stop_simtlab_cro))
+        return 3;
+    return -1;
+}
+
+/* __cvta_generic_to_shared: p's offset in the block's shared memory, as the chip's 32-bit shared
+ * addresses count it: the static __shared__ objects from 0, the dynamic buffer after them (at a
+ * multiple of 16). A pointer outside shared memory gives what the chip's cvta gives it, an address
+ * that means nothing: here its distance from the static window, cut to 32 bits. */
+size_t sim_cvta_to_shared(const void *p)
+{
+    const uintptr_t a = (uintptr_t)p;
+    const sim_worker *w = sim_tls_worker;
+    if (!w)
+        return (uint32_t)a;
+    const uintptr_t stat = (w->tls_hi - w->tls_lo + 15) & ~(uintptr_t)15;
+    if (a >= w->dyn_lo && a < w->dyn_hi)
+        return stat + (a - w->dyn_lo);
+    return (uint32_t)(a - w->tls_lo);
+}
+
+/* __cvta_shared_to_generic: the inverse. */
+void *sim_cvta_from_shared(size_t s)
+{
+    const sim_worker *w = sim_tls_worker;
+    if (!w)
+        return (void *)(uintptr_t)s;
+    const uintptr_t stat = (w->tls_hi - w->tls_lo + 15) & ~(uintptr_t)15;
+    return (void *)(s < stat ? w->tls_lo + s : w->dyn_lo + (s - stat));
+}
+
 static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
 
 static __attribute__((noinline)) void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc,

@@ -350,6 +350,11 @@ void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
 void sim_warp_aligned(void *arg, void (*fn)(void *const args[32]), const char *file, int line);
 /* The running thread's lane in its warp (0-31). */
 unsigned sim_lane_id(void);
+/* simtlab run's address-space intrinsics (sim/access.c): the space of p (0 global, 1 shared, 2
+ * local, 3 constant, -1 none), and a shared address as the chip's 32-bit offset and back. */
+int sim_space_of(const void *p);
+size_t sim_cvta_to_shared(const void *p);
+void *sim_cvta_from_shared(size_t s);
 
 /* Info of the last launch (also a failed one). */
 const sim_launch_info *sim_last_launch(void);

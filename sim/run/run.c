@@ -458,6 +458,31 @@ static int print_library_refusals(const char *s)
     return count;
 }
 
+/* Inline PTX that the rewriter did not see (an asm statement in a macro of the program's own
+ * header: cuda_hgemm's ptx.h, survey 14) reaches the x86 assembler, which says "f.cu:4: Error: no
+ * such instruction: `cp.async.commit_group'". Every assembler error of the device pass is such
+ * PTX (host code's asm is x86 and assembles): one line, at the first, as the rewriter's refusal
+ * of asm in a source file. Returns the number of lines printed (0 or 1). */
+static int print_asm_refusal(const char *s)
+{
+    for (const char *line = s; line && *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *err = memmem(line, len, ": Error: ", 9);
+        if (err) {
+            const char *what = err + 9;
+            fprintf(stderr,
+                    "%.*s: simtlab run: not supported by the simulator: inline PTX (asm), here from a macro (the "
+                    "assembler: %.*s); run the program on a GPU (simtlab run --mode cuda), or see docs/run.md "
+                    "for what simtlab run supports\n",
+                    (int)(err - line), line, (int)(line + len - what), what);
+            return 1;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
 static int print_refusals(const char *path)
 {
     static const char mark[] = "#error \"simtlab run: ";
@@ -465,6 +490,8 @@ static int print_refusals(const char *path)
     char *s = read_file(path, &n);
     if (s && !strstr(s, mark)) {
         int k = print_library_refusals(s);
+        if (!k)
+            k = print_asm_refusal(s);
         free(s);
         return k;
     }

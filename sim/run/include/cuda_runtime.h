@@ -255,6 +255,22 @@ uint32_t sim_atomic_update(void *p, unsigned size, uint32_t v, uint32_t (*op)(ui
 void sim_atomic_uniform_next(void); /* the rewriter's mark: the next atomic's address is warp-uniform */
 void sim_copy_async(void *dst, const void *src, unsigned size);
 }
+/* Address spaces (sim/access.c): __isGlobal & co., and the shared window's 32-bit addresses of
+ * __cvta_generic_to_shared (static __shared__ from 0, the dynamic buffer after it), which
+ * cp.async and ldmatrix programs compute for their inline PTX (refused; the address itself is fine) */
+extern "C" {
+int sim_space_of(const void *p);
+size_t sim_cvta_to_shared(const void *p);
+void *sim_cvta_from_shared(size_t s);
+}
+static inline unsigned __isGlobal(const void *p) { return sim_space_of(p) == 0; }
+static inline unsigned __isShared(const void *p) { return sim_space_of(p) == 1; }
+static inline unsigned __isLocal(const void *p) { return sim_space_of(p) == 2; }
+static inline unsigned __isConstant(const void *p) { return sim_space_of(p) == 3; }
+static inline size_t __cvta_generic_to_shared(const void *p) { return sim_cvta_to_shared(p); }
+static inline void *__cvta_shared_to_generic(size_t a) { return sim_cvta_from_shared(a); }
+static inline size_t __cvta_generic_to_global(const void *p) { return (size_t)p; }
+static inline void *__cvta_global_to_generic(size_t a) { return (void *)a; }
 /* The built-ins come from calls that return a vector register (sim/launch.c sim_*_v): an
  * aggregate-returning call stores its result through memory, and g++ then moved no shared
  * access out of a loop holding one (a grid-stride loop's `i += gridDim.x * blockDim.x` kept
