@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# scripts/gpu/s36.sh - session 36's device call. First what session 35 owed (scripts/gpu/s35.sh with
-# S35_NAME=s35b: test_parity, and `--mode compare` on a launch that faults on the GPU, which must
-# now say "no counters"), then nvcuda::wmma on the chip, for sim/run/include/mma.h:
-# scripts/gpu/wmma_probe.cu's fragment layouts (wmma_layout.txt), its SASS (wmma_sass.txt: which
-# load and store instructions each fragment takes), and ncu's requests, sectors and wavefronts of
-# one fragment load or store from global and shared memory (wmma_patterns.csv).
+# scripts/gpu/s36.sh - session 36's device call. First nvcuda::wmma on the chip, for
+# sim/run/include/mma.h: scripts/gpu/wmma_probe.cu's fragment layouts (wmma_layout.txt), its SASS
+# (wmma_sass.txt: which load and store instructions each fragment takes), and ncu's requests,
+# sectors and wavefronts of one fragment load or store from global and shared memory
+# (wmma_patterns.csv; scripts/gpu/wmma_table.py makes it a table). Then what session 35 owed
+# (scripts/gpu/s35.sh with S35_NAME=s35b: test_parity, and `--mode compare` on a launch that faults
+# on the GPU, which must now say "no counters"), and with its build `simtlab run --mode compare`
+# on tests/run/wmma.cu and examples/wmma_gemm.cu (compare_wmma.txt, compare_wmma_gemm.txt).
 #   OUT=/dir bash scripts/gpu/s36.sh     (on the device machine, repository root; carry .dev/criterion)
 set -u
-S35_NAME=s35b bash "$(dirname "$0")/s35.sh"
 . "$(dirname "$0")/env.sh"
 D=${OUT:?}/s36
-mkdir -p "$D"
+gpu_outdir "$D"
 nvcc -arch=sm_90 -std=c++17 -Iscripts/gpu -lineinfo -o /tmp/wmma_probe scripts/gpu/wmma_probe.cu >"$D/wmma_build.txt" 2>&1 ||
   { cat "$D/wmma_build.txt"; exit 1; }
 cuobjdump -sass /tmp/wmma_probe >"$D/wmma_sass.txt" 2>&1
@@ -26,3 +27,12 @@ m=$m,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,s
 m=$m,smsp__inst_executed_op_global_ld.sum,smsp__inst_executed_op_global_st.sum
 timeout 300 ncu --metrics "$m" --csv /tmp/wmma_probe >"$D/wmma_patterns.csv" 2>"$D/wmma_ncu_err.txt"
 echo "ncu rc=$? $(grep -c pattern_k "$D/wmma_patterns.csv") rows"
+python3 scripts/gpu/wmma_table.py "$D/wmma_patterns.csv" >"$D/wmma_table.txt" 2>&1; cat "$D/wmma_table.txt"
+S35_NAME=s35b bash "$(dirname "$0")/s35.sh"
+for p in tests/run/wmma.cu examples/wmma_gemm.cu; do
+  n=$(basename "$p" .cu)
+  args=(); [ "$n" = wmma_gemm ] && args=(-- 64)
+  SIMTLAB_RUN_CACHE=/tmp/rc36 timeout 300 /tmp/bs35/simtlab-run "$p" --mode compare --detail "${args[@]}" \
+    >"$D/compare_$n.txt" 2>&1
+  echo "$n compare rc=$?"; grep -E "correct|WRONG|differ|agree" "$D/compare_$n.txt" | head -12
+done

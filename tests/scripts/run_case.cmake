@@ -97,6 +97,16 @@ elseif(CASE STREQUAL "matmul")
   expect("${js}" 512 kernels 1 hbm write_sectors)
   expect("${js}" 17408 kernels 1 sram wavefronts)
   expect("${js}" 0 kernels 1 sram bank_conflicts)
+elseif(CASE STREQUAL "wmma_gemm")
+  # n = 64 on the tensor cores: wmma_direct reads each element of A and B n/16 times (2 n^3/16
+  # bytes of half), wmma_shared n/32 times; both store C once (4 n^2 bytes)
+  run(0 ${SRC}/examples/wmma_gemm.cu --detail --json ${J} -- 64)
+  expect_text("${out}" "wmma direct: n = 64, correct.*wmma shared: n = 64, correct" "results")
+  file(READ ${J} js)
+  expect("${js}" 65536 kernels 0 hbm read_bytes)
+  expect("${js}" 16384 kernels 0 hbm write_bytes)
+  expect("${js}" 32768 kernels 1 hbm read_bytes)
+  expect("${js}" 16384 kernels 1 hbm write_bytes)
 elseif(CASE STREQUAL "cublas_gemm")
   # n = 128: the tiled kernel n^3/64 load sectors and n^3/16 + n^3/256 wavefronts; cublasSgemm
   # (simtlab's 64 x 64 tiles) n^3/256 and 17 n^3/1024; both n^2/8 stores, no conflicts
