@@ -6,7 +6,7 @@
 foreach(case vector_add matmul wmma_gemm cublas_gemm transpose coalescing reduce histogram lines fault course anon warp_sync partial_warp complex half simd_video dpx launch_kernel explicit_spec nested_launch interblock_wait pitched3d assert cg cg_groups cg_bad cg_grid runtime_api
              no_globals warp_collectives device_heap heap_bad intrinsics trap host_speed unsupported usage
              builtin_names static_shared extern_shared
-             internal_kernel headers c_file bad_config std_headers stack_limit kernel_args type_pun shared_overrun program_name kernel_lambda legacy_warp fast_math half_include lock_fault header_gaps static_symbols curand curand_host kernel_table struct_args macro_launch macro_kernel shared_init cublas_by_name constexpr_targ vector_align vector_fields vector_elision builtin_registers atomic_aggregate atomic_one_word global_race openmp_host cublas event_timing link_hint interrupt interrupt_host host_threads fnptr_launch host_call wmma address_space)
+             internal_kernel headers c_file bad_config std_headers stack_limit kernel_args type_pun shared_overrun program_name kernel_lambda legacy_warp fast_math half_include lock_fault header_gaps static_symbols curand curand_host kernel_table struct_args macro_launch macro_kernel shared_init cublas_by_name constexpr_targ vector_align vector_fields vector_elision builtin_registers atomic_aggregate atomic_one_word global_race openmp_host cublas event_timing link_hint interrupt interrupt_host host_threads fnptr_launch host_call wmma address_space async_copy)
   add_test(NAME run_${case}
            COMMAND ${CMAKE_COMMAND} -DRUN=$<TARGET_FILE:simtlab-run> -DSRC=${PROJECT_SOURCE_DIR}
                    -DWORK=${CMAKE_CURRENT_BINARY_DIR}/run_${case} -DCASE=${case}

@@ -183,12 +183,12 @@ Test(rewrite, cooperative_groups_in_a_block_pass_grid_wide_named)
                      "  x[0] = cg::reduce(c, f(t), cg::plus<int>());\n}\n";
     rewrite_result r = rw(ok);
     free(r.text);
-    const char *grid = "#include <cooperative_groups.h>\n#include <cooperative_groups/memcpy_async.h>\n"
+    const char *grid = "#include <cooperative_groups.h>\n__device__ void r(int *p) { cooperative_groups::reduce_update_async(p); }\n"
                        "__global__ void k() {\n  auto g = cooperative_groups::this_grid();\n  g.sync();\n}\n"
                        "void go() { cudaLaunchCooperativeKernel((void *)k, 1, 1, 0); }\n";
     cr_assert_eq(cu_rewrite(grid, strlen(grid), "t.cu", &r), -1);
-    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: asynchronous copies and reductions of cooperative groups "
-                            "(cg::memcpy_async"),
+    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: asynchronous reductions and scans of cooperative "
+                            "groups (cg::reduce_update_async"),
               "%s", r.err);
     cr_assert(!strstr(r.err, "t.cu:4:") && strstr(r.err, "t.cu:7: not supported by the simulator: cooperative launches"),
               "%s", r.err);
@@ -212,15 +212,21 @@ Test(rewrite, half_and_bfloat16_pass_fp8_named)
     cr_assert_null(r.text);
 }
 
-/* libcu++'s headers (NVIDIA's globalToShmemAsyncCopy): one message, not "No such file" */
+/* libcu++'s headers: one message, not "No such file"; but cuda/pipeline, which is here (NVIDIA's
+ * globalToShmemAsyncCopy and the tensor-core samples use a thread's pipeline) */
 Test(rewrite, libcudacxx_named)
 {
-    const char *src = "#include <cuda/pipeline>\n__global__ void k() {}\n";
+    const char *src = "#include <cuda/atomic>\n__global__ void k() {}\n";
     rewrite_result r;
     cr_assert_eq(cu_rewrite(src, strlen(src), "t.cu", &r), -1);
-    cr_assert(strstr(r.err, "t.cu:1: not supported by the simulator: libcu++ (cuda::pipeline") &&
-                  strstr(r.err, "#include <cuda/pipeline>"),
+    cr_assert(strstr(r.err, "t.cu:1: not supported by the simulator: libcu++ (cuda::atomic") &&
+                  strstr(r.err, "#include <cuda/atomic>"),
               "%s", r.err);
+    const char *pipe = "#include <cuda/pipeline>\n#include <cuda/barrier>\n#include <cooperative_groups/memcpy_async.h>\n"
+                       "#include <cuda/std/type_traits>\n#include <cuda/std/limits>\n"
+                       "__global__ void k(int *p) { *p = cuda::std::is_same<int, int>::value; }\n";
+    r = rw(pipe);
+    free(r.text);
 }
 
 Test(rewrite, host_launch_after_device_code_is_fine)

@@ -91,10 +91,11 @@ static const feature features[] = {
      "this_cluster: all blocks resident at once, where the simulator runs them one after another)",
      {"this_multi_grid", "multi_grid_group", "this_cluster", "cluster_group", "cudaLaunchCooperativeKernel*"},
      {NULL}},
-    {"asynchronous copies and reductions of cooperative groups (cg::memcpy_async, cg::reduce_update_async, "
-     "cg::reduce_store_async, cg::inclusive_scan_update, cg::exclusive_scan_update)",
-     {"memcpy_async", "reduce_update_async", "reduce_store_async", "inclusive_scan_update", "exclusive_scan_update"},
-     {"cooperative_groups/memcpy_async"}},
+    /* cg::memcpy_async and cg::wait are (cooperative_groups/memcpy_async.h) */
+    {"asynchronous reductions and scans of cooperative groups (cg::reduce_update_async, cg::reduce_store_async, "
+     "cg::inclusive_scan_update, cg::exclusive_scan_update)",
+     {"reduce_update_async", "reduce_store_async", "inclusive_scan_update", "exclusive_scan_update"},
+     {NULL}},
     {"textures and surfaces", {"tex1D", "tex1Dfetch", "tex2D", "tex3D", "texture", "cudaCreateTextureObject", "cudaBindTexture", "surf2Dread", "surf2Dwrite", "cudaCreateSurfaceObject"}, {"texture_fetch_functions", "cuda_texture_types", "surface_functions"}},
     /* cuBLAS's classic API is in sim/run/include/cublas_api.h (GEMM, GEMV, level 1, float and double);
      * a function it lacks is g++'s "not declared", printed as one line (run.c print_library_refusals).
@@ -121,7 +122,11 @@ static const feature features[] = {
     {"fp8 (__nv_fp8_e4m3, __nv_fp8_e5m2)", {"__nv_fp8*", "__nv_cvt_*"}, {NULL}},
     {"CUDA graphs", {"cudaGraph*", "cudaStreamBeginCapture"}, {NULL}},
     {"CUDA IPC (cudaIpc*: memory shared between processes)", {"cudaIpc*"}, {NULL}},
-    {"libcu++ (cuda::pipeline, cuda::barrier, cuda::atomic, cuda::std)", {NULL}, {"cuda/"}},
+    /* but cuda/pipeline and cuda/barrier (check_include) */
+    {"libcu++ (cuda::atomic, cuda::barrier, most of cuda::std; a one-thread cuda::pipeline and cuda::std's "
+     "type_traits, limits, utility, array, tuple, cmath and the C headers are supported)",
+     {NULL},
+     {"cuda/"}},
     /* cuda.h is the shim's (CUDA_VERSION); the driver API's names gave g++'s errors (survey 9:
      * NVIDIA's cuda-vmm sample, about 40 lines of them) */
     {"the CUDA driver API (cuInit, cuMemCreate, cuModuleLoad, cuLaunchKernel, ...)",
@@ -193,6 +198,17 @@ static void check_include(scan *sc, const char *line_start, size_t len)
     while (p < end && *p != '>' && *p != '"')
         p++;
     size_t nl = (size_t)(p - name);
+    /* libcu++'s headers that are here: cuda/pipeline, cuda/barrier (which refuses a use of
+     * cuda::barrier at compile time: NVIDIA's dmmaTensorCoreGemm includes it and uses none), and
+     * the cuda/std headers that are the host's std (sim/run/include/simtlab_cuda_std.h) */
+    static const char *const here[] = {"cuda/pipeline", "cuda/barrier", "cuda/std/type_traits", "cuda/std/cstdint",
+                                       "cuda/std/cstddef", "cuda/std/climits", "cuda/std/cfloat", "cuda/std/limits",
+                                       "cuda/std/utility", "cuda/std/array", "cuda/std/tuple", "cuda/std/cmath",
+                                       "cuda/std/cstdlib", "cuda/std/cstring", "cuda/std/initializer_list",
+                                       "cuda/std/functional", "cuda/std/numeric", "cuda/std/ratio"};
+    for (size_t k = 0; k < sizeof here / sizeof *here; k++)
+        if (nl == strlen(here[k]) && !strncmp(name, here[k], nl))
+            return;
     for (int f = 0; f < F_DYNPAR; f++)
         for (int k = 0; k < 6 && features[f].incs[k]; k++)
             if (nl >= strlen(features[f].incs[k]) && !strncmp(name, features[f].incs[k], strlen(features[f].incs[k]))) {

@@ -715,6 +715,20 @@ elseif(CASE STREQUAL "address_space")
   if("${err}" MATCHES "Assembler messages")
     fail("the assembler's own messages are shown:\n${err}")
   endif()
+elseif(CASE STREQUAL "async_copy")
+  # cuda::pipeline (a thread's), cg::memcpy_async and the __pipeline primitives: correct, and each
+  # of the three copies 8 KiB global -> shared as cp.async, 16 bytes a piece (256 sectors, 64
+  # wavefronts); 12-byte pieces without an alignment promise go as plain loads and stores
+  run(0 ${SRC}/tests/run/async_copy.cu --detail --json ${J})
+  expect_text("${out}" "async_copy: correct" "result")
+  file(READ ${J} js)
+  foreach(k 0 1 2)
+    expect("${js}" 8192 kernels ${k} hbm read_bytes)
+    expect("${js}" 256 kernels ${k} hbm async_read_sectors)
+    expect("${js}" 64 kernels ${k} sram async_wavefronts)
+  endforeach()
+  expect("${js}" 8192 kernels 3 hbm read_bytes)
+  expect("${js}" 0 kernels 3 hbm async_read_sectors)
 elseif(CASE STREQUAL "shared_init")
   # __shared__ objects with a constant initializer are inside the static shared window: no report,
   # and in --detail no race (thread 0 writes before the barrier, all read after it)

@@ -28,8 +28,9 @@
  *   cg::this_grid(): grid_group's members (thread_rank, size, num_blocks, block_rank, ...)
  *   for grid-stride loops; its sync() is the simulator's report and a launch failure (a
  *   grid-wide barrier needs all blocks resident; blocks run one after another here).
- * cudaLaunchCooperativeKernel, multi-grid and cluster groups and cg::memcpy_async are not
- * here: the rewriter names them as unsupported (sim/run/rewrite.c).
+ * cg::memcpy_async and cg::wait are in cooperative_groups/memcpy_async.h.
+ * cudaLaunchCooperativeKernel, multi-grid and cluster groups and cg's asynchronous reductions are
+ * not here: the rewriter names them as unsupported (sim/run/rewrite.c).
  * Barriers and warp intrinsics carry the caller's file and line, as
  * __syncthreads() does, so reports name the student's line. */
 #ifndef SIMTLAB_COOPERATIVE_GROUPS_H

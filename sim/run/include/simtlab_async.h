@@ -1,0 +1,46 @@
+/* sim/run/include/simtlab_async.h - the asynchronous copies of cuda::memcpy_async (cuda/pipeline),
+ * cg::memcpy_async (cooperative_groups/memcpy_async.h) and __pipeline_memcpy_async
+ * (cuda_pipeline.h) over the simulator's cp.async (sim_copy_async, sim/access.c).
+ *
+ * A copy from global to shared memory whose size and addresses are aligned to 4, 8 or 16 bytes
+ * goes in pieces of that many bytes (16 at most), each one cp.async (LDGSTS on the chip: counted
+ * as a global read and a shared write, in detailed mode as its own kind of request, as the lesson
+ * kernels' copy_async_float4). Anything else (another space, less alignment) is copied with plain
+ * loads and stores, which is what libcu++ falls back to. The simulator completes every copy at
+ * once, so the waits (consumer_wait, cg::wait, __pipeline_wait_prior) have nothing left to wait
+ * for: a read of the copy's destination before its wait, a race on a GPU, is not reported. */
+#ifndef SIMTLAB_ASYNC_H
+#define SIMTLAB_ASYNC_H
+#include "cuda_runtime.h"
+
+extern "C" void sim_copy_async_wait(void);
+
+namespace simtlab {
+template <size_t P> struct async_word; /* a piece's type: one access of P bytes */
+template <> struct async_word<1> { typedef unsigned char type; };
+template <> struct async_word<4> { typedef unsigned type; };
+template <> struct async_word<8> { typedef unsigned long long type; };
+template <> struct async_word<16> { typedef unsigned type __attribute__((vector_size(16))); };
+
+/* One thread's part of a copy of n bytes that the caller promises `Align`-aligned: pieces first,
+ * first + step, ... (a group's thread rank and size; 0 and 1 for a thread's own copy). */
+template <size_t Align>
+static inline __attribute__((always_inline)) void async_copy_part(void *dst, const void *src, size_t n, size_t first,
+                                                                  size_t step)
+{
+    constexpr size_t P = Align >= 16 ? 16 : Align >= 8 ? 8 : Align >= 4 ? 4 : 1;
+    const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    if (P >= 4 && n % P == 0 && d % P == 0 && s % P == 0 && __isGlobal(src) && __isShared(dst)) {
+        for (size_t i = first; i < n / P; i += step)
+            sim_copy_async((char *)dst + i * P, (const char *)src + i * P, (unsigned)P);
+        sim_copy_async_wait(); /* landed: the barrier's test for pending copies is the lessons' */
+        return;
+    }
+    typedef typename async_word<P>::type W;
+    for (size_t i = first; i < n / P; i += step)
+        ((W *)dst)[i] = ((const W *)src)[i];
+    for (size_t i = n / P * P + first; i < n; i += step) /* a tail that is not a whole piece */
+        ((unsigned char *)dst)[i] = ((const unsigned char *)src)[i];
+}
+} // namespace simtlab
+#endif
