@@ -6,7 +6,7 @@
 # (wmma_patterns.csv; scripts/gpu/wmma_table.py makes it a table). Then what session 35 owed
 # (scripts/gpu/s35.sh with S35_NAME=s35b: test_parity, and `--mode compare` on a launch that faults
 # on the GPU, which must now say "no counters"), and with its build `simtlab run --mode compare`
-# on tests/run/wmma.cu and examples/wmma_gemm.cu (compare_wmma.txt, compare_wmma_gemm.txt).
+# on tests/run/wmma.cu, examples/wmma_gemm.cu and tests/run/async_copy.cu (compare_*.txt).
 #   OUT=/dir bash scripts/gpu/s36.sh     (on the device machine, repository root; carry .dev/criterion)
 set -u
 . "$(dirname "$0")/env.sh"
@@ -29,7 +29,7 @@ timeout 300 ncu --metrics "$m" --csv /tmp/wmma_probe >"$D/wmma_patterns.csv" 2>"
 echo "ncu rc=$? $(grep -c pattern_k "$D/wmma_patterns.csv") rows"
 python3 scripts/gpu/wmma_table.py "$D/wmma_patterns.csv" >"$D/wmma_table.txt" 2>&1; cat "$D/wmma_table.txt"
 S35_NAME=s35b bash "$(dirname "$0")/s35.sh"
-for p in tests/run/wmma.cu examples/wmma_gemm.cu; do
+for p in tests/run/wmma.cu examples/wmma_gemm.cu tests/run/async_copy.cu; do
   n=$(basename "$p" .cu)
   args=(); [ "$n" = wmma_gemm ] && args=(-- 64)
   SIMTLAB_RUN_CACHE=/tmp/rc36 timeout 300 /tmp/bs35/simtlab-run "$p" --mode compare --detail "${args[@]}" \
