@@ -1475,6 +1475,28 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
             for (int m = 0; m < dm.n; m++)
                 if (len == strlen(dm.name[m]) && !strncmp(id, dm.name[m], len))
                     dev_hdr = 1;
+            /* `__shared__ alignas(16) float x[N];` (NVIDIA's globalToShmemAsyncCopy): the shim's
+             * __shared__ ends in `static thread_local`, and g++ refuses a standard attribute after
+             * those ("standard attributes in middle of decl-specifiers", which nvcc takes): the
+             * alignas goes first, on the same line */
+            if (len == 10 && !strncmp(id, "__shared__", 10)) {
+                const size_t j = skip_space(src, e, n);
+                if (j + 7 < n && !strncmp(src + j, "alignas", 7) && !ident_char((unsigned char)src[j + 7])) {
+                    size_t r = skip_space(src, j + 7, n);
+                    int depth = 0;
+                    if (r < n && src[r] == '(')
+                        do {
+                            depth += (src[r] == '(') - (src[r] == ')');
+                            r++;
+                        } while (r < n && depth);
+                    if (r > j + 7 && !depth && !memchr(src + e, '\n', r - e)) {
+                        put(&o, src + j, r - j);
+                        put(&o, " __shared__", 11);
+                        sc.i = r;
+                        continue;
+                    }
+                }
+            }
             if (len == 6 && !strncmp(id, "static", 6) && static_shared(src, sc.i, e, n)) {
                 put(&o, "      ", 6); /* spaces: the columns stay the source's */
                 sc.i = e;

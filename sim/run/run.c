@@ -458,6 +458,52 @@ static int print_library_refusals(const char *s)
     return count;
 }
 
+/* A shim header's compile-time refusal (a static_assert whose message starts "simtlab run: ":
+ * cuda::barrier, a pipeline shared by a group, wmma's sub-byte types) comes with g++'s errors on
+ * everything else the program does with the refused thing (`init(&bar, n)`, `arrive_and_wait`,
+ * overloads that do not match: survey 15). Print each refusal alone, once, at the program's line
+ * that instantiated it (the last "required from here" outside sim/run/include), or the error's own
+ * place. Returns the number of lines printed. */
+static int print_static_refusals(const char *s)
+{
+    static const char key[] = "static assertion failed: simtlab run: ";
+    char where[512] = "", done[8][160];
+    int count = 0;
+    for (const char *line = s; line && *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) : strlen(line);
+        static const char req_key[] = ":   required from here";
+        const char *req = memmem(line, len, req_key, sizeof req_key - 1);
+        if (req && !memmem(line, (size_t)(req - line), "/sim/run/include/", 17)) {
+            const char *colon = line; /* "file:line" of it: up to its second ':' */
+            for (int colons = 0; colon < req && colons < 2;)
+                colons += *colon++ == ':';
+            snprintf(where, sizeof where, "%.*s", (int)(colon - line - 1), line);
+        }
+        const char *k = memmem(line, len, key, sizeof key - 1);
+        if (k) {
+            const char *msg = k + sizeof key - 1;
+            const int ml = (int)(line + len - msg);
+            int seen = 0;
+            for (int i = 0; i < count && i < 8; i++)
+                seen |= !strncmp(done[i], msg, sizeof done[i] - 1);
+            if (!seen) {
+                char own[512];
+                const char *colon = line;
+                for (int colons = 0; colon < k && colons < 2;)
+                    colons += *colon++ == ':';
+                snprintf(own, sizeof own, "%.*s", (int)(colon - line - 1), line);
+                fprintf(stderr, "%s: simtlab run: %.*s\n", where[0] ? where : own, ml, msg);
+                if (count < 8)
+                    snprintf(done[count], sizeof done[count], "%.*s", ml, msg);
+                count++;
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return count;
+}
+
 /* Inline PTX that the rewriter did not see (an asm statement in a macro of the program's own
  * header: cuda_hgemm's ptx.h, survey 14) reaches the x86 assembler, which says "f.cu:4: Error: no
  * such instruction: `cp.async.commit_group'". Every assembler error of the device pass is such
@@ -490,6 +536,8 @@ static int print_refusals(const char *path)
     char *s = read_file(path, &n);
     if (s && !strstr(s, mark)) {
         int k = print_library_refusals(s);
+        if (!k)
+            k = print_static_refusals(s);
         if (!k)
             k = print_asm_refusal(s);
         free(s);

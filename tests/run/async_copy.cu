@@ -8,6 +8,9 @@
 //   group   cg::memcpy_async(block, ...) of the whole 8 KiB, then cg::wait(block)
 //   prims   __pipeline_memcpy_async of 16 bytes, __pipeline_commit, __pipeline_wait_prior(0)
 //   odd     cuda::memcpy_async of 12-byte pieces (no alignment promised): plain loads and stores
+//   bytes   cg::memcpy_async of a byte count into an `__shared__ alignas(16)` array
+//   count   cg::memcpy_async of element counts: half of x copied, the rest of the array zeroed
+// `./async_copy bad_size`: __pipeline_memcpy_async of 2 bytes, which traps as CUDA's header does.
 // Each kernel reads x once (8 KiB) and writes y once; the first three as cp.async (512 pieces of
 // 16 bytes: 256 sectors, 64 shared wavefronts), the last with plain loads and stores.
 #include <cooperative_groups.h>
@@ -49,6 +52,36 @@ __global__ void group_k(const float *x, float *y)
     write_back(s, y, 2.0f);
 }
 
+// a byte count (its alignment found at run time: cp.async too) into an alignas(16) array (the
+// rewriter puts the alignas before __shared__, where g++ takes it)
+__global__ void bytes_k(const float *x, float *y)
+{
+    __shared__ alignas(16) float s[N];
+    cg::thread_block block = cg::this_thread_block();
+    cg::memcpy_async(block, s, x, sizeof s);
+    cg::wait(block);
+    write_back(s, y, 5.0f);
+}
+
+// element counts: the first N/2 floats copied, the rest of the N zeroed (y's second half is 0)
+__global__ void count_k(const float *x, float *y)
+{
+    __shared__ __align__(16) float s[N];
+    cg::thread_block block = cg::this_thread_block();
+    cg::memcpy_async(block, s, (size_t)N, x, (size_t)(N / 2));
+    cg::wait(block);
+    write_back(s, y, 6.0f);
+}
+
+// a size __pipeline_memcpy_async does not take (2 bytes): CUDA's header traps
+__global__ void bad_size_k(const float *x, float *y)
+{
+    __shared__ __align__(16) float s[N];
+    __pipeline_memcpy_async(&s[threadIdx.x], &x[threadIdx.x], 2); // MARK:bad_size
+    __pipeline_wait_prior(0);
+    write_back(s, y, 1.0f);
+}
+
 __global__ void prims_k(const float *x, float *y)
 {
     __shared__ __align__(16) float s[N];
@@ -72,7 +105,7 @@ __global__ void odd_k(const float *x, float *y)
     write_back(s, y, 4.0f);
 }
 
-int main()
+int main(int argc, char **argv)
 {
     float h[N], out[N], *x, *y;
     for (int i = 0; i < N; i++)
@@ -80,8 +113,13 @@ int main()
     cudaMalloc(&x, sizeof h);
     cudaMalloc(&y, sizeof h);
     cudaMemcpy(x, h, sizeof h, cudaMemcpyHostToDevice);
+    if (argc > 1) { // ./async_copy bad_size
+        bad_size_k<<<1, 32>>>(x, y);
+        printf("async_copy bad_size: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+        return 2;
+    }
     int bad = 0;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 6; k++) {
         cudaMemset(y, 0, sizeof h);
         if (k == 0)
             pipe_k<<<1, 128>>>(x, y);
@@ -89,15 +127,19 @@ int main()
             group_k<<<1, 128>>>(x, y);
         else if (k == 2)
             prims_k<<<1, 128>>>(x, y);
-        else
+        else if (k == 3)
             odd_k<<<1, 128>>>(x, y);
+        else if (k == 4)
+            bytes_k<<<1, 128>>>(x, y);
+        else
+            count_k<<<1, 128>>>(x, y);
         cudaError_t e = cudaMemcpy(out, y, sizeof out, cudaMemcpyDeviceToHost);
         if (e != cudaSuccess) {
             printf("async_copy: kernel %d: %s\n", k, cudaGetErrorString(e));
             return 1;
         }
         for (int i = 0; i < N; i++)
-            bad += out[i] != h[i] * (float)(k + 1);
+            bad += out[i] != (k == 5 && i >= N / 2 ? 0.0f : h[i] * (float)(k + 1));
     }
     printf(bad ? "async_copy: WRONG (%d elements)\n" : "async_copy: correct\n", bad);
     return bad != 0;

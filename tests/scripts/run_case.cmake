@@ -716,7 +716,8 @@ elseif(CASE STREQUAL "address_space")
     fail("the assembler's own messages are shown:\n${err}")
   endif()
 elseif(CASE STREQUAL "async_copy")
-  # cuda::pipeline (a thread's), cg::memcpy_async and the __pipeline primitives: correct, and each
+  # cuda::pipeline (a thread's), cg::memcpy_async and the __pipeline primitives (survey 15's
+  # fixes too: alignas after __shared__, byte counts, element counts, a size that traps): correct, and each
   # of the three copies 8 KiB global -> shared as cp.async, 16 bytes a piece (256 sectors, 64
   # wavefronts); 12-byte pieces without an alignment promise go as plain loads and stores
   run(0 ${SRC}/tests/run/async_copy.cu --detail --json ${J})
@@ -729,6 +730,20 @@ elseif(CASE STREQUAL "async_copy")
   endforeach()
   expect("${js}" 8192 kernels 3 hbm read_bytes)
   expect("${js}" 0 kernels 3 hbm async_read_sectors)
+  # a byte count: 16-byte pieces found at run time; element counts: 4 KiB copied (128 sectors)
+  expect("${js}" 256 kernels 4 hbm async_read_sectors)
+  expect("${js}" 128 kernels 5 hbm async_read_sectors)
+  line_of(l ${SRC}/tests/run/async_copy.cu bad_size)
+  run(2 ${SRC}/tests/run/async_copy.cu -- bad_size)
+  expect_text("${out}" "async_copy bad_size: unspecified launch failure" "bad size: the program's error")
+  expect_text("${err}" "__pipeline_memcpy_async: size 2 \\(zero-fill 0\\) is not 4, 8 or 16 bytes \\(async_copy.cu:${l}\\)" "bad size: the report")
+  # cuda::barrier is refused in one line at the program's line, without g++'s errors on its uses
+  file(WRITE ${WORK}/src/bar.cu "#include <cuda/barrier>\n__global__ void k(float *g) {\n  __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n  if (threadIdx.x == 0) init(&bar, blockDim.x);\n  bar.arrive_and_wait();\n}\nint main() { return 0; }\n")
+  run(2 ${WORK}/src/bar.cu)
+  expect_text("${err}" "bar.cu:3: simtlab run: cuda::barrier \\(libcu\\+\\+\\) is not supported" "barrier: the refusal")
+  if("${err}" MATCHES "error:")
+    fail("barrier: g++'s errors are shown:\n${err}")
+  endif()
 elseif(CASE STREQUAL "shared_init")
   # __shared__ objects with a constant initializer are inside the static shared window: no report,
   # and in --detail no race (thread 0 writes before the barrier, all read after it)

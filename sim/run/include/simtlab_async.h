@@ -14,6 +14,7 @@
 #include "cuda_runtime.h"
 
 extern "C" void sim_copy_async_wait(void);
+extern "C" int sim_kernel_trap(const char *what, const char *file, unsigned line);
 
 namespace simtlab {
 template <size_t P> struct async_word; /* a piece's type: one access of P bytes */
@@ -23,7 +24,26 @@ template <> struct async_word<8> { typedef unsigned long long type; };
 template <> struct async_word<16> { typedef unsigned type __attribute__((vector_size(16))); };
 
 /* One thread's part of a copy of n bytes that the caller promises `Align`-aligned: pieces first,
- * first + step, ... (a group's thread rank and size; 0 and 1 for a thread's own copy). */
+ * first + step, ... (a group's thread rank and size; 0 and 1 for a thread's own copy). Align 0:
+ * no promise; the largest of 16, 8 and 4 that the addresses and n allow (cg::memcpy_async of a
+ * byte count, as CUDA's picks at run time). */
+template <size_t Align>
+static inline __attribute__((always_inline)) void async_copy_part(void *dst, const void *src, size_t n, size_t first,
+                                                                  size_t step);
+template <>
+inline __attribute__((always_inline)) void async_copy_part<0>(void *dst, const void *src, size_t n, size_t first,
+                                                              size_t step)
+{
+    const uintptr_t a = (uintptr_t)dst | (uintptr_t)src | n;
+    if (a % 16 == 0)
+        async_copy_part<16>(dst, src, n, first, step);
+    else if (a % 8 == 0)
+        async_copy_part<8>(dst, src, n, first, step);
+    else if (a % 4 == 0)
+        async_copy_part<4>(dst, src, n, first, step);
+    else
+        async_copy_part<1>(dst, src, n, first, step);
+}
 template <size_t Align>
 static inline __attribute__((always_inline)) void async_copy_part(void *dst, const void *src, size_t n, size_t first,
                                                                   size_t step)

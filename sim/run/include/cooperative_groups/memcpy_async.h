@@ -1,6 +1,7 @@
 /* sim/run/include/cooperative_groups/memcpy_async.h - for `simtlab run`: cg::memcpy_async(group,
- * dst, src, size) (size a byte count or cuda::aligned_size_t), each thread of the group copying its
- * share of the pieces (simtlab_async.h: at once, cp.async when global to shared and aligned), and
+ * dst, src, size) (size a byte count, whose alignment is found at run time, or cuda::aligned_size_t)
+ * and cg::memcpy_async(group, dst, dst_count, src, src_count) of T elements, each thread of the
+ * group copying its share of the pieces (simtlab_async.h: at once, cp.async when global to shared and aligned), and
  * cg::wait(group) and cg::wait_prior<N>(group), which synchronize the group. */
 #ifndef SIMTLAB_CG_MEMCPY_ASYNC_H
 #define SIMTLAB_CG_MEMCPY_ASYNC_H
@@ -8,11 +9,24 @@
 #include "../cuda/pipeline"
 
 namespace cooperative_groups {
+namespace simtlab_detail { /* a byte count: no promise (the alignment is found at run time) */
+template <class Size> struct promise { static constexpr size_t value = 0; };
+template <size_t A> struct promise<cuda::aligned_size_t<A>> { static constexpr size_t value = A; };
+} // namespace simtlab_detail
 template <class Group, class Size>
 inline void memcpy_async(const Group &g, void *dst, const void *src, Size size)
 {
-    simtlab::async_copy_part<cuda::simtlab_detail::align_of<Size>::value>(dst, src, (size_t)size, g.thread_rank(),
-                                                                           g.size());
+    simtlab::async_copy_part<simtlab_detail::promise<Size>::value>(dst, src, (size_t)size, g.thread_rank(), g.size());
+}
+/* element counts: src_count elements of T, the rest of dst's dst_count zeroed */
+template <class Group, class T>
+inline void memcpy_async(const Group &g, T *dst, size_t dst_count, const T *src, size_t src_count)
+{
+    const size_t n = src_count < dst_count ? src_count : dst_count;
+    simtlab::async_copy_part<alignof(T) >= 16 ? 16 : alignof(T) >= 8 ? 8 : alignof(T) >= 4 ? 4 : 0>(
+        dst, src, n * sizeof(T), g.thread_rank(), g.size());
+    for (size_t i = n + g.thread_rank(); i < dst_count; i += g.size())
+        dst[i] = T();
 }
 template <class Group> inline void wait(const Group &g, const char *f = __builtin_FILE(), int l = __builtin_LINE())
 {
