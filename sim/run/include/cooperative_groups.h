@@ -62,11 +62,11 @@ static inline unsigned nth_lane(unsigned mask, unsigned k)
 }
 /* per block (the worker's thread-local storage is the block's shared memory): one slot per warp,
  * where the warps of a multi-warp tile meet */
-template <class T>
-static inline T *scratch()
+template <class _SimT>
+static inline _SimT *scratch()
 {
-    alignas(alignof(T) > 16 ? alignof(T) : 16) static thread_local unsigned char slots[32 * sizeof(T)];
-    return reinterpret_cast<T *>(slots);
+    alignas(alignof(_SimT) > 16 ? alignof(_SimT) : 16) static thread_local unsigned char slots[32 * sizeof(_SimT)];
+    return reinterpret_cast<_SimT *>(slots);
 }
 /* a dynamic tile size that is not a power of two from 1 to 32: the simulator's report, and the
  * launch fails (a GPU traps); returns true only in host code, where nothing is simulated */
@@ -163,19 +163,19 @@ class coalesced_group : public thread_group {
     unsigned meta_group_rank() const { return meta_rank_; }
     unsigned meta_group_size() const { return meta_size_; }
     void sync(const char *f = __builtin_FILE(), int l = __builtin_LINE()) const { __syncwarp(mask_, f, l); }
-    template <class T>
-    T shfl(T v, unsigned src_rank, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
+    template <class _SimT>
+    _SimT shfl(_SimT v, unsigned src_rank, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
     {
         return __shfl_sync(mask_, v, (int)detail::nth_lane(mask_, src_rank % size_), 32, f, l);
     }
-    template <class T>
-    T shfl_down(T v, unsigned d, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
+    template <class _SimT>
+    _SimT shfl_down(_SimT v, unsigned d, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
     {
         unsigned r = thread_rank() + d; /* past the last rank: its own value, as a tile's shfl_down */
         return __shfl_sync(mask_, v, (int)(r < size_ ? detail::nth_lane(mask_, r) : detail::lane()), 32, f, l);
     }
-    template <class T>
-    T shfl_up(T v, unsigned d, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
+    template <class _SimT>
+    _SimT shfl_up(_SimT v, unsigned d, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
     {
         unsigned r = thread_rank();
         return __shfl_sync(mask_, v, (int)(r >= d ? detail::nth_lane(mask_, r - d) : detail::lane()), 32, f, l);
@@ -230,136 +230,136 @@ static inline coalesced_group lanes_tile(const thread_group &g, unsigned n)
 }
 
 /* A tile of N threads (a power of two): within a warp, a group of its lanes ... */
-template <unsigned N, bool MultiWarp = (N > 32)>
+template <unsigned _SimN, bool MultiWarp = (_SimN > 32)>
 class tile_base : public thread_group {
-    static_assert(N >= 1 && (N & (N - 1)) == 0, "thread_block_tile<N>: N a power of two, 1 to 1024");
+    static_assert(_SimN >= 1 && (_SimN & (_SimN - 1)) == 0, "thread_block_tile<N>: N a power of two, 1 to 1024");
 
   protected:
     tile_base(unsigned meta_rank, unsigned meta_size)
-        : thread_group(low_bits(N) << (lane() & ~(N - 1)), meta_rank, meta_size)
+        : thread_group(low_bits(_SimN) << (lane() & ~(_SimN - 1)), meta_rank, meta_size)
     {
     }
 
   public:
-    static constexpr unsigned size() { return N; }
-    static constexpr unsigned num_threads() { return N; }
-    static unsigned thread_rank() { return block_rank() & (N - 1); }
+    static constexpr unsigned size() { return _SimN; }
+    static constexpr unsigned num_threads() { return _SimN; }
+    static unsigned thread_rank() { return block_rank() & (_SimN - 1); }
     unsigned meta_group_rank() const { return meta_rank_; }
     unsigned meta_group_size() const { return meta_size_; }
     void sync(const char *f = __builtin_FILE(), int l = __builtin_LINE()) const { __syncwarp(mask_, f, l); }
-    template <class T>
-    T shfl(T v, int src, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
+    template <class _SimT>
+    _SimT shfl(_SimT v, int src, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
     {
-        return __shfl_sync(mask_, v, src, (int)N, f, l);
+        return __shfl_sync(mask_, v, src, (int)_SimN, f, l);
     }
-    template <class T>
-    T shfl_down(T v, unsigned d, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
+    template <class _SimT>
+    _SimT shfl_down(_SimT v, unsigned d, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
     {
-        return __shfl_down_sync(mask_, v, d, (int)N, f, l);
+        return __shfl_down_sync(mask_, v, d, (int)_SimN, f, l);
     }
-    template <class T>
-    T shfl_up(T v, unsigned d, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
+    template <class _SimT>
+    _SimT shfl_up(_SimT v, unsigned d, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
     {
-        return __shfl_up_sync(mask_, v, d, (int)N, f, l);
+        return __shfl_up_sync(mask_, v, d, (int)_SimN, f, l);
     }
-    template <class T>
-    T shfl_xor(T v, int x, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
+    template <class _SimT>
+    _SimT shfl_xor(_SimT v, int x, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
     {
-        return __shfl_xor_sync(mask_, v, x, (int)N, f, l);
+        return __shfl_xor_sync(mask_, v, x, (int)_SimN, f, l);
     }
     int any(int p, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const { return __any_sync(mask_, p, f, l); }
     int all(int p, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const { return __all_sync(mask_, p, f, l); }
     unsigned ballot(int p, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
     {
-        return __ballot_sync(mask_, p, f, l) >> (lane() & ~(N - 1));
+        return __ballot_sync(mask_, p, f, l) >> (lane() & ~(_SimN - 1));
     }
 };
 
 /* The reduction of a multi-warp tile of N threads, the same in every thread: each warp's by
  * shuffles, then the tile's warps' through a slot each. Every thread of the block calls it. */
-template <unsigned N, class T, class Op>
-static inline T multi_warp_reduce(T v, Op &op, const char *f, int l)
+template <unsigned _SimN, class _SimT, class Op>
+static inline _SimT multi_warp_reduce(_SimT v, Op &op, const char *f, int l)
 {
     for (int o = 16; o > 0; o /= 2)
         v = op(v, __shfl_xor_sync(0xffffffffu, v, o, 32, f, l));
-    T *slot = scratch<T>();
-    unsigned warp = block_rank() / 32, first = warp / (N / 32) * (N / 32), warps = (block_threads() + 31) / 32;
+    _SimT *slot = scratch<_SimT>();
+    unsigned warp = block_rank() / 32, first = warp / (_SimN / 32) * (_SimN / 32), warps = (block_threads() + 31) / 32;
     if (lane() == 0)
         slot[warp] = v;
     sim_syncthreads(f, l);
-    T r = slot[first];
-    for (unsigned w = first + 1; w < first + N / 32 && w < warps; w++)
+    _SimT r = slot[first];
+    for (unsigned w = first + 1; w < first + _SimN / 32 && w < warps; w++)
         r = op(r, slot[w]);
     sim_syncthreads(f, l); /* the slots are free again */
     return r;
 }
 
 /* ... or whole warps (64 to 1024 threads), whose sync is the block's barrier here */
-template <unsigned N>
-class tile_base<N, true> {
-    static_assert(N <= 1024 && (N & (N - 1)) == 0, "thread_block_tile<N>: N a power of two, 1 to 1024");
+template <unsigned _SimN>
+class tile_base<_SimN, true> {
+    static_assert(_SimN <= 1024 && (_SimN & (_SimN - 1)) == 0, "thread_block_tile<N>: N a power of two, 1 to 1024");
 
   protected:
     unsigned meta_rank_, meta_size_;
     tile_base(unsigned meta_rank, unsigned meta_size) : meta_rank_(meta_rank), meta_size_(meta_size) {}
 
   public:
-    static constexpr unsigned size() { return N; }
-    static constexpr unsigned num_threads() { return N; }
-    static unsigned thread_rank() { return block_rank() & (N - 1); }
+    static constexpr unsigned size() { return _SimN; }
+    static constexpr unsigned num_threads() { return _SimN; }
+    static unsigned thread_rank() { return block_rank() & (_SimN - 1); }
     unsigned meta_group_rank() const { return meta_rank_; }
     unsigned meta_group_size() const { return meta_size_; }
     unsigned get_type() const { return multi_tile_group_id; }
     void sync(const char *f = __builtin_FILE(), int l = __builtin_LINE()) const { sim_syncthreads(f, l); }
-    template <class T>
-    T shfl(T v, unsigned src, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
+    template <class _SimT>
+    _SimT shfl(_SimT v, unsigned src, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
     {
-        T *slot = scratch<T>() + block_rank() / N; /* one a tile */
-        if (thread_rank() == src % N)
+        _SimT *slot = scratch<_SimT>() + block_rank() / _SimN; /* one a tile */
+        if (thread_rank() == src % _SimN)
             *slot = v;
         sim_syncthreads(f, l);
-        T r = *slot;
+        _SimT r = *slot;
         sim_syncthreads(f, l);
         return r;
     }
     int any(int p, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
     {
         auto op = [](int a, int b) { return a | b; };
-        return multi_warp_reduce<N>((int)(p != 0), op, f, l);
+        return multi_warp_reduce<_SimN>((int)(p != 0), op, f, l);
     }
     int all(int p, const char *f = __builtin_FILE(), int l = __builtin_LINE()) const
     {
         auto op = [](int a, int b) { return a & b; };
-        return multi_warp_reduce<N>((int)(p != 0), op, f, l);
+        return multi_warp_reduce<_SimN>((int)(p != 0), op, f, l);
     }
 };
 struct partition_tag {};
 } // namespace detail
 
 /* tiled_partition<N>(parent) makes one; thread_block_tile<N, Parent> and <N> are the same here */
-template <unsigned N, class ParentT = void>
-class thread_block_tile : public detail::tile_base<N> {
+template <unsigned _SimN, class ParentT = void>
+class thread_block_tile : public detail::tile_base<_SimN> {
   public:
     thread_block_tile(detail::partition_tag, unsigned meta_rank, unsigned meta_size)
-        : detail::tile_base<N>(meta_rank, meta_size)
+        : detail::tile_base<_SimN>(meta_rank, meta_size)
     {
     }
-    template <class P>
-    thread_block_tile(const thread_block_tile<N, P> &t) : detail::tile_base<N>(t.meta_group_rank(), t.meta_group_size())
+    template <class _SimP>
+    thread_block_tile(const thread_block_tile<_SimN, _SimP> &t) : detail::tile_base<_SimN>(t.meta_group_rank(), t.meta_group_size())
     {
     }
 };
 
-template <unsigned N>
-static inline thread_block_tile<N> tiled_partition(const thread_block &)
+template <unsigned _SimN>
+static inline thread_block_tile<_SimN> tiled_partition(const thread_block &)
 {
-    return thread_block_tile<N>(detail::partition_tag(), detail::block_rank() / N, (detail::block_threads() + N - 1) / N);
+    return thread_block_tile<_SimN>(detail::partition_tag(), detail::block_rank() / _SimN, (detail::block_threads() + _SimN - 1) / _SimN);
 }
-template <unsigned N, unsigned M, class P>
-static inline thread_block_tile<N> tiled_partition(const thread_block_tile<M, P> &parent)
+template <unsigned _SimN, unsigned _SimM, class _SimP>
+static inline thread_block_tile<_SimN> tiled_partition(const thread_block_tile<_SimM, _SimP> &parent)
 {
-    static_assert(N <= M, "tiled_partition<N>(tile of M): N at most M");
-    return thread_block_tile<N>(detail::partition_tag(), parent.thread_rank() / N, M / N);
+    static_assert(_SimN <= _SimM, "tiled_partition<N>(tile of M): N at most M");
+    return thread_block_tile<_SimN>(detail::partition_tag(), parent.thread_rank() / _SimN, _SimM / _SimN);
 }
 static inline thread_block_tile<1> this_thread() { return thread_block_tile<1>(detail::partition_tag(), 0, 1); }
 
@@ -390,16 +390,16 @@ static inline thread_group tiled_partition(const thread_group &parent, unsigned 
 
 /* The lanes of a warp-level group (a tile of at most 32, a coalesced group) with the same
  * label: a coalesced group of them (sm_70's match.any). binary_partition: label pred. */
-template <class G>
-static inline coalesced_group labeled_partition(const G &g, unsigned label, const char *f = __builtin_FILE(),
+template <class _SimG>
+static inline coalesced_group labeled_partition(const _SimG &g, unsigned label, const char *f = __builtin_FILE(),
                                                 int l = __builtin_LINE())
 {
-    static_assert(std::is_base_of<thread_group, G>::value, "labeled_partition: a tile of at most 32 or a coalesced_group");
+    static_assert(std::is_base_of<thread_group, _SimG>::value, "labeled_partition: a tile of at most 32 or a coalesced_group");
     const unsigned in = detail::access::mask(g);
     return detail::access::coalesced(__match_any_sync(in, label, f, l), 0, 1);
 }
-template <class G>
-static inline coalesced_group binary_partition(const G &g, bool pred, const char *f = __builtin_FILE(),
+template <class _SimG>
+static inline coalesced_group binary_partition(const _SimG &g, bool pred, const char *f = __builtin_FILE(),
                                                int l = __builtin_LINE())
 {
     return labeled_partition(g, pred ? 1u : 0u, f, l);
@@ -436,18 +436,18 @@ class grid_group {
 };
 static inline grid_group this_grid() { return grid_group(); }
 
-template <class G>
-static inline void sync(const G &g, const char *f = __builtin_FILE(), int l = __builtin_LINE())
+template <class _SimG>
+static inline void sync(const _SimG &g, const char *f = __builtin_FILE(), int l = __builtin_LINE())
 {
     g.sync(f, l);
 }
-template <class G>
-static inline auto thread_rank(const G &g) -> decltype(g.thread_rank())
+template <class _SimG>
+static inline auto thread_rank(const _SimG &g) -> decltype(g.thread_rank())
 {
     return g.thread_rank();
 }
-template <class G>
-static inline auto group_size(const G &g) -> decltype(g.num_threads())
+template <class _SimG>
+static inline auto group_size(const _SimG &g) -> decltype(g.num_threads())
 {
     return g.num_threads();
 }

@@ -16,42 +16,42 @@ typedef cuFloatComplex cuComplex;
 
 /* One family a type: C the complex type, T its part, S the names' suffix (f or none), MAKE its
  * constructor, ABS and SQRT the part's fabs and sqrt, BIG the part's largest finite value. */
-#define SIMTLAB_CUCOMPLEX(C, T, S, MAKE, ABS, SQRT, BIG)                                          \
-    static inline T cuCreal##S(C x) { return x.x; }                                             \
-    static inline T cuCimag##S(C x) { return x.y; }                                             \
-    static inline C MAKE(T r, T i)                                                               \
+#define SIMTLAB_CUCOMPLEX(_SimC, _SimT, _SimS, MAKE, ABS, SQRT, BIG)                                          \
+    static inline _SimT cuCreal##_SimS(_SimC x) { return x.x; }                                             \
+    static inline _SimT cuCimag##_SimS(_SimC x) { return x.y; }                                             \
+    static inline _SimC MAKE(_SimT r, _SimT i)                                                               \
     {                                                                                            \
-        C z;                                                                                     \
+        _SimC z;                                                                                     \
         z.x = r;                                                                                 \
         z.y = i;                                                                                 \
         return z;                                                                                \
     }                                                                                            \
-    static inline C cuConj##S(C x) { return MAKE(x.x, -x.y); }                                   \
-    static inline C cuCadd##S(C a, C b) { return MAKE(a.x + b.x, a.y + b.y); }                  \
-    static inline C cuCsub##S(C a, C b) { return MAKE(a.x - b.x, a.y - b.y); }                  \
-    static inline C cuCmul##S(C a, C b) { return MAKE(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); } \
-    static inline C cuCdiv##S(C a, C b)                                                          \
+    static inline _SimC cuConj##_SimS(_SimC x) { return MAKE(x.x, -x.y); }                                   \
+    static inline _SimC cuCadd##_SimS(_SimC a, _SimC b) { return MAKE(a.x + b.x, a.y + b.y); }                  \
+    static inline _SimC cuCsub##_SimS(_SimC a, _SimC b) { return MAKE(a.x - b.x, a.y - b.y); }                  \
+    static inline _SimC cuCmul##_SimS(_SimC a, _SimC b) { return MAKE(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); } \
+    static inline _SimC cuCdiv##_SimS(_SimC a, _SimC b)                                                          \
     {                                                                                            \
-        const T s = ABS(b.x) + ABS(b.y), inv = (T)1 / s;                                         \
-        const T ar = a.x * inv, ai = a.y * inv, br = b.x * inv, bi = b.y * inv;                  \
-        const T d = (T)1 / (br * br + bi * bi);                                                  \
+        const _SimT s = ABS(b.x) + ABS(b.y), inv = (_SimT)1 / s;                                         \
+        const _SimT ar = a.x * inv, ai = a.y * inv, br = b.x * inv, bi = b.y * inv;                  \
+        const _SimT d = (_SimT)1 / (br * br + bi * bi);                                                  \
         return MAKE((ar * br + ai * bi) * d, (ai * br - ar * bi) * d);                           \
     }                                                                                            \
-    static inline T cuCabs##S(C x)                                                               \
+    static inline _SimT cuCabs##_SimS(_SimC x)                                                               \
     {                                                                                            \
-        T a = ABS(x.x), b = ABS(x.y);                                                            \
+        _SimT a = ABS(x.x), b = ABS(x.y);                                                            \
         if (a < b) {                                                                             \
-            const T t = a;                                                                       \
+            const _SimT t = a;                                                                       \
             a = b;                                                                               \
             b = t;                                                                               \
         }                                                                                        \
-        if (a == (T)0 || a > BIG || b > BIG)                                                     \
+        if (a == (_SimT)0 || a > BIG || b > BIG)                                                     \
             return a + b; /* 0, or inf / nan */                                                  \
-        const T q = b / a;                                                                       \
-        return a * SQRT((T)1 + q * q);                                                           \
+        const _SimT q = b / a;                                                                       \
+        return a * SQRT((_SimT)1 + q * q);                                                           \
     }                                                                                            \
     /* summed as the toolkit does: (x.x y.x + d.x) - x.y y.y, (x.x y.y + d.y) + x.y y.x */     \
-    static inline C cuCfma##S(C x, C y, C d)                                                     \
+    static inline _SimC cuCfma##_SimS(_SimC x, _SimC y, _SimC d)                                                     \
     {                                                                                            \
         return MAKE((x.x * y.x + d.x) - x.y * y.y, (x.x * y.y + d.y) + x.y * y.x);               \
     }

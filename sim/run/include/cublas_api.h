@@ -112,12 +112,12 @@ cublasStatus_t simtlab_cublasGetAtomicsMode(SIMTLAB_CUBLAS_AT, cublasHandle_t ha
 cublasStatus_t simtlab_cublasSetWorkspace(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, void *workspace, size_t bytes);
 cublasStatus_t simtlab_cublasSetVector(SIMTLAB_CUBLAS_AT, int n, int elem_size, const void *x, int incx, void *y, int incy);
 cublasStatus_t simtlab_cublasGetVector(SIMTLAB_CUBLAS_AT, int n, int elem_size, const void *x, int incx, void *y, int incy);
-cublasStatus_t simtlab_cublasSetMatrix(SIMTLAB_CUBLAS_AT, int rows, int cols, int elem_size, const void *A, int lda, void *B, int ldb);
-cublasStatus_t simtlab_cublasGetMatrix(SIMTLAB_CUBLAS_AT, int rows, int cols, int elem_size, const void *A, int lda, void *B, int ldb);
+cublasStatus_t simtlab_cublasSetMatrix(SIMTLAB_CUBLAS_AT, int rows, int cols, int elem_size, const void *_SimA, int lda, void *_SimB, int ldb);
+cublasStatus_t simtlab_cublasGetMatrix(SIMTLAB_CUBLAS_AT, int rows, int cols, int elem_size, const void *_SimA, int lda, void *_SimB, int ldb);
 cublasStatus_t simtlab_cublasSetVectorAsync(SIMTLAB_CUBLAS_AT, int n, int elem_size, const void *x, int incx, void *y, int incy, simtlab_cublas_stream stream);
 cublasStatus_t simtlab_cublasGetVectorAsync(SIMTLAB_CUBLAS_AT, int n, int elem_size, const void *x, int incx, void *y, int incy, simtlab_cublas_stream stream);
-cublasStatus_t simtlab_cublasSetMatrixAsync(SIMTLAB_CUBLAS_AT, int rows, int cols, int elem_size, const void *A, int lda, void *B, int ldb, simtlab_cublas_stream stream);
-cublasStatus_t simtlab_cublasGetMatrixAsync(SIMTLAB_CUBLAS_AT, int rows, int cols, int elem_size, const void *A, int lda, void *B, int ldb, simtlab_cublas_stream stream);
+cublasStatus_t simtlab_cublasSetMatrixAsync(SIMTLAB_CUBLAS_AT, int rows, int cols, int elem_size, const void *_SimA, int lda, void *_SimB, int ldb, simtlab_cublas_stream stream);
+cublasStatus_t simtlab_cublasGetMatrixAsync(SIMTLAB_CUBLAS_AT, int rows, int cols, int elem_size, const void *_SimA, int lda, void *_SimB, int ldb, simtlab_cublas_stream stream);
 cublasStatus_t simtlab_cublasSaxpy(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y, int incy);
 cublasStatus_t simtlab_cublasSscal(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const float *alpha, float *x, int incx);
 cublasStatus_t simtlab_cublasScopy(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const float *x, int incx, float *y, int incy);
@@ -127,11 +127,11 @@ cublasStatus_t simtlab_cublasSnrm2(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int
 cublasStatus_t simtlab_cublasSasum(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const float *x, int incx, float *result);
 cublasStatus_t simtlab_cublasIsamax(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const float *x, int incx, int *result);
 cublasStatus_t simtlab_cublasIsamin(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const float *x, int incx, int *result);
-cublasStatus_t simtlab_cublasSgeam(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const float *alpha, const float *A, int lda, const float *beta, const float *B, int ldb, float *C, int ldc);
-cublasStatus_t simtlab_cublasSger(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int m, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *A, int lda);
-cublasStatus_t simtlab_cublasSgemv(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy);
-cublasStatus_t simtlab_cublasSgemm(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc);
-cublasStatus_t simtlab_cublasSgemmStridedBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, long long strideA, const float *B, int ldb, long long strideB, const float *beta, float *C, int ldc, long long strideC, int batchCount);
+cublasStatus_t simtlab_cublasSgeam(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const float *alpha, const float *_SimA, int lda, const float *beta, const float *_SimB, int ldb, float *_SimC, int ldc);
+cublasStatus_t simtlab_cublasSger(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int m, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *_SimA, int lda);
+cublasStatus_t simtlab_cublasSgemv(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *_SimA, int lda, const float *x, int incx, const float *beta, float *y, int incy);
+cublasStatus_t simtlab_cublasSgemm(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *_SimA, int lda, const float *_SimB, int ldb, const float *beta, float *_SimC, int ldc);
+cublasStatus_t simtlab_cublasSgemmStridedBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *_SimA, int lda, long long strideA, const float *_SimB, int ldb, long long strideB, const float *beta, float *_SimC, int ldc, long long strideC, int batchCount);
 cublasStatus_t simtlab_cublasSgemmBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *const Aarray[], int lda, const float *const Barray[], int ldb, const float *beta, float *const Carray[], int ldc, int batchCount);
 cublasStatus_t simtlab_cublasDaxpy(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy);
 cublasStatus_t simtlab_cublasDscal(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const double *alpha, double *x, int incx);
@@ -142,19 +142,19 @@ cublasStatus_t simtlab_cublasDnrm2(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int
 cublasStatus_t simtlab_cublasDasum(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const double *x, int incx, double *result);
 cublasStatus_t simtlab_cublasIdamax(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const double *x, int incx, int *result);
 cublasStatus_t simtlab_cublasIdamin(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int n, const double *x, int incx, int *result);
-cublasStatus_t simtlab_cublasDgeam(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const double *alpha, const double *A, int lda, const double *beta, const double *B, int ldb, double *C, int ldc);
-cublasStatus_t simtlab_cublasDger(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int m, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *A, int lda);
-cublasStatus_t simtlab_cublasDgemv(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy);
-cublasStatus_t simtlab_cublasDgemm(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc);
-cublasStatus_t simtlab_cublasDgemmStridedBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, long long strideA, const double *B, int ldb, long long strideB, const double *beta, double *C, int ldc, long long strideC, int batchCount);
+cublasStatus_t simtlab_cublasDgeam(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const double *alpha, const double *_SimA, int lda, const double *beta, const double *_SimB, int ldb, double *_SimC, int ldc);
+cublasStatus_t simtlab_cublasDger(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, int m, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *_SimA, int lda);
+cublasStatus_t simtlab_cublasDgemv(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *_SimA, int lda, const double *x, int incx, const double *beta, double *y, int incy);
+cublasStatus_t simtlab_cublasDgemm(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *_SimA, int lda, const double *_SimB, int ldb, const double *beta, double *_SimC, int ldc);
+cublasStatus_t simtlab_cublasDgemmStridedBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *_SimA, int lda, long long strideA, const double *_SimB, int ldb, long long strideB, const double *beta, double *_SimC, int ldc, long long strideC, int batchCount);
 cublasStatus_t simtlab_cublasDgemmBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *const Aarray[], int lda, const double *const Barray[], int ldb, const double *beta, double *const Carray[], int ldc, int batchCount);
-cublasStatus_t simtlab_cublasGemmEx(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const void *beta, void *C, cudaDataType Ctype, int ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
-cublasStatus_t simtlab_cublasGemmStridedBatchedEx(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, long long strideA, const void *B, cudaDataType Btype, int ldb, long long strideB, const void *beta, void *C, cudaDataType Ctype, int ldc, long long strideC, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
+cublasStatus_t simtlab_cublasGemmEx(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *_SimA, cudaDataType Atype, int lda, const void *_SimB, cudaDataType Btype, int ldb, const void *beta, void *_SimC, cudaDataType Ctype, int ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
+cublasStatus_t simtlab_cublasGemmStridedBatchedEx(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *_SimA, cudaDataType Atype, int lda, long long strideA, const void *_SimB, cudaDataType Btype, int ldb, long long strideB, const void *beta, void *_SimC, cudaDataType Ctype, int ldc, long long strideC, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
 cublasStatus_t simtlab_cublasGemmBatchedEx(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *const Aarray[], cudaDataType Atype, int lda, const void *const Barray[], cudaDataType Btype, int ldb, const void *beta, void *const Carray[], cudaDataType Ctype, int ldc, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
-cublasStatus_t simtlab_cublasSgemmEx(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const float *beta, void *C, cudaDataType Ctype, int ldc);
+cublasStatus_t simtlab_cublasSgemmEx(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const void *_SimA, cudaDataType Atype, int lda, const void *_SimB, cudaDataType Btype, int ldb, const float *beta, void *_SimC, cudaDataType Ctype, int ldc);
 /* half: __half in C++ (cuda_fp16.h), any pointer here */
-cublasStatus_t simtlab_cublasHgemm(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, int lda, const void *B, int ldb, const void *beta, void *C, int ldc);
-cublasStatus_t simtlab_cublasHgemmStridedBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, int lda, long long strideA, const void *B, int ldb, long long strideB, const void *beta, void *C, int ldc, long long strideC, int batchCount);
+cublasStatus_t simtlab_cublasHgemm(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *_SimA, int lda, const void *_SimB, int ldb, const void *beta, void *_SimC, int ldc);
+cublasStatus_t simtlab_cublasHgemmStridedBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *_SimA, int lda, long long strideA, const void *_SimB, int ldb, long long strideB, const void *beta, void *_SimC, int ldc, long long strideC, int batchCount);
 const char *cublasGetStatusName(cublasStatus_t status);
 const char *cublasGetStatusString(cublasStatus_t status);
 #ifdef __cplusplus
@@ -172,21 +172,21 @@ static inline cublasComputeType_t simtlab_cublas_compute_of(cudaDataType t)
 }
 static inline cublasStatus_t simtlab_cublasGemmEx(SIMTLAB_CUBLAS_AT, cublasHandle_t h, cublasOperation_t ta,
                                                   cublasOperation_t tb, int m, int n, int k, const void *alpha,
-                                                  const void *A, cudaDataType at, int lda, const void *B,
-                                                  cudaDataType bt, int ldb, const void *beta, void *C, cudaDataType ct,
+                                                  const void *_SimA, cudaDataType at, int lda, const void *_SimB,
+                                                  cudaDataType bt, int ldb, const void *beta, void *_SimC, cudaDataType ct,
                                                   int ldc, cudaDataType comp, cublasGemmAlgo_t algo)
 {
-    return simtlab_cublasGemmEx(file, line, h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc,
+    return simtlab_cublasGemmEx(file, line, h, ta, tb, m, n, k, alpha, _SimA, at, lda, _SimB, bt, ldb, beta, _SimC, ct, ldc,
                                 simtlab_cublas_compute_of(comp), algo);
 }
 static inline cublasStatus_t simtlab_cublasGemmStridedBatchedEx(
     SIMTLAB_CUBLAS_AT, cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
-    const void *alpha, const void *A, cudaDataType at, int lda, long long sa, const void *B, cudaDataType bt, int ldb,
-    long long sb, const void *beta, void *C, cudaDataType ct, int ldc, long long sc, int batch, cudaDataType comp,
+    const void *alpha, const void *_SimA, cudaDataType at, int lda, long long sa, const void *_SimB, cudaDataType bt, int ldb,
+    long long sb, const void *beta, void *_SimC, cudaDataType ct, int ldc, long long sc, int batch, cudaDataType comp,
     cublasGemmAlgo_t algo)
 {
-    return simtlab_cublasGemmStridedBatchedEx(file, line, h, ta, tb, m, n, k, alpha, A, at, lda, sa, B, bt, ldb, sb,
-                                              beta, C, ct, ldc, sc, batch, simtlab_cublas_compute_of(comp), algo);
+    return simtlab_cublasGemmStridedBatchedEx(file, line, h, ta, tb, m, n, k, alpha, _SimA, at, lda, sa, _SimB, bt, ldb, sb,
+                                              beta, _SimC, ct, ldc, sc, batch, simtlab_cublas_compute_of(comp), algo);
 }
 static inline cublasStatus_t simtlab_cublasGemmBatchedEx(SIMTLAB_CUBLAS_AT, cublasHandle_t h, cublasOperation_t ta,
                                                          cublasOperation_t tb, int m, int n, int k, const void *alpha,
@@ -298,11 +298,11 @@ static inline cublasStatus_t simtlab_cublasGemmBatchedEx(SIMTLAB_CUBLAS_AT, cubl
  * the three *Ex GEMMs, whose C++ overloads (the older cudaDataType compute type) leave the name
  * ambiguous. */
 namespace simtlab {
-template <class F, F *fn>
+template <class _SimF, _SimF *fn>
 struct cublas_by_name;
-template <class R, class... A, R (*fn)(const char *, int, A...)>
-struct cublas_by_name<R(const char *, int, A...), fn> {
-    static R call(A... a) { return fn("(through a pointer)", 0, a...); }
+template <class _SimR, class... _SimA, _SimR (*fn)(const char *, int, _SimA...)>
+struct cublas_by_name<_SimR(const char *, int, _SimA...), fn> {
+    static _SimR call(_SimA... a) { return fn("(through a pointer)", 0, a...); }
 };
 } // namespace simtlab
 #define SIMTLAB_CUBLAS_NAME(name, impl) \

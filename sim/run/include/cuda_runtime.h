@@ -38,6 +38,9 @@
 #include <type_traits>
 #include <utility>
 
+/* The shim headers spell their single-letter names (template and macro parameters) _SimT,
+ * _SimN, ...: a program's macro (`-DN=1024` on the command line) must not reach them. Their
+ * comments name them by the plain letter. Test run_macro_names. */
 #include "simtlab_cudart.h"
 
 #define CUDART_VERSION 12000
@@ -117,38 +120,38 @@ struct dim3 {
  * two), as nvcc's LDG/STG.64 or .128, where g++'s SRA would split `float4 v = in[i]; ... v.x ...`
  * into one 4-byte load a field used (4x the requests and, a warp's lanes 16 bytes apart, 4x the
  * sectors). A user-provided copy makes the types non-trivially copyable (docs/run.md). */
-template <class V> static inline __attribute__((always_inline)) void simtlab_whole(V *d, const V *s)
+template <class _SimV> static inline __attribute__((always_inline)) void simtlab_whole(_SimV *d, const _SimV *s)
 {
-    constexpr size_t n = sizeof(V) < 16 ? sizeof(V) : 16;
-    typedef char simtlab_b __attribute__((vector_size(n), may_alias, aligned(alignof(V) < n ? alignof(V) : n)));
-    for (size_t o = 0; o < sizeof(V); o += n)
+    constexpr size_t n = sizeof(_SimV) < 16 ? sizeof(_SimV) : 16;
+    typedef char simtlab_b __attribute__((vector_size(n), may_alias, aligned(alignof(_SimV) < n ? alignof(_SimV) : n)));
+    for (size_t o = 0; o < sizeof(_SimV); o += n)
         *(simtlab_b *)(void *)((char *)d + o) = *(const simtlab_b *)(const void *)((const char *)s + o);
 }
 #ifdef SIMTLAB_TRIVIAL_VECTORS /* the driver's second try (run.c vector_copy_refused): plain structs */
-#define SIMTLAB_WHOLE2(N, T)
-#define SIMTLAB_WHOLE4(N, T)
+#define SIMTLAB_WHOLE2(_SimN, _SimT)
+#define SIMTLAB_WHOLE4(_SimN, _SimT)
 #else
-#define SIMTLAB_WHOLE_COMMON(N)                                                           \
-    N() = default;                                                                        \
-    N(const N &o) { simtlab_whole(this, &o); }                                            \
-    N &operator=(const N &o) { simtlab_whole(this, &o); return *this; }
+#define SIMTLAB_WHOLE_COMMON(_SimN)                                                           \
+    _SimN() = default;                                                                        \
+    _SimN(const _SimN &o) { simtlab_whole(this, &o); }                                            \
+    _SimN &operator=(const _SimN &o) { simtlab_whole(this, &o); return *this; }
 /* Braces only: `float4 v = {a, b}`, `{0}`, `{}` as for an aggregate, but no constructor from one
  * scalar, which would turn brace elision (`float2 c[] = {1, 2, 3, 4}`: two float2s to nvcc) into
  * one vector a scalar, silently, and `struct { float4 p; float m; } s = {1, 2, 3, 4, 5}` into an
  * error; both now fail to compile here and the driver builds the program with plain vectors. */
-template <class T> constexpr T simtlab_elem_at(std::initializer_list<T> l, size_t i)
+template <class _SimT> constexpr _SimT simtlab_elem_at(std::initializer_list<_SimT> l, size_t i)
 {
-    return i < l.size() ? l.begin()[i] : T();
+    return i < l.size() ? l.begin()[i] : _SimT();
 }
-#define SIMTLAB_WHOLE2(N, T)                                                              \
-    typedef T simtlab_elem;                                                               \
-    SIMTLAB_WHOLE_COMMON(N)                                                               \
-    constexpr N(std::initializer_list<simtlab_elem> l)                                    \
+#define SIMTLAB_WHOLE2(_SimN, _SimT)                                                              \
+    typedef _SimT simtlab_elem;                                                               \
+    SIMTLAB_WHOLE_COMMON(_SimN)                                                               \
+    constexpr _SimN(std::initializer_list<simtlab_elem> l)                                    \
         : x(simtlab_elem_at(l, 0)), y(simtlab_elem_at(l, 1)) {}
-#define SIMTLAB_WHOLE4(N, T)                                                              \
-    typedef T simtlab_elem;                                                               \
-    SIMTLAB_WHOLE_COMMON(N)                                                               \
-    constexpr N(std::initializer_list<simtlab_elem> l)                                    \
+#define SIMTLAB_WHOLE4(_SimN, _SimT)                                                              \
+    typedef _SimT simtlab_elem;                                                               \
+    SIMTLAB_WHOLE_COMMON(_SimN)                                                               \
+    constexpr _SimN(std::initializer_list<simtlab_elem> l)                                    \
         : x(simtlab_elem_at(l, 0)), y(simtlab_elem_at(l, 1)), z(simtlab_elem_at(l, 2)),   \
           w(simtlab_elem_at(l, 3)) {}
 #endif
@@ -157,26 +160,26 @@ template <class T> constexpr T simtlab_elem_at(std::initializer_list<T> l, size_
  * struct in place field by field (four 4-byte stores: four requests, each sector written in part,
  * 4x the chip's L2 requests in the time model; session 30). Vectors over 16 bytes (double4),
  * which the chip stores in two, and the 3-vectors keep the plain form. */
-template <class V, class T, bool = (sizeof(V) <= 16)> struct simtlab_make {
-    template <class... A> static inline V of(A... a)
+template <class _SimV, class _SimT, bool = (sizeof(_SimV) <= 16)> struct simtlab_make {
+    template <class... _SimA> static inline _SimV of(_SimA... a)
     {
-        typedef T simtlab_v __attribute__((vector_size(sizeof(V))));
+        typedef _SimT simtlab_v __attribute__((vector_size(sizeof(_SimV))));
         const simtlab_v t = {a...};
-        V r;
+        _SimV r;
         __builtin_memcpy((void *)&r, &t, sizeof r);
         return r;
     }
 };
-template <class V, class T> struct simtlab_make<V, T, false> {
-    template <class... A> static inline V of(A... a) { return V{a...}; }
+template <class _SimV, class _SimT> struct simtlab_make<_SimV, _SimT, false> {
+    template <class... _SimA> static inline _SimV of(_SimA... a) { return _SimV{a...}; }
 };
-#define SIMTLAB_VEC(T, N2, N3, N4, A2, A4)                                                \
-    struct __attribute__((aligned(A2))) N2 { T x, y; SIMTLAB_WHOLE2(N2, T) };            \
-    struct N3 { T x, y, z; };                                                             \
-    struct __attribute__((aligned(A4))) N4 { T x, y, z, w; SIMTLAB_WHOLE4(N4, T) };      \
-    static inline N2 make_##N2(T x, T y) { return simtlab_make<N2, T>::of(x, y); }        \
-    static inline N3 make_##N3(T x, T y, T z) { return N3{x, y, z}; }                     \
-    static inline N4 make_##N4(T x, T y, T z, T w) { return simtlab_make<N4, T>::of(x, y, z, w); }
+#define SIMTLAB_VEC(_SimT, N2, N3, N4, A2, A4)                                                \
+    struct __attribute__((aligned(A2))) N2 { _SimT x, y; SIMTLAB_WHOLE2(N2, _SimT) };            \
+    struct N3 { _SimT x, y, z; };                                                             \
+    struct __attribute__((aligned(A4))) N4 { _SimT x, y, z, w; SIMTLAB_WHOLE4(N4, _SimT) };      \
+    static inline N2 make_##N2(_SimT x, _SimT y) { return simtlab_make<N2, _SimT>::of(x, y); }        \
+    static inline N3 make_##N3(_SimT x, _SimT y, _SimT z) { return N3{x, y, z}; }                     \
+    static inline N4 make_##N4(_SimT x, _SimT y, _SimT z, _SimT w) { return simtlab_make<N4, _SimT>::of(x, y, z, w); }
 SIMTLAB_VEC(float, float2, float3, float4, 8, 16)
 SIMTLAB_VEC(int, int2, int3, int4, 8, 16)
 SIMTLAB_VEC(double, double2, double3, double4, 16, 16)
@@ -189,9 +192,9 @@ SIMTLAB_VEC(unsigned long long, ulonglong2, ulonglong3, ulonglong4, 16, 16)
 #undef SIMTLAB_VEC
 /* the 1-vectors, and the 3-vectors of 1- and 2-byte elements: plain structs of their element's
  * alignment (HeCBench's histogram uses uchar1, base64e and dpid uchar3) */
-#define SIMTLAB_VEC1(T, N1)                                                               \
-    struct N1 { T x; };                                                                   \
-    static inline N1 make_##N1(T x) { return N1{x}; }
+#define SIMTLAB_VEC1(_SimT, N1)                                                               \
+    struct N1 { _SimT x; };                                                                   \
+    static inline N1 make_##N1(_SimT x) { return N1{x}; }
 SIMTLAB_VEC1(signed char, char1)
 SIMTLAB_VEC1(unsigned char, uchar1)
 SIMTLAB_VEC1(short, short1)
@@ -205,19 +208,19 @@ SIMTLAB_VEC1(unsigned long long, ulonglong1)
 SIMTLAB_VEC1(float, float1)
 SIMTLAB_VEC1(double, double1)
 #undef SIMTLAB_VEC1
-#define SIMTLAB_VEC3(T, N3)                                                               \
-    struct N3 { T x, y, z; };                                                             \
-    static inline N3 make_##N3(T x, T y, T z) { return N3{x, y, z}; }
+#define SIMTLAB_VEC3(_SimT, N3)                                                               \
+    struct N3 { _SimT x, y, z; };                                                             \
+    static inline N3 make_##N3(_SimT x, _SimT y, _SimT z) { return N3{x, y, z}; }
 SIMTLAB_VEC3(signed char, char3)
 SIMTLAB_VEC3(unsigned char, uchar3)
 SIMTLAB_VEC3(short, short3)
 SIMTLAB_VEC3(unsigned short, ushort3)
 #undef SIMTLAB_VEC3
-#define SIMTLAB_VEC24(T, N2, N4, A2, A4)                                                  \
-    struct __attribute__((aligned(A2))) N2 { T x, y; SIMTLAB_WHOLE2(N2, T) };            \
-    struct __attribute__((aligned(A4))) N4 { T x, y, z, w; SIMTLAB_WHOLE4(N4, T) };      \
-    static inline N2 make_##N2(T x, T y) { return simtlab_make<N2, T>::of(x, y); }        \
-    static inline N4 make_##N4(T x, T y, T z, T w) { return simtlab_make<N4, T>::of(x, y, z, w); }
+#define SIMTLAB_VEC24(_SimT, N2, N4, A2, A4)                                                  \
+    struct __attribute__((aligned(A2))) N2 { _SimT x, y; SIMTLAB_WHOLE2(N2, _SimT) };            \
+    struct __attribute__((aligned(A4))) N4 { _SimT x, y, z, w; SIMTLAB_WHOLE4(N4, _SimT) };      \
+    static inline N2 make_##N2(_SimT x, _SimT y) { return simtlab_make<N2, _SimT>::of(x, y); }        \
+    static inline N4 make_##N4(_SimT x, _SimT y, _SimT z, _SimT w) { return simtlab_make<N4, _SimT>::of(x, y, z, w); }
 SIMTLAB_VEC24(unsigned char, uchar2, uchar4, 2, 4)
 SIMTLAB_VEC24(signed char, char2, char4, 2, 4)
 SIMTLAB_VEC24(short, short2, short4, 4, 8)
@@ -310,46 +313,46 @@ enum { VOTE_BALLOT, VOTE_ANY, VOTE_ALL, VOTE_SYNC };
 /* sim/kernel.h's SIM_COLL_* */
 enum { COLL_ADD, COLL_MIN_U, COLL_MAX_U, COLL_MIN_I, COLL_MAX_I, COLL_AND, COLL_OR, COLL_XOR, COLL_MATCH_ANY,
        COLL_MATCH_ALL };
-template <class T>
-static inline __attribute__((always_inline, no_sanitize_thread)) T shfl(unsigned m, T v, int kind, int arg, int w,
+template <class _SimT>
+static inline __attribute__((always_inline, no_sanitize_thread)) _SimT shfl(unsigned m, _SimT v, int kind, int arg, int w,
                                                                         const char *f, int l)
 {
     /* a value wider than 8 bytes moves in 8-byte pieces, one shuffle each (the GPU too
      * shuffles a struct 32 bits at a time) */
-    unsigned char buf[sizeof(T)];
+    unsigned char buf[sizeof(_SimT)];
     std::memcpy(buf, &v, sizeof v);
-    for (size_t o = 0; o < sizeof(T); o += 8) {
+    for (size_t o = 0; o < sizeof(_SimT); o += 8) {
         uint64_t in = 0, out;
-        size_t k = sizeof(T) - o < 8 ? sizeof(T) - o : 8;
+        size_t k = sizeof(_SimT) - o < 8 ? sizeof(_SimT) - o : 8;
         std::memcpy(&in, buf + o, k);
         out = sim_warp_shfl(m, in, kind, arg, w, f, l);
         std::memcpy(buf + o, &out, k);
     }
-    T r;
+    _SimT r;
     std::memcpy((void *)&r, buf, sizeof r);
     return r;
 }
 } // namespace simtlab
-template <class T>
-static inline __attribute__((always_inline)) T __shfl_sync(unsigned m, T v, int lane, int w = 32, const char *f = __builtin_FILE(),
+template <class _SimT>
+static inline __attribute__((always_inline)) _SimT __shfl_sync(unsigned m, _SimT v, int lane, int w = 32, const char *f = __builtin_FILE(),
                                                            int l = __builtin_LINE())
 {
     return simtlab::shfl(m, v, simtlab::SHFL_IDX, lane, w, f, l);
 }
-template <class T>
-static inline __attribute__((always_inline)) T __shfl_up_sync(unsigned m, T v, unsigned d, int w = 32, const char *f = __builtin_FILE(),
+template <class _SimT>
+static inline __attribute__((always_inline)) _SimT __shfl_up_sync(unsigned m, _SimT v, unsigned d, int w = 32, const char *f = __builtin_FILE(),
                                                               int l = __builtin_LINE())
 {
     return simtlab::shfl(m, v, simtlab::SHFL_UP, (int)d, w, f, l);
 }
-template <class T>
-static inline __attribute__((always_inline)) T __shfl_down_sync(unsigned m, T v, unsigned d, int w = 32, const char *f = __builtin_FILE(),
+template <class _SimT>
+static inline __attribute__((always_inline)) _SimT __shfl_down_sync(unsigned m, _SimT v, unsigned d, int w = 32, const char *f = __builtin_FILE(),
                                                                 int l = __builtin_LINE())
 {
     return simtlab::shfl(m, v, simtlab::SHFL_DOWN, (int)d, w, f, l);
 }
-template <class T>
-static inline __attribute__((always_inline)) T __shfl_xor_sync(unsigned m, T v, int x, int w = 32, const char *f = __builtin_FILE(),
+template <class _SimT>
+static inline __attribute__((always_inline)) _SimT __shfl_xor_sync(unsigned m, _SimT v, int x, int w = 32, const char *f = __builtin_FILE(),
                                                                int l = __builtin_LINE())
 {
     return simtlab::shfl(m, v, simtlab::SHFL_XOR, x, w, f, l);
@@ -361,10 +364,10 @@ static inline __attribute__((always_inline)) T __shfl_xor_sync(unsigned m, T v, 
 /* on the types CUDA's own removed overloads took (arithmetic): a program's own overload for its
  * type, `float4 __shfl_down(float4 v, unsigned d)` (HeCBench's dpid), is the one its calls take */
 #define SIMTLAB_LEGACY_WARP(name)                                                                             \
-    template <class T, class... A, typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>     \
-    static inline int name(T, A...)                                                                           \
+    template <class _SimT, class... _SimA, typename std::enable_if<std::is_arithmetic<_SimT>::value, int>::type = 0>     \
+    static inline int name(_SimT, _SimA...)                                                                           \
     {                                                                                                         \
-        static_assert(sizeof(T) != sizeof(T), #name "() without a mask was removed in CUDA 9: nvcc "          \
+        static_assert(sizeof(_SimT) != sizeof(_SimT), #name "() without a mask was removed in CUDA 9: nvcc "          \
                                                     "refuses it for sm_70 and later, and the simulator's "    \
                                                     "presets are sm_80 to sm_90; write " #name                \
                                                     "_sync(0xffffffff, ...) for a whole warp");               \
@@ -397,11 +400,11 @@ static inline __attribute__((always_inline)) void __syncwarp(unsigned m = 0xffff
     (void)sim_warp_vote(m, 1, simtlab::VOTE_SYNC, f, l);
 }
 /* sm_80's warp reductions (one REDUX a warp) and sm_70's matches, over the lanes of the mask */
-#define SIMTLAB_REDUCE(name, T, op)                                                                  \
-    static inline __attribute__((always_inline)) T name(unsigned m, T v, const char *f = __builtin_FILE(), \
+#define SIMTLAB_REDUCE(name, _SimT, op)                                                                  \
+    static inline __attribute__((always_inline)) _SimT name(unsigned m, _SimT v, const char *f = __builtin_FILE(), \
                                                         int l = __builtin_LINE())                    \
     {                                                                                                \
-        return (T)sim_warp_collective(m, (uint64_t)(int64_t)v, simtlab::op, f, l);                   \
+        return (_SimT)sim_warp_collective(m, (uint64_t)(int64_t)v, simtlab::op, f, l);                   \
     }
 SIMTLAB_REDUCE(__reduce_add_sync, unsigned, COLL_ADD)
 SIMTLAB_REDUCE(__reduce_add_sync, int, COLL_ADD)
@@ -413,28 +416,28 @@ SIMTLAB_REDUCE(__reduce_and_sync, unsigned, COLL_AND)
 SIMTLAB_REDUCE(__reduce_or_sync, unsigned, COLL_OR)
 SIMTLAB_REDUCE(__reduce_xor_sync, unsigned, COLL_XOR)
 #undef SIMTLAB_REDUCE
-template <class T>
-static inline __attribute__((always_inline)) unsigned __match_any_sync(unsigned m, T v, const char *f = __builtin_FILE(),
+template <class _SimT>
+static inline __attribute__((always_inline)) unsigned __match_any_sync(unsigned m, _SimT v, const char *f = __builtin_FILE(),
                                                                        int l = __builtin_LINE())
 {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || (std::is_integral<T>::value && sizeof(T) < 4),
+    static_assert(sizeof(_SimT) == 4 || sizeof(_SimT) == 8 || (std::is_integral<_SimT>::value && sizeof(_SimT) < 4),
                   "__match_any_sync: a 32- or 64-bit value");
     uint64_t u = 0;
-    if (sizeof(T) < 4) /* bool, char, short: converted to int, as nvcc's overloads take them */
+    if (sizeof(_SimT) < 4) /* bool, char, short: converted to int, as nvcc's overloads take them */
         u = (uint64_t)(uint32_t)(int)v;
     else
         std::memcpy(&u, &v, sizeof v);
     return (unsigned)sim_warp_collective(m, u, simtlab::COLL_MATCH_ANY, f, l);
 }
-template <class T>
-static inline __attribute__((always_inline)) unsigned __match_all_sync(unsigned m, T v, int *pred,
+template <class _SimT>
+static inline __attribute__((always_inline)) unsigned __match_all_sync(unsigned m, _SimT v, int *pred,
                                                                        const char *f = __builtin_FILE(),
                                                                        int l = __builtin_LINE())
 {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || (std::is_integral<T>::value && sizeof(T) < 4),
+    static_assert(sizeof(_SimT) == 4 || sizeof(_SimT) == 8 || (std::is_integral<_SimT>::value && sizeof(_SimT) < 4),
                   "__match_all_sync: a 32- or 64-bit value");
     uint64_t u = 0;
-    if (sizeof(T) < 4) /* bool, char, short: converted to int, as nvcc's overloads take them */
+    if (sizeof(_SimT) < 4) /* bool, char, short: converted to int, as nvcc's overloads take them */
         u = (uint64_t)(uint32_t)(int)v;
     else
         std::memcpy(&u, &v, sizeof v);
@@ -521,13 +524,13 @@ static inline __attribute__((always_inline)) unsigned atomicDec(unsigned *p, uns
 }
 /* _system and _block scopes: one device and one process here, so the plain atomics */
 #define SIMTLAB_SCOPED(op)                                                                                      \
-    template <class P, class... V>                                                                             \
-    static inline __attribute__((always_inline)) auto op##_system(P p, V... v) -> decltype(op(p, v...))        \
+    template <class _SimP, class... _SimV>                                                                             \
+    static inline __attribute__((always_inline)) auto op##_system(_SimP p, _SimV... v) -> decltype(op(p, v...))        \
     {                                                                                                          \
         return op(p, v...);                                                                                    \
     }                                                                                                          \
-    template <class P, class... V>                                                                             \
-    static inline __attribute__((always_inline)) auto op##_block(P p, V... v) -> decltype(op(p, v...))         \
+    template <class _SimP, class... _SimV>                                                                             \
+    static inline __attribute__((always_inline)) auto op##_block(_SimP p, _SimV... v) -> decltype(op(p, v...))         \
     {                                                                                                          \
         return op(p, v...);                                                                                    \
     }
@@ -562,7 +565,7 @@ static inline float __fdividef(float a, float b) { return a / b; } /* __fadd_rn 
 static inline float __saturatef(float x) { return fminf(fmaxf(x, 0.0f), 1.0f); }
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
-template <class T> static inline T __ldg(const T *p) { return *p; }
+template <class _SimT> static inline _SimT __ldg(const _SimT *p) { return *p; }
 /* the rest of CUDA's device intrinsics (rounding modes, integer, conversions, cache hints):
  * simtlab_math.h */
 #include "simtlab_math.h"
@@ -629,109 +632,109 @@ static inline double max(double a, float b) { return fmax(a, b); }
 
 /* ---- the runtime API's C++ forms ------------------------------------------ */
 static inline cudaError_t cudaEventCreate(cudaEvent_t *e, unsigned flags) { return cudaEventCreateWithFlags(e, flags); }
-template <class T>
-static inline cudaError_t cudaMalloc(T **p, size_t n, const char *file = __builtin_FILE(), int line = __builtin_LINE())
+template <class _SimT>
+static inline cudaError_t cudaMalloc(_SimT **p, size_t n, const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     return simtlab_malloc((void **)p, n, "cudaMalloc", file, line);
 }
-template <class T>
-static inline cudaError_t cudaMallocManaged(T **p, size_t n, unsigned flags = cudaMemAttachGlobal,
+template <class _SimT>
+static inline cudaError_t cudaMallocManaged(_SimT **p, size_t n, unsigned flags = cudaMemAttachGlobal,
                                             const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     (void)flags;
     return simtlab_malloc_managed((void **)p, n, file, line);
 }
 /* stream-ordered allocation: streams run in order here, so it is cudaMalloc / cudaFree at once */
-template <class T>
-static inline cudaError_t cudaMallocAsync(T **p, size_t n, cudaStream_t s, const char *file = __builtin_FILE(),
+template <class _SimT>
+static inline cudaError_t cudaMallocAsync(_SimT **p, size_t n, cudaStream_t s, const char *file = __builtin_FILE(),
                                           int line = __builtin_LINE())
 {
     (void)s;
     return simtlab_malloc((void **)p, n, "cudaMallocAsync", file, line);
 }
-template <class T>
-static inline cudaError_t cudaMallocAsync(T **p, size_t n, cudaMemPool_t pool, cudaStream_t s,
+template <class _SimT>
+static inline cudaError_t cudaMallocAsync(_SimT **p, size_t n, cudaMemPool_t pool, cudaStream_t s,
                                           const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     (void)s;
     return pool ? simtlab_malloc((void **)p, n, "cudaMallocAsync", file, line) : simtlab_bad_pool("cudaMallocAsync");
 }
-template <class T>
-static inline cudaError_t cudaMallocFromPoolAsync(T **p, size_t n, cudaMemPool_t pool, cudaStream_t s,
+template <class _SimT>
+static inline cudaError_t cudaMallocFromPoolAsync(_SimT **p, size_t n, cudaMemPool_t pool, cudaStream_t s,
                                                   const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     (void)s;
     return pool ? simtlab_malloc((void **)p, n, "cudaMallocFromPoolAsync", file, line)
                 : simtlab_bad_pool("cudaMallocFromPoolAsync");
 }
-template <class T>
-static inline cudaError_t cudaMallocHost(T **p, size_t n, unsigned flags = 0)
+template <class _SimT>
+static inline cudaError_t cudaMallocHost(_SimT **p, size_t n, unsigned flags = 0)
 {
     return simtlab_malloc_host((void **)p, n, flags, "cudaMallocHost");
 }
-template <class T>
-static inline cudaError_t cudaHostAlloc(T **p, size_t n, unsigned flags)
+template <class _SimT>
+static inline cudaError_t cudaHostAlloc(_SimT **p, size_t n, unsigned flags)
 {
     return simtlab_malloc_host((void **)p, n, flags, "cudaHostAlloc");
 }
-template <class T>
-static inline cudaError_t cudaHostGetDevicePointer(T **dev, void *host, unsigned flags)
+template <class _SimT>
+static inline cudaError_t cudaHostGetDevicePointer(_SimT **dev, void *host, unsigned flags)
 {
     return cudaHostGetDevicePointer((void **)dev, host, flags);
 }
-template <class T>
-static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t n, size_t offset = 0,
+template <class _SimT>
+static inline cudaError_t cudaMemcpyToSymbol(_SimT &symbol, const void *src, size_t n, size_t offset = 0,
                                              cudaMemcpyKind k = cudaMemcpyHostToDevice)
 {
     (void)k;
     return simtlab_memcpy_symbol((void *)&symbol, sizeof symbol, src, n, offset, 1);
 }
-template <class T>
-static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t n, size_t offset = 0,
+template <class _SimT>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const _SimT &symbol, size_t n, size_t offset = 0,
                                                cudaMemcpyKind k = cudaMemcpyDeviceToHost)
 {
     (void)k;
     return simtlab_memcpy_symbol((void *)&symbol, sizeof symbol, dst, n, offset, 0);
 }
-template <class T>
-static inline cudaError_t cudaGetSymbolAddress(void **p, const T &symbol)
+template <class _SimT>
+static inline cudaError_t cudaGetSymbolAddress(void **p, const _SimT &symbol)
 {
     return simtlab_symbol_address(p, (void *)&symbol, sizeof symbol);
 }
-template <class F>
-static inline cudaError_t cudaFuncSetAttribute(F *, cudaFuncAttribute attr, int value)
+template <class _SimF>
+static inline cudaError_t cudaFuncSetAttribute(_SimF *, cudaFuncAttribute attr, int value)
 {
     return simtlab_func_set_attribute((int)attr, value);
 }
-template <class F>
-static inline cudaError_t cudaFuncSetCacheConfig(F *, cudaFuncCache)
+template <class _SimF>
+static inline cudaError_t cudaFuncSetCacheConfig(_SimF *, cudaFuncCache)
 {
     return cudaSuccess;
 }
-template <class F>
-static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F *)
+template <class _SimF>
+static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, _SimF *)
 {
     return simtlab_func_get_attributes(a);
 }
-template <class F>
-static inline cudaError_t cudaFuncSetSharedMemConfig(F *, cudaSharedMemConfig c)
+template <class _SimF>
+static inline cudaError_t cudaFuncSetSharedMemConfig(_SimF *, cudaSharedMemConfig c)
 {
     return cudaDeviceSetSharedMemConfig(c);
 }
-template <class T>
-static inline cudaError_t cudaGetSymbolSize(size_t *n, const T &symbol)
+template <class _SimT>
+static inline cudaError_t cudaGetSymbolSize(size_t *n, const _SimT &symbol)
 {
     *n = sizeof symbol;
     return cudaSuccess;
 }
-template <class T>
-static inline cudaError_t cudaMemcpyToSymbolAsync(T &symbol, const void *src, size_t n, size_t offset = 0,
+template <class _SimT>
+static inline cudaError_t cudaMemcpyToSymbolAsync(_SimT &symbol, const void *src, size_t n, size_t offset = 0,
                                                   cudaMemcpyKind k = cudaMemcpyHostToDevice, cudaStream_t = 0)
 {
     return cudaMemcpyToSymbol(symbol, src, n, offset, k);
 }
-template <class T>
-static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t n, size_t offset = 0,
+template <class _SimT>
+static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const _SimT &symbol, size_t n, size_t offset = 0,
                                                     cudaMemcpyKind k = cudaMemcpyDeviceToHost, cudaStream_t = 0)
 {
     return cudaMemcpyFromSymbol(dst, symbol, n, offset, k);
@@ -774,22 +777,22 @@ static inline cudaError_t cudaMemAdvise_v2(const void *p, size_t n, cudaMemoryAd
 {
     return cudaMemAdvise(p, n, a, loc);
 }
-template <class T>
-static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, T *p, size_t len = 0,
+template <class _SimT>
+static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, _SimT *p, size_t len = 0,
                                                    unsigned flags = cudaMemAttachSingle)
 {
     return cudaStreamAttachMemAsync(s, (void *)p, len, flags);
 }
 static inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e) { return cudaStreamWaitEvent(s, e, 0); }
-template <class T>
-static inline cudaError_t cudaMallocPitch(T **p, size_t *pitch, size_t width, size_t height)
+template <class _SimT>
+static inline cudaError_t cudaMallocPitch(_SimT **p, size_t *pitch, size_t width, size_t height)
 {
     return cudaMallocPitch((void **)p, pitch, width, height);
 }
 /* the block size (a multiple of 32) with the most resident threads per SM, and the grid that
  * fills the device with it, by the preset's residency rule (simtlab_occupancy) */
-template <class F>
-static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block, F *, size_t dyn_shared = 0,
+template <class _SimF>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block, _SimF *, size_t dyn_shared = 0,
                                                              int limit = 0)
 {
     cudaDeviceProp p;
@@ -808,8 +811,8 @@ static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int 
         *min_grid = best ? best_threads / best * p.multiProcessorCount : 0;
     return cudaSuccess;
 }
-template <class F>
-static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, F *, int block_size, size_t dyn_shared)
+template <class _SimF>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, _SimF *, int block_size, size_t dyn_shared)
 {
     return simtlab_occupancy(blocks, block_size, dyn_shared);
 }
@@ -823,34 +826,34 @@ namespace simtlab {
  * operator D, a copy per thread (each GPU thread has its own); a reference parameter through the
  * template, which only a reference can use (where both fit, the non-template wins). */
 /* X (as a forwarding reference deduced it): the caller passed a non-const lvalue of type D */
-template <class D, class X>
-using own_lvalue = std::integral_constant<bool, std::is_lvalue_reference<X>::value &&
-                                                    std::is_same<typename std::remove_reference<X>::type, D>::value>;
-template <class D, class A>
-static inline D *ref_for(D &, A &a, std::true_type) { return __builtin_addressof(a); }
-template <class D, class A>
-static inline D *ref_for(D &copy, A &, std::false_type) { return &copy; }
-template <class D>
+template <class _SimD, class _SimX>
+using own_lvalue = std::integral_constant<bool, std::is_lvalue_reference<_SimX>::value &&
+                                                    std::is_same<typename std::remove_reference<_SimX>::type, _SimD>::value>;
+template <class _SimD, class _SimA>
+static inline _SimD *ref_for(_SimD &, _SimA &a, std::true_type) { return __builtin_addressof(a); }
+template <class _SimD, class _SimA>
+static inline _SimD *ref_for(_SimD &copy, _SimA &, std::false_type) { return &copy; }
+template <class _SimD>
 struct karg {
-    D copy;
-    D *ref;
+    _SimD copy;
+    _SimD *ref;
     /* made in place in the launch's block (launch::call), never copied: ref may point at copy */
-    template <class X, typename std::enable_if<!std::is_same<typename std::decay<X>::type, karg>::value, int>::type = 0>
-    explicit karg(X &&x) : copy(std::forward<X>(x)), ref(ref_for(copy, x, own_lvalue<D, X>()))
+    template <class _SimX, typename std::enable_if<!std::is_same<typename std::decay<_SimX>::type, karg>::value, int>::type = 0>
+    explicit karg(_SimX &&x) : copy(std::forward<_SimX>(x)), ref(ref_for(copy, x, own_lvalue<_SimD, _SimX>()))
     {
     }
     karg(const karg &) = delete;
     karg &operator=(const karg &) = delete;
-    operator D() const { return copy; } /* reads the launch's argument block (sim_set_launch_params) */
-    template <class U, typename std::enable_if<std::is_same<U, D>::value, int>::type = 0>
-    operator U &() const { return *ref; }
+    operator _SimD() const { return copy; } /* reads the launch's argument block (sim_set_launch_params) */
+    template <class _SimU, typename std::enable_if<std::is_same<_SimU, _SimD>::value, int>::type = 0>
+    operator _SimU &() const { return *ref; }
     /* `k<<<g, b>>>(NULL)` or `(0)` for a pointer parameter: nvcc passes the null pointer constant
      * to the parameter; here it went through a template and was an integer. (Another integer
      * becomes that address, which the kernel's access reports.) */
-    template <class P, class E = D, typename std::enable_if<std::is_integral<E>::value, int>::type = 0>
-    operator P *() const
+    template <class _SimP, class _SimE = _SimD, typename std::enable_if<std::is_integral<_SimE>::value, int>::type = 0>
+    operator _SimP *() const
     {
-        return copy == 0 ? nullptr : reinterpret_cast<P *>(static_cast<uintptr_t>(copy));
+        return copy == 0 ? nullptr : reinterpret_cast<_SimP *>(static_cast<uintptr_t>(copy));
     }
 };
 /* Whether the kernel takes its arguments as kargs: it can be called with them, and no parameter
@@ -862,16 +865,16 @@ struct karg {
 struct kpoison {
     kpoison() = delete;
 };
-template <class G, class T, class = void>
+template <class _SimG, class _SimT, class = void>
 struct callable_with : std::false_type {};
-template <class G, class... X>
-struct callable_with<G, std::tuple<X...>, decltype((void)std::declval<const G &>()(std::declval<const X &>()...))>
+template <class _SimG, class... _SimX>
+struct callable_with<_SimG, std::tuple<_SimX...>, decltype((void)std::declval<const _SimG &>()(std::declval<const _SimX &>()...))>
     : std::true_type {};
-template <class G, class T, size_t P, class S>
+template <class _SimG, class _SimT, size_t _SimP, class _SimS>
 struct poisoned;
-template <class G, class... X, size_t P, size_t... I>
-struct poisoned<G, std::tuple<X...>, P, std::index_sequence<I...>>
-    : callable_with<G, std::tuple<typename std::conditional<I == P, kpoison, X>::type...>> {};
+template <class _SimG, class... _SimX, size_t _SimP, size_t... _SimI>
+struct poisoned<_SimG, std::tuple<_SimX...>, _SimP, std::index_sequence<_SimI...>>
+    : callable_with<_SimG, std::tuple<typename std::conditional<_SimI == _SimP, kpoison, _SimX>::type...>> {};
 static constexpr bool any_of(std::initializer_list<bool> l)
 {
     for (bool b : l)
@@ -879,119 +882,119 @@ static constexpr bool any_of(std::initializer_list<bool> l)
             return true;
     return false;
 }
-template <class G, class T, class S = std::make_index_sequence<std::tuple_size<T>::value>>
+template <class _SimG, class _SimT, class _SimS = std::make_index_sequence<std::tuple_size<_SimT>::value>>
 struct takes_kargs;
-template <class G, class... X, size_t... P>
-struct takes_kargs<G, std::tuple<X...>, std::index_sequence<P...>>
-    : std::integral_constant<bool, callable_with<G, std::tuple<X...>>::value &&
-                                       !any_of({false, poisoned<G, std::tuple<X...>, P,
-                                                                std::index_sequence_for<X...>>::value...})> {};
+template <class _SimG, class... _SimX, size_t... _SimP>
+struct takes_kargs<_SimG, std::tuple<_SimX...>, std::index_sequence<_SimP...>>
+    : std::integral_constant<bool, callable_with<_SimG, std::tuple<_SimX...>>::value &&
+                                       !any_of({false, poisoned<_SimG, std::tuple<_SimX...>, _SimP,
+                                                                std::index_sequence_for<_SimX...>>::value...})> {};
 /* Which parameters of a kernel that does not take kargs need an lvalue (a reference parameter,
  * a template's `T &`): callable with every argument an lvalue, not with that one an rvalue. Those
  * get the caller's object (karg::ref), the others a copy of the value. */
-template <class G, class T, class = void>
+template <class _SimG, class _SimT, class = void>
 struct callable_exact : std::false_type {};
-template <class G, class... Y>
-struct callable_exact<G, std::tuple<Y...>, decltype((void)std::declval<const G &>()(std::declval<Y>()...))>
+template <class _SimG, class... _SimY>
+struct callable_exact<_SimG, std::tuple<_SimY...>, decltype((void)std::declval<const _SimG &>()(std::declval<_SimY>()...))>
     : std::true_type {};
-template <class G, class T, size_t P, class S = std::make_index_sequence<std::tuple_size<T>::value>>
+template <class _SimG, class _SimT, size_t _SimP, class _SimS = std::make_index_sequence<std::tuple_size<_SimT>::value>>
 struct needs_lvalue;
-template <class G, class... D, size_t P, size_t... I>
-struct needs_lvalue<G, std::tuple<D...>, P, std::index_sequence<I...>>
-    : std::integral_constant<bool, callable_exact<G, std::tuple<D &...>>::value &&
-                                       !callable_exact<G, std::tuple<typename std::conditional<I == P, D &&, D &>::type...>>::value> {};
-template <class D>
-static inline D &pass(const karg<D> &k, std::true_type) { return *k.ref; }
-template <class D>
-static inline D pass(const karg<D> &k, std::false_type) { return k.copy; }
+template <class _SimG, class... _SimD, size_t _SimP, size_t... _SimI>
+struct needs_lvalue<_SimG, std::tuple<_SimD...>, _SimP, std::index_sequence<_SimI...>>
+    : std::integral_constant<bool, callable_exact<_SimG, std::tuple<_SimD &...>>::value &&
+                                       !callable_exact<_SimG, std::tuple<typename std::conditional<_SimI == _SimP, _SimD &&, _SimD &>::type...>>::value> {};
+template <class _SimD>
+static inline _SimD &pass(const karg<_SimD> &k, std::true_type) { return *k.ref; }
+template <class _SimD>
+static inline _SimD pass(const karg<_SimD> &k, std::false_type) { return k.copy; }
 
 
 /* K<<<g, b, s, st>>>(args...) becomes
  *   ::simtlab::make_launch("K", file, line, SIMTLAB_KCALL_(K), g, b, s, st)(args...)
  * The arguments are evaluated on the host, once, as CUDA does (kargs); each simulated thread
  * then calls the kernel with them. */
-template <class F>
+template <class _SimF>
 struct launch {
     const char *name, *file;
     int line;
-    F fn;
+    _SimF fn;
     dim3 grid, block;
     size_t shared;
     cudaStream_t stream;
 
-    template <class... D>
+    template <class... _SimD>
     struct call {
-        typedef std::tuple<D...> types;
-        F fn; /* the kernel call, its captures (a function pointer variable) by value: like the
+        typedef std::tuple<_SimD...> types;
+        _SimF fn; /* the kernel call, its captures (a function pointer variable) by value: like the
                * arguments, read by the threads from this block, the launch's parameter space */
-        std::tuple<karg<D>...> args;
+        std::tuple<karg<_SimD>...> args;
         /* each copy made once, in place, as nvcc's launch stub takes its parameters (a copy's
          * destructor runs once, after the launch) */
-        template <class... A>
-        call(const F &f, A &&...a) : fn(f), args(std::forward<A>(a)...)
+        template <class... _SimA>
+        call(const _SimF &f, _SimA &&...a) : fn(f), args(std::forward<_SimA>(a)...)
         {
         }
     };
-    template <class C, size_t... I>
-    static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const C *c, std::index_sequence<I...>,
+    template <class _SimC, size_t... _SimI>
+    static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const _SimC *c, std::index_sequence<_SimI...>,
                                                                                  std::true_type)
     {
-        c->fn(std::get<I>(c->args)...);
+        c->fn(std::get<_SimI>(c->args)...);
     }
-    template <class C, size_t... I>
-    static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const C *c, std::index_sequence<I...>,
+    template <class _SimC, size_t... _SimI>
+    static inline __attribute__((always_inline, no_sanitize_thread)) void unpack(const _SimC *c, std::index_sequence<_SimI...>,
                                                                                  std::false_type)
     {
-        c->fn(pass(std::get<I>(c->args), needs_lvalue<F, typename C::types, I>())...);
+        c->fn(pass(std::get<_SimI>(c->args), needs_lvalue<_SimF, typename _SimC::types, _SimI>())...);
     }
-    template <class C, class K>
+    template <class _SimC, class _SimK>
     static __attribute__((flatten, no_sanitize_thread)) void thunk(const void *p)
     {
-        const C *c = (const C *)p;
-        unpack(c, std::make_index_sequence<std::tuple_size<decltype(c->args)>::value>(), K());
+        const _SimC *c = (const _SimC *)p;
+        unpack(c, std::make_index_sequence<std::tuple_size<decltype(c->args)>::value>(), _SimK());
     }
-    template <class... A>
-    __attribute__((no_sanitize_thread)) cudaError_t run(A &&...a) const
+    template <class... _SimA>
+    __attribute__((no_sanitize_thread)) cudaError_t run(_SimA &&...a) const
     {
-        typedef call<typename std::decay<A>::type...> C;
-        typedef typename takes_kargs<F, std::tuple<karg<typename std::decay<A>::type>...>>::type K;
-        C c(fn, std::forward<A>(a)...);
+        typedef call<typename std::decay<_SimA>::type...> _SimC;
+        typedef typename takes_kargs<_SimF, std::tuple<karg<typename std::decay<_SimA>::type>...>>::type _SimK;
+        _SimC c(fn, std::forward<_SimA>(a)...);
         /* a closure of one pointer: maybe a function pointer variable, named by its function */
-        const char *nm = sizeof(F) == sizeof(void *) && std::is_trivially_copyable<F>::value
+        const char *nm = sizeof(_SimF) == sizeof(void *) && std::is_trivially_copyable<_SimF>::value
                              ? simtlab_launch_fname(name, &fn)
                              : name;
         return simtlab_launch(nm, file, line, simtlab_dim3{grid.x, grid.y, grid.z},
-                              simtlab_dim3{block.x, block.y, block.z}, shared, stream, &thunk<C, K>, &c, sizeof c);
+                              simtlab_dim3{block.x, block.y, block.z}, shared, stream, &thunk<_SimC, _SimK>, &c, sizeof c);
     }
-    template <class... A>
-    __attribute__((no_sanitize_thread)) void operator()(A &&...a) const
+    template <class... _SimA>
+    __attribute__((no_sanitize_thread)) void operator()(_SimA &&...a) const
     {
-        run(std::forward<A>(a)...);
+        run(std::forward<_SimA>(a)...);
     }
 };
-template <class F>
-static inline launch<F> make_launch(const char *name, const char *file, int line, F fn, dim3 g, dim3 b, size_t s = 0,
+template <class _SimF>
+static inline launch<_SimF> make_launch(const char *name, const char *file, int line, _SimF fn, dim3 g, dim3 b, size_t s = 0,
                                     cudaStream_t st = 0)
 {
-    return launch<F>{name, file, line, fn, g, b, s, st};
+    return launch<_SimF>{name, file, line, fn, g, b, s, st};
 }
 /* cudaLaunchKernel(kernel, grid, block, args, shared, stream): args[i] points at the kernel's
  * i-th argument, copied at the call as nvcc's stub does; the kernel's type says how to read each */
-template <class... P, size_t... I>
-static inline cudaError_t launch_kernel(const char *text, const char *file, int line, void (*k)(P...), dim3 g,
-                                        dim3 b, void **args, size_t s, cudaStream_t st, std::index_sequence<I...>)
+template <class... _SimP, size_t... _SimI>
+static inline cudaError_t launch_kernel(const char *text, const char *file, int line, void (*k)(_SimP...), dim3 g,
+                                        dim3 b, void **args, size_t s, cudaStream_t st, std::index_sequence<_SimI...>)
 {
-    if (!args && sizeof...(P))
+    if (!args && sizeof...(_SimP))
         return simtlab_api_fail(cudaErrorInvalidValue, "cudaLaunchKernel", "args is NULL, and the kernel has parameters");
-    return launch<void (*)(P...)>{simtlab_launch_name(text), file, line, k, g, b, s, st}.run(
-        *static_cast<typename std::decay<P>::type *>(args[I])...);
+    return launch<void (*)(_SimP...)>{simtlab_launch_name(text), file, line, k, g, b, s, st}.run(
+        *static_cast<typename std::decay<_SimP>::type *>(args[_SimI])...);
 }
 } // namespace simtlab
-template <class... P>
-static inline cudaError_t simtlab_launch_kernel(const char *text, const char *file, int line, void (*k)(P...), dim3 g,
+template <class... _SimP>
+static inline cudaError_t simtlab_launch_kernel(const char *text, const char *file, int line, void (*k)(_SimP...), dim3 g,
                                                 dim3 b, void **args, size_t s = 0, cudaStream_t st = 0)
 {
-    return simtlab::launch_kernel(text, file, line, k, g, b, args, s, st, std::index_sequence_for<P...>());
+    return simtlab::launch_kernel(text, file, line, k, g, b, args, s, st, std::index_sequence_for<_SimP...>());
 }
 /* the C API's form, the kernel cast to a pointer: its parameters' types are gone, and the simulator
  * needs them to read args (a GPU's driver reads them from the kernel's metadata) */
@@ -1003,8 +1006,8 @@ static inline cudaError_t simtlab_launch_kernel(const char *text, const char *fi
 }
 /* CUDA's C++ form as a function too, for what the macro below cannot take: `cudaLaunchKernel<T>(k,
  * ...)`, `(cudaLaunchKernel)(...)`, its address (the kernel's name is then not known) */
-template <class T>
-static inline cudaError_t(cudaLaunchKernel)(const T *k, dim3 g, dim3 b, void **args, size_t s = 0, cudaStream_t st = 0,
+template <class _SimT>
+static inline cudaError_t(cudaLaunchKernel)(const _SimT *k, dim3 g, dim3 b, void **args, size_t s = 0, cudaStream_t st = 0,
                                             const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     return simtlab_launch_kernel("(cudaLaunchKernel)", file, line, k, g, b, args, s, st);

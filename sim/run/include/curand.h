@@ -115,8 +115,8 @@ static inline curandStatus_t create(curandGenerator_t *g, curandRngType_t type, 
 }
 /* n values of T, each made by draw(state), into out (device memory through cudaMemcpy, in
  * pieces; host memory directly) */
-template <class T, class D>
-static inline curandStatus_t generate(curandGenerator_t g, T *out, size_t n, D draw)
+template <class _SimT, class _SimD>
+static inline curandStatus_t generate(curandGenerator_t g, _SimT *out, size_t n, _SimD draw)
 {
     if (!g)
         return CURAND_STATUS_NOT_INITIALIZED;
@@ -130,15 +130,15 @@ static inline curandStatus_t generate(curandGenerator_t g, T *out, size_t n, D d
         curand_init(g->seed, 0, g->offset, &g->mrg);
         g->fresh = true;
     }
-    std::vector<T> piece(n < 16384 ? n : 16384);
+    std::vector<_SimT> piece(n < 16384 ? n : 16384);
     for (size_t done = 0; done < n;) {
         const size_t k = n - done < piece.size() ? n - done : piece.size();
-        T *dst = g->host ? out + done : piece.data();
+        _SimT *dst = g->host ? out + done : piece.data();
         for (size_t i = 0; i < k; i++)
             dst[i] = g->type == CURAND_RNG_PSEUDO_XORWOW       ? draw(&g->xorwow)
                      : g->type == CURAND_RNG_PSEUDO_PHILOX4_32_10 ? draw(&g->philox)
                                                                  : draw(&g->mrg);
-        if (!g->host && cudaMemcpy(out + done, piece.data(), k * sizeof(T), cudaMemcpyHostToDevice) != cudaSuccess)
+        if (!g->host && cudaMemcpy(out + done, piece.data(), k * sizeof(_SimT), cudaMemcpyHostToDevice) != cudaSuccess)
             return CURAND_STATUS_LAUNCH_FAILURE;
         done += k;
     }

@@ -124,8 +124,8 @@ static inline double2 box_muller_double(unsigned x0, unsigned x1, unsigned y0, u
 
 /* The cached second value of a pair (curand_normal and curand_log_normal share the cache: each
  * takes it only when the other did not put it there). F is the pair's maker. */
-template <class S, class F>
-static inline float cached_pair(S *st, int flag, F make)
+template <class _SimS, class _SimF>
+static inline float cached_pair(_SimS *st, int flag, _SimF make)
 {
     if (st->boxmuller_flag == flag) {
         st->boxmuller_flag = 0;
@@ -136,8 +136,8 @@ static inline float cached_pair(S *st, int flag, F make)
     st->boxmuller_flag = flag;
     return v.x;
 }
-template <class S, class F>
-static inline double cached_pair_double(S *st, int flag, F make)
+template <class _SimS, class _SimF>
+static inline double cached_pair_double(_SimS *st, int flag, _SimF make)
 {
     if (st->boxmuller_flag_double == flag) {
         st->boxmuller_flag_double = 0;
@@ -456,15 +456,15 @@ static inline double4 curand_uniform4_double(curandStatePhilox4_32_10_t *state)
 /* ---- normal and log-normal (Box-Muller) ---------------------------------------------------------------- */
 namespace simtlab {
 namespace rng {
-template <class S>
-static inline float2 box_muller_2(S *state)
+template <class _SimS>
+static inline float2 box_muller_2(_SimS *state)
 {
     const unsigned x = curand(state);
     return box_muller(x, curand(state));
 }
 static inline float2 box_muller_2(curandStateMRG32k3a_t *state) { return box_muller_mrg(state); }
-template <class S>
-static inline double2 box_muller_2_double(S *state) /* XORWOW: four draws */
+template <class _SimS>
+static inline double2 box_muller_2_double(_SimS *state) /* XORWOW: four draws */
 {
     const unsigned x0 = curand(state), x1 = curand(state), y0 = curand(state);
     return box_muller_double(x0, x1, y0, curand(state));
@@ -478,38 +478,38 @@ static inline double2 box_muller_2_double(curandStateMRG32k3a_t *state) { return
 } // namespace rng
 } // namespace simtlab
 
-#define SIMTLAB_CURAND_NORMALS(S)                                                                                   \
-    static inline float curand_normal(S *state)                                                                     \
+#define SIMTLAB_CURAND_NORMALS(_SimS)                                                                                   \
+    static inline float curand_normal(_SimS *state)                                                                     \
     {                                                                                                               \
         return simtlab::rng::cached_pair(state, EXTRA_FLAG_NORMAL, [&] { return simtlab::rng::box_muller_2(state); }); \
     }                                                                                                               \
-    static inline float2 curand_normal2(S *state) { return simtlab::rng::box_muller_2(state); }                     \
-    static inline double curand_normal_double(S *state)                                                             \
+    static inline float2 curand_normal2(_SimS *state) { return simtlab::rng::box_muller_2(state); }                     \
+    static inline double curand_normal_double(_SimS *state)                                                             \
     {                                                                                                               \
         return simtlab::rng::cached_pair_double(state, EXTRA_FLAG_NORMAL,                                           \
                                                 [&] { return simtlab::rng::box_muller_2_double(state); });          \
     }                                                                                                               \
-    static inline double2 curand_normal2_double(S *state) { return simtlab::rng::box_muller_2_double(state); }      \
-    static inline float curand_log_normal(S *state, float mean, float stddev)                                       \
+    static inline double2 curand_normal2_double(_SimS *state) { return simtlab::rng::box_muller_2_double(state); }      \
+    static inline float curand_log_normal(_SimS *state, float mean, float stddev)                                       \
     {                                                                                                               \
         return simtlab::rng::cached_pair(state, EXTRA_FLAG_LOG_NORMAL, [&] {                                        \
             const float2 v = simtlab::rng::box_muller_2(state);                                                     \
             return float2{simtlab::rng::log_normal(mean, stddev, v.x), simtlab::rng::log_normal(mean, stddev, v.y)}; \
         });                                                                                                         \
     }                                                                                                               \
-    static inline float2 curand_log_normal2(S *state, float mean, float stddev)                                     \
+    static inline float2 curand_log_normal2(_SimS *state, float mean, float stddev)                                     \
     {                                                                                                               \
         const float2 v = simtlab::rng::box_muller_2(state);                                                         \
         return float2{simtlab::rng::log_normal(mean, stddev, v.x), simtlab::rng::log_normal(mean, stddev, v.y)};    \
     }                                                                                                               \
-    static inline double curand_log_normal_double(S *state, double mean, double stddev)                             \
+    static inline double curand_log_normal_double(_SimS *state, double mean, double stddev)                             \
     {                                                                                                               \
         return simtlab::rng::cached_pair_double(state, EXTRA_FLAG_LOG_NORMAL, [&] {                                 \
             const double2 v = simtlab::rng::box_muller_2_double(state);                                             \
             return double2{simtlab::rng::log_normal(mean, stddev, v.x), simtlab::rng::log_normal(mean, stddev, v.y)}; \
         });                                                                                                         \
     }                                                                                                               \
-    static inline double2 curand_log_normal2_double(S *state, double mean, double stddev)                           \
+    static inline double2 curand_log_normal2_double(_SimS *state, double mean, double stddev)                           \
     {                                                                                                               \
         const double2 v = simtlab::rng::box_muller_2_double(state);                                                 \
         return double2{simtlab::rng::log_normal(mean, stddev, v.x), simtlab::rng::log_normal(mean, stddev, v.y)};   \
@@ -550,8 +550,8 @@ static inline double4 curand_log_normal4_double(curandStatePhilox4_32_10_t *stat
 namespace simtlab {
 namespace rng {
 /* lambda < 64: Knuth's product of uniforms */
-template <class S>
-static inline unsigned poisson_knuth(S *state, float lambda)
+template <class _SimS>
+static inline unsigned poisson_knuth(_SimS *state, float lambda)
 {
     unsigned k = 0;
     float p = expf(lambda);
@@ -582,8 +582,8 @@ static inline float gammainc_p_inverse(float a, float y)
     gammainc_shape(a, &alpha, &beta);
     return fmaf(-(beta + logf(1.0f / sqrtf(y) - 1.0f)), 1.0f / alpha, a);
 }
-template <class S>
-static inline unsigned poisson_gammainc(S *state, float lambda)
+template <class _SimS>
+static inline unsigned poisson_gammainc(_SimS *state, float lambda)
 {
     const float log_lambda = logf(lambda);
     for (;;) {
@@ -596,8 +596,8 @@ static inline unsigned poisson_gammainc(S *state, float lambda)
             return (unsigned)x;
     }
 }
-template <class S>
-static inline unsigned poisson(S *state, double lambda)
+template <class _SimS>
+static inline unsigned poisson(_SimS *state, double lambda)
 {
     if (lambda < 64)
         return poisson_knuth(state, (float)lambda);

@@ -39,14 +39,14 @@ enum bmmaAccumulateOp { bmmaAccumulateOpPOPC = 1 };
 } // namespace experimental
 
 namespace simtlab_detail {
-template <class T> struct type_of {
+template <class _SimT> struct type_of {
     static constexpr int value = -1; /* not a wmma element type */
-    typedef T storage;
+    typedef _SimT storage;
 };
-#define SIMTLAB_WMMA_TYPE_OF(T, code, S)                                                                               \
-    template <> struct type_of<T> {                                                                                    \
+#define SIMTLAB_WMMA_TYPE_OF(_SimT, code, _SimS)                                                                               \
+    template <> struct type_of<_SimT> {                                                                                    \
         static constexpr int value = code;                                                                             \
-        typedef S storage;                                                                                             \
+        typedef _SimS storage;                                                                                             \
     };
 SIMTLAB_WMMA_TYPE_OF(__half, SIMTLAB_WMMA_F16, __half)
 SIMTLAB_WMMA_TYPE_OF(__nv_bfloat16, SIMTLAB_WMMA_BF16, __nv_bfloat16)
@@ -57,7 +57,7 @@ SIMTLAB_WMMA_TYPE_OF(unsigned char, SIMTLAB_WMMA_U8, unsigned char)
 SIMTLAB_WMMA_TYPE_OF(float, SIMTLAB_WMMA_F32, float)
 SIMTLAB_WMMA_TYPE_OF(int, SIMTLAB_WMMA_S32, int)
 #undef SIMTLAB_WMMA_TYPE_OF
-template <class T> struct sub_byte {
+template <class _SimT> struct sub_byte {
     static constexpr bool value = false;
 };
 template <> struct sub_byte<experimental::precision::u4> {
@@ -79,7 +79,7 @@ constexpr int shape_of(int m, int n, int k)
            : m == 8 && n == 8 && k == 4   ? SIMTLAB_WMMA_M8N8K4
                                           : -1;
 }
-template <class U> constexpr int use_of() { return std::is_same<U, matrix_a>::value ? SIMTLAB_WMMA_A : std::is_same<U, matrix_b>::value ? SIMTLAB_WMMA_B : SIMTLAB_WMMA_C; }
+template <class _SimU> constexpr int use_of() { return std::is_same<_SimU, matrix_a>::value ? SIMTLAB_WMMA_A : std::is_same<_SimU, matrix_b>::value ? SIMTLAB_WMMA_B : SIMTLAB_WMMA_C; }
 /* the multiplicand types a shape takes (CUDA's table), and the accumulators of each */
 constexpr bool input_ok(int shape, int t)
 {
@@ -98,15 +98,15 @@ constexpr bool acc_ok(int shape, int t)
 }
 } // namespace simtlab_detail
 
-template <class Use, int m, int n, int k, class T, class Layout = void> class fragment {
-    static_assert(!simtlab_detail::sub_byte<T>::value,
+template <class Use, int m, int n, int k, class _SimT, class Layout = void> class fragment {
+    static_assert(!simtlab_detail::sub_byte<_SimT>::value,
                   "simtlab run: wmma's sub-byte types (experimental::precision::u4, s4, b1) are not supported by the "
                   "simulator; run the program on a GPU (simtlab run --mode cuda)");
     static_assert(simtlab_detail::shape_of(m, n, k) >= 0,
                   "wmma: the shape must be 16x16x16, 32x8x16, 8x32x16, 16x16x8 (tf32) or 8x8x4 (double)");
     static_assert(std::is_same<Use, accumulator>::value
-                      ? simtlab_detail::acc_ok(simtlab_detail::shape_of(m, n, k), simtlab_detail::type_of<T>::value)
-                      : simtlab_detail::input_ok(simtlab_detail::shape_of(m, n, k), simtlab_detail::type_of<T>::value),
+                      ? simtlab_detail::acc_ok(simtlab_detail::shape_of(m, n, k), simtlab_detail::type_of<_SimT>::value)
+                      : simtlab_detail::input_ok(simtlab_detail::shape_of(m, n, k), simtlab_detail::type_of<_SimT>::value),
                   "wmma: this element type does not go with this shape and use (CUDA's table: half, "
                   "__nv_bfloat16, signed or unsigned char at 16x16x16, 32x8x16 and 8x32x16, precision::tf32 at 16x16x8, "
                   "double at 8x8x4; accumulators half, float or int, float for tf32, double for double)");
@@ -115,42 +115,42 @@ template <class Use, int m, int n, int k, class T, class Layout = void> class fr
                   "wmma: a matrix_a or matrix_b fragment needs its layout, row_major or col_major");
 
   public:
-    typedef T element_type;
-    typedef typename simtlab_detail::type_of<T>::storage storage_element_type;
+    typedef _SimT element_type;
+    typedef typename simtlab_detail::type_of<_SimT>::storage storage_element_type;
     static constexpr int simtlab_use = simtlab_detail::use_of<Use>(), simtlab_shape = simtlab_detail::shape_of(m, n, k),
-                         simtlab_type = simtlab_detail::type_of<T>::value;
+                         simtlab_type = simtlab_detail::type_of<_SimT>::value;
     static constexpr bool simtlab_col = std::is_same<Layout, col_major>::value;
     static constexpr unsigned simtlab_desc = SIMTLAB_WMMA_DESC(simtlab_use, simtlab_shape, simtlab_type, simtlab_col);
     enum { num_elements = SIMTLAB_WMMA_NE(simtlab_use, simtlab_shape, simtlab_type) };
     storage_element_type x[num_elements];
 };
 
-template <class Use, int m, int n, int k, class T, class L>
-inline void fill_fragment(fragment<Use, m, n, k, T, L> &a,
-                          const typename fragment<Use, m, n, k, T, L>::storage_element_type &v)
+template <class Use, int m, int n, int k, class _SimT, class _SimL>
+inline void fill_fragment(fragment<Use, m, n, k, _SimT, _SimL> &a,
+                          const typename fragment<Use, m, n, k, _SimT, _SimL>::storage_element_type &v)
 {
-    for (int i = 0; i < fragment<Use, m, n, k, T, L>::num_elements; i++)
+    for (int i = 0; i < fragment<Use, m, n, k, _SimT, _SimL>::num_elements; i++)
         a.x[i] = v;
 }
 
 /* the memory a fragment's elements come from: T's, float's for tf32 */
-template <class Use, int m, int n, int k, class T, class L>
-inline void load_matrix_sync(fragment<Use, m, n, k, T, L> &a,
-                             const typename fragment<Use, m, n, k, T, L>::storage_element_type *p, unsigned ldm,
+template <class Use, int m, int n, int k, class _SimT, class _SimL>
+inline void load_matrix_sync(fragment<Use, m, n, k, _SimT, _SimL> &a,
+                             const typename fragment<Use, m, n, k, _SimT, _SimL>::storage_element_type *p, unsigned ldm,
                              const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     static_assert(!std::is_same<Use, accumulator>::value,
                   "wmma: an accumulator's load_matrix_sync takes the memory layout: mem_row_major or mem_col_major");
     sim_wmma_load(a.x, a.simtlab_desc, p, ldm, 0, file, line);
 }
-template <int m, int n, int k, class T>
-inline void load_matrix_sync(fragment<accumulator, m, n, k, T> &a, const T *p, unsigned ldm, layout_t layout,
+template <int m, int n, int k, class _SimT>
+inline void load_matrix_sync(fragment<accumulator, m, n, k, _SimT> &a, const _SimT *p, unsigned ldm, layout_t layout,
                              const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     sim_wmma_load(a.x, a.simtlab_desc, p, ldm, layout == mem_col_major, file, line);
 }
-template <int m, int n, int k, class T>
-inline void store_matrix_sync(T *p, const fragment<accumulator, m, n, k, T> &a, unsigned ldm, layout_t layout,
+template <int m, int n, int k, class _SimT>
+inline void store_matrix_sync(_SimT *p, const fragment<accumulator, m, n, k, _SimT> &a, unsigned ldm, layout_t layout,
                               const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     sim_wmma_store(p, a.simtlab_desc, a.x, ldm, layout == mem_col_major, file, line);

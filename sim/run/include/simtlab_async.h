@@ -17,7 +17,7 @@ extern "C" void sim_copy_async_wait(void);
 extern "C" int sim_kernel_trap(const char *what, const char *file, unsigned line);
 
 namespace simtlab {
-template <size_t P> struct async_word; /* a piece's type: one access of P bytes */
+template <size_t _SimP> struct async_word; /* a piece's type: one access of P bytes */
 template <> struct async_word<1> { typedef unsigned char type; };
 template <> struct async_word<4> { typedef unsigned type; };
 template <> struct async_word<8> { typedef unsigned long long type; };
@@ -48,18 +48,18 @@ template <size_t Align>
 static inline __attribute__((always_inline)) void async_copy_part(void *dst, const void *src, size_t n, size_t first,
                                                                   size_t step)
 {
-    constexpr size_t P = Align >= 16 ? 16 : Align >= 8 ? 8 : Align >= 4 ? 4 : 1;
+    constexpr size_t _SimP = Align >= 16 ? 16 : Align >= 8 ? 8 : Align >= 4 ? 4 : 1;
     const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-    if (P >= 4 && n % P == 0 && d % P == 0 && s % P == 0 && __isGlobal(src) && __isShared(dst)) {
-        for (size_t i = first; i < n / P; i += step)
-            sim_copy_async((char *)dst + i * P, (const char *)src + i * P, (unsigned)P);
+    if (_SimP >= 4 && n % _SimP == 0 && d % _SimP == 0 && s % _SimP == 0 && __isGlobal(src) && __isShared(dst)) {
+        for (size_t i = first; i < n / _SimP; i += step)
+            sim_copy_async((char *)dst + i * _SimP, (const char *)src + i * _SimP, (unsigned)_SimP);
         sim_copy_async_wait(); /* landed: the barrier's test for pending copies is the lessons' */
         return;
     }
-    typedef typename async_word<P>::type W;
-    for (size_t i = first; i < n / P; i += step)
-        ((W *)dst)[i] = ((const W *)src)[i];
-    for (size_t i = n / P * P + first; i < n; i += step) /* a tail that is not a whole piece */
+    typedef typename async_word<_SimP>::type _SimW;
+    for (size_t i = first; i < n / _SimP; i += step)
+        ((_SimW *)dst)[i] = ((const _SimW *)src)[i];
+    for (size_t i = n / _SimP * _SimP + first; i < n; i += step) /* a tail that is not a whole piece */
         ((unsigned char *)dst)[i] = ((const unsigned char *)src)[i];
 }
 } // namespace simtlab

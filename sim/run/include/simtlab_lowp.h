@@ -59,10 +59,10 @@ static constexpr double pow2d(int k) { return k < 0 ? pow2d(k + 1) / 2 : k > 0 ?
 /* A 16-bit binary format: a sign bit, E exponent bits, M fraction bits. keeps_nan_payload: its NaN
  * widens to float with its payload (bfloat16, whose bits are float's upper half) or as float's
  * canonical NaN (half). */
-template <int E, int M, bool keeps_nan_payload>
+template <int _SimE, int _SimM, bool keeps_nan_payload>
 struct format {
-    static constexpr int bias = (1 << (E - 1)) - 1, emin = 1 - bias, emax = bias;
-    static constexpr uint32_t inf = ((1u << E) - 1) << M, nan = 0x7fff, max_finite = inf - 1;
+    static constexpr int bias = (1 << (_SimE - 1)) - 1, emin = 1 - bias, emax = bias;
+    static constexpr uint32_t inf = ((1u << _SimE) - 1) << _SimM, nan = 0x7fff, max_finite = inf - 1;
 
     /* (-1)^neg sig 2^exp2 (sig != 0), rounded in mode */
     static inline uint16_t round(bool neg, uint64_t sig, int exp2, int md)
@@ -75,7 +75,7 @@ struct format {
         const bool away = md == RU ? !neg : md == RD ? neg : false; /* a directed mode away from 0 */
         if (e > emax)
             return (uint16_t)(s | (md == RN || away ? inf : max_finite));
-        const int q = (e > emin ? e : emin) - M; /* the exponent of the result's last bit */
+        const int q = (e > emin ? e : emin) - _SimM; /* the exponent of the result's last bit */
         const int shift = q - exp2;              /* 63 - M for a normal result, more for a subnormal */
         uint64_t n, rem;
         if (shift < 64) {
@@ -88,7 +88,7 @@ struct format {
         const bool inc = md == RN ? rem > (1ull << 63) || (rem == (1ull << 63) && (n & 1)) : rem != 0 && away;
         /* the exponent field and the fraction add up: a carry out of the fraction is the next
          * exponent (or the smallest normal, from a subnormal) */
-        const uint32_t mag = ((uint32_t)(q + M - emin) << M) + (uint32_t)n + inc;
+        const uint32_t mag = ((uint32_t)(q + _SimM - emin) << _SimM) + (uint32_t)n + inc;
         if (mag >= inf)
             return (uint16_t)(s | (md == RN || away ? inf : max_finite));
         return (uint16_t)(s | mag);
@@ -105,7 +105,7 @@ struct format {
         if (a < (uint64_t)(1023 + emin) << 52) { /* below the smallest normal: the sum with 2^(emin - M
                                                    * + 52) is |x| rounded to a multiple of 2^(emin - M),
                                                    * ties to even, in its last bits */
-            const double magic = pow2d(emin - M + 52), t = std::fabs(x) + magic;
+            const double magic = pow2d(emin - _SimM + 52), t = std::fabs(x) + magic;
             uint64_t tu, mu;
             std::memcpy(&tu, &t, 8);
             std::memcpy(&mu, &magic, 8);
@@ -113,8 +113,8 @@ struct format {
         }
         /* half the last kept bit, less one unless that bit is odd (ties to even), then truncated; a
          * carry out of the fraction is the next exponent (inf past the largest finite value) */
-        const uint64_t r = (a + ((1ull << (51 - M)) - 1) + ((a >> (52 - M)) & 1)) >> (52 - M);
-        return (uint16_t)(s | (uint32_t)(r - ((uint64_t)(1023 - bias) << M)));
+        const uint64_t r = (a + ((1ull << (51 - _SimM)) - 1) + ((a >> (52 - _SimM)) & 1)) >> (52 - _SimM);
+        return (uint16_t)(s | (uint32_t)(r - ((uint64_t)(1023 - bias) << _SimM)));
     }
     static inline uint16_t from_double(double x, int md)
     {
@@ -140,15 +140,15 @@ struct format {
     }
     static inline float to_float(uint16_t b)
     {
-        const uint32_t s = (uint32_t)(b & 0x8000u) << 16, mag = b & 0x7fffu, frac = b & ((1u << M) - 1);
+        const uint32_t s = (uint32_t)(b & 0x8000u) << 16, mag = b & 0x7fffu, frac = b & ((1u << _SimM) - 1);
         uint32_t u;
         if (mag >= inf) /* inf, NaN */
-            u = mag == inf ? s | 0x7f800000u : keeps_nan_payload ? s | 0x7f800000u | frac << (23 - M) : 0x7fffffffu;
-        else if (mag < (1u << M)) { /* zero, subnormal: exact in float */
-            const float f = (float)frac * pow2f(emin - M);
+            u = mag == inf ? s | 0x7f800000u : keeps_nan_payload ? s | 0x7f800000u | frac << (23 - _SimM) : 0x7fffffffu;
+        else if (mag < (1u << _SimM)) { /* zero, subnormal: exact in float */
+            const float f = (float)frac * pow2f(emin - _SimM);
             return s ? -f : f;
         } else
-            u = s | (mag + ((uint32_t)(127 - bias) << M)) << (23 - M);
+            u = s | (mag + ((uint32_t)(127 - bias) << _SimM)) << (23 - _SimM);
         float f;
         std::memcpy(&f, &u, 4);
         return f;
@@ -160,21 +160,21 @@ typedef format<8, 7, true> bf16;
 
 /* A float or double rounded to an integer in mode, then saturated to I; NaN gives 0, or 1 << 63
  * for 64 bits (cvt's results: simtlab_math.h's saturate) */
-template <class I>
-static inline I to_int(float f, int md)
+template <class _SimI>
+static inline _SimI to_int(float f, int md)
 {
-    typedef std::numeric_limits<I> L;
+    typedef std::numeric_limits<_SimI> _SimL;
     if (f != f)
-        return sizeof(I) == 8 ? (I)(1ull << 63) : 0;
+        return sizeof(_SimI) == 8 ? (_SimI)(1ull << 63) : 0;
     const float r = md == RN   ? __builtin_roundevenf(f)
                     : md == RZ ? std::trunc(f)
                     : md == RD ? std::floor(f)
                                : std::ceil(f);
-    if (r <= (float)L::min())
-        return L::min();
-    if (r >= 2.0f * (float)(L::max() / 2 + 1)) /* 2^bits of I's largest: exact in float */
-        return L::max();
-    return (I)r;
+    if (r <= (float)_SimL::min())
+        return _SimL::min();
+    if (r >= 2.0f * (float)(_SimL::max() / 2 + 1)) /* 2^bits of I's largest: exact in float */
+        return _SimL::max();
+    return (_SimI)r;
 }
 
 } // namespace lowp
@@ -186,27 +186,27 @@ namespace lowp_types {
 /* The members of __half and __nv_bfloat16: the bits (__x, public here), CUDA's constructors and
  * conversions (from float, double and the integers, to float, the integers and bool). Self is
  * the type, F its format, Raw its __half_raw. */
-template <class Self, class F, class Raw>
+template <class Self, class _SimF, class Raw>
 struct scalar {
-    typedef F fmt;
+    typedef _SimF fmt;
     unsigned short __x;
 
     scalar() = default;
     constexpr scalar(const Raw &r) : __x(r.x) {}
-    scalar(float f) : __x(F::from_float(f, lowp::RN)) {}
-    scalar(double d) : __x(F::from_double(d, lowp::RN)) {}
-    scalar(short v) : __x(F::from_int(v, lowp::RN)) {}
-    scalar(unsigned short v) : __x(F::from_uint(v, lowp::RN)) {}
-    scalar(int v) : __x(F::from_int(v, lowp::RN)) {}
-    scalar(unsigned v) : __x(F::from_uint(v, lowp::RN)) {}
-    scalar(long v) : __x(F::from_int(v, lowp::RN)) {}
-    scalar(unsigned long v) : __x(F::from_uint(v, lowp::RN)) {}
-    scalar(long long v) : __x(F::from_int(v, lowp::RN)) {}
-    scalar(unsigned long long v) : __x(F::from_uint(v, lowp::RN)) {}
+    scalar(float f) : __x(_SimF::from_float(f, lowp::RN)) {}
+    scalar(double d) : __x(_SimF::from_double(d, lowp::RN)) {}
+    scalar(short v) : __x(_SimF::from_int(v, lowp::RN)) {}
+    scalar(unsigned short v) : __x(_SimF::from_uint(v, lowp::RN)) {}
+    scalar(int v) : __x(_SimF::from_int(v, lowp::RN)) {}
+    scalar(unsigned v) : __x(_SimF::from_uint(v, lowp::RN)) {}
+    scalar(long v) : __x(_SimF::from_int(v, lowp::RN)) {}
+    scalar(unsigned long v) : __x(_SimF::from_uint(v, lowp::RN)) {}
+    scalar(long long v) : __x(_SimF::from_int(v, lowp::RN)) {}
+    scalar(unsigned long long v) : __x(_SimF::from_uint(v, lowp::RN)) {}
     /* the other 16-bit type (explicit, as CUDA's): through float, exact, then rounded once */
-    template <class O,
-              typename std::enable_if<!std::is_same<O, Self>::value && sizeof(typename O::fmt) != 0, int>::type = 0>
-    explicit scalar(const O &o) : __x(F::from_float((float)o, lowp::RN))
+    template <class _SimO,
+              typename std::enable_if<!std::is_same<_SimO, Self>::value && sizeof(typename _SimO::fmt) != 0, int>::type = 0>
+    explicit scalar(const _SimO &o) : __x(_SimF::from_float((float)o, lowp::RN))
     {
     }
     static Self bits(uint16_t b)
@@ -216,19 +216,19 @@ struct scalar {
         return r;
     }
     operator Raw() const { return Raw{__x}; }
-    operator float() const { return F::to_float(__x); }
+    operator float() const { return _SimF::to_float(__x); }
     /* CUDA's conversions to the integers: rounded toward zero, saturated */
-    operator signed char() const { return lowp::to_int<signed char>(F::to_float(__x), lowp::RZ); }
-    operator unsigned char() const { return lowp::to_int<unsigned char>(F::to_float(__x), lowp::RZ); }
-    operator char() const { return lowp::to_int<char>(F::to_float(__x), lowp::RZ); }
-    operator short() const { return lowp::to_int<short>(F::to_float(__x), lowp::RZ); }
-    operator unsigned short() const { return lowp::to_int<unsigned short>(F::to_float(__x), lowp::RZ); }
-    operator int() const { return lowp::to_int<int>(F::to_float(__x), lowp::RZ); }
-    operator unsigned() const { return lowp::to_int<unsigned>(F::to_float(__x), lowp::RZ); }
-    operator long() const { return lowp::to_int<long>(F::to_float(__x), lowp::RZ); }
-    operator unsigned long() const { return lowp::to_int<unsigned long>(F::to_float(__x), lowp::RZ); }
-    operator long long() const { return lowp::to_int<long long>(F::to_float(__x), lowp::RZ); }
-    operator unsigned long long() const { return lowp::to_int<unsigned long long>(F::to_float(__x), lowp::RZ); }
+    operator signed char() const { return lowp::to_int<signed char>(_SimF::to_float(__x), lowp::RZ); }
+    operator unsigned char() const { return lowp::to_int<unsigned char>(_SimF::to_float(__x), lowp::RZ); }
+    operator char() const { return lowp::to_int<char>(_SimF::to_float(__x), lowp::RZ); }
+    operator short() const { return lowp::to_int<short>(_SimF::to_float(__x), lowp::RZ); }
+    operator unsigned short() const { return lowp::to_int<unsigned short>(_SimF::to_float(__x), lowp::RZ); }
+    operator int() const { return lowp::to_int<int>(_SimF::to_float(__x), lowp::RZ); }
+    operator unsigned() const { return lowp::to_int<unsigned>(_SimF::to_float(__x), lowp::RZ); }
+    operator long() const { return lowp::to_int<long>(_SimF::to_float(__x), lowp::RZ); }
+    operator unsigned long() const { return lowp::to_int<unsigned long>(_SimF::to_float(__x), lowp::RZ); }
+    operator long long() const { return lowp::to_int<long long>(_SimF::to_float(__x), lowp::RZ); }
+    operator unsigned long long() const { return lowp::to_int<unsigned long long>(_SimF::to_float(__x), lowp::RZ); }
     constexpr operator bool() const { return (__x & 0x7fffu) != 0; }
 };
 
@@ -237,13 +237,13 @@ struct scalar {
  * struct of two 2-byte members member by member, two 2-byte accesses, two requests where a GPU
  * makes one. */
 typedef uint32_t __attribute__((may_alias)) word32;
-template <class Self, class S, class Raw2>
+template <class Self, class _SimS, class Raw2>
 struct pair {
-    typedef S lane;
-    S x, y;
+    typedef _SimS lane;
+    _SimS x, y;
     pair() = default;
-    constexpr pair(const S &a, const S &b) : x(a), y(b) {}
-    pair(const Raw2 &r) : x(S::bits(r.x)), y(S::bits(r.y)) {}
+    constexpr pair(const _SimS &a, const _SimS &b) : x(a), y(b) {}
+    pair(const Raw2 &r) : x(_SimS::bits(r.x)), y(_SimS::bits(r.y)) {}
     pair(const pair &o) { *(word32 *)this = *(const word32 *)&o; }
     pair &operator=(const pair &o)
     {
@@ -257,11 +257,11 @@ struct pair {
 
 namespace lowp {
 /* ---- the arithmetic, on a scalar type T (its format T::fmt) ---- */
-template <class T> static inline float f(T a) { return T::fmt::to_float(a.__x); }
-template <class T> static inline T rn(float v) { return T::bits(T::fmt::from_float(v, RN)); }
-template <class T> static inline T rn_double(double v) { return T::bits(T::fmt::from_double(v, RN)); }
-template <class T> static inline bool nan(T a) { return T::fmt::is_nan(a.__x); }
-template <class T> static inline T canonical_nan() { return T::bits((uint16_t)T::fmt::nan); }
+template <class _SimT> static inline float f(_SimT a) { return _SimT::fmt::to_float(a.__x); }
+template <class _SimT> static inline _SimT rn(float v) { return _SimT::bits(_SimT::fmt::from_float(v, RN)); }
+template <class _SimT> static inline _SimT rn_double(double v) { return _SimT::bits(_SimT::fmt::from_double(v, RN)); }
+template <class _SimT> static inline bool nan(_SimT a) { return _SimT::fmt::is_nan(a.__x); }
+template <class _SimT> static inline _SimT canonical_nan() { return _SimT::bits((uint16_t)_SimT::fmt::nan); }
 
 /* + - * / in float, rounded once (the header's comment). Where float's result is a subnormal
  * (bfloat16 only) it has fewer than 24 bits, and the argument needs more: a product (16 bits) with
@@ -270,14 +270,14 @@ template <class T> static inline T canonical_nan() { return T::bits((uint16_t)T:
  * 2^-134, a float: it rounds to 0 either way. A sum of two bfloat16 values is a multiple of
  * 2^-133, exact in float. A quotient's distance from a tie of bfloat16 (an odd multiple of 2^-134)
  * is at least about 2^-143, far above float's rounding error there (2^-150). */
-template <class T> static inline T add(T a, T b) { return lowp::rn<T>(lowp::f(a) + lowp::f(b)); }
-template <class T> static inline T sub(T a, T b) { return lowp::rn<T>(lowp::f(a) - lowp::f(b)); }
-template <class T> static inline T mul(T a, T b) { return lowp::rn<T>(lowp::f(a) * lowp::f(b)); }
-template <class T> static inline T div(T a, T b) { return lowp::rn<T>(lowp::f(a) / lowp::f(b)); }
-template <class T> static inline T sqrt(T a) { return lowp::rn<T>(std::sqrt(lowp::f(a))); }
+template <class _SimT> static inline _SimT add(_SimT a, _SimT b) { return lowp::rn<_SimT>(lowp::f(a) + lowp::f(b)); }
+template <class _SimT> static inline _SimT sub(_SimT a, _SimT b) { return lowp::rn<_SimT>(lowp::f(a) - lowp::f(b)); }
+template <class _SimT> static inline _SimT mul(_SimT a, _SimT b) { return lowp::rn<_SimT>(lowp::f(a) * lowp::f(b)); }
+template <class _SimT> static inline _SimT div(_SimT a, _SimT b) { return lowp::rn<_SimT>(lowp::f(a) / lowp::f(b)); }
+template <class _SimT> static inline _SimT sqrt(_SimT a) { return lowp::rn<_SimT>(std::sqrt(lowp::f(a))); }
 /* a b + c: the product is exact in double, the sum rounded to odd (the header's comment) */
-template <class T>
-static inline T fma(T a, T b, T c)
+template <class _SimT>
+static inline _SimT fma(_SimT a, _SimT b, _SimT c)
 {
     const double p = (double)lowp::f(a) * (double)lowp::f(b), q = (double)lowp::f(c), s = p + q;
     if (std::isfinite(s)) {
@@ -288,53 +288,53 @@ static inline T fma(T a, T b, T c)
             u += (err > 0) == (s > 0) ? 1 : (uint64_t)-1;
             double odd;
             std::memcpy(&odd, &u, 8);
-            return lowp::rn_double<T>(odd);
+            return lowp::rn_double<_SimT>(odd);
         }
     }
-    return lowp::rn_double<T>(s);
+    return lowp::rn_double<_SimT>(s);
 }
 /* _sat: clamped to [0, 1], NaN to +0 */
-template <class T>
-static inline T sat(T a)
+template <class _SimT>
+static inline _SimT sat(_SimT a)
 {
     const float v = lowp::f(a);
-    return T::bits(v > 0 ? (v < 1 ? a.__x : T::fmt::from_float(1.0f, RN)) : 0);
+    return _SimT::bits(v > 0 ? (v < 1 ? a.__x : _SimT::fmt::from_float(1.0f, RN)) : 0);
 }
 /* _relu: negative to +0, NaN stays (canonical) */
-template <class T>
-static inline T relu(T a)
+template <class _SimT>
+static inline _SimT relu(_SimT a)
 {
-    return lowp::nan(a) ? lowp::canonical_nan<T>() : lowp::f(a) > 0 ? a : T::bits(0);
+    return lowp::nan(a) ? lowp::canonical_nan<_SimT>() : lowp::f(a) > 0 ? a : _SimT::bits(0);
 }
-template <class T> static inline T neg(T a) { return lowp::nan(a) ? lowp::canonical_nan<T>() : T::bits(a.__x ^ 0x8000u); }
-template <class T> static inline T abs(T a) { return lowp::nan(a) ? lowp::canonical_nan<T>() : T::bits(a.__x & 0x7fffu); }
+template <class _SimT> static inline _SimT neg(_SimT a) { return lowp::nan(a) ? lowp::canonical_nan<_SimT>() : _SimT::bits(a.__x ^ 0x8000u); }
+template <class _SimT> static inline _SimT abs(_SimT a) { return lowp::nan(a) ? lowp::canonical_nan<_SimT>() : _SimT::bits(a.__x & 0x7fffu); }
 /* __hmax/__hmin: NaN only when both are; +0 is the larger zero. The _nan forms: NaN if either is. */
-template <class T>
-static inline T max(T a, T b, bool nan_wins)
+template <class _SimT>
+static inline _SimT max(_SimT a, _SimT b, bool nan_wins)
 {
     if (lowp::nan(a) || lowp::nan(b))
-        return nan_wins || (lowp::nan(a) && lowp::nan(b)) ? lowp::canonical_nan<T>() : lowp::nan(a) ? b : a;
+        return nan_wins || (lowp::nan(a) && lowp::nan(b)) ? lowp::canonical_nan<_SimT>() : lowp::nan(a) ? b : a;
     const float x = lowp::f(a), y = lowp::f(b);
-    return x > y ? a : y > x ? b : T::bits(a.__x & b.__x); /* equal: +0 over -0 */
+    return x > y ? a : y > x ? b : _SimT::bits(a.__x & b.__x); /* equal: +0 over -0 */
 }
-template <class T>
-static inline T min(T a, T b, bool nan_wins)
+template <class _SimT>
+static inline _SimT min(_SimT a, _SimT b, bool nan_wins)
 {
     if (lowp::nan(a) || lowp::nan(b))
-        return nan_wins || (lowp::nan(a) && lowp::nan(b)) ? lowp::canonical_nan<T>() : lowp::nan(a) ? b : a;
+        return nan_wins || (lowp::nan(a) && lowp::nan(b)) ? lowp::canonical_nan<_SimT>() : lowp::nan(a) ? b : a;
     const float x = lowp::f(a), y = lowp::f(b);
-    return x < y ? a : y < x ? b : T::bits(a.__x | b.__x); /* equal: -0 under +0 */
+    return x < y ? a : y < x ? b : _SimT::bits(a.__x | b.__x); /* equal: -0 under +0 */
 }
 /* a math function of double, rounded once */
-template <class T, class Fn>
-static inline T math(T a, Fn fn)
+template <class _SimT, class Fn>
+static inline _SimT math(_SimT a, Fn fn)
 {
-    return lowp::rn_double<T>(fn((double)lowp::f(a)));
+    return lowp::rn_double<_SimT>(fn((double)lowp::f(a)));
 }
 /* the comparisons: ordered (false if either is NaN) and unordered (true if either is) */
 enum cmp { EQ, NE, LT, LE, GT, GE, EQU, NEU, LTU, LEU, GTU, GEU };
-template <class T>
-static inline bool compare(T a, T b, int c)
+template <class _SimT>
+static inline bool compare(_SimT a, _SimT b, int c)
 {
     const float x = lowp::f(a), y = lowp::f(b);
     switch (c) {
@@ -372,28 +372,28 @@ static inline __attribute__((always_inline)) T2 lanes(T2 a, T2 b, T2 c, Op op)
 }
 
 /* ---- atomicAdd: one atomic access of the value's size, the sum computed by the shim ---- */
-template <class T>
+template <class _SimT>
 static uint32_t add_bits(uint32_t old, uint32_t v)
 {
-    return lowp::add(T::bits((uint16_t)old), T::bits((uint16_t)v)).__x;
+    return lowp::add(_SimT::bits((uint16_t)old), _SimT::bits((uint16_t)v)).__x;
 }
 template <class T2>
 static uint32_t add_bits2(uint32_t old, uint32_t v)
 {
-    typedef typename T2::lane S;
-    return (uint32_t)add_bits<S>(old & 0xffff, v & 0xffff) | add_bits<S>(old >> 16, v >> 16) << 16;
+    typedef typename T2::lane _SimS;
+    return (uint32_t)add_bits<_SimS>(old & 0xffff, v & 0xffff) | add_bits<_SimS>(old >> 16, v >> 16) << 16;
 }
-template <class T>
-static inline __attribute__((always_inline)) T atomic_add(T *p, T v)
+template <class _SimT>
+static inline __attribute__((always_inline)) _SimT atomic_add(_SimT *p, _SimT v)
 {
-    return T::bits((uint16_t)sim_atomic_update(p, 2, v.__x, &add_bits<T>));
+    return _SimT::bits((uint16_t)sim_atomic_update(p, 2, v.__x, &add_bits<_SimT>));
 }
 template <class T2>
 static inline __attribute__((always_inline)) T2 atomic_add2(T2 *p, T2 v)
 {
-    typedef typename T2::lane S;
+    typedef typename T2::lane _SimS;
     const uint32_t old = sim_atomic_update(p, 4, (uint32_t)v.x.__x | (uint32_t)v.y.__x << 16, &add_bits2<T2>);
-    return T2(S::bits((uint16_t)old), S::bits((uint16_t)(old >> 16)));
+    return T2(_SimS::bits((uint16_t)old), _SimS::bits((uint16_t)(old >> 16)));
 }
 } // namespace lowp
 } // namespace simtlab
@@ -405,37 +405,37 @@ static inline __attribute__((always_inline)) T2 atomic_add2(T2 *p, T2 v)
 /* the API's functions: inlined always, so that no __half argument passes through the stack (a
  * local access each) */
 #define SIMTLAB_LOWP_FN static inline __attribute__((always_inline))
-#define SIMTLAB_LOWP_MODES(name, T, P, conv)                                                                        \
-    SIMTLAB_LOWP_FN T name##_rn(P v) { return T::bits(T::fmt::conv(v, simtlab::lowp::RN)); }                        \
-    SIMTLAB_LOWP_FN T name##_rz(P v) { return T::bits(T::fmt::conv(v, simtlab::lowp::RZ)); }                        \
-    SIMTLAB_LOWP_FN T name##_rd(P v) { return T::bits(T::fmt::conv(v, simtlab::lowp::RD)); }                        \
-    SIMTLAB_LOWP_FN T name##_ru(P v) { return T::bits(T::fmt::conv(v, simtlab::lowp::RU)); }
-#define SIMTLAB_LOWP_TO_INT(name, T, I)                                                                             \
-    SIMTLAB_LOWP_FN I name##_rn(T a) { return simtlab::lowp::to_int<I>(simtlab::lowp::f(a), simtlab::lowp::RN); }   \
-    SIMTLAB_LOWP_FN I name##_rz(T a) { return simtlab::lowp::to_int<I>(simtlab::lowp::f(a), simtlab::lowp::RZ); }   \
-    SIMTLAB_LOWP_FN I name##_rd(T a) { return simtlab::lowp::to_int<I>(simtlab::lowp::f(a), simtlab::lowp::RD); }   \
-    SIMTLAB_LOWP_FN I name##_ru(T a) { return simtlab::lowp::to_int<I>(simtlab::lowp::f(a), simtlab::lowp::RU); }
+#define SIMTLAB_LOWP_MODES(name, _SimT, _SimP, conv)                                                                        \
+    SIMTLAB_LOWP_FN _SimT name##_rn(_SimP v) { return _SimT::bits(_SimT::fmt::conv(v, simtlab::lowp::RN)); }                        \
+    SIMTLAB_LOWP_FN _SimT name##_rz(_SimP v) { return _SimT::bits(_SimT::fmt::conv(v, simtlab::lowp::RZ)); }                        \
+    SIMTLAB_LOWP_FN _SimT name##_rd(_SimP v) { return _SimT::bits(_SimT::fmt::conv(v, simtlab::lowp::RD)); }                        \
+    SIMTLAB_LOWP_FN _SimT name##_ru(_SimP v) { return _SimT::bits(_SimT::fmt::conv(v, simtlab::lowp::RU)); }
+#define SIMTLAB_LOWP_TO_INT(name, _SimT, _SimI)                                                                             \
+    SIMTLAB_LOWP_FN _SimI name##_rn(_SimT a) { return simtlab::lowp::to_int<_SimI>(simtlab::lowp::f(a), simtlab::lowp::RN); }   \
+    SIMTLAB_LOWP_FN _SimI name##_rz(_SimT a) { return simtlab::lowp::to_int<_SimI>(simtlab::lowp::f(a), simtlab::lowp::RZ); }   \
+    SIMTLAB_LOWP_FN _SimI name##_rd(_SimT a) { return simtlab::lowp::to_int<_SimI>(simtlab::lowp::f(a), simtlab::lowp::RD); }   \
+    SIMTLAB_LOWP_FN _SimI name##_ru(_SimT a) { return simtlab::lowp::to_int<_SimI>(simtlab::lowp::f(a), simtlab::lowp::RU); }
 /* name(a, b) and its pair form name2(a, b), from the expression `expr` of a and b */
-#define SIMTLAB_LOWP_BINARY(name, name2, T, T2, expr)                                                               \
-    SIMTLAB_LOWP_FN T name(T a, T b) { return expr; }                                                               \
-    SIMTLAB_LOWP_FN T2 name2(T2 a, T2 b) { return simtlab::lowp::lanes(a, b, [](T a, T b) { return expr; }); }
-#define SIMTLAB_LOWP_TERNARY(name, name2, T, T2, expr)                                                              \
-    SIMTLAB_LOWP_FN T name(T a, T b, T c) { return expr; }                                                          \
+#define SIMTLAB_LOWP_BINARY(name, name2, _SimT, T2, expr)                                                               \
+    SIMTLAB_LOWP_FN _SimT name(_SimT a, _SimT b) { return expr; }                                                               \
+    SIMTLAB_LOWP_FN T2 name2(T2 a, T2 b) { return simtlab::lowp::lanes(a, b, [](_SimT a, _SimT b) { return expr; }); }
+#define SIMTLAB_LOWP_TERNARY(name, name2, _SimT, T2, expr)                                                              \
+    SIMTLAB_LOWP_FN _SimT name(_SimT a, _SimT b, _SimT c) { return expr; }                                                          \
     SIMTLAB_LOWP_FN T2 name2(T2 a, T2 b, T2 c)                                                                      \
     {                                                                                                               \
-        return simtlab::lowp::lanes(a, b, c, [](T a, T b, T c) { return expr; });                                   \
+        return simtlab::lowp::lanes(a, b, c, [](_SimT a, _SimT b, _SimT c) { return expr; });                                   \
     }
-#define SIMTLAB_LOWP_UNARY(name, name2, T, T2, expr)                                                                \
-    SIMTLAB_LOWP_FN T name(T a) { return expr; }                                                                    \
-    SIMTLAB_LOWP_FN T2 name2(T2 a) { return simtlab::lowp::lanes(a, [](T a) { return expr; }); }
-#define SIMTLAB_LOWP_MATH(name, T, T2, fn)                                                                          \
-    SIMTLAB_LOWP_UNARY(h##name, h2##name, T, T2, simtlab::lowp::math(a, [](double x) { return fn; }))
+#define SIMTLAB_LOWP_UNARY(name, name2, _SimT, T2, expr)                                                                \
+    SIMTLAB_LOWP_FN _SimT name(_SimT a) { return expr; }                                                                    \
+    SIMTLAB_LOWP_FN T2 name2(T2 a) { return simtlab::lowp::lanes(a, [](_SimT a) { return expr; }); }
+#define SIMTLAB_LOWP_MATH(name, _SimT, T2, fn)                                                                          \
+    SIMTLAB_LOWP_UNARY(h##name, h2##name, _SimT, T2, simtlab::lowp::math(a, [](double x) { return fn; }))
 /* __heq (bool), __heq2 (1.0 or 0.0 a lane), __hbeq2 (both lanes), __heq2_mask (0xffff a lane) */
-#define SIMTLAB_LOWP_CMP(name, T, T2, c)                                                                            \
-    SIMTLAB_LOWP_FN bool __h##name(T a, T b) { return simtlab::lowp::compare(a, b, simtlab::lowp::c); }             \
+#define SIMTLAB_LOWP_CMP(name, _SimT, T2, c)                                                                            \
+    SIMTLAB_LOWP_FN bool __h##name(_SimT a, _SimT b) { return simtlab::lowp::compare(a, b, simtlab::lowp::c); }             \
     SIMTLAB_LOWP_FN T2 __h##name##2(T2 a, T2 b)                                                                     \
     {                                                                                                               \
-        return simtlab::lowp::lanes(a, b, [](T a, T b) { return T(__h##name(a, b) ? 1.0f : 0.0f); });               \
+        return simtlab::lowp::lanes(a, b, [](_SimT a, _SimT b) { return _SimT(__h##name(a, b) ? 1.0f : 0.0f); });               \
     }                                                                                                               \
     SIMTLAB_LOWP_FN bool __hb##name##2(T2 a, T2 b) { return __h##name(a.x, b.x) && __h##name(a.y, b.y); }           \
     SIMTLAB_LOWP_FN unsigned __h##name##2_mask(T2 a, T2 b)                                                          \
@@ -443,159 +443,159 @@ static inline __attribute__((always_inline)) T2 atomic_add2(T2 *p, T2 v)
         return (__h##name(a.x, b.x) ? 0xffffu : 0u) | (__h##name(a.y, b.y) ? 0xffff0000u : 0u);                     \
     }
 
-#define SIMTLAB_LOWP_API(T, T2, N, N2)                                                                              \
+#define SIMTLAB_LOWP_API(_SimT, T2, _SimN, N2)                                                                              \
     /* conversions */                                                                                               \
-    SIMTLAB_LOWP_FN T __float2##N(float f) { return T(f); }                                                         \
-    SIMTLAB_LOWP_MODES(__float2##N, T, float, from_float)                                                           \
-    SIMTLAB_LOWP_FN T __double2##N(double d) { return T(d); }                                                       \
-    SIMTLAB_LOWP_FN float __##N##2float(T a) { return simtlab::lowp::f(a); }                                        \
+    SIMTLAB_LOWP_FN _SimT __float2##_SimN(float f) { return _SimT(f); }                                                         \
+    SIMTLAB_LOWP_MODES(__float2##_SimN, _SimT, float, from_float)                                                           \
+    SIMTLAB_LOWP_FN _SimT __double2##_SimN(double d) { return _SimT(d); }                                                       \
+    SIMTLAB_LOWP_FN float __##_SimN##2float(_SimT a) { return simtlab::lowp::f(a); }                                        \
     SIMTLAB_LOWP_FN float __low2float(T2 a) { return simtlab::lowp::f(a.x); }                                       \
     SIMTLAB_LOWP_FN float __high2float(T2 a) { return simtlab::lowp::f(a.y); }                                      \
-    SIMTLAB_LOWP_FN T2 __float2##N2##_rn(float f) { return T2(T(f), T(f)); }                                        \
-    SIMTLAB_LOWP_FN T2 __floats2##N2##_rn(float a, float b) { return T2(T(a), T(b)); }                              \
-    SIMTLAB_LOWP_FN T2 __float22##N2##_rn(float2 v) { return T2(T(v.x), T(v.y)); }                                  \
+    SIMTLAB_LOWP_FN T2 __float2##N2##_rn(float f) { return T2(_SimT(f), _SimT(f)); }                                        \
+    SIMTLAB_LOWP_FN T2 __floats2##N2##_rn(float a, float b) { return T2(_SimT(a), _SimT(b)); }                              \
+    SIMTLAB_LOWP_FN T2 __float22##N2##_rn(float2 v) { return T2(_SimT(v.x), _SimT(v.y)); }                                  \
     SIMTLAB_LOWP_FN float2 __##N2##2float2(T2 a)                                                                    \
     {                                                                                                               \
         return make_float2(simtlab::lowp::f(a.x), simtlab::lowp::f(a.y));                                           \
     }                                                                                                               \
-    SIMTLAB_LOWP_FN T2 make_##N2(T a, T b) { return T2(a, b); }                                                     \
-    SIMTLAB_LOWP_FN T2 __halves2##N2(T a, T b) { return T2(a, b); }                                                 \
-    SIMTLAB_LOWP_FN T2 __##N##2##N2(T a) { return T2(a, a); }                                                       \
-    SIMTLAB_LOWP_FN T __low2##N(T2 a) { return a.x; }                                                               \
-    SIMTLAB_LOWP_FN T __high2##N(T2 a) { return a.y; }                                                              \
+    SIMTLAB_LOWP_FN T2 make_##N2(_SimT a, _SimT b) { return T2(a, b); }                                                     \
+    SIMTLAB_LOWP_FN T2 __halves2##N2(_SimT a, _SimT b) { return T2(a, b); }                                                 \
+    SIMTLAB_LOWP_FN T2 __##_SimN##2##N2(_SimT a) { return T2(a, a); }                                                       \
+    SIMTLAB_LOWP_FN _SimT __low2##_SimN(T2 a) { return a.x; }                                                               \
+    SIMTLAB_LOWP_FN _SimT __high2##_SimN(T2 a) { return a.y; }                                                              \
     SIMTLAB_LOWP_FN T2 __low2##N2(T2 a) { return T2(a.x, a.x); }                                                    \
     SIMTLAB_LOWP_FN T2 __high2##N2(T2 a) { return T2(a.y, a.y); }                                                   \
     SIMTLAB_LOWP_FN T2 __lows2##N2(T2 a, T2 b) { return T2(a.x, b.x); }                                             \
     SIMTLAB_LOWP_FN T2 __highs2##N2(T2 a, T2 b) { return T2(a.y, b.y); }                                            \
     SIMTLAB_LOWP_FN T2 __lowhigh2highlow(T2 a) { return T2(a.y, a.x); }                                             \
-    SIMTLAB_LOWP_MODES(__int2##N, T, int, from_int)                                                                 \
-    SIMTLAB_LOWP_MODES(__uint2##N, T, unsigned, from_uint)                                                          \
-    SIMTLAB_LOWP_MODES(__short2##N, T, short, from_int)                                                             \
-    SIMTLAB_LOWP_MODES(__ushort2##N, T, unsigned short, from_uint)                                                  \
-    SIMTLAB_LOWP_MODES(__ll2##N, T, long long, from_int)                                                            \
-    SIMTLAB_LOWP_MODES(__ull2##N, T, unsigned long long, from_uint)                                                 \
-    SIMTLAB_LOWP_TO_INT(__##N##2int, T, int)                                                                        \
-    SIMTLAB_LOWP_TO_INT(__##N##2uint, T, unsigned)                                                                  \
-    SIMTLAB_LOWP_TO_INT(__##N##2short, T, short)                                                                    \
-    SIMTLAB_LOWP_TO_INT(__##N##2ushort, T, unsigned short)                                                          \
-    SIMTLAB_LOWP_TO_INT(__##N##2ll, T, long long)                                                                   \
-    SIMTLAB_LOWP_TO_INT(__##N##2ull, T, unsigned long long)                                                         \
-    SIMTLAB_LOWP_FN signed char __##N##2char_rz(T a)                                                                \
+    SIMTLAB_LOWP_MODES(__int2##_SimN, _SimT, int, from_int)                                                                 \
+    SIMTLAB_LOWP_MODES(__uint2##_SimN, _SimT, unsigned, from_uint)                                                          \
+    SIMTLAB_LOWP_MODES(__short2##_SimN, _SimT, short, from_int)                                                             \
+    SIMTLAB_LOWP_MODES(__ushort2##_SimN, _SimT, unsigned short, from_uint)                                                  \
+    SIMTLAB_LOWP_MODES(__ll2##_SimN, _SimT, long long, from_int)                                                            \
+    SIMTLAB_LOWP_MODES(__ull2##_SimN, _SimT, unsigned long long, from_uint)                                                 \
+    SIMTLAB_LOWP_TO_INT(__##_SimN##2int, _SimT, int)                                                                        \
+    SIMTLAB_LOWP_TO_INT(__##_SimN##2uint, _SimT, unsigned)                                                                  \
+    SIMTLAB_LOWP_TO_INT(__##_SimN##2short, _SimT, short)                                                                    \
+    SIMTLAB_LOWP_TO_INT(__##_SimN##2ushort, _SimT, unsigned short)                                                          \
+    SIMTLAB_LOWP_TO_INT(__##_SimN##2ll, _SimT, long long)                                                                   \
+    SIMTLAB_LOWP_TO_INT(__##_SimN##2ull, _SimT, unsigned long long)                                                         \
+    SIMTLAB_LOWP_FN signed char __##_SimN##2char_rz(_SimT a)                                                                \
     {                                                                                                               \
         return simtlab::lowp::to_int<signed char>(simtlab::lowp::f(a), simtlab::lowp::RZ);                          \
     }                                                                                                               \
-    SIMTLAB_LOWP_FN unsigned char __##N##2uchar_rz(T a)                                                             \
+    SIMTLAB_LOWP_FN unsigned char __##_SimN##2uchar_rz(_SimT a)                                                             \
     {                                                                                                               \
         return simtlab::lowp::to_int<unsigned char>(simtlab::lowp::f(a), simtlab::lowp::RZ);                        \
     }                                                                                                               \
-    SIMTLAB_LOWP_FN short __##N##_as_short(T a) { return (short)a.__x; }                                            \
-    SIMTLAB_LOWP_FN unsigned short __##N##_as_ushort(T a) { return a.__x; }                                         \
-    SIMTLAB_LOWP_FN T __short_as_##N(short v) { return T::bits((uint16_t)v); }                                      \
-    SIMTLAB_LOWP_FN T __ushort_as_##N(unsigned short v) { return T::bits(v); }                                      \
+    SIMTLAB_LOWP_FN short __##_SimN##_as_short(_SimT a) { return (short)a.__x; }                                            \
+    SIMTLAB_LOWP_FN unsigned short __##_SimN##_as_ushort(_SimT a) { return a.__x; }                                         \
+    SIMTLAB_LOWP_FN _SimT __short_as_##_SimN(short v) { return _SimT::bits((uint16_t)v); }                                      \
+    SIMTLAB_LOWP_FN _SimT __ushort_as_##_SimN(unsigned short v) { return _SimT::bits(v); }                                      \
     /* arithmetic: __hadd and __hadd2 & co. (the _rn forms: the same here, never contracted) */                     \
-    SIMTLAB_LOWP_BINARY(__hadd, __hadd2, T, T2, simtlab::lowp::add(a, b))                                           \
-    SIMTLAB_LOWP_BINARY(__hsub, __hsub2, T, T2, simtlab::lowp::sub(a, b))                                           \
-    SIMTLAB_LOWP_BINARY(__hmul, __hmul2, T, T2, simtlab::lowp::mul(a, b))                                           \
-    SIMTLAB_LOWP_BINARY(__hdiv, __h2div, T, T2, simtlab::lowp::div(a, b))                                           \
-    SIMTLAB_LOWP_BINARY(__hadd_rn, __hadd2_rn, T, T2, simtlab::lowp::add(a, b))                                     \
-    SIMTLAB_LOWP_BINARY(__hsub_rn, __hsub2_rn, T, T2, simtlab::lowp::sub(a, b))                                     \
-    SIMTLAB_LOWP_BINARY(__hmul_rn, __hmul2_rn, T, T2, simtlab::lowp::mul(a, b))                                     \
-    SIMTLAB_LOWP_BINARY(__hadd_sat, __hadd2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::add(a, b)))               \
-    SIMTLAB_LOWP_BINARY(__hsub_sat, __hsub2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::sub(a, b)))               \
-    SIMTLAB_LOWP_BINARY(__hmul_sat, __hmul2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::mul(a, b)))               \
-    SIMTLAB_LOWP_BINARY(__hmax, __hmax2, T, T2, simtlab::lowp::max(a, b, false))                                    \
-    SIMTLAB_LOWP_BINARY(__hmin, __hmin2, T, T2, simtlab::lowp::min(a, b, false))                                    \
-    SIMTLAB_LOWP_BINARY(__hmax_nan, __hmax2_nan, T, T2, simtlab::lowp::max(a, b, true))                             \
-    SIMTLAB_LOWP_BINARY(__hmin_nan, __hmin2_nan, T, T2, simtlab::lowp::min(a, b, true))                             \
-    SIMTLAB_LOWP_UNARY(__hneg, __hneg2, T, T2, simtlab::lowp::neg(a))                                               \
-    SIMTLAB_LOWP_UNARY(__habs, __habs2, T, T2, simtlab::lowp::abs(a))                                               \
-    SIMTLAB_LOWP_TERNARY(__hfma, __hfma2, T, T2, simtlab::lowp::fma(a, b, c))                                       \
-    SIMTLAB_LOWP_TERNARY(__hfma_sat, __hfma2_sat, T, T2, simtlab::lowp::sat(simtlab::lowp::fma(a, b, c)))           \
-    SIMTLAB_LOWP_TERNARY(__hfma_relu, __hfma2_relu, T, T2, simtlab::lowp::relu(simtlab::lowp::fma(a, b, c)))        \
+    SIMTLAB_LOWP_BINARY(__hadd, __hadd2, _SimT, T2, simtlab::lowp::add(a, b))                                           \
+    SIMTLAB_LOWP_BINARY(__hsub, __hsub2, _SimT, T2, simtlab::lowp::sub(a, b))                                           \
+    SIMTLAB_LOWP_BINARY(__hmul, __hmul2, _SimT, T2, simtlab::lowp::mul(a, b))                                           \
+    SIMTLAB_LOWP_BINARY(__hdiv, __h2div, _SimT, T2, simtlab::lowp::div(a, b))                                           \
+    SIMTLAB_LOWP_BINARY(__hadd_rn, __hadd2_rn, _SimT, T2, simtlab::lowp::add(a, b))                                     \
+    SIMTLAB_LOWP_BINARY(__hsub_rn, __hsub2_rn, _SimT, T2, simtlab::lowp::sub(a, b))                                     \
+    SIMTLAB_LOWP_BINARY(__hmul_rn, __hmul2_rn, _SimT, T2, simtlab::lowp::mul(a, b))                                     \
+    SIMTLAB_LOWP_BINARY(__hadd_sat, __hadd2_sat, _SimT, T2, simtlab::lowp::sat(simtlab::lowp::add(a, b)))               \
+    SIMTLAB_LOWP_BINARY(__hsub_sat, __hsub2_sat, _SimT, T2, simtlab::lowp::sat(simtlab::lowp::sub(a, b)))               \
+    SIMTLAB_LOWP_BINARY(__hmul_sat, __hmul2_sat, _SimT, T2, simtlab::lowp::sat(simtlab::lowp::mul(a, b)))               \
+    SIMTLAB_LOWP_BINARY(__hmax, __hmax2, _SimT, T2, simtlab::lowp::max(a, b, false))                                    \
+    SIMTLAB_LOWP_BINARY(__hmin, __hmin2, _SimT, T2, simtlab::lowp::min(a, b, false))                                    \
+    SIMTLAB_LOWP_BINARY(__hmax_nan, __hmax2_nan, _SimT, T2, simtlab::lowp::max(a, b, true))                             \
+    SIMTLAB_LOWP_BINARY(__hmin_nan, __hmin2_nan, _SimT, T2, simtlab::lowp::min(a, b, true))                             \
+    SIMTLAB_LOWP_UNARY(__hneg, __hneg2, _SimT, T2, simtlab::lowp::neg(a))                                               \
+    SIMTLAB_LOWP_UNARY(__habs, __habs2, _SimT, T2, simtlab::lowp::abs(a))                                               \
+    SIMTLAB_LOWP_TERNARY(__hfma, __hfma2, _SimT, T2, simtlab::lowp::fma(a, b, c))                                       \
+    SIMTLAB_LOWP_TERNARY(__hfma_sat, __hfma2_sat, _SimT, T2, simtlab::lowp::sat(simtlab::lowp::fma(a, b, c)))           \
+    SIMTLAB_LOWP_TERNARY(__hfma_relu, __hfma2_relu, _SimT, T2, simtlab::lowp::relu(simtlab::lowp::fma(a, b, c)))        \
     /* (a.x + i a.y)(b.x + i b.y) + (c.x + i c.y) in four fmas, as CUDA's */                                        \
     SIMTLAB_LOWP_FN T2 __hcmadd(T2 a, T2 b, T2 c)                                                                   \
     {                                                                                                               \
         return T2(__hfma(__hneg(a.y), b.y, __hfma(a.x, b.x, c.x)), __hfma(a.y, b.x, __hfma(a.x, b.y, c.y)));        \
     }                                                                                                               \
     /* comparisons */                                                                                               \
-    SIMTLAB_LOWP_CMP(eq, T, T2, EQ)                                                                                 \
-    SIMTLAB_LOWP_CMP(ne, T, T2, NE)                                                                                 \
-    SIMTLAB_LOWP_CMP(lt, T, T2, LT)                                                                                 \
-    SIMTLAB_LOWP_CMP(le, T, T2, LE)                                                                                 \
-    SIMTLAB_LOWP_CMP(gt, T, T2, GT)                                                                                 \
-    SIMTLAB_LOWP_CMP(ge, T, T2, GE)                                                                                 \
-    SIMTLAB_LOWP_CMP(equ, T, T2, EQU)                                                                               \
-    SIMTLAB_LOWP_CMP(neu, T, T2, NEU)                                                                               \
-    SIMTLAB_LOWP_CMP(ltu, T, T2, LTU)                                                                               \
-    SIMTLAB_LOWP_CMP(leu, T, T2, LEU)                                                                               \
-    SIMTLAB_LOWP_CMP(gtu, T, T2, GTU)                                                                               \
-    SIMTLAB_LOWP_CMP(geu, T, T2, GEU)                                                                               \
-    SIMTLAB_LOWP_FN bool __hisnan(T a) { return simtlab::lowp::nan(a); }                                            \
+    SIMTLAB_LOWP_CMP(eq, _SimT, T2, EQ)                                                                                 \
+    SIMTLAB_LOWP_CMP(ne, _SimT, T2, NE)                                                                                 \
+    SIMTLAB_LOWP_CMP(lt, _SimT, T2, LT)                                                                                 \
+    SIMTLAB_LOWP_CMP(le, _SimT, T2, LE)                                                                                 \
+    SIMTLAB_LOWP_CMP(gt, _SimT, T2, GT)                                                                                 \
+    SIMTLAB_LOWP_CMP(ge, _SimT, T2, GE)                                                                                 \
+    SIMTLAB_LOWP_CMP(equ, _SimT, T2, EQU)                                                                               \
+    SIMTLAB_LOWP_CMP(neu, _SimT, T2, NEU)                                                                               \
+    SIMTLAB_LOWP_CMP(ltu, _SimT, T2, LTU)                                                                               \
+    SIMTLAB_LOWP_CMP(leu, _SimT, T2, LEU)                                                                               \
+    SIMTLAB_LOWP_CMP(gtu, _SimT, T2, GTU)                                                                               \
+    SIMTLAB_LOWP_CMP(geu, _SimT, T2, GEU)                                                                               \
+    SIMTLAB_LOWP_FN bool __hisnan(_SimT a) { return simtlab::lowp::nan(a); }                                            \
     SIMTLAB_LOWP_FN T2 __hisnan2(T2 a)                                                                              \
     {                                                                                                               \
-        return simtlab::lowp::lanes(a, [](T a) { return T(__hisnan(a) ? 1.0f : 0.0f); });                           \
+        return simtlab::lowp::lanes(a, [](_SimT a) { return _SimT(__hisnan(a) ? 1.0f : 0.0f); });                           \
     }                                                                                                               \
-    SIMTLAB_LOWP_FN int __hisinf(T a) { return (a.__x & 0x7fffu) != T::fmt::inf ? 0 : a.__x >> 15 ? -1 : 1; }       \
+    SIMTLAB_LOWP_FN int __hisinf(_SimT a) { return (a.__x & 0x7fffu) != _SimT::fmt::inf ? 0 : a.__x >> 15 ? -1 : 1; }       \
     /* math: sqrt and 1/x in float (correctly rounded), the rest in double, rounded once */                         \
-    SIMTLAB_LOWP_UNARY(hsqrt, h2sqrt, T, T2, simtlab::lowp::sqrt(a))                                                \
-    SIMTLAB_LOWP_UNARY(hrcp, h2rcp, T, T2, simtlab::lowp::div(T(1.0f), a))                                          \
-    SIMTLAB_LOWP_MATH(rsqrt, T, T2, 1.0 / std::sqrt(x))                                                             \
-    SIMTLAB_LOWP_MATH(exp, T, T2, std::exp(x))                                                                      \
-    SIMTLAB_LOWP_MATH(exp2, T, T2, std::exp2(x))                                                                    \
-    SIMTLAB_LOWP_MATH(exp10, T, T2, std::pow(10.0, x))                                                              \
-    SIMTLAB_LOWP_MATH(log, T, T2, std::log(x))                                                                      \
-    SIMTLAB_LOWP_MATH(log2, T, T2, std::log2(x))                                                                    \
-    SIMTLAB_LOWP_MATH(log10, T, T2, std::log10(x))                                                                  \
-    SIMTLAB_LOWP_MATH(sin, T, T2, std::sin(x))                                                                      \
-    SIMTLAB_LOWP_MATH(cos, T, T2, std::cos(x))                                                                      \
-    SIMTLAB_LOWP_MATH(tanh, T, T2, std::tanh(x))                                                                    \
-    SIMTLAB_LOWP_MATH(tanh_approx, T, T2, std::tanh(x))                                                             \
-    SIMTLAB_LOWP_MATH(ceil, T, T2, std::ceil(x))                                                                    \
-    SIMTLAB_LOWP_MATH(floor, T, T2, std::floor(x))                                                                  \
-    SIMTLAB_LOWP_MATH(trunc, T, T2, std::trunc(x))                                                                  \
-    SIMTLAB_LOWP_MATH(rint, T, T2, __builtin_roundeven(x))                                                          \
+    SIMTLAB_LOWP_UNARY(hsqrt, h2sqrt, _SimT, T2, simtlab::lowp::sqrt(a))                                                \
+    SIMTLAB_LOWP_UNARY(hrcp, h2rcp, _SimT, T2, simtlab::lowp::div(_SimT(1.0f), a))                                          \
+    SIMTLAB_LOWP_MATH(rsqrt, _SimT, T2, 1.0 / std::sqrt(x))                                                             \
+    SIMTLAB_LOWP_MATH(exp, _SimT, T2, std::exp(x))                                                                      \
+    SIMTLAB_LOWP_MATH(exp2, _SimT, T2, std::exp2(x))                                                                    \
+    SIMTLAB_LOWP_MATH(exp10, _SimT, T2, std::pow(10.0, x))                                                              \
+    SIMTLAB_LOWP_MATH(log, _SimT, T2, std::log(x))                                                                      \
+    SIMTLAB_LOWP_MATH(log2, _SimT, T2, std::log2(x))                                                                    \
+    SIMTLAB_LOWP_MATH(log10, _SimT, T2, std::log10(x))                                                                  \
+    SIMTLAB_LOWP_MATH(sin, _SimT, T2, std::sin(x))                                                                      \
+    SIMTLAB_LOWP_MATH(cos, _SimT, T2, std::cos(x))                                                                      \
+    SIMTLAB_LOWP_MATH(tanh, _SimT, T2, std::tanh(x))                                                                    \
+    SIMTLAB_LOWP_MATH(tanh_approx, _SimT, T2, std::tanh(x))                                                             \
+    SIMTLAB_LOWP_MATH(ceil, _SimT, T2, std::ceil(x))                                                                    \
+    SIMTLAB_LOWP_MATH(floor, _SimT, T2, std::floor(x))                                                                  \
+    SIMTLAB_LOWP_MATH(trunc, _SimT, T2, std::trunc(x))                                                                  \
+    SIMTLAB_LOWP_MATH(rint, _SimT, T2, __builtin_roundeven(x))                                                          \
     /* atomics (sm_70 on for T, sm_60 for T2 with half; sm_80 for bfloat16) */                                      \
-    SIMTLAB_LOWP_FN T atomicAdd(T *p, T v) { return simtlab::lowp::atomic_add(p, v); }                              \
+    SIMTLAB_LOWP_FN _SimT atomicAdd(_SimT *p, _SimT v) { return simtlab::lowp::atomic_add(p, v); }                              \
     SIMTLAB_LOWP_FN T2 atomicAdd(T2 *p, T2 v) { return simtlab::lowp::atomic_add2(p, v); }
 
 /* CUDA's operators on T (ADD & co. its functions, ONE its 1.0), comparisons aside */
-#define SIMTLAB_LOWP_ARITH(T, ADD, SUB, MUL, DIV, NEG, ONE)                                                         \
-    SIMTLAB_LOWP_FN T operator+(const T &a, const T &b) { return ADD(a, b); }                                       \
-    SIMTLAB_LOWP_FN T operator-(const T &a, const T &b) { return SUB(a, b); }                                       \
-    SIMTLAB_LOWP_FN T operator*(const T &a, const T &b) { return MUL(a, b); }                                       \
-    SIMTLAB_LOWP_FN T operator/(const T &a, const T &b) { return DIV(a, b); }                                       \
-    SIMTLAB_LOWP_FN T &operator+=(T &a, const T &b) { return a = ADD(a, b); }                                       \
-    SIMTLAB_LOWP_FN T &operator-=(T &a, const T &b) { return a = SUB(a, b); }                                       \
-    SIMTLAB_LOWP_FN T &operator*=(T &a, const T &b) { return a = MUL(a, b); }                                       \
-    SIMTLAB_LOWP_FN T &operator/=(T &a, const T &b) { return a = DIV(a, b); }                                       \
-    SIMTLAB_LOWP_FN T &operator++(T &a) { return a = ADD(a, ONE); }                                                 \
-    SIMTLAB_LOWP_FN T &operator--(T &a) { return a = SUB(a, ONE); }                                                 \
-    SIMTLAB_LOWP_FN T operator++(T &a, int)                                                                         \
+#define SIMTLAB_LOWP_ARITH(_SimT, ADD, SUB, MUL, DIV, NEG, ONE)                                                         \
+    SIMTLAB_LOWP_FN _SimT operator+(const _SimT &a, const _SimT &b) { return ADD(a, b); }                                       \
+    SIMTLAB_LOWP_FN _SimT operator-(const _SimT &a, const _SimT &b) { return SUB(a, b); }                                       \
+    SIMTLAB_LOWP_FN _SimT operator*(const _SimT &a, const _SimT &b) { return MUL(a, b); }                                       \
+    SIMTLAB_LOWP_FN _SimT operator/(const _SimT &a, const _SimT &b) { return DIV(a, b); }                                       \
+    SIMTLAB_LOWP_FN _SimT &operator+=(_SimT &a, const _SimT &b) { return a = ADD(a, b); }                                       \
+    SIMTLAB_LOWP_FN _SimT &operator-=(_SimT &a, const _SimT &b) { return a = SUB(a, b); }                                       \
+    SIMTLAB_LOWP_FN _SimT &operator*=(_SimT &a, const _SimT &b) { return a = MUL(a, b); }                                       \
+    SIMTLAB_LOWP_FN _SimT &operator/=(_SimT &a, const _SimT &b) { return a = DIV(a, b); }                                       \
+    SIMTLAB_LOWP_FN _SimT &operator++(_SimT &a) { return a = ADD(a, ONE); }                                                 \
+    SIMTLAB_LOWP_FN _SimT &operator--(_SimT &a) { return a = SUB(a, ONE); }                                                 \
+    SIMTLAB_LOWP_FN _SimT operator++(_SimT &a, int)                                                                         \
     {                                                                                                               \
-        const T old = a;                                                                                            \
+        const _SimT old = a;                                                                                            \
         a = ADD(a, ONE);                                                                                            \
         return old;                                                                                                 \
     }                                                                                                               \
-    SIMTLAB_LOWP_FN T operator--(T &a, int)                                                                         \
+    SIMTLAB_LOWP_FN _SimT operator--(_SimT &a, int)                                                                         \
     {                                                                                                               \
-        const T old = a;                                                                                            \
+        const _SimT old = a;                                                                                            \
         a = SUB(a, ONE);                                                                                            \
         return old;                                                                                                 \
     }                                                                                                               \
-    SIMTLAB_LOWP_FN T operator+(const T &a) { return a; }                                                           \
-    SIMTLAB_LOWP_FN T operator-(const T &a) { return NEG(a); }
+    SIMTLAB_LOWP_FN _SimT operator+(const _SimT &a) { return a; }                                                           \
+    SIMTLAB_LOWP_FN _SimT operator-(const _SimT &a) { return NEG(a); }
 /* the comparisons (CUDA's: != is unordered, true with a NaN, the others ordered; on a pair, true
  * when both lanes are): EQ & co. the functions' names */
-#define SIMTLAB_LOWP_COMPARE(T, EQ, NEU, LT, LE, GT, GE)                                                            \
-    SIMTLAB_LOWP_FN bool operator==(const T &a, const T &b) { return EQ(a, b); }                                    \
-    SIMTLAB_LOWP_FN bool operator!=(const T &a, const T &b) { return NEU(a, b); }                                   \
-    SIMTLAB_LOWP_FN bool operator<(const T &a, const T &b) { return LT(a, b); }                                     \
-    SIMTLAB_LOWP_FN bool operator<=(const T &a, const T &b) { return LE(a, b); }                                    \
-    SIMTLAB_LOWP_FN bool operator>(const T &a, const T &b) { return GT(a, b); }                                     \
-    SIMTLAB_LOWP_FN bool operator>=(const T &a, const T &b) { return GE(a, b); }
-#define SIMTLAB_LOWP_OPERATORS(T)                                                                                   \
-    SIMTLAB_LOWP_ARITH(T, __hadd, __hsub, __hmul, __hdiv, __hneg, T(1.0f))                                          \
-    SIMTLAB_LOWP_COMPARE(T, __heq, __hneu, __hlt, __hle, __hgt, __hge)
+#define SIMTLAB_LOWP_COMPARE(_SimT, EQ, NEU, LT, LE, GT, GE)                                                            \
+    SIMTLAB_LOWP_FN bool operator==(const _SimT &a, const _SimT &b) { return EQ(a, b); }                                    \
+    SIMTLAB_LOWP_FN bool operator!=(const _SimT &a, const _SimT &b) { return NEU(a, b); }                                   \
+    SIMTLAB_LOWP_FN bool operator<(const _SimT &a, const _SimT &b) { return LT(a, b); }                                     \
+    SIMTLAB_LOWP_FN bool operator<=(const _SimT &a, const _SimT &b) { return LE(a, b); }                                    \
+    SIMTLAB_LOWP_FN bool operator>(const _SimT &a, const _SimT &b) { return GT(a, b); }                                     \
+    SIMTLAB_LOWP_FN bool operator>=(const _SimT &a, const _SimT &b) { return GE(a, b); }
+#define SIMTLAB_LOWP_OPERATORS(_SimT)                                                                                   \
+    SIMTLAB_LOWP_ARITH(_SimT, __hadd, __hsub, __hmul, __hdiv, __hneg, _SimT(1.0f))                                          \
+    SIMTLAB_LOWP_COMPARE(_SimT, __heq, __hneu, __hlt, __hle, __hgt, __hge)
 #define SIMTLAB_LOWP_OPERATORS2(T2)                                                                                 \
     SIMTLAB_LOWP_ARITH(T2, __hadd2, __hsub2, __hmul2, __h2div, __hneg2, T2(1.0f, 1.0f))                             \
     SIMTLAB_LOWP_COMPARE(T2, __hbeq2, __hbneu2, __hblt2, __hble2, __hbgt2, __hbge2)

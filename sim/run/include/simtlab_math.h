@@ -39,8 +39,8 @@ namespace simtlab {
  * and nothing computed from it can start before the asm */
 static inline __attribute__((always_inline)) void opaque(float &v) { asm volatile("" : SIMTLAB_FP_REG(v)); }
 static inline __attribute__((always_inline)) void opaque(double &v) { asm volatile("" : SIMTLAB_FP_REG(v)); }
-template <class T>
-static inline __attribute__((always_inline)) void opaque(T &v) /* an integer */
+template <class _SimT>
+static inline __attribute__((always_inline)) void opaque(_SimT &v) /* an integer */
 {
     asm volatile("" : "+r"(v));
 }
@@ -48,51 +48,51 @@ static inline __attribute__((always_inline)) void opaque(T &v) /* an integer */
  * The operands pass through opaque() after the switch and the result before the switch back:
  * volatile asm statements stay in order with the calls to fesetround, so the operation can
  * neither be folded at compile time nor move out of the window */
-template <class R, class F, class... A>
-static inline __attribute__((always_inline)) R rounded(int mode, F op, A... a)
+template <class _SimR, class _SimF, class... _SimA>
+static inline __attribute__((always_inline)) _SimR rounded(int mode, _SimF op, _SimA... a)
 {
     int caller = fegetround();
     fesetround(mode);
     int each[] = {(opaque(a), 0)...};
     (void)each;
-    R r = op(a...);
+    _SimR r = op(a...);
     opaque(r);
     fesetround(caller);
     return r;
 }
 /* op(a...) in the default mode (round to nearest even), kept apart from its neighbours: never
  * contracted with them into an fma (-march=native), as nvcc never merges an __fmul_rn */
-template <class R, class F, class... A>
-static inline __attribute__((always_inline)) R unfused(F op, A... a)
+template <class _SimR, class _SimF, class... _SimA>
+static inline __attribute__((always_inline)) _SimR unfused(_SimF op, _SimA... a)
 {
     int each[] = {(opaque(a), 0)...};
     (void)each;
-    R r = op(a...);
+    _SimR r = op(a...);
     opaque(r);
     return r;
 }
 namespace fp { /* the operations, as function objects (C++14: no constexpr lambdas) */
-struct add { template <class T> T operator()(T a, T b) const { return a + b; } };
-struct sub { template <class T> T operator()(T a, T b) const { return a - b; } };
-struct mul { template <class T> T operator()(T a, T b) const { return a * b; } };
-struct quo { template <class T> T operator()(T a, T b) const { return a / b; } };
-struct rcp { template <class T> T operator()(T a) const { return 1 / a; } };
-struct root { template <class T> T operator()(T a) const { return std::sqrt(a); } };
-struct fmadd { template <class T> T operator()(T a, T b, T c) const { return std::fma(a, b, c); } };
-template <class R>
-struct to { template <class T> R operator()(T a) const { return (R)a; } };
+struct add { template <class _SimT> _SimT operator()(_SimT a, _SimT b) const { return a + b; } };
+struct sub { template <class _SimT> _SimT operator()(_SimT a, _SimT b) const { return a - b; } };
+struct mul { template <class _SimT> _SimT operator()(_SimT a, _SimT b) const { return a * b; } };
+struct quo { template <class _SimT> _SimT operator()(_SimT a, _SimT b) const { return a / b; } };
+struct rcp { template <class _SimT> _SimT operator()(_SimT a) const { return 1 / a; } };
+struct root { template <class _SimT> _SimT operator()(_SimT a) const { return std::sqrt(a); } };
+struct fmadd { template <class _SimT> _SimT operator()(_SimT a, _SimT b, _SimT c) const { return std::fma(a, b, c); } };
+template <class _SimR>
+struct to { template <class _SimT> _SimR operator()(_SimT a) const { return (_SimR)a; } };
 } // namespace fp
 } // namespace simtlab
 
 /* NAME_rz, NAME_ru, NAME_rd: R NAME(PARAMS) computing OP(ARGS...) in that rounding mode; with
  * SIMTLAB_MODES NAME_rn too */
-#define SIMTLAB_DIRECTED(name, R, params, op, ...)                                                      \
-    static inline R name##_rz params { return simtlab::rounded<R>(FE_TOWARDZERO, op, __VA_ARGS__); }   \
-    static inline R name##_ru params { return simtlab::rounded<R>(FE_UPWARD, op, __VA_ARGS__); }       \
-    static inline R name##_rd params { return simtlab::rounded<R>(FE_DOWNWARD, op, __VA_ARGS__); }
-#define SIMTLAB_MODES(name, R, params, op, ...)                                                         \
-    static inline R name##_rn params { return simtlab::unfused<R>(op, __VA_ARGS__); }                  \
-    SIMTLAB_DIRECTED(name, R, params, op, __VA_ARGS__)
+#define SIMTLAB_DIRECTED(name, _SimR, params, op, ...)                                                      \
+    static inline _SimR name##_rz params { return simtlab::rounded<_SimR>(FE_TOWARDZERO, op, __VA_ARGS__); }   \
+    static inline _SimR name##_ru params { return simtlab::rounded<_SimR>(FE_UPWARD, op, __VA_ARGS__); }       \
+    static inline _SimR name##_rd params { return simtlab::rounded<_SimR>(FE_DOWNWARD, op, __VA_ARGS__); }
+#define SIMTLAB_MODES(name, _SimR, params, op, ...)                                                         \
+    static inline _SimR name##_rn params { return simtlab::unfused<_SimR>(op, __VA_ARGS__); }                  \
+    SIMTLAB_DIRECTED(name, _SimR, params, op, __VA_ARGS__)
 
 /* ---- float arithmetic in a rounding mode; the _rn forms too, never contracted into an fma with
  * their neighbours (GCC contracts a * b + c at -march=native, as nvcc does, but nvcc never merges
@@ -134,26 +134,26 @@ static inline double __uint2double_rn(unsigned x) { return x; }
  * the range gives its nearest end; NaN gives 0 from a float to a 32-bit integer and otherwise
  * 1 << (bits - 1) (INT_MIN, 0x80000000u, LLONG_MIN, 1ull << 63) ---- */
 namespace simtlab {
-template <class I, class F>
-static inline I saturate(F r)
+template <class _SimI, class _SimF>
+static inline _SimI saturate(_SimF r)
 {
-    typedef std::numeric_limits<I> L;
+    typedef std::numeric_limits<_SimI> _SimL;
     if (r != r)
-        return sizeof(F) == 4 && sizeof(I) == 4 ? 0 : (I)(1ull << (8 * sizeof(I) - 1));
-    if (r <= (F)L::min())
-        return L::min();
-    if (r >= (F)2 * (F)(L::max() / 2 + 1)) /* 2^bits of the value: exact in F */
-        return L::max();
-    return (I)r;
+        return sizeof(_SimF) == 4 && sizeof(_SimI) == 4 ? 0 : (_SimI)(1ull << (8 * sizeof(_SimI) - 1));
+    if (r <= (_SimF)_SimL::min())
+        return _SimL::min();
+    if (r >= (_SimF)2 * (_SimF)(_SimL::max() / 2 + 1)) /* 2^bits of the value: exact in F */
+        return _SimL::max();
+    return (_SimI)r;
 }
 static inline float round_even(float x) { return __builtin_roundevenf(x); }
 static inline double round_even(double x) { return __builtin_roundeven(x); }
 } // namespace simtlab
-#define SIMTLAB_TO_INT(name, F, I)                                                                      \
-    static inline I name##_rn(F x) { return simtlab::saturate<I>(simtlab::round_even(x)); }             \
-    static inline I name##_rz(F x) { return simtlab::saturate<I>(std::trunc(x)); }                      \
-    static inline I name##_ru(F x) { return simtlab::saturate<I>(std::ceil(x)); }                       \
-    static inline I name##_rd(F x) { return simtlab::saturate<I>(std::floor(x)); }
+#define SIMTLAB_TO_INT(name, _SimF, _SimI)                                                                      \
+    static inline _SimI name##_rn(_SimF x) { return simtlab::saturate<_SimI>(simtlab::round_even(x)); }             \
+    static inline _SimI name##_rz(_SimF x) { return simtlab::saturate<_SimI>(std::trunc(x)); }                      \
+    static inline _SimI name##_ru(_SimF x) { return simtlab::saturate<_SimI>(std::ceil(x)); }                       \
+    static inline _SimI name##_rd(_SimF x) { return simtlab::saturate<_SimI>(std::floor(x)); }
 SIMTLAB_TO_INT(__float2int, float, int)
 SIMTLAB_TO_INT(__float2uint, float, unsigned)
 SIMTLAB_TO_INT(__float2ll, float, long long)
@@ -231,13 +231,13 @@ static inline unsigned __urhadd(unsigned x, unsigned y) { return (unsigned)(((un
 /* dot products of 4 bytes by 4 bytes, or (dp2a) of 2 16-bit halves of a by bytes 0-1 (lo) or
  * 2-3 (hi) of b, plus c; signed or unsigned, modulo 2^32; also on char4, uchar4, short2, ushort2 */
 namespace simtlab {
-template <class E, class V>
-static inline unsigned part(V v, int i) { return (unsigned)(int)(E)((unsigned)v >> 8 * sizeof(E) * i); }
-template <class A, class B>
+template <class _SimE, class _SimV>
+static inline unsigned part(_SimV v, int i) { return (unsigned)(int)(_SimE)((unsigned)v >> 8 * sizeof(_SimE) * i); }
+template <class _SimA, class _SimB>
 static inline unsigned dot(unsigned a, unsigned b, unsigned c, int n, int first)
 {
     for (int i = 0; i < n; i++)
-        c += part<A>(a, i) * part<B>(b, first + i);
+        c += part<_SimA>(a, i) * part<_SimB>(b, first + i);
     return c;
 }
 } // namespace simtlab
@@ -245,8 +245,8 @@ namespace simtlab {
 typedef signed char s8;
 typedef unsigned char u8;
 typedef unsigned short u16;
-template <class V> /* a char4, uchar4, short2 or ushort2 as its 32-bit word */
-static inline unsigned packed(V v)
+template <class _SimV> /* a char4, uchar4, short2 or ushort2 as its 32-bit word */
+static inline unsigned packed(_SimV v)
 {
     static_assert(sizeof v == 4, "4 bytes");
     unsigned u;
@@ -292,19 +292,19 @@ static inline sin_cos pi_sin_cos(double x)
 /* sums of squares in long double, which neither overflows nor underflows for doubles; +inf
  * when one of them is infinite, even with a NaN */
 static inline long double sum_sq() { return 0; }
-template <class T, class... M>
-static inline long double sum_sq(T v, M... more)
+template <class _SimT, class... _SimM>
+static inline long double sum_sq(_SimT v, _SimM... more)
 {
     long double rest = sum_sq(more...);
     return std::isinf(v) || std::isinf(rest) ? INFINITY : v * (long double)v + rest;
 }
-template <class T>
-static inline long double sum_sq_n(int dim, const T *p)
+template <class _SimT>
+static inline long double sum_sq_n(int dim, const _SimT *p)
 {
     long double s = 0;
     bool inf = false;
     for (int i = 0; i < dim; i++) {
-        T v = p[i];
+        _SimT v = p[i];
         inf |= std::isinf(v), s += v * (long double)v;
     }
     return inf ? INFINITY : s;
@@ -430,20 +430,20 @@ static inline float fdividef(float a, float b) { return a / b; }
 /* ---- cache-hinted loads and stores: plain accesses (the simulator has no caches to steer),
  * which it counts as the kernel's loads and stores, as __ldg's ---- */
 namespace simtlab {
-template <class T>
+template <class _SimT>
 struct same {
-    typedef T type;
+    typedef _SimT type;
 };
 } // namespace simtlab
-template <class T> static inline T __ldcg(const T *p) { return *p; }
-template <class T> static inline T __ldca(const T *p) { return *p; }
-template <class T> static inline T __ldcs(const T *p) { return *p; }
-template <class T> static inline T __ldlu(const T *p) { return *p; }
-template <class T> static inline T __ldcv(const T *p) { return *p; }
-template <class T> static inline void __stcg(T *p, typename simtlab::same<T>::type v) { *p = v; }
-template <class T> static inline void __stcs(T *p, typename simtlab::same<T>::type v) { *p = v; }
-template <class T> static inline void __stwb(T *p, typename simtlab::same<T>::type v) { *p = v; }
-template <class T> static inline void __stwt(T *p, typename simtlab::same<T>::type v) { *p = v; }
+template <class _SimT> static inline _SimT __ldcg(const _SimT *p) { return *p; }
+template <class _SimT> static inline _SimT __ldca(const _SimT *p) { return *p; }
+template <class _SimT> static inline _SimT __ldcs(const _SimT *p) { return *p; }
+template <class _SimT> static inline _SimT __ldlu(const _SimT *p) { return *p; }
+template <class _SimT> static inline _SimT __ldcv(const _SimT *p) { return *p; }
+template <class _SimT> static inline void __stcg(_SimT *p, typename simtlab::same<_SimT>::type v) { *p = v; }
+template <class _SimT> static inline void __stcs(_SimT *p, typename simtlab::same<_SimT>::type v) { *p = v; }
+template <class _SimT> static inline void __stwb(_SimT *p, typename simtlab::same<_SimT>::type v) { *p = v; }
+template <class _SimT> static inline void __stwt(_SimT *p, typename simtlab::same<_SimT>::type v) { *p = v; }
 
 /* ---- __trap() and __brkpt(): the simulator's report naming the caller's line, and the launch
  * fails with cudaErrorLaunchFailure, as on a GPU (sim_kernel_trap, sim/launch.h); in host code,

@@ -37,8 +37,8 @@ enum cudaChannelFormatKind { cudaChannelFormatKindSigned, cudaChannelFormatKindU
 enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero, cudaBoundaryModeClamp, cudaBoundaryModeTrap };
 /* a call needs its result type complete, which fails; T: tex2D<float>(...)'s explicit type */
 #define SIMTLAB_NO_TEX_FN(name)                                                                               \
-    template <class T = simtlab::tex_tag, class... A>                                                         \
-    simtlab::no_tex<T> name(A...);
+    template <class _SimT = simtlab::tex_tag, class... _SimA>                                                         \
+    simtlab::no_tex<_SimT> name(_SimA...);
 SIMTLAB_NO_TEX_FN(tex1D)
 SIMTLAB_NO_TEX_FN(tex1Dfetch)
 SIMTLAB_NO_TEX_FN(tex2D)

@@ -17,25 +17,25 @@
 
 namespace simtlab {
 /* a W-bit lane as a signed or unsigned number, and back (truncated to W bits) */
-template <int W> static inline int lane_s(unsigned v) { return (int)(v << (32 - W)) >> (32 - W); }
-template <int W> static inline int lane_u(unsigned v) { return (int)(v & ((1u << W) - 1)); }
-template <int W> static inline int sat_s(int v) { return v < -(1 << (W - 1)) ? -(1 << (W - 1)) : v > (1 << (W - 1)) - 1 ? (1 << (W - 1)) - 1 : v; }
-template <int W> static inline int sat_u(int v) { return v < 0 ? 0 : v > (1 << W) - 1 ? (1 << W) - 1 : v; }
+template <int _SimW> static inline int lane_s(unsigned v) { return (int)(v << (32 - _SimW)) >> (32 - _SimW); }
+template <int _SimW> static inline int lane_u(unsigned v) { return (int)(v & ((1u << _SimW) - 1)); }
+template <int _SimW> static inline int sat_s(int v) { return v < -(1 << (_SimW - 1)) ? -(1 << (_SimW - 1)) : v > (1 << (_SimW - 1)) - 1 ? (1 << (_SimW - 1)) - 1 : v; }
+template <int _SimW> static inline int sat_u(int v) { return v < 0 ? 0 : v > (1 << _SimW) - 1 ? (1 << _SimW) - 1 : v; }
 /* f(signed a, signed b, unsigned a, unsigned b) on every lane pair */
-template <int W, class F> static inline unsigned lanes(unsigned x, unsigned y, F f)
+template <int _SimW, class _SimF> static inline unsigned lanes(unsigned x, unsigned y, _SimF f)
 {
     unsigned r = 0;
-    for (int i = 0; i < 32; i += W)
-        r |= ((unsigned)f(lane_s<W>(x >> i), lane_s<W>(y >> i), lane_u<W>(x >> i), lane_u<W>(y >> i)) &
-              ((1u << W) - 1))
+    for (int i = 0; i < 32; i += _SimW)
+        r |= ((unsigned)f(lane_s<_SimW>(x >> i), lane_s<_SimW>(y >> i), lane_u<_SimW>(x >> i), lane_u<_SimW>(y >> i)) &
+              ((1u << _SimW) - 1))
              << i;
     return r;
 }
-template <int W, class F> static inline unsigned lanes_sum(unsigned x, unsigned y, F f)
+template <int _SimW, class _SimF> static inline unsigned lanes_sum(unsigned x, unsigned y, _SimF f)
 {
     unsigned r = 0;
-    for (int i = 0; i < 32; i += W)
-        r += (unsigned)f(lane_s<W>(x >> i), lane_s<W>(y >> i), lane_u<W>(x >> i), lane_u<W>(y >> i));
+    for (int i = 0; i < 32; i += _SimW)
+        r += (unsigned)f(lane_s<_SimW>(x >> i), lane_s<_SimW>(y >> i), lane_u<_SimW>(x >> i), lane_u<_SimW>(y >> i));
     return r;
 }
 static inline int iabs(int v) { return v < 0 ? -v : v; }
@@ -44,9 +44,9 @@ static inline int iabs(int v) { return v < 0 ? -v : v; }
 /* __name2 on 16-bit lanes and __name4 on 8-bit lanes, each lane (sa, sb signed; a, b unsigned) -> expr */
 #define SIMTLAB_SIMD(name, expr)                                                                               \
     namespace simtlab {                                                                                      \
-    template <int W> static inline unsigned v_##name(unsigned x, unsigned y)                                  \
+    template <int _SimW> static inline unsigned v_##name(unsigned x, unsigned y)                                  \
     {                                                                                                        \
-        return lanes<W>(x, y, [](int sa, int sb, int a, int b) {                                             \
+        return lanes<_SimW>(x, y, [](int sa, int sb, int a, int b) {                                             \
             (void)sa, (void)sb, (void)a, (void)b;                                                            \
             return (expr);                                                                                   \
         });                                                                                                  \
@@ -54,13 +54,13 @@ static inline int iabs(int v) { return v < 0 ? -v : v; }
     }                                                                                                        \
     static inline unsigned __v##name##2(unsigned x, unsigned y) { return simtlab::v_##name<16>(x, y); }      \
     static inline unsigned __v##name##4(unsigned x, unsigned y) { return simtlab::v_##name<8>(x, y); }
-#define SIMTLAB_SIMD_ALL (W == 16 ? 0xffff : 0xff)
+#define SIMTLAB_SIMD_ALL (_SimW == 16 ? 0xffff : 0xff)
 SIMTLAB_SIMD(add, a + b)
-SIMTLAB_SIMD(addss, sat_s<W>(sa + sb))
-SIMTLAB_SIMD(addus, sat_u<W>(a + b))
+SIMTLAB_SIMD(addss, sat_s<_SimW>(sa + sb))
+SIMTLAB_SIMD(addus, sat_u<_SimW>(a + b))
 SIMTLAB_SIMD(sub, a - b)
-SIMTLAB_SIMD(subss, sat_s<W>(sa - sb))
-SIMTLAB_SIMD(subus, sat_u<W>(a - b))
+SIMTLAB_SIMD(subss, sat_s<_SimW>(sa - sb))
+SIMTLAB_SIMD(subus, sat_u<_SimW>(a - b))
 SIMTLAB_SIMD(avgs, sa + sb < 0 ? (sa + sb) >> 1 : (sa + sb + 1) >> 1) /* halves rounded away from 0 */
 SIMTLAB_SIMD(avgu, (a + b + 1) >> 1)
 SIMTLAB_SIMD(haddu, (a + b) >> 1)
@@ -95,17 +95,17 @@ SIMTLAB_SIMD(setltu, a < b)
 /* one operand: __vabs2 ... on 16-bit lanes, __vabs4 ... on 8-bit lanes */
 #define SIMTLAB_SIMD1(name, expr)                                                                              \
     namespace simtlab {                                                                                      \
-    template <int W> static inline unsigned v_##name(unsigned x)                                              \
+    template <int _SimW> static inline unsigned v_##name(unsigned x)                                              \
     {                                                                                                        \
-        return lanes<W>(x, 0u, [](int sa, int, int, int) { return (expr); });                              \
+        return lanes<_SimW>(x, 0u, [](int sa, int, int, int) { return (expr); });                              \
     }                                                                                                        \
     }                                                                                                        \
     static inline unsigned __v##name##2(unsigned x) { return simtlab::v_##name<16>(x); }                     \
     static inline unsigned __v##name##4(unsigned x) { return simtlab::v_##name<8>(x); }
 SIMTLAB_SIMD1(abs, iabs(sa))
-SIMTLAB_SIMD1(absss, sat_s<W>(iabs(sa)))
+SIMTLAB_SIMD1(absss, sat_s<_SimW>(iabs(sa)))
 SIMTLAB_SIMD1(neg, -sa)
-SIMTLAB_SIMD1(negss, sat_s<W>(-sa))
+SIMTLAB_SIMD1(negss, sat_s<_SimW>(-sa))
 #undef SIMTLAB_SIMD1
 /* sums of absolute differences */
 static inline unsigned __vsads2(unsigned x, unsigned y)
@@ -129,41 +129,41 @@ static inline unsigned __vsadu4(unsigned x, unsigned y)
  * won; on a 32-bit value or on two 16-bit lanes (sums wrap within the lane). __vibmax's flag is
  * a >= b (ties: a), __vibmin's a <= b. */
 namespace simtlab {
-template <bool S, int W> static inline int dpx_lane(unsigned v, int i) { return S ? lane_s<W>(v >> i) : lane_u<W>(v >> i); }
+template <bool _SimS, int _SimW> static inline int dpx_lane(unsigned v, int i) { return _SimS ? lane_s<_SimW>(v >> i) : lane_u<_SimW>(v >> i); }
 /* op(a, b, c) on each lane (one lane of 32 bits when W is 32: as int or unsigned) */
-template <bool S, int W, class F> static inline unsigned dpx3(unsigned a, unsigned b, unsigned c, F op)
+template <bool _SimS, int _SimW, class _SimF> static inline unsigned dpx3(unsigned a, unsigned b, unsigned c, _SimF op)
 {
-    if (W == 32)
-        return S ? (unsigned)op((long long)(int)a, (long long)(int)b, (long long)(int)c)
+    if (_SimW == 32)
+        return _SimS ? (unsigned)op((long long)(int)a, (long long)(int)b, (long long)(int)c)
                  : (unsigned)op((long long)a, (long long)b, (long long)c);
     unsigned r = 0;
     for (int i = 0; i < 32; i += 16)
-        r |= ((unsigned)op(dpx_lane<S, 16>(a, i), dpx_lane<S, 16>(b, i), dpx_lane<S, 16>(c, i)) & 0xffffu) << i;
+        r |= ((unsigned)op(dpx_lane<_SimS, 16>(a, i), dpx_lane<_SimS, 16>(b, i), dpx_lane<_SimS, 16>(c, i)) & 0xffffu) << i;
     return r;
 }
 static inline long long mx(long long a, long long b) { return a > b ? a : b; }
 static inline long long mn(long long a, long long b) { return a < b ? a : b; }
 /* a + b wrapped to the lane: 32 bits, or 16 */
-template <bool S, int W> static inline long long wrap(long long v)
+template <bool _SimS, int _SimW> static inline long long wrap(long long v)
 {
-    if (W == 32)
-        return S ? (long long)(int)(unsigned)v : (long long)(unsigned)v;
-    return S ? (long long)lane_s<16>((unsigned)v) : (long long)lane_u<16>((unsigned)v);
+    if (_SimW == 32)
+        return _SimS ? (long long)(int)(unsigned)v : (long long)(unsigned)v;
+    return _SimS ? (long long)lane_s<16>((unsigned)v) : (long long)lane_u<16>((unsigned)v);
 }
 } // namespace simtlab
-#define SIMTLAB_DPX(name, S, W, expr)                                                                          \
+#define SIMTLAB_DPX(name, _SimS, _SimW, expr)                                                                          \
     static inline unsigned name(unsigned a_, unsigned b_, unsigned c_)                                         \
     {                                                                                                        \
-        return simtlab::dpx3<S, W>(a_, b_, c_, [](long long a, long long b, long long c) {                    \
+        return simtlab::dpx3<_SimS, _SimW>(a_, b_, c_, [](long long a, long long b, long long c) {                    \
             using namespace simtlab;                                                                         \
             (void)c;                                                                                         \
             return (expr);                                                                                   \
         });                                                                                                  \
     }
-#define SIMTLAB_DPX2(name, S, W, expr)                                                                         \
+#define SIMTLAB_DPX2(name, _SimS, _SimW, expr)                                                                         \
     static inline unsigned name(unsigned a_, unsigned b_)                                                      \
     {                                                                                                        \
-        return simtlab::dpx3<S, W>(a_, b_, 0u, [](long long a, long long b, long long) {                      \
+        return simtlab::dpx3<_SimS, _SimW>(a_, b_, 0u, [](long long a, long long b, long long) {                      \
             using namespace simtlab;                                                                         \
             return (expr);                                                                                   \
         });                                                                                                  \
@@ -227,12 +227,12 @@ static inline unsigned __vibmax_u32(unsigned a, unsigned b, bool *pred) { *pred 
 static inline int __vibmin_s32(int a, int b, bool *pred) { *pred = a <= b; return a <= b ? a : b; }
 static inline unsigned __vibmin_u32(unsigned a, unsigned b, bool *pred) { *pred = a <= b; return a <= b ? a : b; }
 namespace simtlab {
-template <bool S, bool MAX> static inline unsigned vib16(unsigned a, unsigned b, bool *hi, bool *lo)
+template <bool _SimS, bool MAX> static inline unsigned vib16(unsigned a, unsigned b, bool *hi, bool *lo)
 {
     unsigned r = 0;
     bool *flag[2] = {lo, hi};
     for (int i = 0; i < 2; i++) {
-        const int x = dpx_lane<S, 16>(a, 16 * i), y = dpx_lane<S, 16>(b, 16 * i);
+        const int x = dpx_lane<_SimS, 16>(a, 16 * i), y = dpx_lane<_SimS, 16>(b, 16 * i);
         const bool first = MAX ? x >= y : x <= y;
         *flag[i] = first;
         r |= ((unsigned)(first ? x : y) & 0xffffu) << 16 * i;

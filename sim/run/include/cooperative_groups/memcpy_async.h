@@ -11,7 +11,7 @@
 namespace cooperative_groups {
 namespace simtlab_detail { /* a byte count: no promise (the alignment is found at run time) */
 template <class Size> struct promise { static constexpr size_t value = 0; };
-template <size_t A> struct promise<cuda::aligned_size_t<A>> { static constexpr size_t value = A; };
+template <size_t _SimA> struct promise<cuda::aligned_size_t<_SimA>> { static constexpr size_t value = _SimA; };
 } // namespace simtlab_detail
 template <class Group, class Size>
 inline void memcpy_async(const Group &g, void *dst, const void *src, Size size)
@@ -19,21 +19,21 @@ inline void memcpy_async(const Group &g, void *dst, const void *src, Size size)
     simtlab::async_copy_part<simtlab_detail::promise<Size>::value>(dst, src, (size_t)size, g.thread_rank(), g.size());
 }
 /* element counts: src_count elements of T, the rest of dst's dst_count zeroed */
-template <class Group, class T>
-inline void memcpy_async(const Group &g, T *dst, size_t dst_count, const T *src, size_t src_count)
+template <class Group, class _SimT>
+inline void memcpy_async(const Group &g, _SimT *dst, size_t dst_count, const _SimT *src, size_t src_count)
 {
     const size_t n = src_count < dst_count ? src_count : dst_count;
-    simtlab::async_copy_part<alignof(T) >= 16 ? 16 : alignof(T) >= 8 ? 8 : alignof(T) >= 4 ? 4 : 0>(
-        dst, src, n * sizeof(T), g.thread_rank(), g.size());
+    simtlab::async_copy_part<alignof(_SimT) >= 16 ? 16 : alignof(_SimT) >= 8 ? 8 : alignof(_SimT) >= 4 ? 4 : 0>(
+        dst, src, n * sizeof(_SimT), g.thread_rank(), g.size());
     for (size_t i = n + g.thread_rank(); i < dst_count; i += g.size())
-        dst[i] = T();
+        dst[i] = _SimT();
 }
 template <class Group> inline void wait(const Group &g, const char *f = __builtin_FILE(), int l = __builtin_LINE())
 {
     sim_copy_async_wait();
     g.sync(f, l);
 }
-template <unsigned N, class Group>
+template <unsigned _SimN, class Group>
 inline void wait_prior(const Group &g, const char *f = __builtin_FILE(), int l = __builtin_LINE())
 {
     wait(g, f, l);

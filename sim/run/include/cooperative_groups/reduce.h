@@ -16,82 +16,82 @@
 
 namespace cooperative_groups {
 
-template <class T>
+template <class _SimT>
 struct plus {
-    T operator()(T a, T b) const { return a + b; }
+    _SimT operator()(_SimT a, _SimT b) const { return a + b; }
 };
-template <class T>
+template <class _SimT>
 struct less {
-    T operator()(T a, T b) const { return b < a ? b : a; }
+    _SimT operator()(_SimT a, _SimT b) const { return b < a ? b : a; }
 };
-template <class T>
+template <class _SimT>
 struct greater {
-    T operator()(T a, T b) const { return a < b ? b : a; }
+    _SimT operator()(_SimT a, _SimT b) const { return a < b ? b : a; }
 };
-template <class T>
+template <class _SimT>
 struct bit_and {
-    T operator()(T a, T b) const { return a & b; }
+    _SimT operator()(_SimT a, _SimT b) const { return a & b; }
 };
-template <class T>
+template <class _SimT>
 struct bit_or {
-    T operator()(T a, T b) const { return a | b; }
+    _SimT operator()(_SimT a, _SimT b) const { return a | b; }
 };
-template <class T>
+template <class _SimT>
 struct bit_xor {
-    T operator()(T a, T b) const { return a ^ b; }
+    _SimT operator()(_SimT a, _SimT b) const { return a ^ b; }
 };
 
 namespace detail {
-template <class T>
-using value_t = std::remove_cv_t<std::remove_reference_t<T>>;
+template <class _SimT>
+using value_t = std::remove_cv_t<std::remove_reference_t<_SimT>>;
 
 /* the groups cg::reduce and the scans take, as CUDA's */
-template <class G>
+template <class _SimG>
 struct lanes_group : std::false_type {};
-template <unsigned N, class P>
-struct lanes_group<thread_block_tile<N, P>> : std::true_type {};
+template <unsigned _SimN, class _SimP>
+struct lanes_group<thread_block_tile<_SimN, _SimP>> : std::true_type {};
 template <>
 struct lanes_group<coalesced_group> : std::true_type {};
 
 /* rank r gets op over ranks 0..r (Hillis-Steele: log2 size shuffles up); a tile of at most 32 or
  * a coalesced group */
-template <class G, class T, class Op>
-static inline T inclusive_in(const G &g, T v, Op &op, const char *f, int l)
+template <class _SimG, class _SimT, class Op>
+static inline _SimT inclusive_in(const _SimG &g, _SimT v, Op &op, const char *f, int l)
 {
     unsigned r = (unsigned)g.thread_rank(), n = (unsigned)g.size();
     for (unsigned d = 1; d < n; d *= 2) {
-        T o = g.shfl_up(v, d, f, l);
+        _SimT o = g.shfl_up(v, d, f, l);
         if (r >= d)
             v = op(o, v);
     }
     return v;
 }
 
-template <unsigned N, class P, class T, class Op>
-static inline T reduce_in(const thread_block_tile<N, P> &g, T v, Op &op, const char *f, int l)
+template <unsigned _SimN, class _SimP, class _SimT, class Op>
+static inline _SimT reduce_in(const thread_block_tile<_SimN, _SimP> &g, _SimT v, Op &op, const char *f, int l)
 {
-    if constexpr (N > 32) {
+    if constexpr (_SimN > 32) {
         (void)g;
-        return multi_warp_reduce<N>(v, op, f, l);
+        return multi_warp_reduce<_SimN>(v, op, f, l);
     } else {
-        for (int o = (int)N / 2; o > 0; o /= 2)
+        for (int o = (int)_SimN / 2; o > 0; o /= 2)
             v = op(v, g.shfl_xor(v, o, f, l));
         return v;
     }
 }
-template <class T, class Op>
-static inline T reduce_in(const coalesced_group &g, T v, Op &op, const char *f, int l)
+template <class _SimT, class Op>
+static inline _SimT reduce_in(const coalesced_group &g, _SimT v, Op &op, const char *f, int l)
 {
     return g.shfl(inclusive_in(g, v, op, f, l), g.size() - 1, f, l);
 }
 } // namespace detail
 
-template <class G, class T, class Op>
-static inline detail::value_t<T> reduce(const G &g, T &&v, Op &&op, const char *f = __builtin_FILE(),
+template <class _SimG, class _SimT, class Op>
+static inline detail::value_t<_SimT> reduce(const _SimG &g, _SimT &&v, Op &&op, const char *f = __builtin_FILE(),
                                         int l = __builtin_LINE())
 {
-    static_assert(detail::lanes_group<G>::value, "cg::reduce: the group is a thread_block_tile<N> or a coalesced_group");
-    return detail::reduce_in(g, detail::value_t<T>(v), op, f, l);
+    static_assert(detail::lanes_group<_SimG>::value, "cg::reduce: the group is a thread_block_tile<N> or a coalesced_group");
+    return detail::reduce_in(g, detail::value_t<_SimT>(v), op, f, l);
 }
 
 } // namespace cooperative_groups

@@ -13,84 +13,84 @@
 namespace cooperative_groups {
 namespace detail {
 /* a tile of 64 or more: every thread of the block calls it */
-template <unsigned N, class T, class Op>
-static inline T multi_warp_scan(T v, Op &op, bool exclusive, const char *f, int l)
+template <unsigned _SimN, class _SimT, class Op>
+static inline _SimT multi_warp_scan(_SimT v, Op &op, bool exclusive, const char *f, int l)
 {
     const unsigned all = 0xffffffffu, ln = lane();
     for (unsigned d = 1; d < 32; d *= 2) {
-        T o = __shfl_up_sync(all, v, d, 32, f, l);
+        _SimT o = __shfl_up_sync(all, v, d, 32, f, l);
         if (ln >= d)
             v = op(o, v);
     }
-    T *slot = scratch<T>();
-    unsigned warp = block_rank() / 32, first = warp / (N / 32) * (N / 32);
+    _SimT *slot = scratch<_SimT>();
+    unsigned warp = block_rank() / 32, first = warp / (_SimN / 32) * (_SimN / 32);
     if (ln == 31)
         slot[warp] = v;
-    T x = exclusive ? __shfl_up_sync(all, v, 1, 32, f, l) : v;
+    _SimT x = exclusive ? __shfl_up_sync(all, v, 1, 32, f, l) : v;
     sim_syncthreads(f, l);
     if (warp > first) {
-        T before = slot[first];
+        _SimT before = slot[first];
         for (unsigned w = first + 1; w < warp; w++)
             before = op(before, slot[w]);
         x = exclusive && ln == 0 ? before : op(before, x);
     } else if (exclusive && ln == 0) {
-        x = T{};
+        x = _SimT{};
     }
     sim_syncthreads(f, l); /* the slots are free again */
     return x;
 }
 
 /* a tile of at most 32 or a coalesced group */
-template <class G, class T, class Op>
-static inline T lanes_scan(const G &g, T v, Op &op, bool exclusive, const char *f, int l)
+template <class _SimG, class _SimT, class Op>
+static inline _SimT lanes_scan(const _SimG &g, _SimT v, Op &op, bool exclusive, const char *f, int l)
 {
-    T x = inclusive_in(g, v, op, f, l);
+    _SimT x = inclusive_in(g, v, op, f, l);
     if (!exclusive)
         return x;
     x = g.shfl_up(x, 1, f, l);
-    return g.thread_rank() == 0 ? T{} : x;
+    return g.thread_rank() == 0 ? _SimT{} : x;
 }
-template <class T, class Op>
-static inline T scan_in(const coalesced_group &g, T v, Op &op, bool exclusive, const char *f, int l)
+template <class _SimT, class Op>
+static inline _SimT scan_in(const coalesced_group &g, _SimT v, Op &op, bool exclusive, const char *f, int l)
 {
     return lanes_scan(g, v, op, exclusive, f, l);
 }
-template <unsigned N, class P, class T, class Op>
-static inline T scan_in(const thread_block_tile<N, P> &g, T v, Op &op, bool exclusive, const char *f, int l)
+template <unsigned _SimN, class _SimP, class _SimT, class Op>
+static inline _SimT scan_in(const thread_block_tile<_SimN, _SimP> &g, _SimT v, Op &op, bool exclusive, const char *f, int l)
 {
-    if constexpr (N > 32) {
+    if constexpr (_SimN > 32) {
         (void)g;
-        return multi_warp_scan<N>(v, op, exclusive, f, l);
+        return multi_warp_scan<_SimN>(v, op, exclusive, f, l);
     } else {
         return lanes_scan(g, v, op, exclusive, f, l);
     }
 }
 } // namespace detail
 
-template <class G, class T, class Op>
-static inline detail::value_t<T> inclusive_scan(const G &g, T &&v, Op &&op, const char *f = __builtin_FILE(),
+template <class _SimG, class _SimT, class Op>
+static inline detail::value_t<_SimT> inclusive_scan(const _SimG &g, _SimT &&v, Op &&op, const char *f = __builtin_FILE(),
                                                 int l = __builtin_LINE())
 {
-    static_assert(detail::lanes_group<G>::value, "cg::inclusive_scan: the group is a thread_block_tile<N> or a coalesced_group");
-    return detail::scan_in(g, detail::value_t<T>(v), op, false, f, l);
+    static_assert(detail::lanes_group<_SimG>::value, "cg::inclusive_scan: the group is a thread_block_tile<N> or a coalesced_group");
+    return detail::scan_in(g, detail::value_t<_SimT>(v), op, false, f, l);
 }
-template <class G, class T>
-static inline detail::value_t<T> inclusive_scan(const G &g, T &&v, const char *f = __builtin_FILE(), int l = __builtin_LINE())
+template <class _SimG, class _SimT>
+static inline detail::value_t<_SimT> inclusive_scan(const _SimG &g, _SimT &&v, const char *f = __builtin_FILE(), int l = __builtin_LINE())
 {
-    plus<detail::value_t<T>> op;
+    plus<detail::value_t<_SimT>> op;
     return inclusive_scan(g, v, op, f, l);
 }
-template <class G, class T, class Op>
-static inline detail::value_t<T> exclusive_scan(const G &g, T &&v, Op &&op, const char *f = __builtin_FILE(),
+template <class _SimG, class _SimT, class Op>
+static inline detail::value_t<_SimT> exclusive_scan(const _SimG &g, _SimT &&v, Op &&op, const char *f = __builtin_FILE(),
                                                 int l = __builtin_LINE())
 {
-    static_assert(detail::lanes_group<G>::value, "cg::exclusive_scan: the group is a thread_block_tile<N> or a coalesced_group");
-    return detail::scan_in(g, detail::value_t<T>(v), op, true, f, l);
+    static_assert(detail::lanes_group<_SimG>::value, "cg::exclusive_scan: the group is a thread_block_tile<N> or a coalesced_group");
+    return detail::scan_in(g, detail::value_t<_SimT>(v), op, true, f, l);
 }
-template <class G, class T>
-static inline detail::value_t<T> exclusive_scan(const G &g, T &&v, const char *f = __builtin_FILE(), int l = __builtin_LINE())
+template <class _SimG, class _SimT>
+static inline detail::value_t<_SimT> exclusive_scan(const _SimG &g, _SimT &&v, const char *f = __builtin_FILE(), int l = __builtin_LINE())
 {
-    plus<detail::value_t<T>> op;
+    plus<detail::value_t<_SimT>> op;
     return exclusive_scan(g, v, op, f, l);
 }
 
