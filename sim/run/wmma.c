@@ -2,8 +2,10 @@
  *
  * A fragment is what one lane holds of a warp's 16x16 (or 32x8, 8x32, 16x8, 8x4) tile: its
  * num_elements values x[i], element i of lane l being the matrix's element frag_rc(l, i). The
- * mapping is the chip's (sm_90, measured with scripts/gpu/wmma_probe.cu: docs/gpu/s36-*), so a
- * program that scales x[i] by a row's factor gets here what it gets there.
+ * mapping is PROVISIONAL: element 32 i + l in row order (each twice in a 16-bit multiplicand's
+ * fragment). CUDA leaves it unspecified; the chip's is to be measured with
+ * scripts/gpu/wmma_probe.cu (scripts/gpu/s36.sh: no GPU could be had in session 36) and then put
+ * in frag_rc and plan, so that the accesses and a program relying on the layout match the chip.
  *
  * load_matrix_sync and store_matrix_sync are each lane's own accesses, checked and counted as the
  * instrumented code's are (sim_access, at the caller's line): the elements a lane holds that lie

@@ -6,8 +6,8 @@
  * __nv_bfloat16 multiplicands (half or float accumulators for half; float for bfloat16), signed
  * or unsigned char (int accumulators); m16n16k8 with precision::tf32 (float accumulators);
  * m8n8k4 with double. The sub-byte types (experimental::precision::u4, s4, b1) are refused at
- * compile time with one line. A fragment holds num_elements values x[i], as on the chip, and
- * each is the element the chip's lane holds there (sim/run/wmma.c). */
+ * compile time with one line. A fragment holds num_elements values x[i]; which element of the
+ * tile each is, is sim/run/wmma.c's (provisional until the chip's is measured). */
 #ifndef SIMTLAB_MMA_H
 #define SIMTLAB_MMA_H
 #define __CUDA_MMA_H__

@@ -4,7 +4,7 @@
  * A descriptor names the fragment's use (A, B or the accumulator), shape, element type and, for A
  * and B, the layout its load reads (row_major 0, col_major 1). The number of elements a lane holds
  * (fragment::num_elements) is SIMTLAB_WMMA_NE's; which element of the matrix each holds is
- * sim/run/wmma.c's (the chip's, measured: docs/gpu/s36-*). */
+ * sim/run/wmma.c's (provisional until the chip's is measured: wmma.c's header). */
 #ifndef SIMTLAB_WMMA_H
 #define SIMTLAB_WMMA_H
 
