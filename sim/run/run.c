@@ -481,6 +481,8 @@ static int print_static_refusals(const char *s)
             snprintf(where, sizeof where, "%.*s", (int)(colon - line - 1), line);
         }
         const char *k = memmem(line, len, key, sizeof key - 1);
+        if (!k && memmem(line, len, ": error: ", 9))
+            where[0] = 0; /* another error: its context is not the next refusal's */
         if (k) {
             const char *msg = k + sizeof key - 1;
             const int ml = (int)(line + len - msg);
@@ -494,6 +496,7 @@ static int print_static_refusals(const char *s)
                     colons += *colon++ == ':';
                 snprintf(own, sizeof own, "%.*s", (int)(colon - line - 1), line);
                 fprintf(stderr, "%s: simtlab run: %.*s\n", where[0] ? where : own, ml, msg);
+                where[0] = 0;
                 if (count < 8)
                     snprintf(done[count], sizeof done[count], "%.*s", ml, msg);
                 count++;
@@ -511,11 +514,16 @@ static int print_static_refusals(const char *s)
  * of asm in a source file. Returns the number of lines printed (0 or 1). */
 static int print_asm_refusal(const char *s)
 {
+    if (!strstr(s, ": Assembler messages:"))
+        return 0;
     for (const char *line = s; line && *line;) {
         const char *end = strchr(line, '\n');
         const size_t len = end ? (size_t)(end - line) : strlen(line);
         const char *err = memmem(line, len, ": Error: ", 9);
-        if (err) {
+        const char *num = err; /* the assembler's "file:line: Error: ": digits before it, a ':' before them */
+        while (num && num > line && isdigit((unsigned char)num[-1]))
+            num--;
+        if (err && num < err && num > line && num[-1] == ':' && line[0] != ' ') {
             const char *what = err + 9;
             fprintf(stderr,
                     "%.*s: simtlab run: not supported by the simulator: inline PTX (asm), here from a macro (the "

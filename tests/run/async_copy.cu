@@ -7,12 +7,12 @@
 //           tensor-core samples' pattern)
 //   group   cg::memcpy_async(block, ...) of the whole 8 KiB, then cg::wait(block)
 //   prims   __pipeline_memcpy_async of 16 bytes, __pipeline_commit, __pipeline_wait_prior(0)
-//   odd     cuda::memcpy_async of 12-byte pieces (no alignment promised): plain loads and stores
+//   odd     cuda::memcpy_async of 12 bytes from float pointers: float's alignment, 4-byte cp.async
 //   bytes   cg::memcpy_async of a byte count into an `__shared__ alignas(16)` array
 //   count   cg::memcpy_async of element counts: half of x copied, the rest of the array zeroed
 // `./async_copy bad_size`: __pipeline_memcpy_async of 2 bytes, which traps as CUDA's header does.
 // Each kernel reads x once (8 KiB) and writes y once; the first three as cp.async (512 pieces of
-// 16 bytes: 256 sectors, 64 shared wavefronts), the last with plain loads and stores.
+// 16 bytes: 256 sectors, 64 shared wavefronts), odd as 4-byte pieces.
 #include <cooperative_groups.h>
 #include <cooperative_groups/memcpy_async.h>
 #include <cuda/pipeline>
@@ -36,7 +36,10 @@ __global__ void pipe_k(const float *x, float *y)
     const auto shape = cuda::aligned_size_t<16>(sizeof(float4));
     for (int i = threadIdx.x * 4; i < N; i += blockDim.x * 4) {
         pipe.producer_acquire();
-        cuda::memcpy_async(&s[i], &x[i], shape, pipe);
+        if (i % 8) // float4 pointers and a byte count: float4's alignment, as libcu++ takes it
+            cuda::memcpy_async((float4 *)&s[i], (const float4 *)&x[i], sizeof(float4), pipe);
+        else
+            cuda::memcpy_async(&s[i], &x[i], shape, pipe);
         pipe.producer_commit();
     }
     cuda::pipeline_consumer_wait_prior<0>(pipe);

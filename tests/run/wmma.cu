@@ -142,6 +142,40 @@ static int check(const char *name, int M, int N, int K, int ccol, double tol, bo
     return worst > tol;
 }
 
+// wmma's loads and stores wait for the whole warp (.sync.aligned): a tile the lanes wrote to shared
+// memory just before, with no __syncwarp, is whole when loaded, and a load then a store in place
+// (a transpose: row-major in, column-major out) reads before any lane writes
+__global__ void shared_transpose(float *P)
+{
+    __shared__ __align__(32) float s[256];
+    for (int i = threadIdx.x; i < 256; i += 32)
+        s[i] = P[i];
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+    wmma::load_matrix_sync(c, s, 16, wmma::mem_row_major);
+    wmma::store_matrix_sync(s, c, 16, wmma::mem_col_major);
+    for (int i = threadIdx.x; i < 256; i += 32)
+        P[i] = s[i];
+}
+
+static int check_transpose()
+{
+    float h[256], *P;
+    for (int i = 0; i < 256; i++)
+        h[i] = (float)i;
+    if (cudaMalloc(&P, sizeof h) != cudaSuccess)
+        return printf("wmma: transpose: cudaMalloc failed\n"), 1;
+    cudaMemcpy(P, h, sizeof h, cudaMemcpyHostToDevice);
+    shared_transpose<<<1, 32>>>(P);
+    cudaError_t e = cudaMemcpy(h, P, sizeof h, cudaMemcpyDeviceToHost);
+    int bad = e != cudaSuccess;
+    for (int r = 0; r < 16; r++)
+        for (int c = 0; c < 16; c++)
+            bad += h[r * 16 + c] != (float)(c * 16 + r);
+    cudaFree(P);
+    printf("wmma: %-34s %s\n", "in-place transpose, no __syncwarp", bad ? "WRONG" : "right");
+    return bad != 0;
+}
+
 // the faults: a misaligned tile, an ldm that is not a multiple of 16 bytes, half a warp at mma_sync
 __global__ void misuse(const __half *A, float *C, int what)
 {
@@ -188,6 +222,7 @@ int main(int argc, char **argv)
     bad += check<8, 8, 4, double, row_major, row_major, double>("f64 8x8x4", 16, 24, 16, 1, 0);
     bad += check<16, 16, 16, signed char, row_major, col_major, int>("s8 16x16x16", 32, 32, 64, 0, 0, true);
     bad += check<16, 16, 16, unsigned char, col_major, row_major, int, true>("u8 16x16x16, shared", 32, 32, 32, 0, 0, true);
+    bad += check_transpose();
     printf(bad ? "wmma: WRONG (%d cases)\n" : "wmma: correct\n", bad);
     return bad != 0;
 }
