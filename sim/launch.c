@@ -1865,6 +1865,8 @@ static inline float tf32_operand(float x)
     return x;
 }
 
+float sim_tf32_operand(float x) { return tf32_operand(x); }
+
 /* D = A B + D for the warp, A 16 x 8 and B 8 x 8 spread over its lanes as
  * mma.sync.m16n8k8 spreads them (g = lane / 4, t = lane % 4):
  *   a[0] = A[g][t], a[1] = A[g + 8][t], a[2] = A[g][t + 4], a[3] = A[g + 8][t + 4]

@@ -350,6 +350,9 @@ void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
 void sim_warp_aligned(void *arg, void (*fn)(void *const args[32]), const char *file, int line);
 /* The running thread's lane in its warp (0-31). */
 unsigned sim_lane_id(void);
+/* A float as the tensor cores read a TF32 operand: sign, exponent and 10 significant bits, the
+ * rest cut (a NaN stays a NaN): mma_tf32's and wmma's tf32 fragments'. */
+float sim_tf32_operand(float x);
 /* simtlab run's address-space intrinsics (sim/access.c): the space of p (0 global, 1 shared, 2
  * local, 3 constant, -1 none), and a shared address as the chip's 32-bit offset and back. */
 int sim_space_of(const void *p);

@@ -211,19 +211,6 @@ static float bf16_to_f32(uint16_t h)
     return f;
 }
 
-/* TF32: the tensor cores read a float's sign, exponent and 10 significant bits (the rest cut;
- * a NaN stays a NaN), as sim/launch.c's mma_tf32 */
-static float tf32_of(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, 4);
-    if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu))
-        u |= 0x00400000u;
-    u &= 0xffffe000u;
-    memcpy(&x, &u, 4);
-    return x;
-}
-
 /* Element i of fragment x (descriptor d) as a double (exact for every type here). */
 static double elem_get(const void *x, unsigned d, unsigned i)
 {
@@ -235,7 +222,7 @@ static double elem_get(const void *x, unsigned d, unsigned i)
     switch (TYPE(d)) {
     case SIMTLAB_WMMA_F16: memcpy(&h, b, 2); return f16_to_f32(h);
     case SIMTLAB_WMMA_BF16: memcpy(&h, b, 2); return bf16_to_f32(h);
-    case SIMTLAB_WMMA_TF32: memcpy(&f, b, 4); return tf32_of(f);
+    case SIMTLAB_WMMA_TF32: memcpy(&f, b, 4); return sim_tf32_operand(f); /* as mma_tf32 reads it */
     case SIMTLAB_WMMA_F32: memcpy(&f, b, 4); return f;
     case SIMTLAB_WMMA_F64: memcpy(&v, b, 8); return v;
     case SIMTLAB_WMMA_S8: return (signed char)*b;
