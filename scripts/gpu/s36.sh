@@ -9,25 +9,10 @@
 # on tests/run/wmma.cu, examples/wmma_gemm.cu and tests/run/async_copy.cu (compare_*.txt).
 #   OUT=/dir bash scripts/gpu/s36.sh     (on the device machine, repository root; carry .dev/criterion)
 set -u
-. "$(dirname "$0")/env.sh"
+# the wmma probe (its own script, which a call with little time left runs alone)
+bash "$(dirname "$0")/s36b.sh"
 D=${OUT:?}/s36
-gpu_outdir "$D"
-nvcc -arch=sm_90 -std=c++17 -Iscripts/gpu -lineinfo -o /tmp/wmma_probe scripts/gpu/wmma_probe.cu >"$D/wmma_build.txt" 2>&1 ||
-  { cat "$D/wmma_build.txt"; exit 1; }
-cuobjdump -sass /tmp/wmma_probe >"$D/wmma_sass.txt" 2>&1
-echo "sass rc=$? $(grep -c Function "$D/wmma_sass.txt") functions"
-timeout 120 /tmp/wmma_probe layout >"$D/wmma_layout.txt" 2>&1
-echo "layout rc=$?"; grep "^type" "$D/wmma_layout.txt"
-timeout 120 /tmp/wmma_probe >"$D/wmma_run.txt" 2>&1
-echo "patterns run rc=$?"; tail -1 "$D/wmma_run.txt"
-m=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
-m=$m,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
-m=$m,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
-m=$m,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum
-m=$m,smsp__inst_executed_op_global_ld.sum,smsp__inst_executed_op_global_st.sum
-timeout 300 ncu --metrics "$m" --csv /tmp/wmma_probe >"$D/wmma_patterns.csv" 2>"$D/wmma_ncu_err.txt"
-echo "ncu rc=$? $(grep -c pattern_k "$D/wmma_patterns.csv") rows"
-python3 scripts/gpu/wmma_table.py "$D/wmma_patterns.csv" >"$D/wmma_table.txt" 2>&1; cat "$D/wmma_table.txt"
+export PATH="$PATH:/usr/local/cuda/bin" # nvcc and ncu for compare mode (env.sh gpu_outdir sets it in the child scripts only)
 S35_NAME=s35b bash "$(dirname "$0")/s35.sh"
 for p in tests/run/wmma.cu examples/wmma_gemm.cu tests/run/async_copy.cu; do
   n=$(basename "$p" .cu)
