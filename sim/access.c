@@ -399,19 +399,15 @@ void sim_atomic_uniform_next(void)
 }
 
 /* An asynchronous copy of size bytes from global src to shared dst
- * (copy_async_float4): checked and counted as a global read and a shared
- * write, but, in detailed mode, as its own kind of request, as the GPU counts
- * LDGSTS apart from its stores (its sectors are in op_ld as well). The
- * simulator completes it at once and remembers it as pending until
- * copy_async_wait_all; on a GPU it lands by then. */
-void sim_copy_async(void *dst, const void *src, unsigned size)
+ * (copy_async_float4, and `simtlab run`'s cp.async: sim/run/include/simtlab_async.h): checked
+ * and counted as a global read and a shared write, but, in detailed mode, as its own kind of
+ * request, as the GPU counts LDGSTS apart from its stores (its sectors are in op_ld as well).
+ * The simulator completes it at once; in detailed mode it stays pending (cp_track) until a wait
+ * completes it, and any access to its destination before then is a race. */
+static void cp_track(sim_worker *w, uintptr_t d, unsigned size);
+static void cp_land(sim_worker *w, const sim_thread *t, unsigned keep, int all);
+static void copy_async_do(sim_worker *w, void *dst, const void *src, unsigned size, uintptr_t pc)
 {
-    const uintptr_t pc = (uintptr_t)__builtin_return_address(0); /* the call site: one per copy in the code */
-    sim_worker *w = sim_tls_worker;
-    if (!w || !w->cur) { /* host code in a kernel unit: a plain copy, as the hooks let it be */
-        memcpy(dst, src, size);
-        return;
-    }
     uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
     if (s - sim_arena.base >= sim_arena.span) {
         char where[256];
@@ -436,19 +432,69 @@ void sim_copy_async(void *dst, const void *src, unsigned size)
     sim_access_slow(w, d, size, 1, pc, 0);
     w->async = 0;
     memcpy(dst, src, size);
+    if (w->detailed & ~SIM_DETAILED_TIMEOUT)
+        cp_track(w, d, size);
+}
+
+/* The lessons' copy_async_float4: pending until copy_async_wait_all, and a barrier reached
+ * before that is a report (sim/launch.c, bar_arrive). */
+void sim_copy_async(void *dst, const void *src, unsigned size)
+{
+    const uintptr_t pc = (uintptr_t)__builtin_return_address(0); /* the call site: one per copy in the code */
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur) { /* host code in a kernel unit: a plain copy, as the hooks let it be */
+        memcpy(dst, src, size);
+        return;
+    }
+    copy_async_do(w, dst, src, size, pc);
     if (w->cur->async_pending++ == 0)
         w->async_threads++;
 }
 
-/* copy_async_wait_all: the thread's copies have landed. A barrier reached
- * with copies pending is a report (sim/launch.c, bar_arrive). */
+/* `simtlab run`'s cp.async (cuda::memcpy_async, cg::memcpy_async, __pipeline_memcpy_async):
+ * a copy may stay in flight across barriers (a pipeline's later stages), so only an access to
+ * its destination before its wait is a report (detailed mode). It goes into the thread's open
+ * group, which sim_cp_async_commit closes. */
+void sim_cp_async(void *dst, const void *src, unsigned size)
+{
+    const uintptr_t pc = (uintptr_t)__builtin_return_address(0);
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur) {
+        memcpy(dst, src, size);
+        return;
+    }
+    copy_async_do(w, dst, src, size, pc);
+}
+
+/* cp.async.commit_group: the thread's copies since its last commit are a group */
+void sim_cp_async_commit(void)
+{
+    sim_worker *w = sim_tls_worker;
+    if (w && w->cur)
+        w->cur->cp_groups++;
+}
+
+/* cp.async.wait_group n: the thread's committed groups but the n latest have landed (8 at
+ * most: CUDA's headers clamp n there) */
+void sim_cp_async_wait_prior(unsigned n)
+{
+    sim_worker *w = sim_tls_worker;
+    if (w && w->cur && w->cp_n)
+        cp_land(w, w->cur, n < 8 ? n : 8, 0);
+}
+
+/* copy_async_wait_all (cp.async.wait_all): all the thread's copies have landed. */
 void sim_copy_async_wait(void)
 {
     sim_worker *w = sim_tls_worker;
-    if (w && w->cur && w->cur->async_pending) {
+    if (!w || !w->cur)
+        return;
+    if (w->cur->async_pending) {
         w->cur->async_pending = 0;
         w->async_threads--;
     }
+    if (w->cp_n)
+        cp_land(w, w->cur, 0, 1);
 }
 
 /* ---- the hooks gcc's ThreadSanitizer instrumentation calls -------------- */
@@ -1194,10 +1240,110 @@ static __attribute__((noinline)) unsigned byte_write_race(sim_worker *w, uintptr
     return SIM_NOBODY;
 }
 
+/* ---- asynchronous copies in flight (detailed mode) ----
+ * The simulator's copies land at once, but on a GPU a cp.async lands some time before the wait
+ * that completes it: an access to its destination before that wait (by its own thread, or by
+ * another before a barrier after the wait) reads either value, and a student's missing
+ * __pipeline_wait_prior or consumer_wait would pass here unnoticed. So the destination words'
+ * shadows name SIM_ASYNC as their writer while the copy is pending: every access to one is a race
+ * (race_word, race_text), and the wait makes the issuing thread their writer, so that the usual
+ * barrier rule holds for the other threads. A pending copy outlives barriers (a pipeline's later
+ * stages): each barrier's new epoch is stamped on its words (sim_cp_restamp). */
+#define SIM_ASYNC 0xfffcu
+#define SIM_CP_CAP (1u << 17) /* copies in flight a block tracks (2 MB); past it, a copy is not tracked */
+
+static void cp_track(sim_worker *w, uintptr_t d, unsigned size)
+{
+    if (w->cp_n == w->cp_cap) {
+        const unsigned cap = w->cp_cap ? 2 * w->cp_cap : 256;
+        struct sim_cp_rec *p = cap <= SIM_CP_CAP ? realloc(w->cp, cap * sizeof *p) : NULL;
+        if (!p)
+            return; /* untracked: it has landed, as in counting mode */
+        w->cp = p;
+        w->cp_cap = cap;
+    }
+    const sim_thread *t = w->cur;
+    w->cp[w->cp_n++] = (struct sim_cp_rec){d, size, (uint16_t)t->linear, t->cp_groups};
+    for (uintptr_t x = d & ~(uintptr_t)3; x < d + size; x += 4) {
+        sim_shadow *s = shadow_of(w, x);
+        s->w_epoch = w->epoch;
+        s->w_tid = SIM_ASYNC;
+        s->w_bytes = 0xf;
+    }
+}
+
+/* Thread t's copies land: all, or (cp.async.wait_group keep) those of its committed groups
+ * but the keep latest. Their words' writer becomes t, now. */
+static void cp_land(sim_worker *w, const sim_thread *t, unsigned keep, int all)
+{
+    const uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
+    unsigned j = 0;
+    for (unsigned i = 0; i < w->cp_n; i++) {
+        const struct sim_cp_rec r = w->cp[i];
+        if (r.tid != me || !(all || (uint16_t)(t->cp_groups - r.group) > keep)) {
+            w->cp[j++] = r;
+            continue;
+        }
+        for (uintptr_t x = r.dst & ~(uintptr_t)3; x < r.dst + r.size; x += 4) {
+            sim_shadow *s = shadow_of(w, x);
+            if (s->w_tid == SIM_ASYNC && s->w_epoch == w->epoch) { /* else another access took it (reported) */
+                s->w_tid = me;
+                s->w_wep = wep;
+                s->w_bytes = 0xf;
+            }
+        }
+    }
+    w->cp_n = j;
+}
+
+void sim_cp_restamp(sim_worker *w)
+{
+    for (unsigned i = 0; i < w->cp_n; i++)
+        for (uintptr_t x = w->cp[i].dst & ~(uintptr_t)3; x < w->cp[i].dst + w->cp[i].size; x += 4) {
+            sim_shadow *s = shadow_of(w, x);
+            if (s->w_tid == SIM_ASYNC)
+                s->w_epoch = w->epoch;
+        }
+}
+
+/* A thread that exits with copies in flight: they land (a GPU does not end the warp first). */
+void sim_cp_thread_done(sim_worker *w, sim_thread *t)
+{
+    cp_land(w, t, 0, 1);
+}
+
+/* The copy in flight to word x, for the report: its thread, or -1 */
+static int cp_issuer(const sim_worker *w, uintptr_t x)
+{
+    for (unsigned i = 0; i < w->cp_n; i++)
+        if (x + 4 > w->cp[i].dst && x < w->cp[i].dst + w->cp[i].size)
+            return w->cp[i].tid;
+    return -1;
+}
+
 /* A race's text: which hazard, where, and between whom. */
 static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uintptr_t x, int wr, unsigned other)
 {
     char who[48];
+    if (other == SIM_ASYNC) {
+        const int o = cp_issuer(w, x);
+        const sim_thread *it = o >= 0 ? &w->threads[o] : NULL;
+        if (it == w->cur)
+            snprintf(who, sizeof who, "this thread");
+        else if (it)
+            snprintf(who, sizeof who, "thread (%u,%u,%u)", it->tid.x, it->tid.y, it->tid.z);
+        else
+            snprintf(who, sizeof who, "a thread");
+        snprintf(out, n,
+                 "shared-memory race on the word at 0x%llx: %s of this thread while the asynchronous copy "
+                 "(cp.async: memcpy_async, __pipeline_memcpy_async, copy_async_float4) that %s issued to it is in "
+                 "flight, no wait having completed it. On a GPU the copy lands some time before its wait returns, "
+                 "so this %s races with it: wait first (__pipeline_wait_prior, pipeline.consumer_wait() after "
+                 "producer_commit(), cg::wait, copy_async_wait_all)%s",
+                 (unsigned long long)x, wr ? "a write" : "a read", who, wr ? "write" : "read",
+                 it == w->cur ? "" : ", then __syncthreads() so that the other threads see what it wrote");
+        return;
+    }
     if (other == SIM_MULTI)
         snprintf(who, sizeof who, "several other threads");
     else
@@ -1349,7 +1495,9 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
     sim_shadow *s = shadow_of(w, x);
     const uint32_t ep = w->epoch;
     if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t)) {
-        if (wr)
+        if (s->w_tid == SIM_ASYNC) /* a copy in flight: whatever the values */
+            race_found(w, note, "read-after-write", x, wr, SIM_ASYNC, pc);
+        else if (wr)
             waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_bytes, s->w_tid, pc, note);
         else
             race_found(w, note, "read-after-write", x, wr, s->w_tid, pc);

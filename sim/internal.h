@@ -73,6 +73,7 @@ typedef struct sim_thread {
     uintptr_t last_pc; /* where it was last seen: its last spin yield, or where a timeout stopped it */
     uint32_t l2_occ;   /* global accesses made so far (sim/l2.c orders a block's trace by it) */
     uint8_t atom_uniform; /* its next atomic's address is warp-uniform (sim_atomic_uniform_next) */
+    uint16_t cp_groups;   /* cp.async groups it has committed (sim_cp_async_commit), modulo 2^16 */
     uint64_t *log_cur; /* detailed mode: its next entry in its warp's log (sim/access.c; 96 bytes in all) */
 } sim_thread;
 
@@ -312,6 +313,14 @@ typedef struct sim_worker {
     char *dyn_map;
     size_t dyn_cap;
     sim_shadow *shadow_tls, *shadow_dyn;
+    /* detailed mode: the block's asynchronous copies no wait has completed yet (sim/access.c, cp_track).
+     * Their destination words' shadows name SIM_ASYNC as the writer, so any access to one is a race. */
+    struct sim_cp_rec {
+        uintptr_t dst;
+        uint32_t size;
+        uint16_t tid, group; /* the issuing thread; the cp.async group it went into (its cp_groups then) */
+    } *cp;
+    unsigned cp_n, cp_cap;
     void *altstack;
     uintptr_t sched_stack_lo; /* the OS thread's stack (SIMTLAB_SANITIZE: told to ASan at switches) */
     size_t sched_stack_size;
@@ -432,6 +441,8 @@ void sim_fail(sim_worker *w, sim_status s, uintptr_t pc, const char *fmt, ...)
 void sim_block_abort(sim_worker *w) __attribute__((noreturn));
 void sim_copy_async(void *dst, const void *src, unsigned size); /* kernel.h's copy_async_float4 */
 void sim_copy_async_wait(void);                                 /* kernel.h's copy_async_wait_all */
+void sim_cp_restamp(sim_worker *w);                    /* access.c: a barrier's new epoch for pending copies */
+void sim_cp_thread_done(sim_worker *w, sim_thread *t); /* access.c: an exiting thread's copies land */
 void sim_set_error(sim_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sim_timeout_stop(sim_worker *w, uintptr_t pc) __attribute__((noreturn)); /* at a safe point */
 void sim_spin_yield(sim_worker *w, uintptr_t pc); /* a thread spins: let the others run */

@@ -1085,6 +1085,8 @@ static void thread_finished(sim_worker *w, sim_thread *t)
     w->blk_gacc += t->l2_occ;
     sim_warp *wp = &w->warps[t->warp];
     wp->done |= 1u << t->lane;
+    if (w->cp_n)
+        sim_cp_thread_done(w, t);
     if (wp->n_rdv) {
         rdv_lane_exited(w, wp, t->lane);
         activemask_settle(w, wp, 0);
@@ -1175,6 +1177,7 @@ static void fiber_main(void *arg)
             sim_thread *t = &w->threads[w->next_new++];
             t->stack = mine;
             t->async_pending = 0;
+            t->cp_groups = 0;
             t->l2_occ = 0;
             t->last_pc = 0;        /* where the watchdog's report last saw it: nothing of a block before */
             t->site_file = NULL;
@@ -1479,6 +1482,8 @@ static void resolve_stall(sim_worker *w)
             sample_barrier(w);
         w->n_bar = 0;
         w->epoch++;
+        if (w->cp_n) /* copies still in flight (sim/access.c) */
+            sim_cp_restamp(w);
         w->c.barriers++;
         return;
     }
@@ -1722,6 +1727,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     w->next_new = 0;
     w->n_done = 0;
     w->async_threads = 0;
+    w->cp_n = 0;
     w->ready_head = w->ready_tail = 0;
     w->n_bar = w->n_warp_wait = 0;
     w->rel_next = w->rel_end = 0;

@@ -101,6 +101,7 @@ __global__ void odd_k(const float *x, float *y)
     cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
     for (int i = threadIdx.x * 3; i + 3 <= N; i += blockDim.x * 3)
         cuda::memcpy_async(&s[i], &x[i], 3 * sizeof(float), pipe);
+    pipe.producer_commit(); // without it consumer_wait waits for nothing (libcu++): --detail reports the race
     if (threadIdx.x == 0) // the last N % 3 floats
         for (int i = N / 3 * 3; i < N; i++)
             s[i] = x[i];

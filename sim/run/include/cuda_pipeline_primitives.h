@@ -1,7 +1,8 @@
 /* sim/run/include/cuda_pipeline_primitives.h - the pipeline primitives for `simtlab run`:
  * __pipeline_memcpy_async(dst, src, size) (size 4, 8 or 16 bytes, both addresses aligned to it:
  * one cp.async; zfill bytes at the end zeroed instead of copied; another size traps, as CUDA's), __pipeline_commit() and
- * __pipeline_wait_prior(N) (simtlab_async.h: the copies land at once). */
+ * __pipeline_wait_prior(N) (simtlab_async.h: the copies land at once; in detailed mode they are pending
+ * until the wait, and an access before it is reported). */
 #ifndef SIMTLAB_CUDA_PIPELINE_PRIMITIVES_H
 #define SIMTLAB_CUDA_PIPELINE_PRIMITIVES_H
 #include "simtlab_async.h"
@@ -28,6 +29,6 @@ static inline void __pipeline_memcpy_async(void *dst, const void *src, size_t si
             ((unsigned char *)dst)[i] = i < size_and_align - zfill ? ((const unsigned char *)src)[i] : 0;
     }
 }
-static inline void __pipeline_commit() {}
-static inline void __pipeline_wait_prior(size_t) { sim_copy_async_wait(); }
+static inline void __pipeline_commit() { sim_cp_async_commit(); }
+static inline void __pipeline_wait_prior(size_t prior) { sim_cp_async_wait_prior((unsigned)prior); }
 #endif

@@ -257,6 +257,9 @@ unsigned short sim_atomic_us(unsigned short *p, unsigned short v, unsigned short
 uint32_t sim_atomic_update(void *p, unsigned size, uint32_t v, uint32_t (*op)(uint32_t old, uint32_t v));
 void sim_atomic_uniform_next(void); /* the rewriter's mark: the next atomic's address is warp-uniform */
 void sim_copy_async(void *dst, const void *src, unsigned size);
+void sim_cp_async(void *dst, const void *src, unsigned size); /* cp.async, pending until a wait (simtlab_async.h) */
+void sim_cp_async_commit(void);
+void sim_cp_async_wait_prior(unsigned n);
 }
 /* Address spaces (sim/access.c): __isGlobal & co., and the shared window's 32-bit addresses of
  * __cvta_generic_to_shared (static __shared__ from 0, the dynamic buffer after it), which

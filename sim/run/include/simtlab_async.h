@@ -7,13 +7,17 @@
  * as a global read and a shared write, in detailed mode as its own kind of request, as the lesson
  * kernels' copy_async_float4). Anything else (another space, less alignment) is copied with plain
  * loads and stores, which is what libcu++ falls back to. The simulator completes every copy at
- * once, so the waits (consumer_wait, cg::wait, __pipeline_wait_prior) have nothing left to wait
- * for: a read of the copy's destination before its wait, a race on a GPU, is not reported. */
+ * once, but in detailed mode (--detail) a cp.async piece stays pending in its thread's open group
+ * until a wait completes it, as on the chip: sim_cp_async_commit (__pipeline_commit,
+ * producer_commit, each cg::memcpy_async) closes the group, sim_cp_async_wait_prior(n)
+ * (__pipeline_wait_prior, consumer_wait, cg::wait_prior) completes all groups but the n latest,
+ * and sim_copy_async_wait (cg::wait) all of them; an access to a pending destination is a race
+ * report (sim/access.c, cp_track). */
 #ifndef SIMTLAB_ASYNC_H
 #define SIMTLAB_ASYNC_H
 #include "cuda_runtime.h"
 
-extern "C" void sim_copy_async_wait(void);
+extern "C" void sim_copy_async_wait(void); /* all the thread's copies have landed */
 extern "C" int sim_kernel_trap(const char *what, const char *file, unsigned line);
 
 namespace simtlab {
@@ -52,8 +56,7 @@ static inline __attribute__((always_inline)) void async_copy_part(void *dst, con
     const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
     if (_SimP >= 4 && n % _SimP == 0 && d % _SimP == 0 && s % _SimP == 0 && __isGlobal(src) && __isShared(dst)) {
         for (size_t i = first; i < n / _SimP; i += step)
-            sim_copy_async((char *)dst + i * _SimP, (const char *)src + i * _SimP, (unsigned)_SimP);
-        sim_copy_async_wait(); /* landed: the barrier's test for pending copies is the lessons' */
+            sim_cp_async((char *)dst + i * _SimP, (const char *)src + i * _SimP, (unsigned)_SimP);
         return;
     }
     typedef typename async_word<_SimP>::type _SimW;

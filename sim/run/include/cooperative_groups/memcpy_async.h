@@ -2,7 +2,8 @@
  * dst, src, size) (size a byte count, whose alignment is found at run time, or cuda::aligned_size_t)
  * and cg::memcpy_async(group, dst, dst_count, src, src_count) of T elements, each thread of the
  * group copying its share of the pieces (simtlab_async.h: at once, cp.async when global to shared and aligned), and
- * cg::wait(group) and cg::wait_prior<N>(group), which synchronize the group. */
+ * cg::wait(group) and cg::wait_prior<N>(group) (all calls' copies but the N latest), which
+ * synchronize the group. */
 #ifndef SIMTLAB_CG_MEMCPY_ASYNC_H
 #define SIMTLAB_CG_MEMCPY_ASYNC_H
 #include "../cooperative_groups.h"
@@ -17,6 +18,7 @@ template <class Group, class Size>
 inline void memcpy_async(const Group &g, void *dst, const void *src, Size size)
 {
     simtlab::async_copy_part<simtlab_detail::promise<Size>::value>(dst, src, (size_t)size, g.thread_rank(), g.size());
+    sim_cp_async_commit(); /* each call its own group, as CUDA's (wait_prior counts calls) */
 }
 /* element counts: src_count elements of T, the rest of dst's dst_count zeroed */
 template <class Group, class _SimT>
@@ -27,16 +29,18 @@ inline void memcpy_async(const Group &g, _SimT *dst, size_t dst_count, const _Si
         dst, src, n * sizeof(_SimT), g.thread_rank(), g.size());
     for (size_t i = n + g.thread_rank(); i < dst_count; i += g.size())
         dst[i] = _SimT();
+    sim_cp_async_commit();
 }
 template <class Group> inline void wait(const Group &g, const char *f = __builtin_FILE(), int l = __builtin_LINE())
 {
-    sim_copy_async_wait();
+    sim_cp_async_wait_prior(0);
     g.sync(f, l);
 }
 template <unsigned _SimN, class Group>
 inline void wait_prior(const Group &g, const char *f = __builtin_FILE(), int l = __builtin_LINE())
 {
-    wait(g, f, l);
+    sim_cp_async_wait_prior(_SimN);
+    g.sync(f, l);
 }
 } // namespace cooperative_groups
 #endif
