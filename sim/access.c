@@ -479,7 +479,7 @@ void sim_cp_async_commit(void)
 void sim_cp_async_wait_prior(unsigned n)
 {
     sim_worker *w = sim_tls_worker;
-    if (w && w->cur && w->cp_n)
+    if (w && w->cur && w->cp_live)
         cp_land(w, w->cur, n < 8 ? n : 8, 0);
 }
 
@@ -493,7 +493,7 @@ void sim_copy_async_wait(void)
         w->cur->async_pending = 0;
         w->async_threads--;
     }
-    if (w->cp_n)
+    if (w->cp_live)
         cp_land(w, w->cur, 0, 1);
 }
 
@@ -1250,20 +1250,45 @@ static __attribute__((noinline)) unsigned byte_write_race(sim_worker *w, uintptr
  * barrier rule holds for the other threads. A pending copy outlives barriers (a pipeline's later
  * stages): each barrier's new epoch is stamped on its words (sim_cp_restamp). */
 #define SIM_ASYNC 0xfffcu
-#define SIM_CP_CAP (1u << 17) /* copies in flight a block tracks (2 MB); past it, a copy is not tracked */
+#define SIM_CP_CAP (1u << 17) /* copies in flight a block tracks (3 MB); past it, a copy is not tracked */
+#define SIM_CP_NONE 0xffffffffu
+
+void sim_cp_reset(sim_worker *w)
+{
+    if (w->cp_live && w->cp_first) /* a failed block's */
+        for (unsigned i = 0; i < SIM_MAX_THREADS; i++)
+            w->cp_first[i] = SIM_CP_NONE;
+    w->cp_live = w->cp_hi = 0;
+    w->cp_free = SIM_CP_NONE;
+}
 
 static void cp_track(sim_worker *w, uintptr_t d, unsigned size)
 {
-    if (w->cp_n == w->cp_cap) {
-        const unsigned cap = w->cp_cap ? 2 * w->cp_cap : 256;
-        struct sim_cp_rec *p = cap <= SIM_CP_CAP ? realloc(w->cp, cap * sizeof *p) : NULL;
-        if (!p)
+    if (!w->cp_first) {
+        if (!(w->cp_first = malloc(SIM_MAX_THREADS * sizeof *w->cp_first)))
             return; /* untracked: it has landed, as in counting mode */
-        w->cp = p;
-        w->cp_cap = cap;
+        for (unsigned i = 0; i < SIM_MAX_THREADS; i++)
+            w->cp_first[i] = SIM_CP_NONE;
+        w->cp_free = SIM_CP_NONE;
+    }
+    uint32_t k = w->cp_free;
+    if (k != SIM_CP_NONE) {
+        w->cp_free = w->cp[k].next;
+    } else {
+        if (w->cp_hi == w->cp_cap) {
+            const unsigned cap = w->cp_cap ? 2 * w->cp_cap : 256;
+            struct sim_cp_rec *p = cap <= SIM_CP_CAP ? realloc(w->cp, cap * sizeof *p) : NULL;
+            if (!p)
+                return;
+            w->cp = p;
+            w->cp_cap = cap;
+        }
+        k = w->cp_hi++;
     }
     const sim_thread *t = w->cur;
-    w->cp[w->cp_n++] = (struct sim_cp_rec){d, size, (uint16_t)t->linear, t->cp_groups};
+    w->cp[k] = (struct sim_cp_rec){d, size, w->cp_first[t->linear], (uint16_t)t->linear, t->cp_groups};
+    w->cp_first[t->linear] = k;
+    w->cp_live++;
     for (uintptr_t x = d & ~(uintptr_t)3; x < d + size; x += 4) {
         sim_shadow *s = shadow_of(w, x);
         s->w_epoch = w->epoch;
@@ -1277,14 +1302,15 @@ static void cp_track(sim_worker *w, uintptr_t d, unsigned size)
 static void cp_land(sim_worker *w, const sim_thread *t, unsigned keep, int all)
 {
     const uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
-    unsigned j = 0;
-    for (unsigned i = 0; i < w->cp_n; i++) {
-        const struct sim_cp_rec r = w->cp[i];
-        if (r.tid != me || !(all || (uint16_t)(t->cp_groups - r.group) > keep)) {
-            w->cp[j++] = r;
+    uint32_t *link = &w->cp_first[t->linear];
+    while (*link != SIM_CP_NONE) {
+        const uint32_t k = *link;
+        struct sim_cp_rec *r = &w->cp[k];
+        if (!(all || (uint16_t)(t->cp_groups - r->group) > keep)) {
+            link = &r->next;
             continue;
         }
-        for (uintptr_t x = r.dst & ~(uintptr_t)3; x < r.dst + r.size; x += 4) {
+        for (uintptr_t x = r->dst & ~(uintptr_t)3; x < r->dst + r->size; x += 4) {
             sim_shadow *s = shadow_of(w, x);
             if (s->w_tid == SIM_ASYNC && s->w_epoch == w->epoch) { /* else another access took it (reported) */
                 s->w_tid = me;
@@ -1292,18 +1318,23 @@ static void cp_land(sim_worker *w, const sim_thread *t, unsigned keep, int all)
                 s->w_bytes = 0xf;
             }
         }
+        *link = r->next;
+        r->tid = SIM_ASYNC; /* a free slot */
+        r->next = w->cp_free;
+        w->cp_free = k;
+        w->cp_live--;
     }
-    w->cp_n = j;
 }
 
 void sim_cp_restamp(sim_worker *w)
 {
-    for (unsigned i = 0; i < w->cp_n; i++)
-        for (uintptr_t x = w->cp[i].dst & ~(uintptr_t)3; x < w->cp[i].dst + w->cp[i].size; x += 4) {
-            sim_shadow *s = shadow_of(w, x);
-            if (s->w_tid == SIM_ASYNC)
-                s->w_epoch = w->epoch;
-        }
+    for (unsigned i = 0; i < w->cp_hi; i++)
+        if (w->cp[i].tid != SIM_ASYNC)
+            for (uintptr_t x = w->cp[i].dst & ~(uintptr_t)3; x < w->cp[i].dst + w->cp[i].size; x += 4) {
+                sim_shadow *s = shadow_of(w, x);
+                if (s->w_tid == SIM_ASYNC)
+                    s->w_epoch = w->epoch;
+            }
 }
 
 /* A thread that exits with copies in flight: they land (a GPU does not end the warp first). */
@@ -1315,8 +1346,8 @@ void sim_cp_thread_done(sim_worker *w, sim_thread *t)
 /* The copy in flight to word x, for the report: its thread, or -1 */
 static int cp_issuer(const sim_worker *w, uintptr_t x)
 {
-    for (unsigned i = 0; i < w->cp_n; i++)
-        if (x + 4 > w->cp[i].dst && x < w->cp[i].dst + w->cp[i].size)
+    for (unsigned i = 0; i < w->cp_hi; i++)
+        if (w->cp[i].tid != SIM_ASYNC && x + 4 > w->cp[i].dst && x < w->cp[i].dst + w->cp[i].size)
             return w->cp[i].tid;
     return -1;
 }

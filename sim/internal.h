@@ -54,7 +54,8 @@ uint64_t sim_ctx_park_result(void **save_sp, void *to_sp, const uint64_t *slot);
 void *sim_ctx_init(sim_stack *s, void (*fn)(void *), void *arg);
 
 /* ---- threads, warps, blocks --------------------------------------------- */
-enum { SIM_T_NEW, SIM_T_READY, SIM_T_RUNNING, SIM_T_BARRIER, SIM_T_WARP, SIM_T_DONE };
+enum { SIM_T_NEW, SIM_T_READY, SIM_T_RUNNING, SIM_T_BARRIER, SIM_T_WARP, SIM_T_DONE,
+       SIM_T_CBAR /* waits for a cuda::barrier's phase (sim/launch.c, sim_cbar_wait) */ };
 
 typedef struct sim_thread {
     /* touched at every switch and barrier: kept in the first 32 bytes */
@@ -317,10 +318,12 @@ typedef struct sim_worker {
      * Their destination words' shadows name SIM_ASYNC as the writer, so any access to one is a race. */
     struct sim_cp_rec {
         uintptr_t dst;
-        uint32_t size;
+        uint32_t size, next; /* next: the thread's next copy in flight (or the next free slot) */
         uint16_t tid, group; /* the issuing thread; the cp.async group it went into (its cp_groups then) */
     } *cp;
-    unsigned cp_n, cp_cap;
+    uint32_t *cp_first;  /* each thread's latest copy in flight (SIM_MAX_THREADS) */
+    const uint64_t **cbar_at; /* the cuda::barrier each SIM_T_CBAR thread waits for (SIM_MAX_THREADS) */
+    unsigned cp_live, cp_hi, cp_cap, cp_free; /* copies in flight; slots used; allocated; a free slot */
     void *altstack;
     uintptr_t sched_stack_lo; /* the OS thread's stack (SIMTLAB_SANITIZE: told to ASan at switches) */
     size_t sched_stack_size;
@@ -443,6 +446,7 @@ void sim_copy_async(void *dst, const void *src, unsigned size); /* kernel.h's co
 void sim_copy_async_wait(void);                                 /* kernel.h's copy_async_wait_all */
 void sim_cp_restamp(sim_worker *w);                    /* access.c: a barrier's new epoch for pending copies */
 void sim_cp_thread_done(sim_worker *w, sim_thread *t); /* access.c: an exiting thread's copies land */
+void sim_cp_reset(sim_worker *w);                      /* access.c: a new block, none in flight */
 void sim_set_error(sim_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sim_timeout_stop(sim_worker *w, uintptr_t pc) __attribute__((noreturn)); /* at a safe point */
 void sim_spin_yield(sim_worker *w, uintptr_t pc); /* a thread spins: let the others run */

@@ -1085,7 +1085,7 @@ static void thread_finished(sim_worker *w, sim_thread *t)
     w->blk_gacc += t->l2_occ;
     sim_warp *wp = &w->warps[t->warp];
     wp->done |= 1u << t->lane;
-    if (w->cp_n)
+    if (w->cp_live)
         sim_cp_thread_done(w, t);
     if (wp->n_rdv) {
         rdv_lane_exited(w, wp, t->lane);
@@ -1453,6 +1453,7 @@ static __attribute__((noinline, cold)) int barrier_warps_uniform(const sim_worke
 }
 
 /* No thread can run: release a barrier, or report why the block is stuck. */
+static void cbar_deadlock(sim_worker *w, const sim_thread *first, unsigned n_bar);
 static void resolve_stall(sim_worker *w)
 {
     /* every thread that has not exited waits at one barrier (or at one per warp): release
@@ -1482,13 +1483,13 @@ static void resolve_stall(sim_worker *w)
             sample_barrier(w);
         w->n_bar = 0;
         w->epoch++;
-        if (w->cp_n) /* copies still in flight (sim/access.c) */
+        if (w->cp_live) /* copies still in flight (sim/access.c) */
             sim_cp_restamp(w);
         w->c.barriers++;
         return;
     }
-    unsigned n_bar = 0, n_warp = 0;
-    const sim_thread *first_bar = NULL, *first_warp = NULL;
+    unsigned n_bar = 0, n_warp = 0, n_cbar = 0;
+    const sim_thread *first_bar = NULL, *first_warp = NULL, *first_cbar = NULL;
     for (unsigned i = 0; i < w->n_threads; i++) {
         const sim_thread *t = &w->threads[i];
         if (t->state == SIM_T_BARRIER) {
@@ -1499,6 +1500,10 @@ static void resolve_stall(sim_worker *w)
             n_warp++;
             if (!first_warp)
                 first_warp = t;
+        } else if (t->state == SIM_T_CBAR) {
+            n_cbar++;
+            if (!first_cbar)
+                first_cbar = t;
         }
     }
     char a[256], b[256];
@@ -1530,6 +1535,8 @@ static void resolve_stall(sim_worker *w)
         else if (mr)
             snprintf(state, sizeof state, "waits at %s (%s:%d) with mask 0x%08x", rendezvous_name(mr->kind),
                      basename_of(mr->file), mr->line, mr->mask);
+        else if (m->state == SIM_T_CBAR)
+            snprintf(state, sizeof state, "waits at a cuda::barrier (%s:%d)", basename_of(m->site_file), m->site_line);
         else
             snprintf(state, sizeof state, "waits at __syncthreads() (%s:%d)", basename_of(m->site_file), m->site_line);
         w->cur = (sim_thread *)m; /* the lane that does not come */
@@ -1540,6 +1547,10 @@ static void resolve_stall(sim_worker *w)
                  lane, state);
         w->cur = NULL;
         w->block_failed = 1;
+        return;
+    }
+    if (n_cbar) { /* threads wait for a cuda::barrier's phase that no thread can complete */
+        cbar_deadlock(w, first_cbar, n_bar);
         return;
     }
     list_threads(w, a, sizeof a, SIM_T_BARRIER, first_bar->site_file, first_bar->site_line, &ca);
@@ -1727,7 +1738,8 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     w->next_new = 0;
     w->n_done = 0;
     w->async_threads = 0;
-    w->cp_n = 0;
+    if (w->cp_hi)
+        sim_cp_reset(w);
     w->ready_head = w->ready_tail = 0;
     w->n_bar = w->n_warp_wait = 0;
     w->rel_next = w->rel_end = 0;
@@ -2401,6 +2413,147 @@ int sim_kernel_fault(sim_status s, uintptr_t pc, const char *fmt, ...)
     va_end(ap);
     sim_fail(w, s, pc ? pc : (uintptr_t)__builtin_return_address(0), "%s", text);
     sim_block_abort(w);
+}
+
+/* ---- libcu++'s cuda::barrier of a block (sim/run/include/cuda/barrier) ----
+ * Its 8 bytes, as the chip's mbarrier's: the arrivals a phase expects (bits 0-20), those still
+ * missing (21-41), the phase's number (42-62) and "initialised" (63). A thread waiting for a phase
+ * parks (SIM_T_CBAR, w->cbar_at naming the barrier); the arrival that completes the phase makes
+ * its waiters ready. A completed phase orders, for the race check, what its threads did before
+ * they arrived with what any thread does after: a new epoch, as a __syncthreads() (threads that
+ * take no part in it are then not checked against each other until the next barrier). */
+#define CBAR_INIT (1ull << 63)
+#define CBAR_MAX ((1u << 20) - 1)
+#define CBAR_PHASES 0x1fffffu
+static inline unsigned cbar_expected(uint64_t s) { return (unsigned)(s & 0x1fffff); }
+static inline unsigned cbar_missing(uint64_t s) { return (unsigned)(s >> 21 & 0x1fffff); }
+static inline uint64_t cbar_phase(uint64_t s) { return s >> 42 & CBAR_PHASES; }
+static inline uint64_t cbar_make(unsigned expected, unsigned missing, uint64_t phase)
+{
+    return CBAR_INIT | expected | (uint64_t)missing << 21 | (phase & CBAR_PHASES) << 42;
+}
+
+static __attribute__((noreturn)) void cbar_fault(sim_worker *w, uintptr_t pc, const char *what, const uint64_t *b,
+                                                 const char *file, int line)
+{
+    sim_fail(w, SIM_ERR_TRAP, pc, "%s (the cuda::barrier at %p, %s:%d): on a GPU the behaviour is undefined", what,
+             (const void *)b, basename_of(file), line);
+    sim_block_abort(w);
+}
+
+int sim_cbar_init(uint64_t *b, long long expected, const char *file, int line)
+{
+    sim_worker *w = sim_tls_worker;
+    if (expected < 1 || expected > CBAR_MAX) {
+        if (!w || !w->cur)
+            return -1;
+        char what[200];
+        snprintf(what, sizeof what,
+                 "init() with an expected count of %lld: a block's cuda::barrier takes 1 to %u "
+                 "(cuda::barrier::max()) arrivals a phase",
+                 expected, CBAR_MAX);
+        cbar_fault(w, (uintptr_t)__builtin_return_address(0), what, b, file, line);
+    }
+    *b = cbar_make((unsigned)expected, (unsigned)expected, 0);
+    return 0;
+}
+
+static void cbar_complete(sim_worker *w, const uint64_t *b)
+{
+    for (unsigned i = 0; w->cbar_at && i < w->next_new; i++) {
+        if (w->threads[i].state != SIM_T_CBAR || w->cbar_at[i] != b)
+            continue;
+        unsigned j = i;
+        while (j + 1 < w->next_new && w->threads[j + 1].state == SIM_T_CBAR && w->cbar_at[j + 1] == b)
+            j++;
+        for (unsigned k = i; k <= j; k++)
+            w->threads[k].state = SIM_T_READY;
+        ready_push(w, i, j - i + 1); /* a run of threads, as a rendezvous' */
+        i = j;
+    }
+    w->epoch++;
+    if (w->cp_live)
+        sim_cp_restamp(w);
+}
+
+uint64_t sim_cbar_arrive(uint64_t *b, long long n, int drop, const char *file, int line)
+{
+    sim_worker *w = sim_tls_worker;
+    const int in_kernel = w && w->cur;
+    const uint64_t s = *b;
+    unsigned expected = cbar_expected(s), missing = cbar_missing(s);
+    if (in_kernel && !(s & CBAR_INIT))
+        cbar_fault(w, (uintptr_t)__builtin_return_address(0),
+                   drop ? "arrive_and_drop() on a barrier before init()" : "arrive() on a barrier before init()", b,
+                   file, line);
+    if (in_kernel && (n < 1 || (unsigned long long)n > missing)) {
+        char what[300];
+        snprintf(what, sizeof what,
+                 "arrive(%lld) when %u of the %u arrivals this phase expects are missing: a phase takes the count "
+                 "init() gave, and each arrival counts 1 to the number missing",
+                 n, missing, expected);
+        cbar_fault(w, (uintptr_t)__builtin_return_address(0), what, b, file, line);
+    }
+    if (!in_kernel && (n < 1 || (unsigned long long)n > missing))
+        return cbar_phase(s);
+    if (drop && expected)
+        expected--;
+    missing -= (unsigned)n;
+    const uint64_t phase = cbar_phase(s);
+    if (missing) {
+        *b = cbar_make(expected, missing, phase);
+        return phase;
+    }
+    *b = cbar_make(expected, expected, phase + 1);
+    if (in_kernel)
+        cbar_complete(w, b);
+    return phase;
+}
+
+void sim_cbar_wait(const uint64_t *b, uint64_t token, const char *file, int line)
+{
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur)
+        return;
+    if (!(*b & CBAR_INIT))
+        cbar_fault(w, (uintptr_t)__builtin_return_address(0), "wait() on a barrier before init()", b, file, line);
+    if (!w->cbar_at && !(w->cbar_at = calloc(SIM_MAX_THREADS, sizeof *w->cbar_at)))
+        cbar_fault(w, (uintptr_t)__builtin_return_address(0), "no memory for the simulator's barrier table", b,
+                   file, line);
+    while (cbar_phase(*b) == (token & CBAR_PHASES)) {
+        sim_thread *t = w->cur;
+        w->cbar_at[t->linear] = b;
+        sim_warp *wp = &w->warps[t->warp];
+        if (wp->n_rdv) /* lanes held at a volatile lockstep or __activemask go on without it */
+            activemask_settle(w, wp, 1);
+        park(w, t, SIM_T_CBAR, file, line);
+    }
+}
+
+/* The block can go no further and threads wait for a barrier's phase (resolve_stall). */
+static void cbar_deadlock(sim_worker *w, const sim_thread *first, unsigned n_bar)
+{
+    const uint64_t *b = w->cbar_at[first->linear];
+    const uint64_t s = *b;
+    char who[256], bar[300] = "";
+    unsigned cnt;
+    list_threads(w, who, sizeof who, SIM_T_CBAR, NULL, 0, &cnt);
+    if (n_bar) {
+        char at[256];
+        unsigned cb;
+        list_threads(w, at, sizeof at, SIM_T_BARRIER, NULL, 0, &cb);
+        snprintf(bar, sizeof bar, ", %u (%s) wait at __syncthreads()", cb, at);
+    }
+    w->cur = (sim_thread *)first;
+    sim_fail(w, SIM_ERR_BARRIER_DIVERGENCE, 0,
+             "deadlock: %u threads (%s) wait at a cuda::barrier (%s:%d) for a phase that %u more arrivals would "
+             "complete (of the %u that init() expects a phase), and no thread can arrive (%u exited%s). On a GPU "
+             "this hangs: every thread that init() counts must arrive once a phase, or leave the barrier with "
+             "arrive_and_drop()",
+             cnt, who, basename_of(first->site_file), first->site_line, cbar_missing(s), cbar_expected(s), w->n_done,
+             bar);
+    w->cur = NULL;
+    w->block_failed = 1;
 }
 
 void sim_warp_lockstep(void)

@@ -340,6 +340,16 @@ int sim_kernel_trap(const char *what, const char *file, unsigned line);
  * the formatted text at pc, a return address in kernel code (0: the caller's), and ends the
  * block; the launch returns s. 0 in host code. */
 int sim_kernel_fault(sim_status s, uintptr_t pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* libcu++'s cuda::barrier<thread_scope_block> (sim/run/include/cuda/barrier): its 8 bytes in the
+ * program's memory, touched only by these (no traffic counted, no race checked). init sets the
+ * arrivals a phase expects (1 to 2^20 - 1); arrive counts n of them (drop: and one fewer from the
+ * next phase on) and returns the phase's token; wait parks the thread until the phase of token
+ * has completed. Misuse (before init, more arrivals than are missing, a count out of range) is
+ * reported at file:line and ends the block; threads that wait for a phase no thread can complete
+ * are reported when the block can go no further. Return 0 / nothing in host code. */
+int sim_cbar_init(uint64_t *b, long long expected, const char *file, int line);
+uint64_t sim_cbar_arrive(uint64_t *b, long long n, int drop, const char *file, int line);
+void sim_cbar_wait(const uint64_t *b, uint64_t token, const char *file, int line);
 /* The running thread's access of size bytes at a, a read (wr 0) or a write, made at pc (a return
  * address in kernel code): checked and counted as the instrumented code's own (sim/access.c).
  * An illegal one is reported and ends the block: it does not return. */

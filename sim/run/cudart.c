@@ -1147,6 +1147,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
     case cudaDevAttrMemoryPoolsSupported: *value = p.memoryPoolsSupported; break;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break; /* 0: not simulated */
+    case cudaDevAttrCooperativeMultiDeviceLaunch: *value = 0; break;
     default: {
         char why[96];
         snprintf(why, sizeof why, "attribute %d is not one the simulator answers (simtlab_cudart.h)", (int)attr);

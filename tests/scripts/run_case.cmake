@@ -743,10 +743,11 @@ elseif(CASE STREQUAL "async_copy")
   run(2 ${SRC}/tests/run/async_copy.cu -- bad_size)
   expect_text("${out}" "async_copy bad_size: unspecified launch failure" "bad size: the program's error")
   expect_text("${err}" "__pipeline_memcpy_async: size 2 \\(zero-fill 0\\) is not 4, 8 or 16 bytes \\(async_copy.cu:${l}\\)" "bad size: the report")
-  # cuda::barrier is refused in one line at the program's line, without g++'s errors on its uses
-  file(WRITE ${WORK}/src/bar.cu "#include <cuda/barrier>\n__global__ void k(float *g) {\n  __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n  if (threadIdx.x == 0) init(&bar, blockDim.x);\n  bar.arrive_and_wait();\n}\nint main() { return 0; }\n")
+  # a cuda::barrier of another scope than a block's is refused in one line at the program's line,
+  # without g++'s errors on its uses
+  file(WRITE ${WORK}/src/bar.cu "#include <cuda/barrier>\n__global__ void k(float *g) {\n  __shared__ cuda::barrier<cuda::thread_scope_device> bar;\n  if (threadIdx.x == 0) init(&bar, blockDim.x);\n  bar.arrive_and_wait();\n}\nint main() { return 0; }\n")
   run(2 ${WORK}/src/bar.cu)
-  expect_text("${err}" "bar.cu:3: simtlab run: cuda::barrier \\(libcu\\+\\+\\) is not supported" "barrier: the refusal")
+  expect_text("${err}" "bar.cu:3: simtlab run: only a block's cuda::barrier \\(cuda::thread_scope_block\\) is supported" "barrier: the refusal")
   if("${err}" MATCHES "error:")
     fail("barrier: g++'s errors are shown:\n${err}")
   endif()
@@ -775,6 +776,31 @@ elseif(CASE STREQUAL "async_race")
   # counting mode checks no races: the copy has landed there
   run(0 ${SRC}/tests/run/async_race.cu -- own)
   expect_text("${out}" "async_race own: no error" "own, counting mode")
+elseif(CASE STREQUAL "cuda_barrier")
+  # libcu++'s cuda::barrier of a block: as __syncthreads, split arrive/wait, arrive_and_drop, a
+  # copy with a barrier; in detailed mode no race (a completed phase orders the threads as a
+  # barrier); misuse is a report, and threads waiting for a phase that cannot complete are a
+  # deadlock report, not a hang
+  run(0 ${SRC}/tests/run/cuda_barrier.cu --detail)
+  expect_text("${out}" "cuda_barrier: correct" "result")
+  if("${err}" MATCHES "race|deadlock")
+    fail("a report on correct kernels:\n${err}")
+  endif()
+  run(0 ${SRC}/tests/run/cuda_barrier.cu)
+  expect_text("${out}" "cuda_barrier: correct" "result, counting mode")
+  line_of(l ${SRC}/tests/run/cuda_barrier.cu missing_wait)
+  run(0 ${SRC}/tests/run/cuda_barrier.cu -- missing)
+  expect_text("${out}" "cuda_barrier missing: " "missing: the program's error")
+  expect_text("${err}" "deadlock: 255 threads \\(0-4,6-255\\) wait at a cuda::barrier \\(cuda_barrier.cu:${l}\\) for a phase that 1 more arrivals would complete \\(of the 256 that init\\(\\) expects a phase\\), and no thread can arrive \\(1 exited\\)" "missing: the report")
+  line_of(l ${SRC}/tests/run/cuda_barrier.cu uninit)
+  run(0 ${SRC}/tests/run/cuda_barrier.cu -- uninit)
+  expect_text("${out}" "cuda_barrier uninit: unspecified launch failure" "uninit: the program's error")
+  expect_text("${err}" "arrive\\(\\) on a barrier before init\\(\\) \\(the cuda::barrier at 0x[0-9a-f]+, cuda_barrier.cu:${l}\\)" "uninit: the report")
+  run(0 ${SRC}/tests/run/cuda_barrier.cu -- over)
+  expect_text("${err}" "arrive\\(1000\\) when 256 of the 256 arrivals this phase expects are missing" "over: the report")
+  line_of(l ${SRC}/tests/run/cuda_barrier.cu zero)
+  run(0 ${SRC}/tests/run/cuda_barrier.cu -- zero)
+  expect_text("${err}" "init\\(\\) with an expected count of 0: a block's cuda::barrier takes 1 to 1048575 \\(cuda::barrier::max\\(\\)\\) arrivals a phase \\(the cuda::barrier at 0x[0-9a-f]+, cuda_barrier.cu:${l}\\)" "zero: the report")
 elseif(CASE STREQUAL "macro_names")
   # every shim header the program includes builds with -DA=7 ... -DZ=7 (`-DN=7` broke
   # cooperative_groups.h, `-DV=1` cuda_runtime.h: their template parameters were single letters)

@@ -217,6 +217,7 @@ typedef enum cudaDeviceAttr {
     cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrComputeCapabilityMajor = 75,
     cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
     cudaDevAttrManagedMemory = 83, cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+    cudaDevAttrCooperativeLaunch = 95, cudaDevAttrCooperativeMultiDeviceLaunch = 96, /* 0: not simulated */
     cudaDevAttrMaxBlocksPerMultiprocessor = 106, cudaDevAttrMemoryPoolsSupported = 115
 } cudaDeviceAttr;
 
