@@ -2510,17 +2510,18 @@ uint64_t sim_cbar_arrive(uint64_t *b, long long n, int drop, const char *file, i
     return phase;
 }
 
-void sim_cbar_wait(const uint64_t *b, uint64_t token, const char *file, int line)
+/* wait: while the phase is token's; parity (0 or 1, a pipeline's wait_parity): while the phase's
+ * parity is that (the phase of that parity has not completed) */
+static void cbar_park(const uint64_t *b, uint64_t token, int parity, const char *file, int line, uintptr_t pc)
 {
     sim_worker *w = sim_tls_worker;
     if (!w || !w->cur)
         return;
     if (!(*b & CBAR_INIT))
-        cbar_fault(w, (uintptr_t)__builtin_return_address(0), "wait() on a barrier before init()", b, file, line);
+        cbar_fault(w, pc, "wait() on a barrier before init()", b, file, line);
     if (!w->cbar_at && !(w->cbar_at = calloc(SIM_MAX_THREADS, sizeof *w->cbar_at)))
-        cbar_fault(w, (uintptr_t)__builtin_return_address(0), "no memory for the simulator's barrier table", b,
-                   file, line);
-    while (cbar_phase(*b) == (token & CBAR_PHASES)) {
+        cbar_fault(w, pc, "no memory for the simulator's barrier table", b, file, line);
+    while (parity < 0 ? cbar_phase(*b) == (token & CBAR_PHASES) : (int)(cbar_phase(*b) & 1) == parity) {
         sim_thread *t = w->cur;
         w->cbar_at[t->linear] = b;
         sim_warp *wp = &w->warps[t->warp];
@@ -2528,6 +2529,25 @@ void sim_cbar_wait(const uint64_t *b, uint64_t token, const char *file, int line
             activemask_settle(w, wp, 1);
         park(w, t, SIM_T_CBAR, file, line);
     }
+}
+
+void sim_cbar_wait(const uint64_t *b, uint64_t token, const char *file, int line)
+{
+    cbar_park(b, token, -1, file, line, (uintptr_t)__builtin_return_address(0));
+}
+
+void sim_cbar_wait_parity(const uint64_t *b, int parity, const char *file, int line)
+{
+    cbar_park(b, 0, parity != 0, file, line, (uintptr_t)__builtin_return_address(0));
+}
+
+uint64_t sim_cbar_count(uint64_t *b, int op)
+{
+    if (op == 0)
+        *b = 0;
+    else if (op == 1)
+        ++*b;
+    return *b;
 }
 
 /* The block can go no further and threads wait for a barrier's phase (resolve_stall). */
@@ -2546,10 +2566,10 @@ static void cbar_deadlock(sim_worker *w, const sim_thread *first, unsigned n_bar
     }
     w->cur = (sim_thread *)first;
     sim_fail(w, SIM_ERR_BARRIER_DIVERGENCE, 0,
-             "deadlock: %u threads (%s) wait at a cuda::barrier (%s:%d) for a phase that %u more arrivals would "
-             "complete (of the %u that init() expects a phase), and no thread can arrive (%u exited%s). On a GPU "
-             "this hangs: every thread that init() counts must arrive once a phase, or leave the barrier with "
-             "arrive_and_drop()",
+             "deadlock: %u threads (%s) wait at a cuda::barrier (%s:%d; a block's cuda::pipeline waits at its "
+             "stages' barriers) for a phase that %u more arrivals would complete (of the %u that init() expects a "
+             "phase), and no thread can arrive (%u exited%s). On a GPU this hangs: every thread that init() counts "
+             "must arrive once a phase, or leave the barrier with arrive_and_drop()",
              cnt, who, basename_of(first->site_file), first->site_line, cbar_missing(s), cbar_expected(s), w->n_done,
              bar);
     w->cur = NULL;

@@ -350,6 +350,10 @@ int sim_kernel_fault(sim_status s, uintptr_t pc, const char *fmt, ...) __attribu
 int sim_cbar_init(uint64_t *b, long long expected, const char *file, int line);
 uint64_t sim_cbar_arrive(uint64_t *b, long long n, int drop, const char *file, int line);
 void sim_cbar_wait(const uint64_t *b, uint64_t token, const char *file, int line);
+void sim_cbar_wait_parity(const uint64_t *b, int parity, const char *file, int line); /* a pipeline's:
+                                                    while the phase's parity is parity */
+uint64_t sim_cbar_count(uint64_t *b, int op); /* a count in a barrier's word before its init (a
+                                                 pipeline's producers): op 0 clears it, 1 adds one, 2 reads it */
 /* The running thread's access of size bytes at a, a read (wr 0) or a write, made at pc (a return
  * address in kernel code): checked and counted as the instrumented code's own (sim/access.c).
  * An illegal one is reported and ends the block: it does not return. */
