@@ -812,6 +812,7 @@ void *sim_cvta_from_shared(size_t s)
 }
 
 static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
+static void vol_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
 
 static __attribute__((noinline)) void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc,
                                                     int atomic);
@@ -1052,6 +1053,8 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
             detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED); /* before the check: shared_record */
             if (!atomic)
                 shared_race_check(w, a, size, wr, pc);
+            else if (!w->async) /* a volatile access: a race with plain ones only */
+                vol_race_check(w, a, size, wr, pc);
         } else if (w->sample && w->async != SIM_SPACE_SKIP) { /* counting mode's sample: atomics and async
                                                                  * copies too (their own requests; an atomic's
                                                                  * write half records nothing) */
@@ -1626,6 +1629,46 @@ static __attribute__((noinline)) void shared_race_slow(sim_worker *w, uintptr_t 
 static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
 {
     race_check_inline(w, a, size, wr, pc, 0);
+}
+
+/* A volatile shared access (detailed mode). Volatile accesses are how legacy warp-synchronous
+ * code (`volatile float *v = s; v[t] += v[t + 16]; ...`) and flags hand data over, and between
+ * themselves they are no race; but against a plain access of another thread with no barrier
+ * between they are, as racecheck says: the unrolled last warp of a reduction that misses its
+ * __syncthreads() reads a plain store of another warp (survey 16: ENCCS's reduction_gpu_7 summed
+ * wrong, silently), and `s[t] += v[t + 16]` reads what another lane stores plainly. So a volatile
+ * access is checked against a plain writer (a volatile write is marked SIM_VOL_W in w_bytes) and
+ * leaves its own trace in the shadow as a plain access does, which plain accesses then check;
+ * a volatile write is not checked against earlier readers (a plain read before it is missed). */
+#define SIM_VOL_W 0x10u
+static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
+{
+    const sim_thread *t = w->cur;
+    const uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
+    const uint32_t ep = w->epoch;
+    for (uintptr_t x = a & ~(uintptr_t)3; x < a + size; x += 4) {
+        const uint8_t bytes = size < 4 ? (uint8_t)(((1u << size) - 1) << (a & 3)) : 0xf;
+        sim_shadow *s = shadow_of(w, x);
+        if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !(s->w_bytes & SIM_VOL_W) &&
+            !synced(w, s->w_tid, s->w_wep, t)) {
+            if (wr && s->w_tid != SIM_ASYNC)
+                waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_bytes, s->w_tid, pc, 0);
+            else
+                race_found(w, 0, "read-after-write", x, wr, s->w_tid, pc);
+        }
+        if (wr) {
+            s->w_bytes = (uint8_t)((s->w_epoch == ep && s->w_tid == me ? s->w_bytes & 0xf : 0) | bytes | SIM_VOL_W);
+            s->w_epoch = ep;
+            s->w_tid = me;
+            s->w_wep = wep;
+        } else if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t)) {
+            shadow_read_alone(s, ep, me, wep, bytes);
+        } else if ((bytes & s->r_bytes) == 0xf && s->r_tid != SIM_SPLIT) {
+            s->r_tid = SIM_MULTI;
+        } else {
+            byte_readers(w, s, x, bytes, me, wep, t);
+        }
+    }
 }
 
 /* Counting mode's sampled stretches look for races too, and keep the first as a note. */

@@ -123,8 +123,8 @@ static const feature features[] = {
     {"CUDA graphs", {"cudaGraph*", "cudaStreamBeginCapture"}, {NULL}},
     {"CUDA IPC (cudaIpc*: memory shared between processes)", {"cudaIpc*"}, {NULL}},
     /* but cuda/pipeline and cuda/barrier (check_include) */
-    {"libcu++ (cuda::atomic, cuda::barrier, most of cuda::std; a one-thread cuda::pipeline and cuda::std's "
-     "type_traits, limits, utility, array, tuple, cmath and the C headers are supported)",
+    {"libcu++ (cuda::atomic, most of cuda::std; a thread's or a block's cuda::pipeline, a block's cuda::barrier "
+     "and cuda::std's type_traits, limits, utility, array, tuple, cmath and the C headers are supported)",
      {NULL},
      {"cuda/"}},
     /* cuda.h is the shim's (CUDA_VERSION); the driver API's names gave g++'s errors (survey 9:
@@ -198,9 +198,9 @@ static void check_include(scan *sc, const char *line_start, size_t len)
     while (p < end && *p != '>' && *p != '"')
         p++;
     size_t nl = (size_t)(p - name);
-    /* libcu++'s headers that are here: cuda/pipeline, cuda/barrier (which refuses a use of
-     * cuda::barrier at compile time: NVIDIA's dmmaTensorCoreGemm includes it and uses none), and
-     * the cuda/std headers that are the host's std (sim/run/include/simtlab_cuda_std.h) */
+    /* libcu++'s headers that are here: cuda/pipeline and cuda/barrier (a block's barrier and the
+     * thread's and block's pipelines: sim/run/include/simtlab_cuda_sync.h), and the cuda/std
+     * headers that are the host's std (sim/run/include/simtlab_cuda_std.h) */
     static const char *const here[] = {"cuda/pipeline", "cuda/barrier", "cuda/std/type_traits", "cuda/std/cstdint",
                                        "cuda/std/cstddef", "cuda/std/climits", "cuda/std/cfloat", "cuda/std/limits",
                                        "cuda/std/utility", "cuda/std/array", "cuda/std/tuple", "cuda/std/cmath",

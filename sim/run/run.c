@@ -53,6 +53,8 @@ typedef struct opts {
     const char *hostflags[MAX_FLAGS]; /* -fopenmp, -pthread, warnings: g++'s own, nvcc's -Xcompiler */
     int n_hostflags;
     char xflags[512];                 /* the copies of -Xcompiler's comma lists they point into */
+    const char *ldflags[MAX_FLAGS];   /* -lNAME, -LDIR, -Xlinker X: the link's, g++'s and nvcc's */
+    int n_ldflags;
     size_t xused;
     const char *mode, *arch, *json;
     int detail, lines, no_counters, verbose;
@@ -76,6 +78,7 @@ static void usage(FILE *f)
             "  -I DIR, -DNAME[=VALUE]   passed to the compilers\n"
             "  -fopenmp, -pthread, -Xcompiler F[,F]  host compiler flags (F: -fopenmp, -pthread, -W..., -w):\n"
             "                           g++'s own, nvcc's through -Xcompiler\n"
+            "  -lNAME, -LDIR, -Xlinker X  libraries and linker flags, as nvcc takes them (-lpng, -L/opt/lib)\n"
             "  -v                       show the compiler commands\n"
             "The program's output is its own; simtlab's reports go to stderr. See docs/run.md.\n");
 }
@@ -166,6 +169,18 @@ static int parse(int argc, char **argv, opts *o)
             if (o->n_cflags + 1 > MAX_FLAGS)
                 return run_error("more than %d compiler flags", MAX_FLAGS);
             o->cflags[o->n_cflags++] = a;
+        } else if (!strcmp(a, "-l") || !strcmp(a, "-L") || !strcmp(a, "-Xlinker")) {
+            /* a library or a linker flag, its value next: kept as two arguments of the link */
+            if (i + 1 >= argc || !argv[i + 1][0] || (a[1] != 'X' && argv[i + 1][0] == '-'))
+                return run_error("%s needs a value (a library's name, a directory, a linker flag)", a);
+            if (o->n_ldflags + 2 > MAX_FLAGS)
+                return run_error("more than %d library and linker flags", MAX_FLAGS);
+            o->ldflags[o->n_ldflags++] = a;
+            o->ldflags[o->n_ldflags++] = argv[++i];
+        } else if ((!strncmp(a, "-l", 2) || !strncmp(a, "-L", 2)) && a[2]) {
+            if (o->n_ldflags + 1 > MAX_FLAGS)
+                return run_error("more than %d library and linker flags", MAX_FLAGS);
+            o->ldflags[o->n_ldflags++] = a;
         } else if (!strcmp(a, "-fopenmp") || !strcmp(a, "-pthread")) {
             const int rc = host_flag(o, a);
             if (rc)
@@ -1183,7 +1198,8 @@ static void undefined_hint(const char *log, int n_files)
         while (u[k] && u[k] != '(' && u[k] != '\'' && u[k] != '\n' && (unsigned char)u[k] != 0xe2 && k < 200)
             k++;
         run_error("'%.*s' is used but defined in none of the %d file%s given: if the program has more source "
-                  "files, pass them all (simtlab run main.cu kernels.cu ...)",
+                  "files, pass them all (simtlab run main.cu kernels.cu ...); if it comes from a library, name it "
+                  "as nvcc takes it (-lNAME, and -LDIR where it is not in the system's directories)",
                   (int)k, u, n_files, n_files == 1 ? "" : "s");
     }
     free(s);
@@ -1194,7 +1210,7 @@ static int link_prog(const opts *o, const char *dir, unit *units, int all_single
     char tmp[4200], log[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp%d", bin, (int)getpid());
     snprintf(log, sizeof log, "%s/link.log", dir);
-    const char *argv[2 * MAX_FILES + 32];
+    const char *argv[2 * MAX_FILES + MAX_FLAGS + 32];
     int a = 0;
     argv[a++] = SIMTLAB_CXX;
     argv[a++] = "-o";
@@ -1218,6 +1234,8 @@ static int link_prog(const opts *o, const char *dir, unit *units, int all_single
 #ifdef SIMTLAB_RUN_SANITIZE
     argv[a++] = "-fsanitize=address,undefined";
 #endif
+    for (int k = 0; k < o->n_ldflags; k++) /* the program's libraries, after its objects */
+        argv[a++] = o->ldflags[k];
     argv[a++] = "-lm";
     argv[a++] = "-ldl";
     argv[a] = NULL;
@@ -1609,6 +1627,8 @@ int main(int argc, char **argv)
         h = fnv_str(h, o.cflags[i]);
     for (int i = 0; i < o.n_hostflags; i++)
         h = fnv_str(h, o.hostflags[i]);
+    for (int i = 0; i < o.n_ldflags; i++)
+        h = fnv_str(h, o.ldflags[i]);
     for (size_t i = 0; i < sizeof simtlab_inputs / sizeof simtlab_inputs[0]; i++)
         h = fnv_stat(h, simtlab_inputs[i]);
     h = fnv_stat(h, "/proc/self/exe"); /* this driver: its rewriter's output is what is compiled */
@@ -1627,7 +1647,7 @@ int main(int argc, char **argv)
         return rc;
     run_cuda_ctx cu;
     /* nvcc takes the host compiler's flags through -Xcompiler */
-    const char *nvflags[2 * MAX_FLAGS];
+    const char *nvflags[3 * MAX_FLAGS];
     char xc[MAX_FLAGS][128];
     int n_nv = 0;
     for (int i = 0; i < o.n_cflags; i++)
@@ -1636,6 +1656,8 @@ int main(int argc, char **argv)
         snprintf(xc[i], sizeof xc[i], "-Xcompiler=%s", o.hostflags[i]);
         nvflags[n_nv++] = xc[i];
     }
+    for (int i = 0; i < o.n_ldflags; i++) /* nvcc takes -l, -L and -Xlinker as they are */
+        nvflags[n_nv++] = o.ldflags[i];
     if (want_cuda && (rc = run_cuda_build(&o.files[0], o.n_files, nvflags, n_nv, o.arch, dir, o.verbose, &cu)))
         return rc;
     if (want_sim) {

@@ -370,7 +370,8 @@ static inline __attribute__((always_inline)) _SimT __shfl_xor_sync(unsigned m, _
     template <class _SimT, class... _SimA, typename std::enable_if<std::is_arithmetic<_SimT>::value, int>::type = 0>     \
     static inline int name(_SimT, _SimA...)                                                                           \
     {                                                                                                         \
-        static_assert(sizeof(_SimT) != sizeof(_SimT), #name "() without a mask was removed in CUDA 9: nvcc "          \
+        static_assert(sizeof(_SimT) != sizeof(_SimT), "simtlab run: " #name "() without a mask was removed in "     \
+                                                    "CUDA 9: nvcc "                                           \
                                                     "refuses it for sm_70 and later, and the simulator's "    \
                                                     "presets are sm_80 to sm_90; write " #name                \
                                                     "_sync(0xffffffff, ...) for a whole warp");               \
@@ -793,10 +794,11 @@ static inline cudaError_t cudaMallocPitch(_SimT **p, size_t *pitch, size_t width
     return cudaMallocPitch((void **)p, pitch, width, height);
 }
 /* the block size (a multiple of 32) with the most resident threads per SM, and the grid that
- * fills the device with it, by the preset's residency rule (simtlab_occupancy) */
-template <class _SimF>
-static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block, _SimF *, size_t dyn_shared = 0,
-                                                             int limit = 0)
+ * fills the device with it, by the preset's residency rule (simtlab_occupancy); the dynamic shared
+ * memory smem(block) bytes for a block size */
+template <class _SimF, class _SimS>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int *min_grid, int *block, _SimF *, _SimS smem,
+                                                                         int limit = 0)
 {
     cudaDeviceProp p;
     cudaError_t e = cudaGetDeviceProperties(&p, 0);
@@ -805,7 +807,7 @@ static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int 
     int best = 0, best_threads = -1, top = limit > 0 && limit < p.maxThreadsPerBlock ? limit : p.maxThreadsPerBlock;
     for (int b = 32; b <= top; b += 32) {
         int n = 0;
-        if (simtlab_occupancy(&n, b, dyn_shared) == cudaSuccess && n * b >= best_threads)
+        if (simtlab_occupancy(&n, b, (size_t)smem(b)) == cudaSuccess && n * b >= best_threads)
             best = b, best_threads = n * b;
     }
     if (block)
@@ -813,6 +815,20 @@ static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int 
     if (min_grid)
         *min_grid = best ? best_threads / best * p.multiProcessorCount : 0;
     return cudaSuccess;
+}
+template <class _SimF, class _SimS>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int *min_grid, int *block, _SimF *f,
+                                                                                  _SimS smem, int limit, unsigned)
+{
+    return cudaOccupancyMaxPotentialBlockSizeVariableSMem(min_grid, block, f, smem, limit);
+}
+/* the same with a fixed dynamic shared memory */
+template <class _SimF>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block, _SimF *f, size_t dyn_shared = 0,
+                                                             int limit = 0)
+{
+    return cudaOccupancyMaxPotentialBlockSizeVariableSMem(min_grid, block, f, [dyn_shared](int) { return dyn_shared; },
+                                                          limit);
 }
 template <class _SimF>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, _SimF *, int block_size, size_t dyn_shared)
