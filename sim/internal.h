@@ -314,16 +314,6 @@ typedef struct sim_worker {
     char *dyn_map;
     size_t dyn_cap;
     sim_shadow *shadow_tls, *shadow_dyn;
-    /* detailed mode: the block's asynchronous copies no wait has completed yet (sim/access.c, cp_track).
-     * Their destination words' shadows name SIM_ASYNC as the writer, so any access to one is a race. */
-    struct sim_cp_rec {
-        uintptr_t dst;
-        uint32_t size, next; /* next: the thread's next copy in flight (or the next free slot) */
-        uint16_t tid, group; /* the issuing thread; the cp.async group it went into (its cp_groups then) */
-    } *cp;
-    uint32_t *cp_first;  /* each thread's latest copy in flight (SIM_MAX_THREADS) */
-    const uint64_t **cbar_at; /* the cuda::barrier each SIM_T_CBAR thread waits for (SIM_MAX_THREADS) */
-    unsigned cp_live, cp_hi, cp_cap, cp_free; /* copies in flight; slots used; allocated; a free slot */
     void *altstack;
     uintptr_t sched_stack_lo; /* the OS thread's stack (SIMTLAB_SANITIZE: told to ASan at switches) */
     size_t sched_stack_size;
@@ -415,6 +405,17 @@ typedef struct sim_worker {
         uintptr_t a;
         uint64_t n;
     } fp_atom[SIM_FP_ATOM_SLOTS], int_atom[SIM_FP_ATOM_SLOTS];
+    /* (last, so that the hot fields above keep their offsets: session 37) */
+    /* detailed mode: the block's asynchronous copies no wait has completed yet (sim/access.c, cp_track).
+     * Their destination words' shadows name SIM_ASYNC as the writer, so any access to one is a race. */
+    struct sim_cp_rec {
+        uintptr_t dst;
+        uint32_t size, next; /* next: the thread's next copy in flight (or the next free slot) */
+        uint16_t tid, group; /* the issuing thread; the cp.async group it went into (its cp_groups then) */
+    } *cp;
+    uint32_t *cp_first;  /* each thread's latest copy in flight (SIM_MAX_THREADS) */
+    const uint64_t **cbar_at; /* the cuda::barrier each SIM_T_CBAR thread waits for (SIM_MAX_THREADS) */
+    unsigned cp_live, cp_hi, cp_cap, cp_free; /* copies in flight; slots used; allocated; a free slot */
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access

@@ -1453,7 +1453,7 @@ static __attribute__((noinline, cold)) int barrier_warps_uniform(const sim_worke
 }
 
 /* No thread can run: release a barrier, or report why the block is stuck. */
-static void cbar_deadlock(sim_worker *w, const sim_thread *first, unsigned n_bar);
+static int cbar_deadlock(sim_worker *w, unsigned n_bar);
 static void resolve_stall(sim_worker *w)
 {
     /* every thread that has not exited waits at one barrier (or at one per warp): release
@@ -1483,13 +1483,13 @@ static void resolve_stall(sim_worker *w)
             sample_barrier(w);
         w->n_bar = 0;
         w->epoch++;
-        if (w->cp_live) /* copies still in flight (sim/access.c) */
+        if (__builtin_expect(w->detailed != 0, 0) && w->cp_live) /* copies still in flight (sim/access.c) */
             sim_cp_restamp(w);
         w->c.barriers++;
         return;
     }
-    unsigned n_bar = 0, n_warp = 0, n_cbar = 0;
-    const sim_thread *first_bar = NULL, *first_warp = NULL, *first_cbar = NULL;
+    unsigned n_bar = 0, n_warp = 0;
+    const sim_thread *first_bar = NULL, *first_warp = NULL;
     for (unsigned i = 0; i < w->n_threads; i++) {
         const sim_thread *t = &w->threads[i];
         if (t->state == SIM_T_BARRIER) {
@@ -1500,10 +1500,6 @@ static void resolve_stall(sim_worker *w)
             n_warp++;
             if (!first_warp)
                 first_warp = t;
-        } else if (t->state == SIM_T_CBAR) {
-            n_cbar++;
-            if (!first_cbar)
-                first_cbar = t;
         }
     }
     char a[256], b[256];
@@ -1549,10 +1545,8 @@ static void resolve_stall(sim_worker *w)
         w->block_failed = 1;
         return;
     }
-    if (n_cbar) { /* threads wait for a cuda::barrier's phase that no thread can complete */
-        cbar_deadlock(w, first_cbar, n_bar);
+    if (cbar_deadlock(w, n_bar)) /* threads wait for a cuda::barrier's phase that no thread can complete */
         return;
-    }
     list_threads(w, a, sizeof a, SIM_T_BARRIER, first_bar->site_file, first_bar->site_line, &ca);
     /* divergence: threads wait at two barrier sites (exited threads are not waited for) */
     w->cur = (sim_thread *)first_bar;
@@ -2550,9 +2544,16 @@ uint64_t sim_cbar_count(uint64_t *b, int op)
     return *b;
 }
 
-/* The block can go no further and threads wait for a barrier's phase (resolve_stall). */
-static void cbar_deadlock(sim_worker *w, const sim_thread *first, unsigned n_bar)
+/* The block can go no further (resolve_stall): if threads wait for a barrier's phase, the report
+ * (1), else 0 */
+static __attribute__((noinline, cold)) int cbar_deadlock(sim_worker *w, unsigned n_bar)
 {
+    const sim_thread *first = NULL;
+    for (unsigned i = 0; i < w->n_threads && !first; i++)
+        if (w->threads[i].state == SIM_T_CBAR)
+            first = &w->threads[i];
+    if (!first)
+        return 0;
     const uint64_t *b = w->cbar_at[first->linear];
     const uint64_t s = *b;
     char who[256], bar[300] = "";
@@ -2574,6 +2575,7 @@ static void cbar_deadlock(sim_worker *w, const sim_thread *first, unsigned n_bar
              bar);
     w->cur = NULL;
     w->block_failed = 1;
+    return 1;
 }
 
 void sim_warp_lockstep(void)
