@@ -177,6 +177,11 @@ static int parse(int argc, char **argv, opts *o)
                 return run_error("more than %d library and linker flags", MAX_FLAGS);
             o->ldflags[o->n_ldflags++] = a;
             o->ldflags[o->n_ldflags++] = argv[++i];
+        } else if (!strncmp(a, "-Xlinker=", 9) && a[9]) { /* nvcc's form: kept as -Xlinker X, which g++ takes too */
+            if (o->n_ldflags + 2 > MAX_FLAGS)
+                return run_error("more than %d library and linker flags", MAX_FLAGS);
+            o->ldflags[o->n_ldflags++] = "-Xlinker";
+            o->ldflags[o->n_ldflags++] = a + 9;
         } else if ((!strncmp(a, "-l", 2) || !strncmp(a, "-L", 2)) && a[2]) {
             if (o->n_ldflags + 1 > MAX_FLAGS)
                 return run_error("more than %d library and linker flags", MAX_FLAGS);
@@ -1150,7 +1155,9 @@ static int post_process(const opts *o, const char *dir, unit *u, int pass)
         argv[a++] = weak_arg;
     argv[a++] = u->obj[pass];
     argv[a] = NULL;
-    return proc_run(argv, u->log[pass], o->verbose, NULL) ? -1 : 0;
+    char plog[4300]; /* its own log: the compiler's warnings stay in u->log (host_warnings) */
+    snprintf(plog, sizeof plog, "%s.post.log", u->obj[pass]);
+    return proc_run(argv, plog, o->verbose, NULL) ? -1 : 0;
 }
 
 /* Only external symbols of the host pass give way to the device pass's at the link: a kernel
@@ -1547,6 +1554,47 @@ static void forward_signal(int sig)
         proc_pending = sig;
 }
 
+/* The program died of a signal in its host code: g++'s warnings of undefined behaviour in the host
+ * pass (the logs beside bin, kept in the build cache), which simtlab's -O2 may turn into a crash
+ * where nvcc's host build, -O0 by default, runs on (csc-training's stencil: a bool function with
+ * no return; survey 16) */
+static void host_warnings(const char *bin, int n_files)
+{
+    static const char *const ub[] = {"[-Wreturn-type]", "[-Waggressive-loop-optimizations]", "[-Warray-bounds",
+                                     "[-Wuninitialized]", "[-Wmaybe-uninitialized]", "[-Wstringop-overflow",
+                                     "[-Wnonnull]", "[-Wdangling-pointer"};
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", bin);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return;
+    *slash = 0;
+    int shown = 0;
+    for (int i = 0; i < n_files && shown < 6; i++)
+        for (int pass = 0; pass < 2 && shown < 6; pass++) {
+            char log[4300];
+            snprintf(log, sizeof log, "%s/%d.%s.log", dir, i, pass ? "single" : "host");
+            size_t n;
+            char *s = read_file(log, &n);
+            for (char *line = s, *next; line && *line && shown < 6; line = next) {
+                next = strchr(line, '\n');
+                if (next)
+                    *next++ = 0;
+                int hit = 0;
+                for (size_t k = 0; k < sizeof ub / sizeof *ub && !hit; k++)
+                    hit = strstr(line, ub[k]) && strstr(line, ": warning: ");
+                if (!hit)
+                    continue;
+                if (!shown++)
+                    fprintf(stderr, "simtlab run: g++ warned of undefined behaviour in the program's host code, which "
+                                    "simtlab's host build (-O2) may turn into such a crash where nvcc's (-O0 by "
+                                    "default) runs on; fix it first:\n");
+                fprintf(stderr, "  %s\n", line);
+            }
+            free(s);
+        }
+}
+
 static int run_program(const char *bin, const opts *o, const char *const *env_add, int n_env)
 {
     char **argv = calloc((size_t)o->n_prog_args + 2, sizeof *argv);
@@ -1576,9 +1624,12 @@ static int run_program(const char *bin, const opts *o, const char *const *env_ad
     free(envp);
     if (rc < 0)
         return run_error("cannot run %s: %s", bin, strerror(errno));
-    if (rc >= PROC_SIGNALED)
+    if (rc >= PROC_SIGNALED) {
         fprintf(stderr, "simtlab run: the program was killed by signal %d (%s) in its host code\n", rc - PROC_SIGNALED,
                 strsignal(rc - PROC_SIGNALED));
+        if (rc - PROC_SIGNALED != SIGINT && rc - PROC_SIGNALED != SIGTERM && rc - PROC_SIGNALED != SIGKILL)
+            host_warnings(bin, o->n_files);
+    }
     return proc_status(rc);
 }
 

@@ -855,6 +855,16 @@ elseif(CASE STREQUAL "runtime_names")
   file(WRITE ${WORK}/src/a_source_file_with_a_rather_long_name_for_its_allocations.cu "__global__ void k(int *p) { p[threadIdx.x + 64] = 1; }\nint main() {\n  int *d;\n  cudaMalloc(&d, 256);\n  k<<<1, 1>>>(d);\n  return cudaDeviceSynchronize() != cudaErrorIllegalAddress;\n}\n")
   run(0 ${WORK}/src/a_source_file_with_a_rather_long_name_for_its_allocations.cu)
   expect_text("${err}" "allocation 'cudaMalloc at a_source_file_with_a_rather_long_n~:4'" "a long file name: the line stays")
+elseif(CASE STREQUAL "host_ub")
+  # the program dies of a signal in its host code: g++'s warnings of undefined behaviour in the
+  # host pass (a bool function with no return, csc-training's stencil) are shown, which simtlab's
+  # -O2 host build may turn into a crash where nvcc's -O0 runs on; again from the build cache
+  file(WRITE ${WORK}/src/ub.cu "#include <cstdio>\n#include <cstdlib>\nbool check(const float *v, int n)\n{\n  for (int i = 0; i < n; i++)\n    if (v[i] != 0.0f) return false;\n}\n__global__ void k(float *a) { a[threadIdx.x] = 0.0f; }\nint main()\n{\n  float *d, h[32];\n  cudaMalloc(&d, sizeof h);\n  k<<<1, 32>>>(d);\n  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n  printf(\"%d\\n\", (int)check(h, 32));\n  abort();\n}\n")
+  foreach(pass 1 2)
+    run(134 ${WORK}/src/ub.cu)
+    expect_text("${err}" "killed by signal 6 \\(Aborted\\) in its host code" "run ${pass}: the signal")
+    expect_text("${err}" "g\\+\\+ warned of undefined behaviour in the program's host code.*ub.cu:7:1: warning: control reaches end of non-void function \\[-Wreturn-type\\]" "run ${pass}: the warning")
+  endforeach()
 elseif(CASE STREQUAL "macro_names")
   # every shim header the program includes builds with -DA=7 ... -DZ=7 (`-DN=7` broke
   # cooperative_groups.h, `-DV=1` cuda_runtime.h: their template parameters were single letters)
