@@ -466,6 +466,15 @@ void sim_cp_async(void *dst, const void *src, unsigned size)
     copy_async_do(w, dst, src, size, pc);
 }
 
+/* __threadfence(), __threadfence_block(), __threadfence_system(): the thread's volatile reads are
+ * a protocol's from now on (vol_race_check) */
+void sim_fence(void)
+{
+    sim_worker *w = sim_tls_worker;
+    if (w && w->cur)
+        w->cur->fenced = 1;
+}
+
 /* cp.async.commit_group: the thread's copies since its last commit are a group */
 void sim_cp_async_commit(void)
 {
@@ -1644,6 +1653,8 @@ static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr,
 static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
 {
     const sim_thread *t = w->cur;
+    if (!wr && t->fenced) /* a flag and fence protocol's read (data written, fence, flag; flag, fence, data): */
+        return;           /* ordered by the PTX memory model, which the epochs cannot follow */
     const uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
     const uint32_t ep = w->epoch;
     for (uintptr_t x = a & ~(uintptr_t)3; x < a + size; x += 4) {

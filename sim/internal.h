@@ -74,6 +74,7 @@ typedef struct sim_thread {
     uintptr_t last_pc; /* where it was last seen: its last spin yield, or where a timeout stopped it */
     uint32_t l2_occ;   /* global accesses made so far (sim/l2.c orders a block's trace by it) */
     uint8_t atom_uniform; /* its next atomic's address is warp-uniform (sim_atomic_uniform_next) */
+    uint8_t fenced;       /* it has run a __threadfence*() (sim_fence): its volatile reads are a protocol's */
     uint16_t cp_groups;   /* cp.async groups it has committed (sim_cp_async_commit), modulo 2^16 */
     uint64_t *log_cur; /* detailed mode: its next entry in its warp's log (sim/access.c; 96 bytes in all) */
 } sim_thread;
@@ -416,6 +417,7 @@ typedef struct sim_worker {
     uint32_t *cp_first;  /* each thread's latest copy in flight (SIM_MAX_THREADS) */
     const uint64_t **cbar_at; /* the cuda::barrier each SIM_T_CBAR thread waits for (SIM_MAX_THREADS) */
     unsigned cp_live, cp_hi, cp_cap, cp_free; /* copies in flight; slots used; allocated; a free slot */
+    uint32_t block_serial; /* blocks this worker has started (a block's cuda::barrier's tag) */
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access

@@ -1178,6 +1178,7 @@ static void fiber_main(void *arg)
             t->stack = mine;
             t->async_pending = 0;
             t->cp_groups = 0;
+            t->fenced = 0;
             t->l2_occ = 0;
             t->last_pc = 0;        /* where the watchdog's report last saw it: nothing of a block before */
             t->site_file = NULL;
@@ -1585,7 +1586,7 @@ static void timeout_report(sim_worker *w)
 {
     char text[1000], where[320], fn[128], loc[200];
     size_t k = 0;
-    unsigned n_run = 0, n_bar = 0, n_warp = 0, n_new = 0;
+    unsigned n_run = 0, n_bar = 0, n_warp = 0, n_new = 0, n_cbar = 0;
     /* threads of a pending run (a barrier's or a warp rendezvous', being
      * resumed or queued) had been released: they count as ready, not as waiting */
     for (unsigned i = w->rel_next; i < w->rel_end; i++)
@@ -1604,6 +1605,8 @@ static void timeout_report(sim_worker *w)
             n_bar++;
         else if (t->state == SIM_T_WARP)
             n_warp++;
+        else if (t->state == SIM_T_CBAR)
+            n_cbar++;
         else if (t->state != SIM_T_DONE)
             n_run++;
     }
@@ -1625,7 +1628,7 @@ static void timeout_report(sim_worker *w)
         for (unsigned i = 0; i < w->next_new && named < name_max; i++) {
             const sim_thread *t = &w->threads[i];
             if ((t == w->timeout_thread) != (pass == 0) || t->state == SIM_T_DONE || t->state == SIM_T_BARRIER ||
-                t->state == SIM_T_WARP)
+                t->state == SIM_T_WARP || t->state == SIM_T_CBAR)
                 continue;
             /* the newer of the two: a spin clears the site, a barrier or intrinsic sets it */
             resolve_pc(t->last_pc, fn, sizeof fn, loc, sizeof loc);
@@ -1657,6 +1660,12 @@ static void timeout_report(sim_worker *w)
                               "; %u waiting for the other lanes of their warp (at a warp intrinsic, or at a volatile "
                               "access, where a warp's lanes meet)",
                               n_warp);
+    if (n_cbar && k < sizeof text) {
+        char list[200];
+        unsigned cnt;
+        list_threads(w, list, sizeof list, SIM_T_CBAR, NULL, 0, &cnt);
+        k += (size_t)snprintf(text + k, sizeof text - k, "; %u (%s) waiting at a cuda::barrier", n_cbar, list);
+    }
     if (n_new && k < sizeof text)
         k += (size_t)snprintf(text + k, sizeof text - k, "; %u not started", n_new);
     int spinning = 0; /* a thread still polls where the block last spun (not a spin that ended) */
@@ -1734,6 +1743,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     w->async_threads = 0;
     if (w->cp_hi)
         sim_cp_reset(w);
+    w->block_serial++;
     w->ready_head = w->ready_tail = 0;
     w->n_bar = w->n_warp_wait = 0;
     w->rel_next = w->rel_end = 0;
@@ -2411,20 +2421,28 @@ int sim_kernel_fault(sim_status s, uintptr_t pc, const char *fmt, ...)
 
 /* ---- libcu++'s cuda::barrier of a block (sim/run/include/cuda/barrier) ----
  * Its 8 bytes, as the chip's mbarrier's: the arrivals a phase expects (bits 0-20), those still
- * missing (21-41), the phase's number (42-62) and "initialised" (63). A thread waiting for a phase
+ * missing (21-41), the phase's number (42-54), the block's tag (55-62: the low bits of its
+ * worker's block count, so that a word a barrier of an earlier block left in the same shared
+ * memory is not taken for this block's) and "initialised" (63). A thread waiting for a phase
  * parks (SIM_T_CBAR, w->cbar_at naming the barrier); the arrival that completes the phase makes
  * its waiters ready. A completed phase orders, for the race check, what its threads did before
  * they arrived with what any thread does after: a new epoch, as a __syncthreads() (threads that
  * take no part in it are then not checked against each other until the next barrier). */
 #define CBAR_INIT (1ull << 63)
 #define CBAR_MAX ((1u << 20) - 1)
-#define CBAR_PHASES 0x1fffffu
+#define CBAR_PHASES 0x1fffu
 static inline unsigned cbar_expected(uint64_t s) { return (unsigned)(s & 0x1fffff); }
 static inline unsigned cbar_missing(uint64_t s) { return (unsigned)(s >> 21 & 0x1fffff); }
 static inline uint64_t cbar_phase(uint64_t s) { return s >> 42 & CBAR_PHASES; }
-static inline uint64_t cbar_make(unsigned expected, unsigned missing, uint64_t phase)
+static inline uint64_t cbar_tag(const sim_worker *w) { return w ? (uint64_t)(w->block_serial & 0xff) << 55 : 0; }
+/* initialised, in this block */
+static inline int cbar_live(const sim_worker *w, uint64_t s)
 {
-    return CBAR_INIT | expected | (uint64_t)missing << 21 | (phase & CBAR_PHASES) << 42;
+    return (s & CBAR_INIT) && (s & 0xffull << 55) == cbar_tag(w);
+}
+static inline uint64_t cbar_make(const sim_worker *w, unsigned expected, unsigned missing, uint64_t phase)
+{
+    return CBAR_INIT | cbar_tag(w) | expected | (uint64_t)missing << 21 | (phase & CBAR_PHASES) << 42;
 }
 
 static __attribute__((noreturn)) void cbar_fault(sim_worker *w, uintptr_t pc, const char *what, const uint64_t *b,
@@ -2448,7 +2466,7 @@ int sim_cbar_init(uint64_t *b, long long expected, const char *file, int line)
                  expected, CBAR_MAX);
         cbar_fault(w, (uintptr_t)__builtin_return_address(0), what, b, file, line);
     }
-    *b = cbar_make((unsigned)expected, (unsigned)expected, 0);
+    *b = cbar_make(w && w->cur ? w : NULL, (unsigned)expected, (unsigned)expected, 0);
     return 0;
 }
 
@@ -2476,7 +2494,7 @@ uint64_t sim_cbar_arrive(uint64_t *b, long long n, int drop, const char *file, i
     const int in_kernel = w && w->cur;
     const uint64_t s = *b;
     unsigned expected = cbar_expected(s), missing = cbar_missing(s);
-    if (in_kernel && !(s & CBAR_INIT))
+    if (in_kernel && !cbar_live(w, s))
         cbar_fault(w, (uintptr_t)__builtin_return_address(0),
                    drop ? "arrive_and_drop() on a barrier before init()" : "arrive() on a barrier before init()", b,
                    file, line);
@@ -2495,10 +2513,10 @@ uint64_t sim_cbar_arrive(uint64_t *b, long long n, int drop, const char *file, i
     missing -= (unsigned)n;
     const uint64_t phase = cbar_phase(s);
     if (missing) {
-        *b = cbar_make(expected, missing, phase);
+        *b = cbar_make(in_kernel ? w : NULL, expected, missing, phase);
         return phase;
     }
-    *b = cbar_make(expected, expected, phase + 1);
+    *b = cbar_make(in_kernel ? w : NULL, expected, expected, phase + 1);
     if (in_kernel)
         cbar_complete(w, b);
     return phase;
@@ -2511,7 +2529,7 @@ static void cbar_park(const uint64_t *b, uint64_t token, int parity, const char 
     sim_worker *w = sim_tls_worker;
     if (!w || !w->cur)
         return;
-    if (!(*b & CBAR_INIT))
+    if (!cbar_live(w, *b))
         cbar_fault(w, pc, "wait() on a barrier before init()", b, file, line);
     if (!w->cbar_at && !(w->cbar_at = calloc(SIM_MAX_THREADS, sizeof *w->cbar_at)))
         cbar_fault(w, pc, "no memory for the simulator's barrier table", b, file, line);

@@ -17,8 +17,10 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -169,19 +171,26 @@ static int parse(int argc, char **argv, opts *o)
             if (o->n_cflags + 1 > MAX_FLAGS)
                 return run_error("more than %d compiler flags", MAX_FLAGS);
             o->cflags[o->n_cflags++] = a;
-        } else if (!strcmp(a, "-l") || !strcmp(a, "-L") || !strcmp(a, "-Xlinker")) {
+        } else if (!strcmp(a, "-lineinfo") || !strcmp(a, "--generate-line-info")) {
+            /* nvcc's line information for the profilers: the simulator's builds always have it */
+        } else if (!strcmp(a, "-l") || !strcmp(a, "-L") || !strcmp(a, "-Xlinker") || !strcmp(a, "--linker-options")) {
             /* a library or a linker flag, its value next: kept as two arguments of the link */
-            if (i + 1 >= argc || !argv[i + 1][0] || (a[1] != 'X' && argv[i + 1][0] == '-'))
+            if (i + 1 >= argc || !argv[i + 1][0] || (a[1] == 'l' || a[1] == 'L' ? argv[i + 1][0] == '-' : 0))
                 return run_error("%s needs a value (a library's name, a directory, a linker flag)", a);
+            if (strlen(argv[i + 1]) > 500)
+                return run_error("%s: a value of more than 500 characters", a);
             if (o->n_ldflags + 2 > MAX_FLAGS)
                 return run_error("more than %d library and linker flags", MAX_FLAGS);
-            o->ldflags[o->n_ldflags++] = a;
+            o->ldflags[o->n_ldflags++] = a[1] == '-' ? "-Xlinker" : a;
             o->ldflags[o->n_ldflags++] = argv[++i];
-        } else if (!strncmp(a, "-Xlinker=", 9) && a[9]) { /* nvcc's form: kept as -Xlinker X, which g++ takes too */
+        } else if ((!strncmp(a, "-Xlinker=", 9) && a[9]) || (!strncmp(a, "--linker-options=", 17) && a[17])) {
+            /* nvcc's form: kept as -Xlinker X */
             if (o->n_ldflags + 2 > MAX_FLAGS)
                 return run_error("more than %d library and linker flags", MAX_FLAGS);
+            if (strlen(strchr(a, '=') + 1) > 500)
+                return run_error("-Xlinker: a value of more than 500 characters");
             o->ldflags[o->n_ldflags++] = "-Xlinker";
-            o->ldflags[o->n_ldflags++] = a + 9;
+            o->ldflags[o->n_ldflags++] = strchr(a, '=') + 1;
         } else if ((!strncmp(a, "-l", 2) || !strncmp(a, "-L", 2)) && a[2]) {
             if (o->n_ldflags + 1 > MAX_FLAGS)
                 return run_error("more than %d library and linker flags", MAX_FLAGS);
@@ -296,6 +305,48 @@ static uint64_t fnv_stat(uint64_t h, const char *path)
         h = fnv(h, &st.st_size, sizeof st.st_size);
     }
     return fnv_str(h, path);
+}
+
+/* The libraries -l and -L name, for the build cache's key: each -L directory as an absolute path
+ * (the same relative -L from elsewhere is another), and each -lNAME's file found in them
+ * (libNAME.so, libNAME.a; `-l:file` as given) by its time and size, so that a rebuilt library
+ * is linked again. A library found only in the system's directories is keyed by its name. */
+static uint64_t fnv_libs(uint64_t h, const opts *o)
+{
+    const char *dirs[MAX_FLAGS];
+    int nd = 0;
+    for (int k = 0; k < o->n_ldflags; k++) {
+        const char *f = o->ldflags[k], *v = NULL;
+        if (!strcmp(f, "-L") && k + 1 < o->n_ldflags)
+            v = o->ldflags[++k];
+        else if (!strncmp(f, "-L", 2) && f[2])
+            v = f + 2;
+        else if (!strcmp(f, "-Xlinker") || !strcmp(f, "-l"))
+            k++;
+        if (v) {
+            char abs[PATH_MAX];
+            h = fnv_str(h, realpath(v, abs) ? abs : v);
+            dirs[nd++] = v;
+        }
+    }
+    for (int k = 0; k < o->n_ldflags; k++) {
+        const char *f = o->ldflags[k], *name = NULL;
+        if (!strcmp(f, "-l") && k + 1 < o->n_ldflags)
+            name = o->ldflags[++k];
+        else if (!strncmp(f, "-l", 2) && f[2])
+            name = f + 2;
+        else if (!strcmp(f, "-L") || !strcmp(f, "-Xlinker"))
+            k++;
+        for (int d = 0; name && d < nd; d++) {
+            char path[PATH_MAX + 256];
+            static const char *const forms[] = {"%s/lib%s.so", "%s/lib%s.a", "%s/%s"};
+            for (int fm = name[0] == ':' ? 2 : 0; fm < (name[0] == ':' ? 3 : 2); fm++) {
+                snprintf(path, sizeof path, forms[fm], dirs[d], name[0] == ':' ? name + 1 : name);
+                h = fnv_stat(h, path);
+            }
+        }
+    }
+    return h;
 }
 
 static int mkdirs(const char *path)
@@ -1101,6 +1152,61 @@ static int sysv_fields(char *line, char **name, char **cls, char **type, char **
  * pass's defined globals made weak (nm lists them), and the host pass's
  * external kernels (KERNEL_SECTION), so that the device pass's, linked
  * first, are the ones that run. */
+/* The names of obj's C++ function sections, `.text._Z...`: template instances and inline
+ * functions, each in its own COMDAT section, which `--rename-section .text=` (exact names) leaves
+ * out of simtlab_ktext; their names, NUL-separated, in a malloc'd buffer (NULL: none, or not a
+ * 64-bit ELF object). A template kernel launched through a pointer is then named by its function
+ * (simtlab_launch_fname), and the watchdog stops a thread at once in its code. */
+static char *cxx_text_sections(const char *obj, int *count)
+{
+    *count = 0;
+    size_t n;
+    char *f = read_file(obj, &n);
+    if (!f)
+        return NULL;
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f;
+    char *out = NULL;
+    size_t used = 0, cap = 0;
+    if (n < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > n || eh->e_shnum > (n - eh->e_shoff) / sizeof(Elf64_Shdr) ||
+        eh->e_shstrndx >= eh->e_shnum)
+        goto done;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(f + eh->e_shoff);
+    const Elf64_Shdr *strs = &sh[eh->e_shstrndx];
+    if (strs->sh_offset > n || strs->sh_size > n - strs->sh_offset)
+        goto done;
+    for (unsigned i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type != SHT_PROGBITS || !(sh[i].sh_flags & SHF_EXECINSTR) || sh[i].sh_name >= strs->sh_size)
+            continue;
+        const char *name = f + strs->sh_offset + sh[i].sh_name;
+        const size_t len = strnlen(name, strs->sh_size - sh[i].sh_name);
+        if (len == strs->sh_size - sh[i].sh_name || strncmp(name, ".text._Z", 8))
+            continue;
+        int dup = 0; /* one --rename-section a name (objcopy renames every section of it) */
+        for (size_t k = 0; k < used && !dup; k += strlen(out + k) + 1)
+            dup = !strcmp(out + k, name);
+        if (dup)
+            continue;
+        if (used + len + 1 > cap) {
+            cap = (used + len + 1) * 2;
+            char *g = realloc(out, cap);
+            if (!g) {
+                free(out);
+                out = NULL;
+                *count = 0;
+                goto done;
+            }
+            out = g;
+        }
+        memcpy(out + used, name, len + 1);
+        used += len + 1;
+        ++*count;
+    }
+done:
+    free(f);
+    return out;
+}
+
 static int post_process(const opts *o, const char *dir, unit *u, int pass)
 {
     char weak_list[4300] = "", weak_arg[4400] = "";
@@ -1139,12 +1245,28 @@ static int post_process(const opts *o, const char *dir, unit *u, int pass)
             snprintf(weak_arg, sizeof weak_arg, "--weaken-symbols=%s", weak_list);
     }
     (void)dir;
-    char *argv[20];
+    int n_cxx = 0;
+    char *cxx = pass != PASS_HOST ? cxx_text_sections(u->obj[pass], &n_cxx) : NULL;
+    char **argv = malloc((size_t)(20 + 2 * n_cxx) * sizeof *argv);
+    char *renames_cxx = malloc((size_t)n_cxx * 4200 + 1);
+    if (!argv || !renames_cxx) {
+        free(argv);
+        free(renames_cxx);
+        free(cxx);
+        return -1;
+    }
     int a = 0;
     argv[a++] = SIMTLAB_OBJCOPY;
     if (pass != PASS_HOST) {
         argv[a++] = "--rename-section";
         argv[a++] = ".text=simtlab_ktext";
+        size_t k = 0;
+        for (int j = 0; j < n_cxx; j++, k += strlen(cxx + k) + 1) {
+            char *r = renames_cxx + (size_t)j * 4200;
+            snprintf(r, 4200, "%s=simtlab_ktext", cxx + k);
+            argv[a++] = "--rename-section";
+            argv[a++] = r;
+        }
     }
     char *renames[] = {".data=simtlab_kdata", ".bss=simtlab_kbss", ".data.rel.local=simtlab_kdrel", ".data.rel=simtlab_kdrel2"};
     for (int k = 0; k < 4; k++) {
@@ -1157,7 +1279,11 @@ static int post_process(const opts *o, const char *dir, unit *u, int pass)
     argv[a] = NULL;
     char plog[4300]; /* its own log: the compiler's warnings stay in u->log (host_warnings) */
     snprintf(plog, sizeof plog, "%s.post.log", u->obj[pass]);
-    return proc_run(argv, plog, o->verbose, NULL) ? -1 : 0;
+    const int rc = proc_run(argv, plog, o->verbose, NULL) ? -1 : 0;
+    free(argv);
+    free(renames_cxx);
+    free(cxx);
+    return rc;
 }
 
 /* Only external symbols of the host pass give way to the device pass's at the link: a kernel
@@ -1241,8 +1367,16 @@ static int link_prog(const opts *o, const char *dir, unit *units, int all_single
 #ifdef SIMTLAB_RUN_SANITIZE
     argv[a++] = "-fsanitize=address,undefined";
 #endif
+    char wl[MAX_FLAGS][512];
     for (int k = 0; k < o->n_ldflags; k++) /* the program's libraries, after its objects */
-        argv[a++] = o->ldflags[k];
+        if (!strcmp(o->ldflags[k], "-Xlinker") && k + 1 < o->n_ldflags) {
+            /* nvcc splits -Xlinker's value at commas (-rpath,/opt/lib), as g++ does -Wl,'s */
+            k++;
+            snprintf(wl[k], sizeof wl[k], "-Wl,%s", o->ldflags[k]);
+            argv[a++] = wl[k];
+        } else {
+            argv[a++] = o->ldflags[k];
+        }
     argv[a++] = "-lm";
     argv[a++] = "-ldl";
     argv[a] = NULL;
@@ -1680,6 +1814,7 @@ int main(int argc, char **argv)
         h = fnv_str(h, o.hostflags[i]);
     for (int i = 0; i < o.n_ldflags; i++)
         h = fnv_str(h, o.ldflags[i]);
+    h = fnv_libs(h, &o);
     for (size_t i = 0; i < sizeof simtlab_inputs / sizeof simtlab_inputs[0]; i++)
         h = fnv_stat(h, simtlab_inputs[i]);
     h = fnv_stat(h, "/proc/self/exe"); /* this driver: its rewriter's output is what is compiled */

@@ -8,6 +8,7 @@
 //     copy    cuda::memcpy_async(block, ..., bar) of 1 KiB, then bar.arrive_and_wait()
 //   ./cuda_barrier missing   thread 5 returns before it arrives: the others wait forever (a report)
 //   ./cuda_barrier uninit    a barrier used before init()
+//   ./cuda_barrier stale     the same after a launch whose barrier had that shared address
 //   ./cuda_barrier over      arrive(1000) on a barrier whose phase expects 256
 //   ./cuda_barrier zero      init(&bar, 0)
 #include <cooperative_groups.h>
@@ -143,6 +144,11 @@ int main(int argc, char **argv)
             missing_k<<<1, T>>>(out);
         else if (!strcmp(w, "uninit"))
             uninit_k<<<1, T>>>(out);
+        else if (!strcmp(w, "stale")) { // a barrier of an earlier launch at the same shared address
+            tree_k<<<1, T>>>(x, out);
+            cudaDeviceSynchronize();
+            uninit_k<<<1, T>>>(out);
+        }
         else if (!strcmp(w, "over"))
             over_k<<<1, T>>>(out);
         else

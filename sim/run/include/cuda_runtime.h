@@ -306,9 +306,10 @@ static constexpr int warpSize = 32; /* a variable, not a macro: prop.warpSize st
 #define __syncthreads_count(p) sim_syncthreads_op((p), 0, __FILE__, __LINE__)
 #define __syncthreads_and(p) sim_syncthreads_op((p), 1, __FILE__, __LINE__)
 #define __syncthreads_or(p) sim_syncthreads_op((p), 2, __FILE__, __LINE__)
-#define __threadfence() ((void)0)
-#define __threadfence_block() ((void)0)
-#define __threadfence_system() ((void)0)
+extern "C" void sim_fence(void); /* marks the thread (sim/access.c): a volatile flag protocol's reads */
+#define __threadfence() sim_fence()
+#define __threadfence_block() sim_fence()
+#define __threadfence_system() sim_fence()
 
 namespace simtlab {
 enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR };
