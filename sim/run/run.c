@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1829,8 +1830,20 @@ int main(int argc, char **argv)
     int want_sim = strcmp(o.mode, "cuda") != 0, want_cuda = strcmp(o.mode, "sim") != 0;
     int compare = want_sim && want_cuda;
     char sim_bin[4200], tsv[4200] = "";
-    if (want_sim && (rc = build_sim(&o, dir, sim_bin, sizeof sim_bin)))
+    /* one build of this cache entry at a time: two runs of one program at once shared its objects
+     * and logs, and one fell back to the one-pass build (survey 16's re-run); the second finds the
+     * first's binaries. Let go before the program runs. */
+    char lockp[4200];
+    snprintf(lockp, sizeof lockp, "%s/.build.lock", dir);
+    const int lk = open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lk >= 0)
+        while (flock(lk, LOCK_EX) && errno == EINTR) {
+        }
+    if (want_sim && (rc = build_sim(&o, dir, sim_bin, sizeof sim_bin))) {
+        if (lk >= 0)
+            close(lk);
         return rc;
+    }
     run_cuda_ctx cu;
     /* nvcc takes the host compiler's flags through -Xcompiler */
     const char *nvflags[3 * MAX_FLAGS];
@@ -1844,7 +1857,10 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < o.n_ldflags; i++) /* nvcc takes -l, -L and -Xlinker as they are */
         nvflags[n_nv++] = o.ldflags[i];
-    if (want_cuda && (rc = run_cuda_build(&o.files[0], o.n_files, nvflags, n_nv, o.arch, dir, o.verbose, &cu)))
+    rc = want_cuda ? run_cuda_build(&o.files[0], o.n_files, nvflags, n_nv, o.arch, dir, o.verbose, &cu) : 0;
+    if (lk >= 0)
+        close(lk); /* the lock goes with it */
+    if (rc)
         return rc;
     if (want_sim) {
         char e_detail[32], e_lines[32], e_json[4200], e_arch[128], e_tsv[4300];
