@@ -10,9 +10,10 @@
  * once, but in detailed mode (--detail) a cp.async piece stays pending in its thread's open group
  * until a wait completes it, as on the chip: sim_cp_async_commit (__pipeline_commit,
  * producer_commit, each cg::memcpy_async) closes the group, sim_cp_async_wait_prior(n)
- * (__pipeline_wait_prior, consumer_wait, cg::wait_prior) completes all groups but the n latest,
- * and sim_copy_async_wait (cg::wait) all of them; an access to a pending destination is a race
- * report (sim/access.c, cp_track). */
+ * (__pipeline_wait_prior, consumer_wait, cg::wait_prior, cg::wait with n 0) completes all
+ * committed groups but the n latest, and sim_copy_async_wait (cp.async.wait_all; a copy with a
+ * block's barrier or pipeline) all of them; an access to a pending destination is a race report
+ * (sim/access.c, cp_track). */
 #ifndef SIMTLAB_ASYNC_H
 #define SIMTLAB_ASYNC_H
 #include "cuda_runtime.h"
