@@ -406,8 +406,15 @@ void sim_atomic_uniform_next(void)
  * completes it, and any access to its destination before then is a race. */
 static void cp_track(sim_worker *w, uintptr_t d, unsigned size);
 static void cp_land(sim_worker *w, const sim_thread *t, unsigned keep, int all);
-static void copy_async_do(sim_worker *w, void *dst, const void *src, unsigned size, uintptr_t pc)
+/* pc: the call site (one per copy in the code). The worker, or NULL in host code of a kernel
+ * unit: a plain copy there, as the hooks let it be. */
+static sim_worker *copy_async_do(void *dst, const void *src, unsigned size, uintptr_t pc)
 {
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur) {
+        memcpy(dst, src, size);
+        return NULL;
+    }
     uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
     if (s - sim_arena.base >= sim_arena.span) {
         char where[256];
@@ -434,20 +441,15 @@ static void copy_async_do(sim_worker *w, void *dst, const void *src, unsigned si
     memcpy(dst, src, size);
     if (w->detailed & ~SIM_DETAILED_TIMEOUT)
         cp_track(w, d, size);
+    return w;
 }
 
 /* The lessons' copy_async_float4: pending until copy_async_wait_all, and a barrier reached
  * before that is a report (sim/launch.c, bar_arrive). */
 void sim_copy_async(void *dst, const void *src, unsigned size)
 {
-    const uintptr_t pc = (uintptr_t)__builtin_return_address(0); /* the call site: one per copy in the code */
-    sim_worker *w = sim_tls_worker;
-    if (!w || !w->cur) { /* host code in a kernel unit: a plain copy, as the hooks let it be */
-        memcpy(dst, src, size);
-        return;
-    }
-    copy_async_do(w, dst, src, size, pc);
-    if (w->cur->async_pending++ == 0)
+    sim_worker *w = copy_async_do(dst, src, size, (uintptr_t)__builtin_return_address(0));
+    if (w && w->cur->async_pending++ == 0)
         w->async_threads++;
 }
 
@@ -457,13 +459,7 @@ void sim_copy_async(void *dst, const void *src, unsigned size)
  * group, which sim_cp_async_commit closes. */
 void sim_cp_async(void *dst, const void *src, unsigned size)
 {
-    const uintptr_t pc = (uintptr_t)__builtin_return_address(0);
-    sim_worker *w = sim_tls_worker;
-    if (!w || !w->cur) {
-        memcpy(dst, src, size);
-        return;
-    }
-    copy_async_do(w, dst, src, size, pc);
+    (void)copy_async_do(dst, src, size, (uintptr_t)__builtin_return_address(0));
 }
 
 /* __threadfence(), __threadfence_block(), __threadfence_system(): the thread's volatile reads are
@@ -1528,6 +1524,19 @@ static inline __attribute__((always_inline)) void shadow_read_alone(sim_shadow *
     s->r_wep = wep;
 }
 
+/* A read's trace in word x's shadow (race_word, vol_race_check) */
+static inline __attribute__((always_inline)) void shadow_read(sim_worker *w, sim_shadow *s, uintptr_t x, uint32_t ep,
+                                                              uint16_t me, uint16_t wep, uint8_t bytes,
+                                                              const sim_thread *t)
+{
+    if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t))
+        shadow_read_alone(s, ep, me, wep, bytes);
+    else if (__builtin_expect((bytes & s->r_bytes) == 0xf && s->r_tid != SIM_SPLIT, 1))
+        s->r_tid = SIM_MULTI; /* whole words, several readers */
+    else
+        byte_readers(w, s, x, bytes, me, wep, t); /* in parts: each byte's reader */
+}
+
 /* One 4-byte word x of an access by thread t that covers its bytes (a mask
  * of 4 bits): threads writing different bytes of one word (a char array)
  * do not race. */
@@ -1558,12 +1567,8 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
                 race_found(w, note, "write-after-read", x, wr, other, pc);
         }
         shadow_wrote(s, ep, me, wep, bytes);
-    } else if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t)) {
-        shadow_read_alone(s, ep, me, wep, bytes);
-    } else if (__builtin_expect((bytes & s->r_bytes) == 0xf && s->r_tid != SIM_SPLIT, 1)) {
-        s->r_tid = SIM_MULTI; /* whole words, several readers */
     } else {
-        byte_readers(w, s, x, bytes, me, wep, t); /* in parts: each byte's reader */
+        shadow_read(w, s, x, ep, me, wep, bytes, t);
     }
 }
 
@@ -1672,12 +1677,8 @@ static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a,
             s->w_epoch = ep;
             s->w_tid = me;
             s->w_wep = wep;
-        } else if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t)) {
-            shadow_read_alone(s, ep, me, wep, bytes);
-        } else if ((bytes & s->r_bytes) == 0xf && s->r_tid != SIM_SPLIT) {
-            s->r_tid = SIM_MULTI;
         } else {
-            byte_readers(w, s, x, bytes, me, wep, t);
+            shadow_read(w, s, x, ep, me, wep, bytes, t);
         }
     }
 }
