@@ -99,7 +99,10 @@ elseif(CASE STREQUAL "matmul")
   expect("${js}" 0 kernels 1 sram bank_conflicts)
 elseif(CASE STREQUAL "wmma_gemm")
   # n = 64 on the tensor cores: wmma_direct reads each element of A and B n/16 times (2 n^3/16
-  # bytes of half), wmma_shared n/32 times; both store C once (4 n^2 bytes)
+  # bytes of half), wmma_shared n/32 times; both store C once (4 n^2 bytes). Sectors, wavefronts
+  # and conflicts: examples/README.md's closed forms, which the H200 counted too
+  # (docs/gpu/s37-h200/compare/compare_wmma_gemm.txt): n^3/64 and n^3/256 load sectors, n^2/8
+  # store sectors, n^3/256 wavefronts and n^3/1024 conflicts in wmma_shared
   run(0 ${SRC}/examples/wmma_gemm.cu --detail --json ${J} -- 64)
   expect_text("${out}" "wmma direct: n = 64, correct.*wmma shared: n = 64, correct" "results")
   file(READ ${J} js)
@@ -107,6 +110,13 @@ elseif(CASE STREQUAL "wmma_gemm")
   expect("${js}" 16384 kernels 0 hbm write_bytes)
   expect("${js}" 32768 kernels 1 hbm read_bytes)
   expect("${js}" 16384 kernels 1 hbm write_bytes)
+  expect("${js}" 4096 kernels 0 hbm read_sectors)
+  expect("${js}" 512 kernels 0 hbm write_sectors)
+  expect("${js}" 0 kernels 0 sram wavefronts)
+  expect("${js}" 1024 kernels 1 hbm read_sectors)
+  expect("${js}" 512 kernels 1 hbm write_sectors)
+  expect("${js}" 1024 kernels 1 sram wavefronts)
+  expect("${js}" 256 kernels 1 sram bank_conflicts)
 elseif(CASE STREQUAL "cublas_gemm")
   # n = 128: the tiled kernel n^3/64 load sectors and n^3/16 + n^3/256 wavefronts; cublasSgemm
   # (simtlab's 64 x 64 tiles) n^3/256 and 17 n^3/1024; both n^2/8 stores, no conflicts
@@ -688,11 +698,28 @@ elseif(CASE STREQUAL "wmma")
   # nvcuda::wmma: every shape and element type against a double reference (the program checks);
   # the 64 x 64 x 64 f16 GEMM's bytes from its own accounting: 16 warps, each 4 A and 4 B tiles
   # of 512 bytes and its 16x16 float tile of C read (beta) and written
-  run(0 ${SRC}/tests/run/wmma.cu --json ${J})
+  run(0 ${SRC}/tests/run/wmma.cu --detail --json ${J})
   expect_text("${out}" "wmma: correct" "result")
   file(READ ${J} js)
   expect("${js}" 81920 kernels 0 hbm read_bytes)
   expect("${js}" 16384 kernels 0 hbm write_bytes)
+  # every launch's sectors, wavefronts and bank conflicts as the H200 counted them (Nsight
+  # Compute, docs/gpu/s37-h200/compare/compare_wmma.txt): the fragments' loads and stores are the
+  # chip's instructions (LDG/STG .32 and .64, MOVM for a transposed 16-bit tile, LDSM from shared)
+  set(ld 4608 960 640 1536 1536 896 1152 480 640 384 32)
+  set(st 512 192 128 256 256 128 128 96 128 128 32)
+  set(wf 0 768 0 0 0 0 0 0 0 384 64)
+  set(bc 0 192 0 0 0 0 0 0 0 128 32)
+  foreach(i RANGE 10)
+    list(GET ld ${i} v)
+    expect("${js}" ${v} kernels ${i} hbm read_sectors)
+    list(GET st ${i} v)
+    expect("${js}" ${v} kernels ${i} hbm write_sectors)
+    list(GET wf ${i} v)
+    expect("${js}" ${v} kernels ${i} sram wavefronts)
+    list(GET bc ${i} v)
+    expect("${js}" ${v} kernels ${i} sram bank_conflicts)
+  endforeach()
   # misuse, each at its line: a leading dimension that misaligns rows, a pointer 2 bytes past a
   # 32-byte boundary, half a warp at mma_sync (the other half at the store: lanes diverge)
   line_of(l ${SRC}/tests/run/wmma.cu ldm)
@@ -708,6 +735,11 @@ elseif(CASE STREQUAL "wmma")
   run(2 ${SRC}/tests/run/wmma.cu -- diverge)
   expect_text("${out}" "wmma diverge: unspecified launch failure" "diverge: the program's error")
   expect_text("${err}" "lanes of warp 0 diverge at the tensor cores: .*wmma.cu:${l}" "diverge: the report")
+elseif(CASE STREQUAL "wmma_layout")
+  # which element of the tile each x[i] holds, for 23 fragment types: the H200's (the program
+  # compares four lanes of each with the chip's, docs/gpu/s37-h200/wmma_layout.txt)
+  run(0 ${SRC}/tests/run/wmma_layout.cu)
+  expect_text("${out}" "wmma layout: the H200's, all 23 fragments" "result")
 elseif(CASE STREQUAL "address_space")
   # __isShared & co. and __cvta_generic_to_shared (it was not declared: cuda_hgemm's cp.async
   # kernels stopped on g++'s error, survey 14); the program checks each, in --detail no race
@@ -741,6 +773,10 @@ elseif(CASE STREQUAL "async_copy")
   # a byte count: 16-byte pieces found at run time; element counts: 4 KiB copied (128 sectors)
   expect("${js}" 256 kernels 4 hbm async_read_sectors)
   expect("${js}" 128 kernels 5 hbm async_read_sectors)
+  # CUDA's element-count form copies min(dst_count, src_count) and zeroes nothing: count_k's 96
+  # shared wavefronts are its own zeroing of the second half (32) and the write-back's reads (64)
+  expect("${js}" 96 kernels 5 sram wavefronts)
+  expect("${js}" 32 kernels 5 sram async_wavefronts)
   line_of(l ${SRC}/tests/run/async_copy.cu bad_size)
   run(2 ${SRC}/tests/run/async_copy.cu -- bad_size)
   expect_text("${out}" "async_copy bad_size: unspecified launch failure" "bad size: the program's error")

@@ -7,7 +7,7 @@
  * or unsigned char (int accumulators); m16n16k8 with precision::tf32 (float accumulators);
  * m8n8k4 with double. The sub-byte types (experimental::precision::u4, s4, b1) are refused at
  * compile time with one line. A fragment holds num_elements values x[i]; which element of the
- * tile each is, is sim/run/wmma.c's (provisional until the chip's is measured). */
+ * tile each is, is the chip's (sim/run/wmma.c, measured on the H200). */
 #ifndef SIMTLAB_MMA_H
 #define SIMTLAB_MMA_H
 #define __CUDA_MMA_H__

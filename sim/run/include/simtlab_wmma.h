@@ -4,7 +4,7 @@
  * A descriptor names the fragment's use (A, B or the accumulator), shape, element type and, for A
  * and B, the layout its load reads (row_major 0, col_major 1). The number of elements a lane holds
  * (fragment::num_elements) is SIMTLAB_WMMA_NE's; which element of the matrix each holds is
- * sim/run/wmma.c's (provisional until the chip's is measured: wmma.c's header). */
+ * sim/run/wmma.c's (the H200's, measured: wmma.c's header). */
 #ifndef SIMTLAB_WMMA_H
 #define SIMTLAB_WMMA_H
 
@@ -28,11 +28,12 @@ enum { SIMTLAB_WMMA_F16, SIMTLAB_WMMA_BF16, SIMTLAB_WMMA_TF32, SIMTLAB_WMMA_F64,
 /* rows and columns of the fragment's matrix: A is m x k, B k x n, the accumulator m x n */
 #define SIMTLAB_WMMA_ROWS(use, s) ((use) == SIMTLAB_WMMA_B ? SIMTLAB_WMMA_K(s) : SIMTLAB_WMMA_M(s))
 #define SIMTLAB_WMMA_COLS(use, s) ((use) == SIMTLAB_WMMA_A ? SIMTLAB_WMMA_K(s) : SIMTLAB_WMMA_N(s))
-/* elements a lane holds: the matrix's share of one lane, twice that for 16-bit multiplicands
- * (the chip's num_elements: each element is held by two lanes) */
+/* elements a lane holds (CUDA's num_elements): the matrix's share of one lane, but 16 for every
+ * half multiplicand (its share repeated: 2x at m16n16k16, 4x for the 8-row A of m8n32k16 and the
+ * 8-column B of m32n8k16) */
 #define SIMTLAB_WMMA_NE(use, s, type)                                                                                  \
-    (SIMTLAB_WMMA_ROWS(use, s) * SIMTLAB_WMMA_COLS(use, s) / 32 *                                                     \
-     ((use) != SIMTLAB_WMMA_C && ((type) == SIMTLAB_WMMA_F16 || (type) == SIMTLAB_WMMA_BF16) ? 2 : 1))
+    ((use) != SIMTLAB_WMMA_C && (type) == SIMTLAB_WMMA_F16 ? 16                                                        \
+                                                           : SIMTLAB_WMMA_ROWS(use, s) * SIMTLAB_WMMA_COLS(use, s) / 32)
 /* bytes an element takes in memory and in the fragment */
 #define SIMTLAB_WMMA_ESIZE(type)                                                                                       \
     ((type) == SIMTLAB_WMMA_F64 ? 8 : (type) == SIMTLAB_WMMA_S8 || (type) == SIMTLAB_WMMA_U8 ? 1                      \
