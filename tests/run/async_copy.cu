@@ -9,7 +9,7 @@
 //   prims   __pipeline_memcpy_async of 16 bytes, __pipeline_commit, __pipeline_wait_prior(0)
 //   odd     cuda::memcpy_async of 12 bytes from float pointers: float's alignment, 4-byte cp.async
 //   bytes   cg::memcpy_async of a byte count into an `__shared__ alignas(16)` array
-//   count   cg::memcpy_async of element counts: half of x copied, the rest of the array zeroed
+//   count   cg::memcpy_async of element counts: half of x copied (the rest zeroed by the kernel)
 // `./async_copy bad_size`: __pipeline_memcpy_async of 2 bytes, which traps as CUDA's header does.
 // Each kernel reads x once (8 KiB) and writes y once; the first three as cp.async (512 pieces of
 // 16 bytes: 256 sectors, 64 shared wavefronts), odd as 4-byte pieces.
@@ -66,10 +66,13 @@ __global__ void bytes_k(const float *x, float *y)
     write_back(s, y, 5.0f);
 }
 
-// element counts: the first N/2 floats copied, the rest of the N zeroed (y's second half is 0)
+// element counts: the first N/2 floats copied (CUDA copies min(dst_count, src_count) elements
+// and leaves the rest of dst as it was: the kernel zeroes it itself, so y's second half is 0)
 __global__ void count_k(const float *x, float *y)
 {
     __shared__ __align__(16) float s[N];
+    for (int i = N / 2 + threadIdx.x; i < N; i += blockDim.x)
+        s[i] = 0.0f;
     cg::thread_block block = cg::this_thread_block();
     cg::memcpy_async(block, s, (size_t)N, x, (size_t)(N / 2));
     cg::wait(block);

@@ -20,15 +20,14 @@ inline void memcpy_async(const Group &g, void *dst, const void *src, Size size)
     simtlab::async_copy_part<simtlab_detail::promise<Size>::value>(dst, src, (size_t)size, g.thread_rank(), g.size());
     sim_cp_async_commit(); /* each call its own group, as CUDA's (wait_prior counts calls) */
 }
-/* element counts: src_count elements of T, the rest of dst's dst_count zeroed */
+/* element counts: min(dst_count, src_count) elements of T, as CUDA's (the rest of dst is left as
+ * it was: nothing zeroed) */
 template <class Group, class _SimT>
 inline void memcpy_async(const Group &g, _SimT *dst, size_t dst_count, const _SimT *src, size_t src_count)
 {
     const size_t n = src_count < dst_count ? src_count : dst_count;
     simtlab::async_copy_part<alignof(_SimT) >= 16 ? 16 : alignof(_SimT) >= 8 ? 8 : alignof(_SimT) >= 4 ? 4 : 0>(
         dst, src, n * sizeof(_SimT), g.thread_rank(), g.size());
-    for (size_t i = n + g.thread_rank(); i < dst_count; i += g.size())
-        dst[i] = _SimT();
     sim_cp_async_commit();
 }
 template <class Group> inline void wait(const Group &g, const char *f = __builtin_FILE(), int l = __builtin_LINE())
