@@ -34,15 +34,16 @@ static unsigned ne_of(unsigned d) { return SIMTLAB_WMMA_NE(USE(d), SHAPE(d), TYP
 static unsigned es_of(unsigned d) { return SIMTLAB_WMMA_ESIZE(TYPE(d)); }
 
 /* ---- the chip's layout (docs/gpu/s37-h200: wmma_layout.txt, wmma_sass.txt, wmma_table.txt) ----
- * A fragment is made of core matrices of 8 rows, each row 16 bytes of a multiplicand (8 halves,
- * 16 bytes, 4 tf32, 4 doubles) or 8 accumulators, laid over the fragment's "natural" matrix: A and
- * the accumulator as they are, B and the m8n32k16 accumulator transposed (mma.sync's operands).
- * In each core lane l holds row l/4, p elements from column p (l % 4): p = 2 for 16-bit types and
- * every accumulator, 4 for 8-bit, 1 for tf32 and double multiplicands. x[] lists the cores in the
- * chip's order: down each 16-row group by blocks of 8 rows, then along, one group after the other;
- * for B of m16n16k16 and m16n16k8 along each 8-row block first. A 16-bit multiplicand's fragment
- * has num_elements 16 whatever the shape: its distinct elements repeated. Measured on the H200
- * for every shape and type but the 8-bit ones' B and m32n8k16/m8n32k16 (taken by the same rule). */
+ * A fragment is made of core matrices of 8 rows, each row 4 lanes' worth: 8 halves, 16 chars,
+ * 4 tf32 or 4 doubles of a multiplicand, 8 elements of an accumulator; laid over the fragment's
+ * "natural" matrix: A and the accumulator as they are, B and the m8n32k16 accumulator transposed
+ * (mma.sync's operands). In each core lane l holds row l/4, p elements from column p (l % 4):
+ * p = 2 for 16-bit types and every accumulator, 4 for 8-bit, 1 for tf32 and double multiplicands.
+ * x[] lists the cores in the chip's order: down each 16-row group by blocks of 8 rows, then along,
+ * one group after the other; for B of m16n16k16 and m16n16k8 along each 8-row block first. A half
+ * multiplicand's fragment has num_elements 16 whatever the shape: its distinct elements repeated
+ * (bf16's and the chars' hold theirs once). Measured on the H200 for every shape and type but the
+ * 8-bit ones' B and m32n8k16/m8n32k16 (taken by the same rule). */
 typedef struct geom {
     unsigned nr, nc;  /* the natural matrix's rows and columns */
     unsigned trans;   /* natural = the matrix transposed */
@@ -91,8 +92,8 @@ static size_t mem_off(unsigned d, unsigned r, unsigned c, unsigned ldm, int mem_
 /* The lane's accesses for the fragment, one core after the other, as the chip's loads and stores
  * make them (wmma_sass.txt): where a core's rows run along memory, the lane's p elements are one
  * access of p elements (LDG/STG/LDS/STS.32 for 16-bit types, .64 for a float accumulator, split
- * into naturally aligned pieces of 16 bytes at most). Where they run across it (a column-major A,
- * a row-major B, a column-major accumulator), a 16-bit type still takes 4 bytes a lane, row 2 (l %
+ * into naturally aligned pieces of 16 bytes at most). Where they run across it (a column-major A or
+ * accumulator, a row-major B or m8n32k16 accumulator), a 16-bit type still takes 4 bytes a lane, row 2 (l %
  * 4) of the core as memory holds it, from column l / 4 (the chip moves the halves between lanes
  * after: MOVM.16.MT88; from shared memory LDSM.T); other types take each element alone. A
  * 16-bit multiplicand's shared load is one LDSM on the chip: the same bytes, a core a phase, so
