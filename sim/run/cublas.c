@@ -46,6 +46,8 @@ static struct simtlab_cublas_context *handles[MAX_HANDLES];
 static unsigned n_handles;
 static pthread_mutex_t handles_lock = PTHREAD_MUTEX_INITIALIZER;
 
+size_t cublasGetCudartVersion(void) { return SIMTLAB_CUDART_VERSION; }
+
 const char *cublasGetStatusName(cublasStatus_t s)
 {
     switch (s) {

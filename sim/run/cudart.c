@@ -31,7 +31,6 @@
 #include "run_report.h"
 
 /* ---- options and state ------------------------------------------------------ */
-#define CUDART_VERSION_SIM 12000 /* cuda_runtime.h's CUDART_VERSION */
 #define SIMTLAB_CLOCK_KHZ 1755000LL /* cudaDeviceProp.clockRate, every preset; clock64()'s rate */
 static int inited, opt_detail, opt_lines;
 static const char *opt_json;
@@ -1364,14 +1363,14 @@ cudaError_t cudaDriverGetVersion(int *v)
 {
     ENTER();
     if (v)
-        *v = CUDART_VERSION_SIM;
+        *v = SIMTLAB_CUDART_VERSION;
     return v ? cudaSuccess : fail(cudaErrorInvalidValue, "cudaDriverGetVersion", "version is NULL");
 }
 cudaError_t cudaRuntimeGetVersion(int *v)
 {
     ENTER();
     if (v)
-        *v = CUDART_VERSION_SIM;
+        *v = SIMTLAB_CUDART_VERSION;
     return v ? cudaSuccess : fail(cudaErrorInvalidValue, "cudaRuntimeGetVersion", "version is NULL");
 }
 cudaError_t simtlab_occupancy(int *blocks, int block_size, size_t dyn_shared)

@@ -110,6 +110,7 @@ int main()
     check(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
     int version = 0;
     check(cublasGetVersion(h, &version) == CUBLAS_STATUS_SUCCESS && version > 0, "cublasGetVersion");
+    check(cublasGetCudartVersion() == CUDART_VERSION, "cublasGetCudartVersion"); // Bruce-Lee-LY/cuda_hgemm's error path
     check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH) == CUBLAS_STATUS_SUCCESS, "cublasSetMathMode");
 
     // the counted launches first (run_case.cmake checks their bytes): 64 x 64 x 64, beta 0 and 1

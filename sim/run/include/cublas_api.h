@@ -157,6 +157,7 @@ cublasStatus_t simtlab_cublasHgemm(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cub
 cublasStatus_t simtlab_cublasHgemmStridedBatched(SIMTLAB_CUBLAS_AT, cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *_SimA, int lda, long long strideA, const void *_SimB, int ldb, long long strideB, const void *beta, void *_SimC, int ldc, long long strideC, int batchCount);
 const char *cublasGetStatusName(cublasStatus_t status);
 const char *cublasGetStatusString(cublasStatus_t status);
+size_t cublasGetCudartVersion(void); /* the CUDA runtime's version cuBLAS was built with: CUDART_VERSION */
 #ifdef __cplusplus
 }
 

@@ -43,7 +43,7 @@
  * comments name them by the plain letter. Test run_macro_names. */
 #include "simtlab_cudart.h"
 
-#define CUDART_VERSION 12000
+#define CUDART_VERSION SIMTLAB_CUDART_VERSION
 #define __CUDA_RUNTIME_H__
 #define SIMTLAB_RUN 1
 

@@ -18,6 +18,7 @@
  */
 #ifndef SIMTLAB_CUDART_H
 #define SIMTLAB_CUDART_H
+#define SIMTLAB_CUDART_VERSION 12000 /* cuda_runtime.h's CUDART_VERSION (the runtime API it follows) */
 
 #include <stddef.h>
 #include <stdint.h>
