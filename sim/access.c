@@ -462,6 +462,13 @@ void sim_cp_async(void *dst, const void *src, unsigned size)
     (void)copy_async_do(dst, src, size, (uintptr_t)__builtin_return_address(0));
 }
 
+/* The same with its call site given: `simtlab run`'s inline PTX (sim/run/ptx.c), whose caller is
+ * the kernel's code one frame up */
+void sim_cp_async_at(void *dst, const void *src, unsigned size, uintptr_t pc)
+{
+    (void)copy_async_do(dst, src, size, pc);
+}
+
 /* __threadfence(), __threadfence_block(), __threadfence_system(): the thread's volatile reads are
  * a protocol's from now on (vol_race_check) */
 void sim_fence(void)
@@ -1375,10 +1382,10 @@ static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uint
             snprintf(who, sizeof who, "a thread");
         snprintf(out, n,
                  "shared-memory race on the word at 0x%llx: %s of this thread while the asynchronous copy "
-                 "(cp.async: memcpy_async, __pipeline_memcpy_async, copy_async_float4) that %s issued to it is in "
+                 "(cp.async: memcpy_async, __pipeline_memcpy_async, inline PTX, copy_async_float4) that %s issued to it is in "
                  "flight, no wait having completed it. On a GPU the copy lands some time before its wait returns, "
                  "so this %s races with it: wait first (__pipeline_wait_prior, pipeline.consumer_wait() after "
-                 "producer_commit(), cg::wait, copy_async_wait_all)%s",
+                 "producer_commit(), cg::wait, cp.async.wait_group, copy_async_wait_all)%s",
                  (unsigned long long)x, wr ? "a write" : "a read", who, wr ? "write" : "read",
                  it == w->cur ? "" : ", then __syncthreads() so that the other threads see what it wrote");
         return;

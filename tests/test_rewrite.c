@@ -699,3 +699,38 @@ Test(rewrite, crlf_continuations_and_macro_invocations)
     same_lines(src, &r);
     free(r.text);
 }
+
+/* inline PTX of the cp.async family becomes simtlab_ptx_asm (sim/run/ptx.c): in a kernel and in a
+ * macro over continuation lines, comments dropped, the lines kept; other PTX (and an asm with
+ * outputs) stays, and in device code is reported */
+Test(rewrite, ptx_cp_async)
+{
+    const char *src =
+        "#define CP(d, s, n) asm volatile(\"cp.async.cg.shared.global.L2::128B [%0], [%1], %2;\\n\" \\\n"
+        "    ::\"r\"(d), \"l\"(s), \"n\"(n))\n"
+        "__global__ void k(const float *x, unsigned d) {\n"
+        "  asm volatile(\"cp.async.ca.shared.global [%0], [%1], 4, %2;\\n\" /* zfill */\n"
+        "               \"cp.async.wait_all;\" :: \"r\"(d), \"l\"(x + (1 > 0 ? 1 : 0)), \"r\"(4) : \"memory\");\n"
+        "  __asm__ __volatile__(\"cp.async.wait_group %0;\" :: \"n\"(1));\n"
+        "  CP(d, x, 16);\n"
+        "}\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "#define CP(d, s, n) simtlab_ptx_asm(\"cp.async.cg.shared.global.L2::128B [%0], [%1], "
+                             "%2;\\n\""),
+              "%s", r.text);
+    cr_assert(strstr(r.text, ", 3, (unsigned long long)(d), (unsigned long long)(s), (unsigned long long)(n)) \\\n\n"
+                             "__global__"),
+              "%s", r.text);
+    cr_assert(strstr(r.text, "  simtlab_ptx_asm(\"cp.async.ca.shared.global [%0], [%1], 4, %2;\\n\""), "%s", r.text);
+    cr_assert(strstr(r.text, "\"cp.async.wait_all;\" , 3, (unsigned long long)(d), (unsigned long long)(x + (1 > 0 ? 1 : "
+                             "0)), (unsigned long long)(4))\n;"),
+              "%s", r.text);
+    cr_assert(strstr(r.text, "simtlab_ptx_asm(\"cp.async.wait_group %0;\" , 1, (unsigned long long)(1));"), "%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+
+    const char *other = "__global__ void k(int *o) {\n  unsigned l;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l));\n}\n";
+    rewrite_result r2;
+    cr_assert_eq(cu_rewrite(other, strlen(other), "t.cu", &r2), -1);
+    cr_assert(strstr(r2.err, "t.cu:3: not supported by the simulator: inline PTX (asm) other than the cp.async family"), "%s", r2.err);
+}

@@ -134,7 +134,7 @@ static const feature features[] = {
       "CUmemAllocationProp", "CUmemAccessDesc", "cuInit", "cuCtx*", "cuModule*", "cuLaunchKernel", "cuMemCreate",
       "cuMemAddressReserve", "cuMemMap", "cuMemAlloc*"},
      {NULL}},
-    {"inline PTX (asm)", {"asm", "__asm__"}, {NULL}},
+    {"inline PTX (asm) other than the cp.async family", {"asm", "__asm__"}, {NULL}},
     {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
     {"new and delete in device code (malloc and free work there)", {NULL}, {NULL}},
 };
@@ -711,6 +711,202 @@ static int heap_call(const char *src, size_t i, const char *id, size_t len, size
     return 1;
 }
 
+/* ---- inline PTX: the cp.async family -------------------------------------------------------
+ * `asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(s), "l"(g))` and its kin
+ * (commit_group, wait_group N, wait_all), the asynchronous copies of GEMM and attention kernels
+ * written before cuda::pipeline (often in macros: CP_ASYNC_CG(dst, src, bytes)), become a call
+ * `simtlab_ptx_asm("template", n, (unsigned long long)(s), ...)` (sim/run/ptx.c parses the
+ * template and makes the copies the simulator's cp.async). Only an asm whose every instruction is
+ * one of these and that has no outputs; anything else stays, and is refused in one line. */
+static int ptx_insn_ok(const char *t, size_t n)
+{
+    while (n && isspace((unsigned char)*t))
+        t++, n--;
+    while (n && isspace((unsigned char)t[n - 1]))
+        n--;
+    if (!n)
+        return 1;
+    static const char *const ok[] = {"cp.async.ca.shared", "cp.async.cg.shared", "cp.async.commit_group",
+                                     "cp.async.wait_group", "cp.async.wait_all"};
+    for (size_t k = 0; k < sizeof ok / sizeof *ok; k++) {
+        const size_t l = strlen(ok[k]);
+        if (n >= l && !strncmp(t, ok[k], l))
+            return !memchr(t, '{', n) && !memchr(t, '@', n); /* no blocks of PTX registers, no predicates */
+    }
+    return 0;
+}
+
+/* The template's instructions (its string literals' contents, between `from` and `to`), each one
+ * translated? The template's largest %N in *maxop (-1: none). */
+static int ptx_template_ok(const char *src, size_t from, size_t to, int *maxop)
+{
+    char t[1024];
+    size_t tn = 0;
+    for (size_t i = from; i < to;) {
+        if (src[i] == '/' && i + 1 < to && (src[i + 1] == '*' || src[i + 1] == '/')) { /* a comment */
+            const size_t past = src[i + 1] == '*' ? past_literal(src, i, to) : i;
+            i = past != i ? past : i + strcspn(src + i, "\n");
+            continue;
+        }
+        if (src[i] != '"') {
+            if (!isspace((unsigned char)src[i]) && src[i] != '\\')
+                return 0; /* a macro or a raw string in the template: not ours to read */
+            i++;
+            continue;
+        }
+        for (i++; i < to && src[i] != '"'; i++) {
+            char c = src[i];
+            if (c == '\\' && i + 1 < to) {
+                c = src[++i];
+                c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+            }
+            if (tn + 1 >= sizeof t)
+                return 0;
+            t[tn++] = c;
+        }
+        i++;
+    }
+    t[tn] = 0;
+    *maxop = -1;
+    for (size_t i = 0; i < tn; i++)
+        if (t[i] == '%') {
+            if (!isdigit((unsigned char)t[i + 1]))
+                return 0; /* %% (a PTX register) or %[name] */
+            const int k = atoi(t + i + 1);
+            *maxop = k > *maxop ? k : *maxop;
+        }
+    size_t a = 0;
+    for (size_t i = 0; i <= tn; i++)
+        if (i == tn || t[i] == ';' || t[i] == '\n') {
+            if (!ptx_insn_ok(t + a, i - a))
+                return 0;
+            a = i + 1;
+        }
+    return 1;
+}
+
+/* src[a..b) on one line: comments and a macro's continuations dropped, newlines made spaces */
+static void put_one_line(buf *o, const char *src, size_t a, size_t b)
+{
+    for (size_t q = a; q < b;) {
+        const size_t past = past_literal(src, q, b);
+        if (past != q) { /* a literal as it is; a block comment a space */
+            if (src[q] == '/')
+                put(o, " ", 1);
+            else
+                put(o, src + q, past - q);
+            q = past;
+        } else if (src[q] == '/' && q + 1 < b && src[q + 1] == '/') {
+            while (q < b && src[q] != '\n')
+                q++;
+        } else if (src[q] == '\\' && q + 1 < b && (src[q + 1] == '\n' || src[q + 1] == '\r')) {
+            q += src[q + 1] == '\r' && q + 2 < b && src[q + 2] == '\n' ? 3 : 2;
+        } else {
+            put(o, src[q] == '\n' || src[q] == '\r' ? " " : src + q, 1);
+            q++;
+        }
+    }
+}
+
+/* An asm statement at src[i] (its keyword, asm or __asm__, ending at e; before `to`): written as
+ * the call (above) into o, with a newline (a continuation in a macro: cont) for each it spans;
+ * returns the index past its ')', or 0 when it is not one to translate (o untouched). */
+static size_t ptx_asm(buf *o, const char *src, size_t i, size_t e, size_t to, int cont)
+{
+    size_t k = e;
+    for (;;) {
+        while (k < to && (isspace((unsigned char)src[k]) || src[k] == '\\'))
+            k++;
+        size_t w = k;
+        while (w < to && ident_char((unsigned char)src[w]))
+            w++;
+        if (w > k && ((w - k == 8 && !strncmp(src + k, "volatile", 8)) ||
+                      (w - k == 12 && !strncmp(src + k, "__volatile__", 12)))) {
+            k = w;
+            continue;
+        }
+        break;
+    }
+    if (k >= to || src[k] != '(')
+        return 0;
+    /* the sections at depth 1: template, outputs, inputs, clobbers (`::` is two separators) */
+    size_t sec[5], nsec = 0, depth = 0, close = 0;
+    sec[nsec++] = k + 1;
+    for (size_t q = k; q < to && !close;) {
+        const size_t past = past_literal(src, q, to);
+        if (past != q) {
+            q = past;
+            continue;
+        }
+        const char c = src[q];
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if (c == ')' || c == ']' || c == '}') {
+            if (--depth == 0)
+                close = q;
+        } else if (c == ':' && depth == 1) {
+            if (nsec == 5)
+                return 0;
+            sec[nsec++] = q + 1;
+        }
+        q++;
+    }
+    if (!close || nsec < 3)
+        return 0;
+    int maxop;
+    if (!ptx_template_ok(src, sec[0], sec[1] - 1, &maxop))
+        return 0;
+    for (size_t q = sec[1]; q < sec[2] - 1; q++) /* no outputs */
+        if (!isspace((unsigned char)src[q]) && src[q] != '\\')
+            return 0;
+    /* the inputs: "constraint" (expression), ... */
+    const size_t in_end = nsec > 3 ? sec[3] - 1 : close;
+    size_t args[32][2], nargs = 0;
+    for (size_t q = sec[2]; q < in_end;) {
+        while (q < in_end && (isspace((unsigned char)src[q]) || src[q] == '\\' || src[q] == ','))
+            q++;
+        if (q >= in_end)
+            break;
+        if (src[q] != '"' || nargs == 32)
+            return 0;
+        q = past_literal(src, q, in_end);
+        while (q < in_end && (isspace((unsigned char)src[q]) || src[q] == '\\'))
+            q++;
+        if (q >= in_end || src[q] != '(')
+            return 0;
+        size_t d = 0, r = q;
+        do {
+            const size_t past = past_literal(src, r, in_end);
+            if (past != r) {
+                r = past;
+                continue;
+            }
+            d += src[r] == '(';
+            d -= src[r] == ')';
+            r++;
+        } while (r < in_end && d);
+        if (d)
+            return 0;
+        args[nargs][0] = q, args[nargs][1] = r;
+        nargs++;
+        q = r;
+    }
+    if (maxop >= (int)nargs)
+        return 0;
+    puts_(o, "simtlab_ptx_asm(");
+    put_one_line(o, src, sec[0], sec[1] - 1); /* the template's literals */
+    putf(o, ", %d", (int)nargs);
+    for (size_t a = 0; a < nargs; a++) {
+        puts_(o, ", (unsigned long long)");
+        put_one_line(o, src, args[a][0], args[a][1]);
+    }
+    puts_(o, ")");
+    for (size_t q = i; q <= close; q++)
+        if (src[q] == '\n')
+            puts_(o, cont ? " \\\n" : "\n");
+    return close + 1;
+}
+
 /* A #define line, src[from..to), copied with its malloc/free/clock calls renamed as heap_call
  * says: the macro may be expanded in device code, and the renamed functions call the C
  * library's from host code (comments and strings in it are copied as they are) */
@@ -760,6 +956,16 @@ static void put_define(scan *sc, buf *o, const char *src, size_t from, size_t to
                     continue;
                 }
                 o->n = mark; /* left as it was: g++ says what is wrong */
+            }
+            if ((e - i == 3 && !strncmp(src + i, "asm", 3)) || (e - i == 7 && !strncmp(src + i, "__asm__", 7))) {
+                const size_t mark = o->n;
+                put(o, src + done, i - done);
+                const size_t past = ptx_asm(o, src, i, e, to, 1);
+                if (past) {
+                    done = i = past;
+                    continue;
+                }
+                o->n = mark;
             }
             if (heap_call(src, i, src + i, e - i, e, n)) {
                 put(o, src + done, i - done);
@@ -1512,6 +1718,15 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                 put(&o, "SIMTLAB_CONST_RO", 16);
                 sc.i = e;
                 continue;
+            }
+            if (dev_depth >= 0 && ((len == 3 && !strncmp(id, "asm", 3)) || (len == 7 && !strncmp(id, "__asm__", 7)))) {
+                const size_t past = ptx_asm(&o, src, sc.i, e, n, 0);
+                if (past) { /* the cp.async family: simtlab_ptx_asm (sim/run/ptx.c) */
+                    for (size_t q = sc.i; q < past; q++)
+                        sc.line += src[q] == '\n';
+                    sc.i = past;
+                    continue;
+                }
             }
             check_ident(&sc, id, len, e, dev_depth >= 0);
             if (len == 6 && !strncmp(id, "extern", 6)) {

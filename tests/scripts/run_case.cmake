@@ -746,14 +746,42 @@ elseif(CASE STREQUAL "address_space")
   run(0 ${SRC}/tests/run/address_space.cu --detail)
   expect_text("${out}" "address_space: correct" "result")
   # inline PTX from a macro of the program's own header reaches the assembler: refused in one line
-  # at the line that expands it, not as the assembler's "no such instruction"
-  file(WRITE ${WORK}/src/ptx.h "#pragma once\n#define COMMIT() asm volatile(\"cp.async.commit_group;\\n\" ::)\n")
+  # at the line that expands it, not as the assembler's "no such instruction" (PTX other than the
+  # cp.async family, which is translated: case ptx_cp_async)
+  file(WRITE ${WORK}/src/ptx.h "#pragma once\n#define COMMIT() asm volatile(\"membar.gl;\\n\" ::)\n")
   file(WRITE ${WORK}/src/ptxmacro.cu "#include \"ptx.h\"\n__global__ void k(int *o) {\n  COMMIT();\n  o[threadIdx.x] = 1;\n}\nint main() { int *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return cudaDeviceSynchronize(); }\n")
   run(2 ${WORK}/src/ptxmacro.cu)
-  expect_text("${err}" "ptxmacro.cu:3: simtlab run: not supported by the simulator: inline PTX \\(asm\\), here from a macro" "the refusal")
+  expect_text("${err}" "ptxmacro.cu:3: simtlab run: not supported by the simulator: inline PTX \\(asm\\) other than the cp.async family, here from a macro" "the refusal")
   if("${err}" MATCHES "Assembler messages")
     fail("the assembler's own messages are shown:\n${err}")
   endif()
+elseif(CASE STREQUAL "ptx_cp_async")
+  # cp.async as inline PTX (macros of LeetCUDA's and cuda_hgemm's kind, and an asm in a kernel):
+  # correct, each block's 8 tiles of 2 KiB as 16-byte copies (512 sectors, 128 wavefronts a block,
+  # 4 blocks), the tile reads conflict-free (4 x 8 x 4 x 4 = 512 wavefronts), no race in --detail;
+  # the zero fill's 100 4-byte copies (13 sectors: 400 bytes from offset 0)
+  run(0 ${SRC}/tests/run/ptx_cp_async.cu --detail --json ${J})
+  expect_text("${out}" "ptx_cp_async: correct" "result")
+  if("${err}" MATCHES "race")
+    fail("a race reported:\n${err}")
+  endif()
+  file(READ ${J} js)
+  expect("${js}" 2048 kernels 0 hbm async_read_sectors)
+  expect("${js}" 512 kernels 0 sram async_wavefronts)
+  expect("${js}" 512 kernels 0 sram wavefronts)
+  expect("${js}" 0 kernels 0 sram bank_conflicts)
+  expect("${js}" 13 kernels 1 hbm async_read_sectors)
+  # a tile read before its cp.async.wait_group: a race report at the read, naming the copy
+  line_of(l ${SRC}/tests/run/ptx_cp_async.cu read)
+  run(2 ${SRC}/tests/run/ptx_cp_async.cu --detail -- race)
+  expect_text("${err}" "asynchronous copy \\(cp.async: .*inline PTX.*in flight" "race: the report")
+  expect_text("${err}" "in kernel stages \\(ptx_cp_async.cu:${l}\\)" "race: where")
+  # cp.async.cg of 8 bytes: ptxas refuses it; here a report at the asm's line, the block ended
+  line_of(l ${SRC}/tests/run/ptx_cp_async.cu bad_size)
+  run(2 ${SRC}/tests/run/ptx_cp_async.cu -- size)
+  expect_text("${out}" "ptx_cp_async size: unspecified launch failure" "size: the program's error")
+  expect_text("${err}" "inline PTX cp.async.cg.shared.global: cp-size 8: cp.async.cg copies 16 bytes" "size: the report")
+  expect_text("${err}" "in kernel bad_size \\(ptx_cp_async.cu:${l}\\)" "size: where")
 elseif(CASE STREQUAL "async_copy")
   # cuda::pipeline (a thread's), cg::memcpy_async and the __pipeline primitives (survey 15's
   # fixes too: alignas after __shared__, byte counts, element counts, a size that traps): correct, and each

@@ -27,6 +27,9 @@
 extern "C" {
 #endif
 
+/* inline PTX of the cp.async family, as the rewriter turns it into a call (sim/run/ptx.c) */
+void simtlab_ptx_asm(const char *tmpl, int n, ...);
+
 typedef enum cudaError { /* CUDA 13's codes, its values (driver_types.h) */
     cudaSuccess = 0,
     cudaErrorInvalidValue = 1,
