@@ -1416,7 +1416,7 @@ static const char *rendezvous_name(int kind)
     case SIM_RDV_ACTIVEMASK: return "__activemask";
     case SIM_RDV_MMA: return "mma_tf32 (mma.sync.m16n8k8)";
     case SIM_RDV_MMA3: return "mma_tf32x3 (3 x mma.sync.m16n8k8)";
-    case SIM_RDV_WMMA: return "a wmma warp function (load_matrix_sync, store_matrix_sync or mma_sync)";
+    case SIM_RDV_WMMA: return "a warp-wide matrix function (wmma's load_matrix_sync, store_matrix_sync or mma_sync, PTX's ldmatrix or mma.sync)";
     case SIM_RDV_REDUCE + SIM_COLL_ADD: return "__reduce_add_sync";
     case SIM_RDV_REDUCE + SIM_COLL_MIN_U: case SIM_RDV_REDUCE + SIM_COLL_MIN_I: return "__reduce_min_sync";
     case SIM_RDV_REDUCE + SIM_COLL_MAX_U: case SIM_RDV_REDUCE + SIM_COLL_MAX_I: return "__reduce_max_sync";

@@ -718,19 +718,30 @@ Test(rewrite, ptx_cp_async)
     cr_assert(strstr(r.text, "#define CP(d, s, n) simtlab_ptx_asm(\"cp.async.cg.shared.global.L2::128B [%0], [%1], "
                              "%2;\\n\""),
               "%s", r.text);
-    cr_assert(strstr(r.text, ", 3, (unsigned long long)(d), (unsigned long long)(s), (unsigned long long)(n)) \\\n\n"
+    cr_assert(strstr(r.text, ", 3, simtlab_ptx_bits(d), simtlab_ptx_bits(s), simtlab_ptx_bits(n)) \\\n\n"
                              "__global__"),
               "%s", r.text);
     cr_assert(strstr(r.text, "  simtlab_ptx_asm(\"cp.async.ca.shared.global [%0], [%1], 4, %2;\\n\""), "%s", r.text);
-    cr_assert(strstr(r.text, "\"cp.async.wait_all;\" , 3, (unsigned long long)(d), (unsigned long long)(x + (1 > 0 ? 1 : "
-                             "0)), (unsigned long long)(4))\n;"),
+    cr_assert(strstr(r.text, "\"cp.async.wait_all;\" , 3, simtlab_ptx_bits(d), simtlab_ptx_bits(x + (1 > 0 ? 1 : "
+                             "0)), simtlab_ptx_bits(4))\n;"),
               "%s", r.text);
-    cr_assert(strstr(r.text, "simtlab_ptx_asm(\"cp.async.wait_group %0;\" , 1, (unsigned long long)(1));"), "%s", r.text);
+    cr_assert(strstr(r.text, "simtlab_ptx_asm(\"cp.async.wait_group %0;\" , 1, simtlab_ptx_bits(1));"), "%s", r.text);
     same_lines(src, &r);
     free(r.text);
+
+    /* ldmatrix and mma have outputs: their addresses and sizes first, the call's file and line */
+    const char *io = "__global__ void k(unsigned p) {\n  unsigned r[2]; float c = 1;\n"
+                     "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\" : \"=r\"(r[0]), "
+                     "\"=r\"(r[1]) : \"r\"(p));\n}\n";
+    rewrite_result r3 = rw(io);
+    cr_assert(strstr(r3.text, "simtlab_ptx_asm_io(__FILE__, __LINE__, \"ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, "
+                              "%1}, [%2];\" , 2, 1, (void *)&(r[0]), sizeof(r[0]), (void *)&(r[1]), sizeof(r[1]), "
+                              "simtlab_ptx_bits(p));"),
+              "%s", r3.text);
+    free(r3.text);
 
     const char *other = "__global__ void k(int *o) {\n  unsigned l;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l));\n}\n";
     rewrite_result r2;
     cr_assert_eq(cu_rewrite(other, strlen(other), "t.cu", &r2), -1);
-    cr_assert(strstr(r2.err, "t.cu:3: not supported by the simulator: inline PTX (asm) other than the cp.async family"), "%s", r2.err);
+    cr_assert(strstr(r2.err, "t.cu:3: not supported by the simulator: inline PTX (asm) other than cp.async, ldmatrix and mma.sync"), "%s", r2.err);
 }

@@ -6,8 +6,9 @@
 # examples/wmma_gemm.cu at n = 64 and 128 (the closed forms of examples/README.md), and
 # tests/run/async_copy.cu (count_k now zeroes its array's second half itself: CUDA's
 # cg::memcpy_async of element counts copies min(dst, src) and zeroes nothing) and
-# tests/run/async_race.cu, and tests/run/ptx_cp_async.cu (cp.async as inline PTX, translated by
-# the rewriter: valid CUDA? the same counters?). Then pipe_k's SASS and ncu's LDGSTS counters, for its 512 load sectors
+# tests/run/async_race.cu, and tests/run/ptx_cp_async.cu and ptx_mma.cu (cp.async, ldmatrix and
+# mma.sync as inline PTX, translated by the rewriter: valid CUDA? right on the chip, whose
+# fragments the test packs by PTX's layout? the same counters?). Then pipe_k's SASS and ncu's LDGSTS counters, for its 512 load sectors
 # against the simulator's 256 (half its copies float4 pointers with a byte count).
 #   OUT=/dir bash scripts/gpu/s38.sh     (on the device machine, repository root)
 set -u
@@ -35,6 +36,7 @@ run_compare wmma_gemm128 examples/wmma_gemm.cu -- 128
 run_compare async_copy tests/run/async_copy.cu
 run_compare async_race tests/run/async_race.cu
 run_compare ptx_cp_async tests/run/ptx_cp_async.cu
+run_compare ptx_mma tests/run/ptx_mma.cu
 # pipe_k: which instructions its two kinds of cuda::memcpy_async become, and what ncu counts
 nvcc -arch=sm_90 -o /tmp/ac38 tests/run/async_copy.cu >"$D/pipe_k.txt" 2>&1
 cuobjdump -sass -fun pipe_k /tmp/ac38 2>&1 | grep -E "Function|LDG|STS|LDS|LDGSTS|STG|BAR|ARRIVE|DEPBAR|BRA|ISETP" \

@@ -16,9 +16,11 @@ one() { # NAME SAMPLE [args]
   local n=$1 s=$2
   shift 2
   SIMTLAB_RUN_CACHE=/tmp/rc38 timeout 200 $B/simtlab-run .dev/tcg/$s.cu -I .dev/tcg/Common --mode compare --detail \
-    -- "$@" >"$D/$n.txt" 2>&1
-  echo "$n rc=$?"
-  grep -E "Result|PASS|FAIL|differ|agree|error" "$D/$n.txt" | head -8
+    -- "$@" >/tmp/s38b_one.txt 2>&1
+  local rc=$?
+  { echo "=== $n ($s $*) rc=$rc"; cat /tmp/s38b_one.txt; } >>"$D/samples.txt" # one file: $OUT brings few back
+  echo "$n rc=$rc"
+  grep -E "Result|PASS|FAIL|differ|agree|error" /tmp/s38b_one.txt | head -8
 }
 one cuda cudaTensorCoreGemm
 one imma immaTensorCoreGemm

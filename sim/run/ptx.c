@@ -5,9 +5,16 @@
  *   cp.async.cg.shared{::cta}.global...   (cp-size 16 only)
  *   cp.async.commit_group;   cp.async.wait_group N;   cp.async.wait_all;
  *
- * An asm statement of these becomes simtlab_ptx_asm(template, n, operands...): the template as
- * written, its %k the k-th input operand (as unsigned long long: a register's value, an "n"
- * constant). A copy is the simulator's cp.async (sim_cp_async_at: an LDGSTS request, in flight
+ * and the warp's register-level matrix instructions of the mma kernels:
+ *
+ *   ldmatrix.sync.aligned{.m8n8}.x1|x2|x4{.trans}{.shared{::cta}}.b16 {r...}, [addr];
+ *   mma.sync.aligned.m16n8k16|m16n8k8.row.col.D.A.B.C {d...}, {a...}, {b...}, {c...};
+ *     (A, B f16 or bf16 with D, C f32 or f16; tf32 with f32, m16n8k8 only)
+ *
+ * An asm statement of these becomes simtlab_ptx_asm(template, n, operands...) (no outputs) or
+ * simtlab_ptx_asm_io(file, line, template, nout, nin, outputs..., inputs...): the template as
+ * written, its %k the k-th operand, outputs first as (address, size), inputs as their bits
+ * (simtlab_ptx_bits: a register's value, an "n" constant, a float's bits). A copy is the simulator's cp.async (sim_cp_async_at: an LDGSTS request, in flight
  * until its group's wait in detailed mode), at the asm's line; src-size < cp-size copies that many
  * bytes and zeroes the rest (the boundary tiles' zero fill), as plain accesses. dst is a shared
  * address as __cvta_generic_to_shared makes it (32 bits), or a generic one. */
@@ -16,6 +23,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "launch.h"
@@ -126,6 +134,353 @@ void simtlab_ptx_asm(const char *tmpl, int n, ...)
             ptx_copy(t, len, a, n, pc);
         } else {
             sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: not one simtlab translates", (int)len, t);
+            return;
+        }
+        t += strcspn(t, ";\n");
+    }
+}
+
+/* ---- ldmatrix and mma.sync: a warp's registers ------------------------------------------- */
+/* The operands of an instruction as register lists: "{%0, %1}, [%4]" -> groups of operand
+ * numbers (a bracket is a group of one). Returns the number of groups; -1 on anything else. */
+static int groups(const char *t, size_t len, int g[4][4], int gn[4])
+{
+    int ng = 0;
+    size_t i = 0;
+    while (i < len && !isspace((unsigned char)t[i])) /* the opcode */
+        i++;
+    while (i < len && ng < 4) {
+        while (i < len && (isspace((unsigned char)t[i]) || t[i] == ','))
+            i++;
+        if (i >= len)
+            break;
+        const char open = t[i], close = open == '{' ? '}' : open == '[' ? ']' : 0;
+        if (!close)
+            return -1;
+        gn[ng] = 0;
+        for (i++; i < len && t[i] != close;) {
+            while (i < len && (isspace((unsigned char)t[i]) || t[i] == ','))
+                i++;
+            if (i < len && t[i] == '%' && gn[ng] < 4) {
+                char *end;
+                g[ng][gn[ng]++] = (int)strtol(t + i + 1, &end, 10);
+                i = (size_t)(end - t);
+            } else if (i < len && t[i] != close) {
+                return -1;
+            }
+        }
+        i++;
+        ng++;
+    }
+    return ng;
+}
+
+typedef struct ptx_lane {
+    void *out[32];            /* the outputs' addresses, operand order (NULL: an input) */
+    unsigned out_size[32];
+    unsigned long long in[32]; /* every operand's value: an output's current one (a "+" register) too */
+    int n;
+    const char *insn;
+    size_t len;
+    uintptr_t pc;
+    const char *file; /* the asm's, for a warp-wide misuse report */
+    int line;
+} ptx_lane;
+
+static void ptx_meet(void *const args[32]) { (void)args; }
+
+/* a shared address operand: the 32 bits __cvta_generic_to_shared gives, or a generic pointer */
+static const char *shared_ptr(unsigned long long v)
+{
+    return v >> 32 ? (const char *)(uintptr_t)v : (const char *)sim_cvta_from_shared((size_t)v);
+}
+
+static float h2f(uint16_t h)
+{
+    const uint32_t sg = (uint32_t)(h >> 15) << 31, e = h >> 10 & 31, m = h & 1023;
+    uint32_t u;
+    if (e == 31)
+        u = sg | 0x7f800000u | m << 13;
+    else if (e)
+        u = sg | (e + 112) << 23 | m << 13;
+    else if (!m)
+        u = sg;
+    else {
+        const float f = (float)m * 0x1p-24f;
+        return sg ? -f : f;
+    }
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static uint16_t f2h(float f) /* round to nearest even */
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    const uint32_t sg = u >> 16 & 0x8000u, a = u & 0x7fffffffu;
+    if (a >= 0x7f800000u)
+        return (uint16_t)(sg | 0x7c00u | (a > 0x7f800000u ? 0x200u : 0));
+    if (a >= 0x477ff000u)
+        return (uint16_t)(sg | 0x7c00u);
+    if (a < 0x38800000u) {
+        float af;
+        memcpy(&af, &a, 4);
+        return (uint16_t)(sg | (uint32_t)lrintf(af * 0x1p24f));
+    }
+    const uint32_t r = a + 0xfffu + (a >> 13 & 1);
+    return (uint16_t)(sg | ((r - 0x38000000u) >> 13));
+}
+static float bf2f(uint16_t h)
+{
+    const uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static float tf32(uint32_t u) /* as the tensor cores read a tf32 operand: 10 significant bits */
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return sim_tf32_operand(f);
+}
+
+/* An operand's 32 bits: an input's value, an output's current contents. */
+static uint32_t reg32(const ptx_lane *p, int k)
+{
+    return (uint32_t)p->in[k];
+}
+static void set32(const ptx_lane *p, int k, uint32_t v)
+{
+    if (k < 32 && p->out[k]) {
+        if (p->out_size[k] >= 4)
+            memcpy(p->out[k], &v, 4);
+        else
+            memcpy(p->out[k], &v, p->out_size[k]);
+    }
+}
+
+/* ldmatrix, the last lane of the warp: matrix m's row r is at lane 8 m + r's address; lane l gets
+ * row l/4, halves 2 (l%4) and + 1 (.trans: column l/4, rows 2 (l%4) and + 1) of each matrix */
+static void ldmatrix_all(void *const args[32])
+{
+    const ptx_lane *p0 = args[0];
+    int g[4][4], gn[4];
+    groups(p0->insn, p0->len, g, gn);
+    const int x = gn[0], trans = memmem(p0->insn, p0->len, ".trans", 6) != NULL;
+    for (int m = 0; m < x; m++)
+        for (unsigned l = 0; l < 32; l++) {
+            uint16_t h[2];
+            for (int e = 0; e < 2; e++) {
+                const unsigned row = trans ? 2 * (l % 4) + e : l / 4, col = trans ? l / 4 : 2 * (l % 4) + e;
+                const ptx_lane *src = args[8 * m + row];
+                memcpy(&h[e], shared_ptr(src->in[g[1][0]]) + 2 * col, 2);
+            }
+            set32(args[l], g[0][m], (uint32_t)h[0] | (uint32_t)h[1] << 16);
+        }
+}
+
+static void ptx_ldmatrix(ptx_lane *p)
+{
+    int g[4][4], gn[4];
+    const int ng = groups(p->insn, p->len, g, gn);
+    const int x = memmem(p->insn, p->len, ".x4", 3) ? 4 : memmem(p->insn, p->len, ".x2", 3) ? 2 : 1;
+    if (ng != 2 || gn[0] != x || gn[1] != 1 || !memmem(p->insn, p->len, ".b16", 4)) {
+        sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: simtlab reads ldmatrix's .x1/.x2/.x4 of .b16 "
+                         "into as many registers, from one address", (int)p->len, p->insn);
+        return;
+    }
+    for (int k = 0; k < x; k++)
+        if (g[0][k] >= p->n || !p->out[g[0][k]]) {
+            sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: its destinations must be outputs", (int)p->len,
+                             p->insn);
+            return;
+        }
+    sim_warp_aligned(NULL, ptx_meet, p->file, p->line); /* the lanes' earlier stores made */
+    if (sim_lane_id() < 8u * (unsigned)x) /* the row the lane addresses: a phase of 8 lanes a matrix, as LDSM */
+        sim_access((uintptr_t)shared_ptr(p->in[g[1][0]]), 16, 0, p->pc);
+    sim_warp_aligned(p, ldmatrix_all, p->file, p->line);
+}
+
+/* mma.sync: the types of D, A, B, C from the opcode ("...row.col.f32.f16.f16.f32") */
+enum { T_F16, T_BF16, T_TF32, T_F32, T_BAD };
+static int type_of(const char *t)
+{
+    return !strncmp(t, "f16", 3) ? T_F16 : !strncmp(t, "bf16", 4) ? T_BF16 : !strncmp(t, "tf32", 4) ? T_TF32
+         : !strncmp(t, "f32", 3) ? T_F32 : T_BAD;
+}
+
+typedef struct mma_shape {
+    int k, td, ta, tb, tc; /* K (16 or 8), the four types */
+} mma_shape;
+
+static int mma_parse(const char *insn, size_t len, mma_shape *m)
+{
+    char op[128];
+    size_t ol = 0;
+    while (ol < len && !isspace((unsigned char)insn[ol]) && ol < sizeof op - 1)
+        op[ol] = insn[ol], ol++;
+    op[ol] = 0;
+    const char *r = strstr(op, ".row.col.");
+    if (!r)
+        return 0;
+    m->k = strstr(op, ".m16n8k16.") ? 16 : 8;
+    const char *t = r + 9;
+    int ty[4];
+    for (int i = 0; i < 4; i++) {
+        ty[i] = type_of(t);
+        if (ty[i] == T_BAD)
+            return 0;
+        t = strchr(t, '.');
+        if (!t && i < 3)
+            return 0;
+        t = t ? t + 1 : t;
+    }
+    m->td = ty[0], m->ta = ty[1], m->tb = ty[2], m->tc = ty[3];
+    const int ok16 = (m->ta == T_F16 || m->ta == T_BF16) && m->tb == m->ta &&
+                     (m->td == T_F32 || (m->td == T_F16 && m->ta == T_F16)) &&
+                     (m->tc == T_F32 || (m->tc == T_F16 && m->ta == T_F16));
+    const int ok32 = m->ta == T_TF32 && m->tb == T_TF32 && m->td == T_F32 && m->tc == T_F32 && m->k == 8;
+    return ok16 || ok32;
+}
+
+/* registers an operand takes: D or C (f32 4, f16 2), A, B */
+static int regs_of(const mma_shape *m, int which)
+{
+    if (which == 0 || which == 3)
+        return (which ? m->tc : m->td) == T_F32 ? 4 : 2;
+    if (m->ta == T_TF32)
+        return which == 1 ? 4 : 2;
+    return which == 1 ? (m->k == 16 ? 4 : 2) : (m->k == 16 ? 2 : 1);
+}
+
+static float half_of(const mma_shape *m, uint32_t reg, int hi)
+{
+    const uint16_t h = (uint16_t)(reg >> (hi ? 16 : 0));
+    return m->ta == T_BF16 ? bf2f(h) : h2f(h);
+}
+
+/* The last lane of the warp: D = A B + C from the 32 lanes' registers (PTX's fragments: lane l's
+ * group g = l/4 and thread t = l%4; the same layout wmma's cores have, measured on the H200). */
+static void mma_all(void *const args[32])
+{
+    const ptx_lane *p0 = args[0];
+    mma_shape m;
+    mma_parse(p0->insn, p0->len, &m);
+    int g[4][4], gn[4];
+    groups(p0->insn, p0->len, g, gn);
+    float A[16][16], B[16][8], C[16][8];
+    for (unsigned l = 0; l < 32; l++) {
+        const ptx_lane *p = args[l];
+        const unsigned gr = l / 4, t = l % 4;
+        if (m.ta == T_TF32) {
+            for (int i = 0; i < 4; i++)
+                A[gr + 8 * (i & 1)][t + 4 * (i >> 1)] = tf32(reg32(p, g[1][i]));
+            for (int i = 0; i < 2; i++)
+                B[t + 4 * i][gr] = tf32(reg32(p, g[2][i]));
+        } else {
+            for (int i = 0; i < regs_of(&m, 1); i++)
+                for (int e = 0; e < 2; e++)
+                    A[gr + 8 * (i & 1)][2 * t + e + 8 * (i >> 1)] = half_of(&m, reg32(p, g[1][i]), e);
+            for (int i = 0; i < regs_of(&m, 2); i++)
+                for (int e = 0; e < 2; e++)
+                    B[2 * t + e + 8 * i][gr] = half_of(&m, reg32(p, g[2][i]), e);
+        }
+        for (int i = 0; i < 4; i++) { /* C: f32 c0..c3, or f16 pairs in 2 registers */
+            const unsigned r = gr + 8 * (i >> 1), c = 2 * t + (i & 1);
+            if (m.tc == T_F32) {
+                const uint32_t u = reg32(p, g[3][i]);
+                memcpy(&C[r][c], &u, 4);
+            } else {
+                C[r][c] = h2f((uint16_t)(reg32(p, g[3][i >> 1]) >> (16 * (i & 1))));
+            }
+        }
+    }
+    float D[16][8];
+    for (int r = 0; r < 16; r++)
+        for (int c = 0; c < 8; c++) {
+            float acc = C[r][c];
+            for (int k = 0; k < m.k; k++)
+                acc += A[r][k] * B[k][c]; /* exact products, summed in k order onto C */
+            D[r][c] = m.td == T_F16 ? h2f(f2h(acc)) : acc;
+        }
+    for (unsigned l = 0; l < 32; l++) {
+        const ptx_lane *p = args[l];
+        const unsigned gr = l / 4, t = l % 4;
+        if (m.td == T_F32) {
+            for (int i = 0; i < 4; i++) {
+                uint32_t u;
+                memcpy(&u, &D[gr + 8 * (i >> 1)][2 * t + (i & 1)], 4);
+                set32(p, g[0][i], u);
+            }
+        } else {
+            for (int i = 0; i < 2; i++)
+                set32(p, g[0][i], (uint32_t)f2h(D[gr + 8 * i][2 * t]) | (uint32_t)f2h(D[gr + 8 * i][2 * t + 1]) << 16);
+        }
+    }
+}
+
+static void ptx_mma(ptx_lane *p)
+{
+    mma_shape m;
+    int g[4][4], gn[4];
+    if (!mma_parse(p->insn, p->len, &m)) {
+        sim_kernel_fault(SIM_ERR_TRAP, p->pc,
+                         "inline PTX %.*s: simtlab runs mma.sync m16n8k16 and m16n8k8 .row.col with f16 or bf16 "
+                         "(f32 or f16 accumulators) and m16n8k8 with tf32 (f32)", (int)p->len, p->insn);
+        return;
+    }
+    if (groups(p->insn, p->len, g, gn) != 4 || gn[0] != regs_of(&m, 0) || gn[1] != regs_of(&m, 1) ||
+        gn[2] != regs_of(&m, 2) || gn[3] != regs_of(&m, 3)) {
+        sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: the register lists are not D, A, B, C of %d, %d, %d, %d",
+                         (int)p->len, p->insn, regs_of(&m, 0), regs_of(&m, 1), regs_of(&m, 2), regs_of(&m, 3));
+        return;
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < gn[i]; j++)
+            if (g[i][j] >= p->n || (i == 0 && !p->out[g[i][j]])) {
+                sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: operand %%%d is not one of the asm's (D must be "
+                                 "outputs)", (int)p->len, p->insn, g[i][j]);
+                return;
+            }
+    sim_warp_aligned(p, mma_all, p->file, p->line);
+}
+
+void simtlab_ptx_asm_io(const char *file, int line, const char *tmpl, int nout, int nin, ...)
+{
+    ptx_lane p;
+    memset(&p, 0, sizeof p);
+    p.pc = (uintptr_t)__builtin_return_address(0);
+    p.file = file, p.line = line;
+    va_list ap;
+    va_start(ap, nin);
+    for (int i = 0; i < nout + nin && i < 32; i++) {
+        if (i < nout) {
+            p.out[i] = va_arg(ap, void *);
+            p.out_size[i] = (unsigned)va_arg(ap, size_t);
+            uint32_t v = 0;
+            memcpy(&v, p.out[i], p.out_size[i] < 4 ? p.out_size[i] : 4);
+            p.in[i] = v;
+        } else {
+            p.in[i] = va_arg(ap, unsigned long long);
+        }
+    }
+    va_end(ap);
+    p.n = nout + nin < 32 ? nout + nin : 32;
+    for (const char *t = tmpl; *t;) {
+        while (*t == ';' || isspace((unsigned char)*t))
+            t++;
+        if (!*t)
+            break;
+        size_t len = strcspn(t, ";\n");
+        while (len && isspace((unsigned char)t[len - 1]))
+            len--;
+        p.insn = t, p.len = len;
+        if (!strncmp(t, "ldmatrix.", 9))
+            ptx_ldmatrix(&p);
+        else if (!strncmp(t, "mma.sync.", 9))
+            ptx_mma(&p);
+        else {
+            sim_kernel_fault(SIM_ERR_TRAP, p.pc, "inline PTX %.*s: not one simtlab translates with outputs", (int)len, t);
             return;
         }
         t += strcspn(t, ";\n");

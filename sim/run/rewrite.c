@@ -134,7 +134,7 @@ static const feature features[] = {
       "CUmemAllocationProp", "CUmemAccessDesc", "cuInit", "cuCtx*", "cuModule*", "cuLaunchKernel", "cuMemCreate",
       "cuMemAddressReserve", "cuMemMap", "cuMemAlloc*"},
      {NULL}},
-    {"inline PTX (asm) other than the cp.async family", {"asm", "__asm__"}, {NULL}},
+    {"inline PTX (asm) other than cp.async, ldmatrix and mma.sync", {"asm", "__asm__"}, {NULL}},
     {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
     {"new and delete in device code (malloc and free work there)", {NULL}, {NULL}},
 };
@@ -711,13 +711,15 @@ static int heap_call(const char *src, size_t i, const char *id, size_t len, size
     return 1;
 }
 
-/* ---- inline PTX: the cp.async family -------------------------------------------------------
+/* ---- inline PTX: cp.async, ldmatrix, mma.sync ------------------------------------------------
  * `asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(s), "l"(g))` and its kin
  * (commit_group, wait_group N, wait_all), the asynchronous copies of GEMM and attention kernels
  * written before cuda::pipeline (often in macros: CP_ASYNC_CG(dst, src, bytes)), become a call
- * `simtlab_ptx_asm("template", n, (unsigned long long)(s), ...)` (sim/run/ptx.c parses the
- * template and makes the copies the simulator's cp.async). Only an asm whose every instruction is
- * one of these and that has no outputs; anything else stays, and is refused in one line. */
+ * `simtlab_ptx_asm("template", n, simtlab_ptx_bits(s), ...)`; ldmatrix and mma.sync, which have
+ * outputs, `simtlab_ptx_asm_io(__FILE__, __LINE__, "template", nout, nin, (void *)&(r0),
+ * sizeof(r0), ..., simtlab_ptx_bits(in0), ...)` (sim/run/ptx.c parses the template and does the
+ * work). Only an asm whose every instruction is one of these; anything else stays, and is
+ * refused in one line. */
 static int ptx_insn_ok(const char *t, size_t n)
 {
     while (n && isspace((unsigned char)*t))
@@ -727,11 +729,12 @@ static int ptx_insn_ok(const char *t, size_t n)
     if (!n)
         return 1;
     static const char *const ok[] = {"cp.async.ca.shared", "cp.async.cg.shared", "cp.async.commit_group",
-                                     "cp.async.wait_group", "cp.async.wait_all"};
+                                     "cp.async.wait_group", "cp.async.wait_all", "ldmatrix.sync.aligned.",
+                                     "mma.sync.aligned.m16n8k16.", "mma.sync.aligned.m16n8k8."};
     for (size_t k = 0; k < sizeof ok / sizeof *ok; k++) {
         const size_t l = strlen(ok[k]);
-        if (n >= l && !strncmp(t, ok[k], l))
-            return !memchr(t, '{', n) && !memchr(t, '@', n); /* no blocks of PTX registers, no predicates */
+        if (n >= l && !strncmp(t, ok[k], l)) /* no predicates; register lists only in ldmatrix and mma */
+            return !memchr(t, '@', n) && (k >= 5 || !memchr(t, '{', n));
     }
     return 0;
 }
@@ -808,6 +811,23 @@ static void put_one_line(buf *o, const char *src, size_t a, size_t b)
     }
 }
 
+/* Past white space, continuations and comments from src[q] (before end). */
+static size_t past_gap(const char *src, size_t q, size_t end)
+{
+    while (q < end) {
+        if (isspace((unsigned char)src[q]) || src[q] == '\\')
+            q++;
+        else if (src[q] == '/' && q + 1 < end && src[q + 1] == '*')
+            q = past_literal(src, q, end);
+        else if (src[q] == '/' && q + 1 < end && src[q + 1] == '/')
+            while (q < end && src[q] != '\n')
+                q++;
+        else
+            break;
+    }
+    return q;
+}
+
 /* An asm statement at src[i] (its keyword, asm or __asm__, ending at e; before `to`): written as
  * the call (above) into o, with a newline (a continuation in a macro: cont) for each it spans;
  * returns the index past its ')', or 0 when it is not one to translate (o untouched). */
@@ -838,6 +858,10 @@ static size_t ptx_asm(buf *o, const char *src, size_t i, size_t e, size_t to, in
             q = past;
             continue;
         }
+        if (src[q] == '/' && q + 1 < to && src[q + 1] == '/') { /* a line comment: its ':' is no separator */
+            q = past_gap(src, q, to);
+            continue;
+        }
         const char c = src[q];
         if (c == '(' || c == '[' || c == '{')
             depth++;
@@ -856,49 +880,63 @@ static size_t ptx_asm(buf *o, const char *src, size_t i, size_t e, size_t to, in
     int maxop;
     if (!ptx_template_ok(src, sec[0], sec[1] - 1, &maxop))
         return 0;
-    for (size_t q = sec[1]; q < sec[2] - 1; q++) /* no outputs */
-        if (!isspace((unsigned char)src[q]) && src[q] != '\\')
-            return 0;
-    /* the inputs: "constraint" (expression), ... */
+    /* the outputs, then the inputs: "constraint" (expression), ... (operands %0... in that order) */
     const size_t in_end = nsec > 3 ? sec[3] - 1 : close;
-    size_t args[32][2], nargs = 0;
-    for (size_t q = sec[2]; q < in_end;) {
-        while (q < in_end && (isspace((unsigned char)src[q]) || src[q] == '\\' || src[q] == ','))
-            q++;
-        if (q >= in_end)
-            break;
-        if (src[q] != '"' || nargs == 32)
-            return 0;
-        q = past_literal(src, q, in_end);
-        while (q < in_end && (isspace((unsigned char)src[q]) || src[q] == '\\'))
-            q++;
-        if (q >= in_end || src[q] != '(')
-            return 0;
-        size_t d = 0, r = q;
-        do {
-            const size_t past = past_literal(src, r, in_end);
-            if (past != r) {
-                r = past;
-                continue;
-            }
-            d += src[r] == '(';
-            d -= src[r] == ')';
-            r++;
-        } while (r < in_end && d);
-        if (d)
-            return 0;
-        args[nargs][0] = q, args[nargs][1] = r;
-        nargs++;
-        q = r;
+    size_t args[32][2], nargs = 0, nout = 0;
+    for (int part = 0; part < 2; part++) {
+        const size_t from = sec[1 + part], end = part ? in_end : sec[2] - 1;
+        for (size_t q = from; q < end;) {
+            q = past_gap(src, q, end);
+            if (q < end && src[q] == ',')
+                q = past_gap(src, q + 1, end);
+            if (q >= end)
+                break;
+            if (src[q] != '"' || nargs == 32)
+                return 0;
+            if (!part && (q + 1 >= end || (src[q + 1] != '=' && src[q + 1] != '+')))
+                return 0;
+            q = past_gap(src, past_literal(src, q, end), end);
+            if (q >= end || src[q] != '(')
+                return 0;
+            size_t d = 0, r = q;
+            do {
+                const size_t past = past_literal(src, r, end);
+                if (past != r) {
+                    r = past;
+                    continue;
+                }
+                d += src[r] == '(';
+                d -= src[r] == ')';
+                r++;
+            } while (r < end && d);
+            if (d)
+                return 0;
+            args[nargs][0] = q, args[nargs][1] = r;
+            nargs++;
+            nout += !part;
+            q = r;
+        }
     }
     if (maxop >= (int)nargs)
         return 0;
-    puts_(o, "simtlab_ptx_asm(");
+    if (nout) /* the outputs' addresses and sizes first; the call's line for warp-wide misuse */
+        puts_(o, "simtlab_ptx_asm_io(__FILE__, __LINE__, ");
+    else
+        puts_(o, "simtlab_ptx_asm(");
     put_one_line(o, src, sec[0], sec[1] - 1); /* the template's literals */
-    putf(o, ", %d", (int)nargs);
+    if (nout)
+        putf(o, ", %d", (int)nout);
+    putf(o, ", %d", (int)(nargs - nout));
     for (size_t a = 0; a < nargs; a++) {
-        puts_(o, ", (unsigned long long)");
-        put_one_line(o, src, args[a][0], args[a][1]);
+        if (a < nout) {
+            puts_(o, ", (void *)&");
+            put_one_line(o, src, args[a][0], args[a][1]);
+            puts_(o, ", sizeof");
+            put_one_line(o, src, args[a][0], args[a][1]);
+        } else {
+            puts_(o, ", simtlab_ptx_bits");
+            put_one_line(o, src, args[a][0], args[a][1]);
+        }
     }
     puts_(o, ")");
     for (size_t q = i; q <= close; q++)

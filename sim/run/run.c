@@ -598,10 +598,9 @@ static int print_asm_refusal(const char *s)
         if (err && num < err && num > line && num[-1] == ':' && line[0] != ' ') {
             const char *what = err + 9;
             fprintf(stderr,
-                    "%.*s: simtlab run: not supported by the simulator: inline PTX (asm) other than the cp.async family, "
-                    "here from a macro (the "
-                    "assembler: %.*s); run the program on a GPU (simtlab run --mode cuda), or see docs/run.md "
-                    "for what simtlab run supports\n",
+                    "%.*s: simtlab run: not supported by the simulator: inline PTX (asm) other than cp.async, "
+                    "ldmatrix and mma.sync, here from a macro (the assembler: %.*s); run the program on a GPU "
+                    "(simtlab run --mode cuda), or see docs/run.md for what simtlab run supports\n",
                     (int)(err - line), line, (int)(line + len - what), what);
             return 1;
         }

@@ -746,12 +746,12 @@ elseif(CASE STREQUAL "address_space")
   run(0 ${SRC}/tests/run/address_space.cu --detail)
   expect_text("${out}" "address_space: correct" "result")
   # inline PTX from a macro of the program's own header reaches the assembler: refused in one line
-  # at the line that expands it, not as the assembler's "no such instruction" (PTX other than the
-  # cp.async family, which is translated: case ptx_cp_async)
+  # at the line that expands it, not as the assembler's "no such instruction" (PTX other than
+  # cp.async, ldmatrix and mma.sync, which are translated: cases ptx_cp_async and ptx_mma)
   file(WRITE ${WORK}/src/ptx.h "#pragma once\n#define COMMIT() asm volatile(\"membar.gl;\\n\" ::)\n")
   file(WRITE ${WORK}/src/ptxmacro.cu "#include \"ptx.h\"\n__global__ void k(int *o) {\n  COMMIT();\n  o[threadIdx.x] = 1;\n}\nint main() { int *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return cudaDeviceSynchronize(); }\n")
   run(2 ${WORK}/src/ptxmacro.cu)
-  expect_text("${err}" "ptxmacro.cu:3: simtlab run: not supported by the simulator: inline PTX \\(asm\\) other than the cp.async family, here from a macro" "the refusal")
+  expect_text("${err}" "ptxmacro.cu:3: simtlab run: not supported by the simulator: inline PTX \\(asm\\) other than cp.async, ldmatrix and mma.sync, here from a macro" "the refusal")
   if("${err}" MATCHES "Assembler messages")
     fail("the assembler's own messages are shown:\n${err}")
   endif()
@@ -782,6 +782,24 @@ elseif(CASE STREQUAL "ptx_cp_async")
   expect_text("${out}" "ptx_cp_async size: unspecified launch failure" "size: the program's error")
   expect_text("${err}" "inline PTX cp.async.cg.shared.global: cp-size 8: cp.async.cg copies 16 bytes" "size: the report")
   expect_text("${err}" "in kernel bad_size \\(ptx_cp_async.cu:${l}\\)" "size: where")
+elseif(CASE STREQUAL "ptx_mma")
+  # ldmatrix and mma.sync as inline PTX: four 16 x 8 x 32 products exact against the reference
+  # (fragments packed by hand from PTX's layout, and through ldmatrix); ldmatrix.x4 of a 16 x 16
+  # half tile with 32-byte rows is LDSM's 8 wavefronts (2-way conflicts, as the H200's wmma load
+  # at ldm 16), .x2.trans of 16-byte rows 2: (8 + 2) x 2 steps, plus 12 x 2 of the tiles' stores
+  run(0 ${SRC}/tests/run/ptx_mma.cu --detail --json ${J})
+  expect_text("${out}" "ptx_mma: correct" "result")
+  if("${err}" MATCHES "race")
+    fail("a race reported:\n${err}")
+  endif()
+  file(READ ${J} js)
+  expect("${js}" 44 kernels 3 sram wavefronts)
+  expect("${js}" 8 kernels 3 sram bank_conflicts)
+  # half the warp at mma.sync: a report at the asm's line, not a hang
+  line_of(l ${SRC}/tests/run/ptx_mma.cu half)
+  run(2 ${SRC}/tests/run/ptx_mma.cu -- half)
+  expect_text("${out}" "ptx_mma half: unspecified launch failure" "half: the program's error")
+  expect_text("${err}" "lanes 0x0000ffff wait at a warp-wide matrix function .*PTX's ldmatrix or mma.sync\\) \\(ptx_mma.cu:${l}\\)" "half: the report")
 elseif(CASE STREQUAL "async_copy")
   # cuda::pipeline (a thread's), cg::memcpy_async and the __pipeline primitives (survey 15's
   # fixes too: alignas after __shared__, byte counts, element counts, a size that traps): correct, and each

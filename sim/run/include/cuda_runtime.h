@@ -44,6 +44,21 @@
 #include "simtlab_cudart.h"
 
 #define CUDART_VERSION SIMTLAB_CUDART_VERSION
+/* an inline PTX operand's bits for simtlab_ptx_asm (sim/run/ptx.c): a float's or a double's as
+ * they are (an "f" or "d" register), an integer's or a pointer's value */
+inline unsigned long long simtlab_ptx_bits(float v)
+{
+    unsigned u;
+    memcpy(&u, &v, 4);
+    return u;
+}
+inline unsigned long long simtlab_ptx_bits(double v)
+{
+    unsigned long long u;
+    memcpy(&u, &v, 8);
+    return u;
+}
+template <class _SimT> inline unsigned long long simtlab_ptx_bits(const _SimT &v) { return (unsigned long long)v; }
 #define __CUDA_RUNTIME_H__
 #define SIMTLAB_RUN 1
 

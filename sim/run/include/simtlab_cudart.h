@@ -27,8 +27,11 @@
 extern "C" {
 #endif
 
-/* inline PTX of the cp.async family, as the rewriter turns it into a call (sim/run/ptx.c) */
+/* inline PTX the rewriter turns into a call (sim/run/ptx.c): the cp.async family (inputs only:
+ * n operands' bits, simtlab_ptx_bits), and ldmatrix and mma.sync, whose outputs come first as
+ * (address, size) pairs, then nin inputs' bits */
 void simtlab_ptx_asm(const char *tmpl, int n, ...);
+void simtlab_ptx_asm_io(const char *file, int line, const char *tmpl, int nout, int nin, ...);
 
 typedef enum cudaError { /* CUDA 13's codes, its values (driver_types.h) */
     cudaSuccess = 0,
