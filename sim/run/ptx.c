@@ -26,6 +26,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "half_bits.h"
 #include "launch.h"
 
 /* operand text t (up to its end): %k, or a number; 1 with *v set */
@@ -100,6 +101,21 @@ static void ptx_copy(const char *insn, size_t len, const unsigned long long *a, 
     memcpy(dst, tmp, (size_t)cp);
 }
 
+/* The template's next instruction from t: its start, *len its length without the ';' and
+ * trailing space; NULL at the end. */
+static const char *next_insn(const char *t, size_t *len)
+{
+    while (*t == ';' || isspace((unsigned char)*t))
+        t++;
+    if (!*t)
+        return NULL;
+    size_t n = strcspn(t, ";\n");
+    while (n && isspace((unsigned char)t[n - 1]))
+        n--;
+    *len = n;
+    return t;
+}
+
 void simtlab_ptx_asm(const char *tmpl, int n, ...)
 {
     const uintptr_t pc = (uintptr_t)__builtin_return_address(0);
@@ -110,14 +126,8 @@ void simtlab_ptx_asm(const char *tmpl, int n, ...)
         a[i] = va_arg(ap, unsigned long long);
     va_end(ap);
     n = n < 32 ? n : 32;
-    for (const char *t = tmpl; *t;) {
-        while (*t == ';' || isspace((unsigned char)*t))
-            t++;
-        if (!*t)
-            break;
-        size_t len = strcspn(t, ";\n");
-        while (len && isspace((unsigned char)t[len - 1]))
-            len--;
+    size_t len;
+    for (const char *t = tmpl; (t = next_insn(t, &len)) != NULL; t += len) {
         unsigned long long v;
         if (!strncmp(t, "cp.async.commit_group", 21)) {
             sim_cp_async_commit();
@@ -136,7 +146,6 @@ void simtlab_ptx_asm(const char *tmpl, int n, ...)
             sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: not one simtlab translates", (int)len, t);
             return;
         }
-        t += strcspn(t, ";\n");
     }
 }
 
@@ -163,7 +172,10 @@ static int groups(const char *t, size_t len, int g[4][4], int gn[4])
                 i++;
             if (i < len && t[i] == '%' && gn[ng] < 4) {
                 char *end;
-                g[ng][gn[ng]++] = (int)strtol(t + i + 1, &end, 10);
+                const long k = strtol(t + i + 1, &end, 10);
+                if (end == t + i + 1 || k < 0 || k >= 32)
+                    return -1;
+                g[ng][gn[ng]++] = (int)k;
                 i = (size_t)(end - t);
             } else if (i < len && t[i] != close) {
                 return -1;
@@ -195,48 +207,6 @@ static const char *shared_ptr(unsigned long long v)
     return v >> 32 ? (const char *)(uintptr_t)v : (const char *)sim_cvta_from_shared((size_t)v);
 }
 
-static float h2f(uint16_t h)
-{
-    const uint32_t sg = (uint32_t)(h >> 15) << 31, e = h >> 10 & 31, m = h & 1023;
-    uint32_t u;
-    if (e == 31)
-        u = sg | 0x7f800000u | m << 13;
-    else if (e)
-        u = sg | (e + 112) << 23 | m << 13;
-    else if (!m)
-        u = sg;
-    else {
-        const float f = (float)m * 0x1p-24f;
-        return sg ? -f : f;
-    }
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static uint16_t f2h(float f) /* round to nearest even */
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    const uint32_t sg = u >> 16 & 0x8000u, a = u & 0x7fffffffu;
-    if (a >= 0x7f800000u)
-        return (uint16_t)(sg | 0x7c00u | (a > 0x7f800000u ? 0x200u : 0));
-    if (a >= 0x477ff000u)
-        return (uint16_t)(sg | 0x7c00u);
-    if (a < 0x38800000u) {
-        float af;
-        memcpy(&af, &a, 4);
-        return (uint16_t)(sg | (uint32_t)lrintf(af * 0x1p24f));
-    }
-    const uint32_t r = a + 0xfffu + (a >> 13 & 1);
-    return (uint16_t)(sg | ((r - 0x38000000u) >> 13));
-}
-static float bf2f(uint16_t h)
-{
-    const uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
 static float tf32(uint32_t u) /* as the tensor cores read a tf32 operand: 10 significant bits */
 {
     float f;
@@ -287,6 +257,11 @@ static void ptx_ldmatrix(ptx_lane *p)
     if (ng != 2 || gn[0] != x || gn[1] != 1 || !memmem(p->insn, p->len, ".b16", 4)) {
         sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: simtlab reads ldmatrix's .x1/.x2/.x4 of .b16 "
                          "into as many registers, from one address", (int)p->len, p->insn);
+        return;
+    }
+    if (g[1][0] >= p->n) {
+        sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: its address is not one of the asm's operands",
+                         (int)p->len, p->insn);
         return;
     }
     for (int k = 0; k < x; k++)
@@ -356,7 +331,7 @@ static int regs_of(const mma_shape *m, int which)
 static float half_of(const mma_shape *m, uint32_t reg, int hi)
 {
     const uint16_t h = (uint16_t)(reg >> (hi ? 16 : 0));
-    return m->ta == T_BF16 ? bf2f(h) : h2f(h);
+    return m->ta == T_BF16 ? bf16_to_f32(h) : f16_to_f32(h);
 }
 
 /* The last lane of the warp: D = A B + C from the 32 lanes' registers (PTX's fragments: lane l's
@@ -391,7 +366,7 @@ static void mma_all(void *const args[32])
                 const uint32_t u = reg32(p, g[3][i]);
                 memcpy(&C[r][c], &u, 4);
             } else {
-                C[r][c] = h2f((uint16_t)(reg32(p, g[3][i >> 1]) >> (16 * (i & 1))));
+                C[r][c] = f16_to_f32((uint16_t)(reg32(p, g[3][i >> 1]) >> (16 * (i & 1))));
             }
         }
     }
@@ -401,7 +376,7 @@ static void mma_all(void *const args[32])
             float acc = C[r][c];
             for (int k = 0; k < m.k; k++)
                 acc += A[r][k] * B[k][c]; /* exact products, summed in k order onto C */
-            D[r][c] = m.td == T_F16 ? h2f(f2h(acc)) : acc;
+            D[r][c] = m.td == T_F16 ? f16_to_f32(f32_to_f16(acc)) : acc;
         }
     for (unsigned l = 0; l < 32; l++) {
         const ptx_lane *p = args[l];
@@ -414,7 +389,7 @@ static void mma_all(void *const args[32])
             }
         } else {
             for (int i = 0; i < 2; i++)
-                set32(p, g[0][i], (uint32_t)f2h(D[gr + 8 * i][2 * t]) | (uint32_t)f2h(D[gr + 8 * i][2 * t + 1]) << 16);
+                set32(p, g[0][i], (uint32_t)f32_to_f16(D[gr + 8 * i][2 * t]) | (uint32_t)f32_to_f16(D[gr + 8 * i][2 * t + 1]) << 16);
         }
     }
 }
@@ -466,14 +441,8 @@ void simtlab_ptx_asm_io(const char *file, int line, const char *tmpl, int nout, 
     }
     va_end(ap);
     p.n = nout + nin < 32 ? nout + nin : 32;
-    for (const char *t = tmpl; *t;) {
-        while (*t == ';' || isspace((unsigned char)*t))
-            t++;
-        if (!*t)
-            break;
-        size_t len = strcspn(t, ";\n");
-        while (len && isspace((unsigned char)t[len - 1]))
-            len--;
+    size_t len;
+    for (const char *t = tmpl; (t = next_insn(t, &len)) != NULL; t += len) {
         p.insn = t, p.len = len;
         if (!strncmp(t, "ldmatrix.", 9))
             ptx_ldmatrix(&p);
@@ -483,6 +452,5 @@ void simtlab_ptx_asm_io(const char *file, int line, const char *tmpl, int nout, 
             sim_kernel_fault(SIM_ERR_TRAP, p.pc, "inline PTX %.*s: not one simtlab translates with outputs", (int)len, t);
             return;
         }
-        t += strcspn(t, ";\n");
     }
 }
