@@ -713,6 +713,7 @@ Test(rewrite, ptx_cp_async)
         "               \"cp.async.wait_all;\" :: \"r\"(d), \"l\"(x + (1 > 0 ? 1 : 0)), \"r\"(4) : \"memory\");\n"
         "  __asm__ __volatile__(\"cp.async.wait_group %0;\" :: \"n\"(1));\n"
         "  CP(d, x, 16);\n"
+        "  asm volatile(\"cp.async.wait_all;\");\n"
         "}\n";
     rewrite_result r = rw(src);
     cr_assert(strstr(r.text, "#define CP(d, s, n) simtlab_ptx_asm(\"cp.async.cg.shared.global.L2::128B [%0], [%1], "
@@ -726,6 +727,7 @@ Test(rewrite, ptx_cp_async)
                              "0)), simtlab_ptx_bits(4))\n;"),
               "%s", r.text);
     cr_assert(strstr(r.text, "simtlab_ptx_asm(\"cp.async.wait_group %0;\" , 1, simtlab_ptx_bits(1));"), "%s", r.text);
+    cr_assert(strstr(r.text, "simtlab_ptx_asm(\"cp.async.wait_all;\", 0);"), "%s", r.text); /* a basic asm */
     same_lines(src, &r);
     free(r.text);
 

@@ -29,7 +29,7 @@
 #include "half_bits.h"
 #include "launch.h"
 
-/* operand text t (up to its end): %k, or a number; 1 with *v set */
+/* operand text t (up to its end): %k, a number, or in an address [%k+imm] / [%k-imm]; 1 with *v set */
 static int operand(const char *t, const unsigned long long *a, int n, unsigned long long *v)
 {
     while (isspace((unsigned char)*t) || *t == '[')
@@ -40,6 +40,16 @@ static int operand(const char *t, const unsigned long long *a, int n, unsigned l
         if (end == t + 1 || k < 0 || k >= n)
             return 0;
         *v = a[k];
+        while (isspace((unsigned char)*end))
+            end++;
+        if (*end == '+' || *end == '-') { /* an address's offset: PTX's [reg+imm] */
+            const char sign = *end;
+            char *e2;
+            const long long off = strtoll(end + 1, &e2, 0);
+            if (e2 == end + 1)
+                return 0;
+            *v = sign == '+' ? *v + (unsigned long long)off : *v - (unsigned long long)off;
+        }
         return 1;
     }
     *v = strtoull(t, &end, 0);
@@ -90,6 +100,13 @@ static void ptx_copy(const char *insn, size_t len, const unsigned long long *a, 
     const char *src = (const char *)(uintptr_t)op[1];
     if (src_size == cp) {
         sim_cp_async_at(dst, src, (unsigned)cp, pc);
+        return;
+    }
+    if ((src_size && (uintptr_t)src % cp) || (uintptr_t)dst % cp) { /* as the whole copy's checks */
+        sim_kernel_fault(SIM_ERR_MISALIGNED_ADDRESS, pc,
+                         "inline PTX %s: a copy of %llu bytes (src-size %llu) needs both addresses aligned to %llu: "
+                         "source %p, destination %p",
+                         q, cp, src_size, cp, (const void *)src, (void *)dst);
         return;
     }
     for (unsigned long long i = 0; i < src_size; i++) /* the zero fill: plain accesses, then the store */
@@ -271,8 +288,17 @@ static void ptx_ldmatrix(ptx_lane *p)
             return;
         }
     sim_warp_aligned(NULL, ptx_meet, p->file, p->line); /* the lanes' earlier stores made */
-    if (sim_lane_id() < 8u * (unsigned)x) /* the row the lane addresses: a phase of 8 lanes a matrix, as LDSM */
-        sim_access((uintptr_t)shared_ptr(p->in[g[1][0]]), 16, 0, p->pc);
+    if (sim_lane_id() < 8u * (unsigned)x) { /* the row the lane addresses: a phase of 8 lanes a matrix, as LDSM */
+        const char *row = shared_ptr(p->in[g[1][0]]);
+        if (sim_space_of(row) != 1 || sim_space_of(row + 15) != 1) {
+            sim_kernel_fault(SIM_ERR_ILLEGAL_ADDRESS, p->pc,
+                             "inline PTX %.*s: lane %u's row address %p is not in the block's shared memory (ldmatrix "
+                             "reads shared memory only: __cvta_generic_to_shared of a __shared__ array's element)",
+                             (int)p->len, p->insn, sim_lane_id(), (const void *)row);
+            return;
+        }
+        sim_access((uintptr_t)row, 16, 0, p->pc);
+    }
     sim_warp_aligned(p, ldmatrix_all, p->file, p->line);
 }
 

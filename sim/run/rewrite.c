@@ -875,8 +875,10 @@ static size_t ptx_asm(buf *o, const char *src, size_t i, size_t e, size_t to, in
         }
         q++;
     }
-    if (!close || nsec < 3)
+    if (!close || nsec == 2)
         return 0;
+    if (nsec == 1) /* a basic asm, `asm volatile("cp.async.wait_all;")`: no operands */
+        sec[nsec++] = close + 1, sec[nsec++] = close + 1;
     int maxop;
     if (!ptx_template_ok(src, sec[0], sec[1] - 1, &maxop))
         return 0;

@@ -8,6 +8,7 @@
 //              cp.async.wait_group 1; 8 tiles of 2 KiB = 512 sectors, 128 wavefronts a block
 //     fill     the boundary tile: cp.async.ca of 4 bytes with a src-size operand, 0 past the
 //              input's end (zero fill), and cp.async.wait_all; the asm written in the kernel
+//     offsets  an address with an offset ([%0+16]) and a basic asm without operands
 //   ./ptx_cp_async race     tile k read before its wait (wait_group 1 forgotten): in --detail a
 //                           race report at the read
 //   ./ptx_cp_async size     cp.async.cg of 8 bytes (cg copies 16 only): a report, the block ends
@@ -55,6 +56,19 @@ __global__ void fill(const float *x, float *y, int n)
                  "l"(x + (i < n ? i : 0)), "r"(i < n ? 4 : 0));
     __syncthreads();
     y[i] = s[(i + 1) % 128];
+}
+
+// an address with an offset ([%0+16], PTX's [reg+imm]) and a basic asm (no operands): s[4..7] = x[4..7]
+__global__ void offsets(const float *x, float *y)
+{
+    __shared__ __align__(16) float s[8];
+    if (threadIdx.x == 0)
+        asm volatile("cp.async.cg.shared.global [%0+16], [%1+16], 16;\n" ::"r"((unsigned)__cvta_generic_to_shared(s)),
+                     "l"(x));
+    asm volatile("cp.async.wait_all;");
+    __syncthreads();
+    if (threadIdx.x < 4)
+        y[threadIdx.x] = s[4 + threadIdx.x];
 }
 
 // ptxas refuses a cp.async.cg of 8 bytes, so nvcc builds this kernel without it (`--mode compare`
@@ -112,6 +126,13 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < 128; i++)
         bad += y[i] != ((i + 1) % 128 < 100 ? h[(i + 1) % 128] : 0.0f);
+    offsets<<<1, 32>>>(x, dy);
+    if ((e = cudaMemcpy(y, dy, 4 * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess) {
+        printf("ptx_cp_async: offsets: %s\n", cudaGetErrorString(e));
+        return 2;
+    }
+    for (int i = 0; i < 4; i++)
+        bad += y[i] != h[4 + i];
     printf(bad ? "ptx_cp_async: WRONG (%d)\n" : "ptx_cp_async: correct\n", bad);
     return bad != 0;
 }

@@ -11,6 +11,7 @@
 //   tf32    m16n8k8 tf32 -> f32, by hand (a0 = A[g][t], a1 = A[g+8][t], a2 = A[g][t+4], ...)
 // C is stored from the registers by the same layout (c0 = C[g][2t], c1 = C[g][2t+1], c2 = C[g+8][2t], ...).
 // `./ptx_mma half`: half the warp at mma.sync (.aligned: a GPU hangs or returns garbage): a report.
+// `./ptx_mma global`: ldmatrix given a global-memory address (it reads shared memory only): a report.
 #include <cstdio>
 #include <cstring>
 #include <cmath>
@@ -128,6 +129,13 @@ __global__ void half_warp(float *o)
     o[threadIdx.x] = c[0];
 }
 
+__global__ void ldsm_global(const float *g, float *o)
+{
+    unsigned r;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n" : "=r"(r) : "l"(g + 4 * (threadIdx.x % 8))); // MARK:global
+    o[threadIdx.x] = (float)r;
+}
+
 int main(int argc, char **argv)
 {
     float hA[16 * K], hB[K * 8], hC[16 * 8];
@@ -149,6 +157,11 @@ int main(int argc, char **argv)
     cudaMalloc(&C, sizeof hC);
     cudaMemcpy(A, hA, sizeof hA, cudaMemcpyHostToDevice);
     cudaMemcpy(B, hB, sizeof hB, cudaMemcpyHostToDevice);
+    if (argc > 1 && !strcmp(argv[1], "global")) {
+        ldsm_global<<<1, 32>>>(A, C);
+        printf("ptx_mma global: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+        return 2;
+    }
     if (argc > 1 && !strcmp(argv[1], "half")) {
         half_warp<<<1, 32>>>(C);
         printf("ptx_mma half: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));

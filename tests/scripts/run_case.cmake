@@ -800,6 +800,11 @@ elseif(CASE STREQUAL "ptx_mma")
   run(2 ${SRC}/tests/run/ptx_mma.cu -- half)
   expect_text("${out}" "ptx_mma half: unspecified launch failure" "half: the program's error")
   expect_text("${err}" "lanes 0x0000ffff wait at a warp-wide matrix function .*PTX's ldmatrix or mma.sync\\) \\(ptx_mma.cu:${l}\\)" "half: the report")
+  # ldmatrix of a global address (review finding: it read global memory silently)
+  line_of(l ${SRC}/tests/run/ptx_mma.cu global)
+  run(2 ${SRC}/tests/run/ptx_mma.cu -- global)
+  expect_text("${out}" "ptx_mma global: an illegal memory access was encountered" "global: the program's error")
+  expect_text("${err}" "row address 0x[0-9a-f]+ is not in the block's shared memory .*in kernel ldsm_global \\(ptx_mma.cu:${l}\\)" "global: the report")
 elseif(CASE STREQUAL "async_copy")
   # cuda::pipeline (a thread's), cg::memcpy_async and the __pipeline primitives (survey 15's
   # fixes too: alignas after __shared__, byte counts, element counts, a size that traps): correct, and each
