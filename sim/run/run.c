@@ -957,6 +957,38 @@ static const char *cuda_arch_define(const char *arch)
     return "-D__CUDA_ARCH__=900"; /* sm_90, h200, the default */
 }
 
+/* A .cu file built in the single pass that tests __CUDA_ARCH__ (outside comments): the pass
+ * leaves it undefined, so device code under `#if __CUDA_ARCH__ >= 800` is compiled out of the
+ * kernels, which may then do nothing (NVIDIA's bf16TensorCoreGemm computed zeros with no word).
+ * Said once a file, with the first such line. */
+static void warn_arch_single(const char *path)
+{
+    size_t n;
+    char *s = read_file(path, &n);
+    if (!s)
+        return;
+    int line = 1, found = 0;
+    for (size_t i = 0; i < n && !found; i++) {
+        if (s[i] == '\n')
+            line++;
+        else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/')
+            while (i + 1 < n && s[i + 1] != '\n')
+                i++;
+        else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*')
+            for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++)
+                line += s[i] == '\n';
+        else if (n - i >= 13 && !strncmp(s + i, "__CUDA_ARCH__", 13))
+            found = 1;
+    }
+    free(s);
+    if (found)
+        fprintf(stderr,
+                "%s:%d: simtlab run: warning: built in one pass (above), where __CUDA_ARCH__ is undefined (that pass "
+                "compiles host code too): device code under `#if __CUDA_ARCH__ ...` is left out of the kernels, "
+                "which may then compute nothing; run it on a GPU (--mode cuda) to compare\n",
+                path, line);
+}
+
 /* ---- sim mode: build ------------------------------------------------------------------------ */
 /* Two passes over each rewritten file (rewrite.h, docs/NOTES.md):
  *   device pass  instrumented (the simulator's hooks), every global symbol
@@ -1609,6 +1641,8 @@ compile:;
                                 "that host code and kernels share it (its host code slower, and not counted)\n",
                         o->files[i]);
             units[i].single = 1;
+            if (units[i].is_cu)
+                warn_arch_single(o->files[i]);
             if (start(o, &units[i], PASS_SINGLE) || finish(&units[i], PASS_SINGLE) ||
                 post_process(o, dir, &units[i], PASS_SINGLE))
                 two_pass = 0; /* the whole program in the single pass, below, shows the errors */
@@ -1642,6 +1676,9 @@ compile:;
     fprintf(stderr, "simtlab run: note: the two-pass build failed (%s); built with host code instrumented "
                     "(slower, still not counted)\n",
             why);
+    for (int i = 0; i < o->n_files; i++)
+        if (units[i].is_cu && !units[i].single)
+            warn_arch_single(o->files[i]);
     rc = 0;
 out:
     free(units);

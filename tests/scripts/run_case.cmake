@@ -805,6 +805,13 @@ elseif(CASE STREQUAL "ptx_mma")
   run(2 ${SRC}/tests/run/ptx_mma.cu -- global)
   expect_text("${out}" "ptx_mma global: an illegal memory access was encountered" "global: the program's error")
   expect_text("${err}" "row address 0x[0-9a-f]+ is not in the block's shared memory .*in kernel ldsm_global \\(ptx_mma.cu:${l}\\)" "global: the report")
+elseif(CASE STREQUAL "arch_single")
+  # a file built in the single pass (a static __device__ variable) leaves __CUDA_ARCH__ undefined,
+  # so a kernel body under `#if __CUDA_ARCH__ >= 800` is compiled out: a warning at its line
+  # (NVIDIA's bf16TensorCoreGemm computed zeros silently on a machine whose host pass failed)
+  file(WRITE ${WORK}/src/arch.cu "#include <cstdio>\nstatic __device__ int count;\n__global__ void k(int *o) {\n#if __CUDA_ARCH__ >= 800\n  o[threadIdx.x] = 1;\n#endif\n}\nint main() { int *d, h = 0; cudaMalloc(&d, 4); cudaMemset(d, 0, 4); k<<<1, 1>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf(\"arch: %d\\n\", h); return 0; }\n")
+  run(0 ${WORK}/src/arch.cu)
+  expect_text("${err}" "arch.cu:4: simtlab run: warning: built in one pass \\(above\\), where __CUDA_ARCH__ is undefined" "the warning")
 elseif(CASE STREQUAL "async_copy")
   # cuda::pipeline (a thread's), cg::memcpy_async and the __pipeline primitives (survey 15's
   # fixes too: alignas after __shared__, byte counts, element counts, a size that traps): correct, and each
