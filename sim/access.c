@@ -408,15 +408,16 @@ static void cp_track(sim_worker *w, uintptr_t d, unsigned size);
 static void cp_land(sim_worker *w, const sim_thread *t, unsigned keep, int all);
 /* pc: the call site (one per copy in the code). The worker, or NULL in host code of a kernel
  * unit: a plain copy there, as the hooks let it be. */
-static sim_worker *copy_async_do(void *dst, const void *src, unsigned size, uintptr_t pc)
+static sim_worker *copy_async_do(void *dst, const void *src, unsigned size, unsigned src_size, uintptr_t pc)
 {
     sim_worker *w = sim_tls_worker;
     if (!w || !w->cur) {
-        memcpy(dst, src, size);
+        memcpy(dst, src, src_size);
+        memset((char *)dst + src_size, 0, size - src_size);
         return NULL;
     }
     uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
-    if (s - sim_arena.base >= sim_arena.span) {
+    if (src_size && s - sim_arena.base >= sim_arena.span) {
         char where[256];
         sim_describe_address(where, sizeof where, s, size);
         sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
@@ -435,10 +436,15 @@ static sim_worker *copy_async_do(void *dst, const void *src, unsigned size, uint
     if (w->vol_thread) /* before w->async is set: the lockstep may run other threads */
         sim_vol_fire(w, 1);
     w->async = SIM_SPACE_ASYNC;
-    sim_access_slow(w, s, size, 0, pc, 0);
+    for (unsigned o = 0, k; o < src_size; o += k) { /* the source's bytes (all but a zero fill's), in aligned pieces */
+        for (k = 16; k > 1 && (k > src_size - o || (s + o) % k); k /= 2)
+            ;
+        sim_access_slow(w, s + o, k, 0, pc, 0);
+    }
     sim_access_slow(w, d, size, 1, pc, 0);
     w->async = 0;
-    memcpy(dst, src, size);
+    memcpy(dst, src, src_size);
+    memset((char *)dst + src_size, 0, size - src_size); /* cp.async's zero fill (src-size < cp-size) */
     if (w->detailed & ~SIM_DETAILED_TIMEOUT)
         cp_track(w, d, size);
     return w;
@@ -448,7 +454,7 @@ static sim_worker *copy_async_do(void *dst, const void *src, unsigned size, uint
  * before that is a report (sim/launch.c, bar_arrive). */
 void sim_copy_async(void *dst, const void *src, unsigned size)
 {
-    sim_worker *w = copy_async_do(dst, src, size, (uintptr_t)__builtin_return_address(0));
+    sim_worker *w = copy_async_do(dst, src, size, size, (uintptr_t)__builtin_return_address(0));
     if (w && w->cur->async_pending++ == 0)
         w->async_threads++;
 }
@@ -459,14 +465,14 @@ void sim_copy_async(void *dst, const void *src, unsigned size)
  * group, which sim_cp_async_commit closes. */
 void sim_cp_async(void *dst, const void *src, unsigned size)
 {
-    (void)copy_async_do(dst, src, size, (uintptr_t)__builtin_return_address(0));
+    (void)copy_async_do(dst, src, size, size, (uintptr_t)__builtin_return_address(0));
 }
 
 /* The same with its call site given: `simtlab run`'s inline PTX (sim/run/ptx.c), whose caller is
  * the kernel's code one frame up */
-void sim_cp_async_at(void *dst, const void *src, unsigned size, uintptr_t pc)
+void sim_cp_async_at(void *dst, const void *src, unsigned size, unsigned src_size, uintptr_t pc)
 {
-    (void)copy_async_do(dst, src, size, pc);
+    (void)copy_async_do(dst, src, size, src_size, pc);
 }
 
 /* __threadfence(), __threadfence_block(), __threadfence_system(): the thread's volatile reads are

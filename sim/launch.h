@@ -359,10 +359,11 @@ uint64_t sim_cbar_count(uint64_t *b, int op); /* a count in a barrier's word bef
  * An illegal one is reported and ends the block: it does not return. */
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
 /* cp.async of size bytes (4, 8 or 16, both addresses aligned to it) from global memory at src to
- * shared memory at dst, made at pc (a return address in kernel code): counted as an asynchronous
- * copy, and in detailed mode in flight in the thread's open group until a wait (sim/access.c;
+ * shared memory at dst, made at pc (a return address in kernel code): the first src_size bytes
+ * copied, the rest zeroed (src not read when src_size is 0), counted as an asynchronous copy
+ * (LDGSTS), and in detailed mode in flight in the thread's open group until a wait (sim/access.c;
  * simtlab run's inline PTX, sim/run/ptx.c). Faults are reported and end the block. */
-void sim_cp_async_at(void *dst, const void *src, unsigned size, uintptr_t pc);
+void sim_cp_async_at(void *dst, const void *src, unsigned size, unsigned src_size, uintptr_t pc);
 void sim_cp_async_commit(void);
 void sim_cp_async_wait_prior(unsigned n);
 /* A whole-warp operation (.aligned) of a runtime function: every lane of the warp calls it at the

@@ -14,10 +14,11 @@
  * An asm statement of these becomes simtlab_ptx_asm(template, n, operands...) (no outputs) or
  * simtlab_ptx_asm_io(file, line, template, nout, nin, outputs..., inputs...): the template as
  * written, its %k the k-th operand, outputs first as (address, size), inputs as their bits
- * (simtlab_ptx_bits: a register's value, an "n" constant, a float's bits). A copy is the simulator's cp.async (sim_cp_async_at: an LDGSTS request, in flight
- * until its group's wait in detailed mode), at the asm's line; src-size < cp-size copies that many
- * bytes and zeroes the rest (the boundary tiles' zero fill), as plain accesses. dst is a shared
- * address as __cvta_generic_to_shared makes it (32 bits), or a generic one. */
+ * (simtlab_ptx_bits: a register's value, an "n" constant, a float's bits). A copy is the
+ * simulator's cp.async (sim_cp_async_at: an LDGSTS request, in flight until its group's wait in
+ * detailed mode), at the asm's line; src-size < cp-size copies that many bytes and zeroes the rest
+ * (the boundary tiles' zero fill), still an LDGSTS (src not read at 0). dst is a shared address as
+ * __cvta_generic_to_shared makes it (32 bits), or a generic one. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <stdarg.h>
@@ -98,24 +99,13 @@ static void ptx_copy(const char *insn, size_t len, const unsigned long long *a, 
     }
     char *dst = op[0] >> 32 ? (char *)(uintptr_t)op[0] : (char *)sim_cvta_from_shared((size_t)op[0]);
     const char *src = (const char *)(uintptr_t)op[1];
-    if (src_size == cp) {
-        sim_cp_async_at(dst, src, (unsigned)cp, pc);
-        return;
-    }
-    if ((src_size && (uintptr_t)src % cp) || (uintptr_t)dst % cp) { /* as the whole copy's checks */
+    if (src_size && src_size < cp && (uintptr_t)src % cp) { /* the whole copy's check (copy_async_do) */
         sim_kernel_fault(SIM_ERR_MISALIGNED_ADDRESS, pc,
-                         "inline PTX %s: a copy of %llu bytes (src-size %llu) needs both addresses aligned to %llu: "
-                         "source %p, destination %p",
-                         q, cp, src_size, cp, (const void *)src, (void *)dst);
+                         "inline PTX %s: a copy of %llu bytes (src-size %llu) needs its source aligned to %llu: %p",
+                         q, cp, src_size, cp, (const void *)src);
         return;
     }
-    for (unsigned long long i = 0; i < src_size; i++) /* the zero fill: plain accesses, then the store */
-        sim_access((uintptr_t)src + i, 1, 0, pc);
-    sim_access((uintptr_t)dst, (unsigned)cp, 1, pc);
-    unsigned char tmp[16];
-    memcpy(tmp, src, (size_t)src_size);
-    memset(tmp + src_size, 0, (size_t)(cp - src_size));
-    memcpy(dst, tmp, (size_t)cp);
+    sim_cp_async_at(dst, src, (unsigned)cp, (unsigned)src_size, pc); /* src-size < cp-size: the zero fill */
 }
 
 /* The template's next instruction from t: its start, *len its length without the ';' and
