@@ -66,7 +66,8 @@ static void ptx_copy(const char *insn, size_t len, const unsigned long long *a, 
     q[ql] = 0;
     const int cg = !strncmp(q, "cp.async.cg.", 12), hint = strstr(q, ".L2::cache_hint") != NULL;
     if (!strstr(q, ".global")) {
-        sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %s: simtlab translates cp.async from .global to .shared only", q);
+        sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %s: simtlab translates cp.async from .global to .shared only",
+                         q);
         return;
     }
     unsigned long long op[5];
@@ -405,7 +406,8 @@ static void mma_all(void *const args[32])
             }
         } else {
             for (int i = 0; i < 2; i++)
-                set32(p, g[0][i], (uint32_t)f32_to_f16(D[gr + 8 * i][2 * t]) | (uint32_t)f32_to_f16(D[gr + 8 * i][2 * t + 1]) << 16);
+                set32(p, g[0][i],
+                      (uint32_t)f32_to_f16(D[gr + 8 * i][2 * t]) | (uint32_t)f32_to_f16(D[gr + 8 * i][2 * t + 1]) << 16);
         }
     }
 }
@@ -422,14 +424,16 @@ static void ptx_mma(ptx_lane *p)
     }
     if (groups(p->insn, p->len, g, gn) != 4 || gn[0] != regs_of(&m, 0) || gn[1] != regs_of(&m, 1) ||
         gn[2] != regs_of(&m, 2) || gn[3] != regs_of(&m, 3)) {
-        sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: the register lists are not D, A, B, C of %d, %d, %d, %d",
+        sim_kernel_fault(SIM_ERR_TRAP, p->pc,
+                         "inline PTX %.*s: the register lists are not D, A, B, C of %d, %d, %d, %d",
                          (int)p->len, p->insn, regs_of(&m, 0), regs_of(&m, 1), regs_of(&m, 2), regs_of(&m, 3));
         return;
     }
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < gn[i]; j++)
             if (g[i][j] >= p->n || (i == 0 && !p->out[g[i][j]])) {
-                sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: operand %%%d is not one of the asm's (D must be "
+                sim_kernel_fault(SIM_ERR_TRAP, p->pc,
+                                 "inline PTX %.*s: operand %%%d is not one of the asm's (D must be "
                                  "outputs)", (int)p->len, p->insn, g[i][j]);
                 return;
             }
@@ -465,7 +469,8 @@ void simtlab_ptx_asm_io(const char *file, int line, const char *tmpl, int nout, 
         else if (!strncmp(t, "mma.sync.", 9))
             ptx_mma(&p);
         else {
-            sim_kernel_fault(SIM_ERR_TRAP, p.pc, "inline PTX %.*s: not one simtlab translates with outputs", (int)len, t);
+            sim_kernel_fault(SIM_ERR_TRAP, p.pc, "inline PTX %.*s: not one simtlab translates with outputs", (int)len,
+                             t);
             return;
         }
     }
