@@ -436,15 +436,19 @@ static sim_worker *copy_async_do(void *dst, const void *src, unsigned size, unsi
     if (w->vol_thread) /* before w->async is set: the lockstep may run other threads */
         sim_vol_fire(w, 1);
     w->async = SIM_SPACE_ASYNC;
-    for (unsigned o = 0, k; o < src_size; o += k) { /* the source's bytes (all but a zero fill's), in aligned pieces */
-        for (k = 16; k > 1 && (k > src_size - o || (s + o) % k); k /= 2)
-            ;
-        sim_access_slow(w, s + o, k, 0, pc, 0);
-    }
+    if (__builtin_expect(src_size == size, 1))
+        sim_access_slow(w, s, size, 0, pc, 0);
+    else /* cp.async's zero fill (src-size < cp-size): the bytes read, in aligned pieces */
+        for (unsigned o = 0, k; o < src_size; o += k) {
+            for (k = 16; k > 1 && (k > src_size - o || (s + o) % k); k /= 2)
+                ;
+            sim_access_slow(w, s + o, k, 0, pc, 0);
+        }
     sim_access_slow(w, d, size, 1, pc, 0);
     w->async = 0;
     memcpy(dst, src, src_size);
-    memset((char *)dst + src_size, 0, size - src_size); /* cp.async's zero fill (src-size < cp-size) */
+    if (src_size != size)
+        memset((char *)dst + src_size, 0, size - src_size);
     if (w->detailed & ~SIM_DETAILED_TIMEOUT)
         cp_track(w, d, size);
     return w;
