@@ -312,18 +312,24 @@ static uint64_t fnv_stat(uint64_t h, const char *path)
  * (the same relative -L from elsewhere is another), and each -lNAME's file found in them
  * (libNAME.so, libNAME.a; `-l:file` as given) by its time and size, so that a rebuilt library
  * is linked again. A library found only in the system's directories is keyed by its name. */
+/* The value of linker flag k when it is -X VALUE or -XVALUE (X: 'L' or 'l'), k moved past it; NULL
+ * for any other flag, k past its own argument (-L, -l, -Xlinker take one). */
+static const char *ld_value(const opts *o, int *k, char x)
+{
+    const char *f = o->ldflags[*k];
+    if (f[0] == '-' && f[1] == x)
+        return f[2] ? f + 2 : *k + 1 < o->n_ldflags ? o->ldflags[++*k] : NULL;
+    if (!strcmp(f, "-L") || !strcmp(f, "-l") || !strcmp(f, "-Xlinker"))
+        ++*k;
+    return NULL;
+}
+
 static uint64_t fnv_libs(uint64_t h, const opts *o)
 {
     const char *dirs[MAX_FLAGS];
     int nd = 0;
-    for (int k = 0; k < o->n_ldflags; k++) {
-        const char *f = o->ldflags[k], *v = NULL;
-        if (!strcmp(f, "-L") && k + 1 < o->n_ldflags)
-            v = o->ldflags[++k];
-        else if (!strncmp(f, "-L", 2) && f[2])
-            v = f + 2;
-        else if (!strcmp(f, "-Xlinker") || !strcmp(f, "-l"))
-            k++;
+    for (int k = 0; k < o->n_ldflags; k++) { /* every -L first: a -l is looked up in all of them */
+        const char *v = ld_value(o, &k, 'L');
         if (v) {
             char abs[PATH_MAX];
             h = fnv_str(h, realpath(v, abs) ? abs : v);
@@ -331,13 +337,7 @@ static uint64_t fnv_libs(uint64_t h, const opts *o)
         }
     }
     for (int k = 0; k < o->n_ldflags; k++) {
-        const char *f = o->ldflags[k], *name = NULL;
-        if (!strcmp(f, "-l") && k + 1 < o->n_ldflags)
-            name = o->ldflags[++k];
-        else if (!strncmp(f, "-l", 2) && f[2])
-            name = f + 2;
-        else if (!strcmp(f, "-L") || !strcmp(f, "-Xlinker"))
-            k++;
+        const char *name = ld_value(o, &k, 'l');
         for (int d = 0; name && d < nd; d++) {
             char path[PATH_MAX + 256];
             static const char *const forms[] = {"%s/lib%s.so", "%s/lib%s.a", "%s/%s"};
