@@ -1,10 +1,13 @@
 // tests/run/std_headers.cu - C++ standard headers whose code writes __attribute__((__noinline__))
-// (libstdc++'s shared_ptr: <memory>, <future>, <condition_variable>) compile beside CUDA's
-// __noinline__, and a kernel launched from a std::async task runs.
+// (libstdc++'s shared_ptr: <memory>, <future>, <condition_variable>; GCC 13's basic_string writes
+// __attribute__((__noinline__, __noclone__, __cold__)), as cold_path below does) compile beside
+// CUDA's __noinline__ in both passes, and a kernel launched from a std::async task runs.
 #include <cstdio>
 #include <memory>
 #include <future>
 #include <condition_variable>
+#include <string>
+__attribute__((__noinline__, __noclone__, __cold__)) static void cold_path(std::string &s) { s += "!"; }
 __noinline__ __device__ int twice(int x) { return 2 * x; }
 __global__ void k(int *o) { o[threadIdx.x] = twice(threadIdx.x); }
 int main() {
@@ -14,6 +17,8 @@ int main() {
     cudaError_t e = f.get();
     int out[32]; cudaMemcpy(out, d, sizeof out, cudaMemcpyDeviceToHost);
     *h = out[31];
-    printf("std_headers: %s, %d\n", cudaGetErrorName(e), *h);
+    std::string tag = "ok";
+    cold_path(tag);
+    printf("std_headers: %s, %d, %s\n", cudaGetErrorName(e), *h, tag.c_str());
     return *h == 62 ? 0 : 1;
 }

@@ -86,15 +86,16 @@ template <class _SimT> inline unsigned long long simtlab_ptx_bits(const _SimT &v
 #define __device__
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
-/* libstdc++'s shared_ptr writes __attribute__((__noinline__)), which the macro below would
- * break: its header is read first, without the macro (its include guard keeps it so; nvcc's
- * front end makes the same exception) */
+/* __noinline__ is empty in every pass. libstdc++ writes it as an attribute's name:
+ * __attribute__((__noinline__)) in shared_ptr (GCC 12 on), __attribute__((__noinline__,
+ * __noclone__, __cold__)) in basic_string (GCC 13), where CUDA's `__attribute__((noinline))` would
+ * nest one attribute in another and stop the host pass (the device machine's g++ 13 did: the
+ * single-pass fallback then built NVIDIA's bf16TensorCoreGemm without __CUDA_ARCH__; test
+ * run_std_headers). Empty, those lists stay valid. The instrumented passes drop it anyway (above);
+ * in the host pass it only ever kept host code out of line, which changes nothing it computes.
+ * <memory> stays included here, as it was when it had to come before the macro. */
 #include <memory>
-#ifdef SIMTLAB_DEVICE_PASS
 #define __noinline__
-#else
-#define __noinline__ __attribute__((noinline))
-#endif
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
