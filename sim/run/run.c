@@ -674,6 +674,28 @@ static void print_log(const char *path)
     }
 }
 
+/* The first line of a compiler's log that says "error:", into buf (cut to fit), or "" if none. */
+static void first_error(const char *path, char *buf, size_t cap)
+{
+    size_t n;
+    buf[0] = 0;
+    char *s = read_file(path, &n);
+    if (!s)
+        return;
+    for (char *line = s; line < s + n;) {
+        char *end = memchr(line, '\n', (size_t)(s + n - line));
+        if (!end)
+            end = s + n;
+        *end = 0;
+        if (strstr(line, "error:")) {
+            snprintf(buf, cap, "%s", line);
+            break;
+        }
+        line = end + 1;
+    }
+    free(s);
+}
+
 /* ---- the program's own headers ----------------------------------------------------------------- */
 /* Kernels and launches often live in the program's headers (`#include
  * "kernels.cuh"`). Every header a source includes, found where g++ finds it
@@ -1548,6 +1570,7 @@ compile:;
             if (start(o, &units[i], p))
                 started_ok = 0;
     int dev_failed = 0, host_failed = 0;
+    char host_error[600] = "";
     for (int i = 0; i < o->n_files; i++) {
         if (units[i].is_c) { /* its one compilation */
             if (finish(&units[i], PASS_HOST)) {
@@ -1582,6 +1605,8 @@ compile:;
             }
         }
         if (finish(&units[i], PASS_HOST)) {
+            if (!host_failed) /* the note below names its first error */
+                first_error(units[i].log[PASS_HOST], host_error, sizeof host_error);
             host_failed = 1;
             if (!trivial_vectors && !dev_failed && vector_copy_refused(units[i].log[PASS_HOST]))
                 dev_failed = 3; /* host code copies such a union: both passes again (one layout) */
@@ -1676,6 +1701,8 @@ compile:;
     fprintf(stderr, "simtlab run: note: the two-pass build failed (%s); built with host code instrumented "
                     "(slower, still not counted)\n",
             why);
+    if (host_failed && host_error[0]) /* simtlab's shim, not the program, may be why: worth a report */
+        fprintf(stderr, "simtlab run: note: the host pass's first error: %s\n", host_error);
     for (int i = 0; i < o->n_files; i++)
         if (units[i].is_cu && !units[i].single)
             warn_arch_single(o->files[i]);

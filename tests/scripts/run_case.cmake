@@ -574,6 +574,13 @@ elseif(CASE STREQUAL "std_headers")
   if("${err}" MATCHES "two-pass build failed")
     fail("the host pass did not compile (a __noinline__ in an attribute list):\n${err}")
   endif()
+elseif(CASE STREQUAL "host_pass_error")
+  # the host pass fails, the single pass runs it, the note names the first error with its line
+  run(0 ${SRC}/tests/run/host_pass_error.cu)
+  expect_text("${out}" "host_pass_error: 31" "result")
+  expect_text("${err}" "two-pass build failed \\(the host pass did not compile\\)" "the fallback's note")
+  expect_text("${err}" "the host pass's first error: [^\n]*host_pass_error.cu:7:[0-9]+: error: static assertion failed: seen by the host pass only"
+              "the first error, with its file and line")
 elseif(CASE STREQUAL "bad_config")
   # a block of 32768 threads: the program sees cudaErrorInvalidConfiguration, the note says why once
   run(0 ${SRC}/tests/run/bad_config.cu)
