@@ -316,6 +316,17 @@ static inline __attribute__((always_inline)) void access_inline(uintptr_t a, uns
 
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc) { access_inline(a, size, wr, pc, 0); }
 
+void sim_access_at(uintptr_t a, unsigned size, int wr, uintptr_t pc, const char *file, int line)
+{
+    sim_worker *w = sim_tls_worker;
+    w->at_thread = w->cur;
+    w->at_file = file;
+    w->at_line = line;
+    access_inline(a, size, wr, pc, 0);
+    w = sim_tls_worker; /* the same worker (a thread resumes on its own), read again after the calls */
+    w->at_thread = NULL;
+}
+
 /* An atomic read-modify-write: its bytes count as one read and one write,
  * never a race; in detailed mode it is one request of its own kind (global
  * atom/red sectors, shared atom wavefronts), as the GPU counts it. */
@@ -407,8 +418,10 @@ void sim_atomic_uniform_next(void)
 static void cp_track(sim_worker *w, uintptr_t d, unsigned size);
 static void cp_land(sim_worker *w, const sim_thread *t, unsigned keep, int all);
 /* pc: the call site (one per copy in the code). The worker, or NULL in host code of a kernel
- * unit: a plain copy there, as the hooks let it be. */
-static sim_worker *copy_async_do(void *dst, const void *src, unsigned size, unsigned src_size, uintptr_t pc)
+ * unit: a plain copy there, as the hooks let it be. lessons: the lessons' copy_async_float4 (its
+ * reports name it and its siblings), else `simtlab run`'s cp.async (CUDA's names). */
+static sim_worker *copy_async_do(void *dst, const void *src, unsigned size, unsigned src_size, uintptr_t pc,
+                                 int lessons)
 {
     sim_worker *w = sim_tls_worker;
     if (!w || !w->cur) {
@@ -420,17 +433,25 @@ static sim_worker *copy_async_do(void *dst, const void *src, unsigned size, unsi
     if (src_size && s - sim_arena.base >= sim_arena.span) {
         char where[256];
         sim_describe_address(where, sizeof where, s, size);
-        sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
-                 "copy_async_float4 reads global memory only: its source 0x%llx is %s (copy other data with "
-                 "load_float4/store_float4)",
-                 (unsigned long long)s, where);
+        if (lessons)
+            sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                     "copy_async_float4 reads global memory only: its source 0x%llx is %s (copy other data with "
+                     "load_float4/store_float4)",
+                     (unsigned long long)s, where);
+        else
+            sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
+                     "cp.async reads global memory only: its source 0x%llx is %s; memcpy_async, "
+                     "__pipeline_memcpy_async and cp.async copy from global to shared memory: pass an address in a "
+                     "cudaMalloc'd or __device__ array",
+                     (unsigned long long)s, where);
         sim_block_abort(w);
     }
     if (!in_shared(w, d, size) && !(d >= w->dyn_win_lo && d < w->dyn_win_hi)) { /* red zones: sim_access_slow says more */
         sim_fail(w, SIM_ERR_ILLEGAL_ADDRESS, pc,
-                 "copy_async_float4 writes shared memory only: its destination 0x%llx is not in the block's "
-                 "shared memory (store to global memory with store_float4)",
-                 (unsigned long long)d);
+                 "%s writes shared memory only: its destination 0x%llx is not in the block's shared memory (%s)",
+                 lessons ? "copy_async_float4" : "cp.async", (unsigned long long)d,
+                 lessons ? "store to global memory with store_float4"
+                         : "pass a __shared__ array's element; store to global memory with plain stores");
         sim_block_abort(w);
     }
     if (w->vol_thread) /* before w->async is set: the lockstep may run other threads */
@@ -458,7 +479,7 @@ static sim_worker *copy_async_do(void *dst, const void *src, unsigned size, unsi
  * before that is a report (sim/launch.c, bar_arrive). */
 void sim_copy_async(void *dst, const void *src, unsigned size)
 {
-    sim_worker *w = copy_async_do(dst, src, size, size, (uintptr_t)__builtin_return_address(0));
+    sim_worker *w = copy_async_do(dst, src, size, size, (uintptr_t)__builtin_return_address(0), 1);
     if (w && w->cur->async_pending++ == 0)
         w->async_threads++;
 }
@@ -469,14 +490,14 @@ void sim_copy_async(void *dst, const void *src, unsigned size)
  * group, which sim_cp_async_commit closes. */
 void sim_cp_async(void *dst, const void *src, unsigned size)
 {
-    (void)copy_async_do(dst, src, size, size, (uintptr_t)__builtin_return_address(0));
+    (void)copy_async_do(dst, src, size, size, (uintptr_t)__builtin_return_address(0), 0);
 }
 
 /* The same with its call site given: `simtlab run`'s inline PTX (sim/run/ptx.c), whose caller is
  * the kernel's code one frame up */
 void sim_cp_async_at(void *dst, const void *src, unsigned size, unsigned src_size, uintptr_t pc)
 {
-    (void)copy_async_do(dst, src, size, src_size, pc);
+    (void)copy_async_do(dst, src, size, src_size, pc, 0);
 }
 
 /* __threadfence(), __threadfence_block(), __threadfence_system(): the thread's volatile reads are

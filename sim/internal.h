@@ -232,6 +232,8 @@ typedef struct sim_err_rec {
     uint64_t block_linear;
     uint3 block, thread;
     uintptr_t pc;
+    const char *site_file; /* where the source says it happened (sim_access_at), else NULL: pc's line */
+    int site_line;
     char text[1024]; /* the body; kernel name and pc line are added at the end */
 } sim_err_rec;
 
@@ -344,6 +346,13 @@ typedef struct sim_worker {
 
     sim_err_rec err; /* first error of this worker in this launch */
     int has_err;
+    /* sim_access_at: the thread making an access whose source line the caller knows (a wmma or
+     * inline-PTX call: g++ may merge identical calls, so its pc can name another line), and that
+     * line; a finding of that thread meanwhile names it (sim_err_take). Cleared after the access
+     * and at each block's start (a fault does not return). */
+    const sim_thread *at_thread;
+    const char *at_file;
+    int at_line;
     sim_err_rec race; /* counting mode: the first shared-memory race its sample saw (a note, not an error) */
     int has_race;
     sim_err_rec undef; /* the first shuffle that read a lane not taking part (a note: sim/launch.c warp_compute) */
@@ -562,6 +571,7 @@ void sim_l2_host_access(uintptr_t arena_off, size_t n, int wr); /* memsets and c
 
 /* access.c */
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
+void sim_access_at(uintptr_t a, unsigned size, int wr, uintptr_t pc, const char *file, int line);
 /* flags SIM_ATOMF_FP: a floating-point atomic (else an integer one), which on a global word is
  * also counted in the worker's table of most-hit words of its kind (sim_worker.fp_atom, int_atom:
  * the time model's atomics on one word);

@@ -814,6 +814,9 @@ int sim_err_take(sim_worker *w, sim_err_rec *r, int *has, sim_status s, uintptr_
     r->block = w->block;
     r->thread = w->cur ? w->cur->tid : (uint3){0, 0, 0};
     r->pc = pc;
+    const int at = w->at_thread && w->at_thread == w->cur; /* sim_access_at's line, this thread's */
+    r->site_file = at ? w->at_file : NULL;
+    r->site_line = at ? w->at_line : 0;
     return 1;
 }
 
@@ -1537,11 +1540,19 @@ static void resolve_stall(sim_worker *w)
         else
             snprintf(state, sizeof state, "waits at __syncthreads() (%s:%d)", basename_of(m->site_file), m->site_line);
         w->cur = (sim_thread *)m; /* the lane that does not come */
-        sim_fail(w, SIM_ERR_WARP_SYNC, 0,
-                 "warp %u: lanes 0x%08x wait at %s (%s:%d) with mask 0x%08x, but lane %u %s. On a GPU this hangs "
-                 "or returns garbage: every lane named in the mask must execute the same intrinsic",
-                 first_warp->warp, rv->arrived, rendezvous_name(rv->kind), basename_of(rv->file), rv->line, rv->mask,
-                 lane, state);
+        if (SIM_RDV_ALIGNED(rv->kind)) /* no mask in the source: the whole warp is implied */
+            sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                     "warp %u: lanes 0x%08x wait at %s (%s:%d), which the warp's 32 lanes execute together (.aligned), "
+                     "but lane %u %s. On a GPU this hangs or returns garbage: call it from every lane of the warp, "
+                     "none returning or branching around it",
+                     first_warp->warp, rv->arrived, rendezvous_name(rv->kind), basename_of(rv->file), rv->line, lane,
+                     state);
+        else
+            sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                     "warp %u: lanes 0x%08x wait at %s (%s:%d) with mask 0x%08x, but lane %u %s. On a GPU this "
+                     "hangs or returns garbage: every lane named in the mask must execute the same intrinsic",
+                     first_warp->warp, rv->arrived, rendezvous_name(rv->kind), basename_of(rv->file), rv->line,
+                     rv->mask, lane, state);
         w->cur = NULL;
         w->block_failed = 1;
         return;
@@ -1748,6 +1759,7 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     w->n_bar = w->n_warp_wait = 0;
     w->rel_next = w->rel_end = 0;
     w->block_failed = 0;
+    w->at_thread = NULL; /* a fault inside sim_access_at did not return to clear it */
     w->waw_n = 0;
     w->waw_mode = 0;
     w->epoch++;
@@ -2142,12 +2154,16 @@ static __attribute__((noinline, cold, noreturn)) void rdv_misuse(sim_worker *w, 
     const char *what = rendezvous_name(kind);
     const unsigned lane = t->lane;
     if (SIM_RDV_ALIGNED(kind)) { /* no mask written: the whole warp is implied */
-        sim_fail(w, SIM_ERR_WARP_SYNC, 0,
-                 "%s (%s:%d): every lane of the warp must execute it (mma.sync is .aligned), but warp %u %s "
-                 "lanes 0x%08x (the block has %u threads: make it a multiple of 32, and let no lane return before "
-                 "the warp's last mma)",
-                 what, basename_of(file), line, t->warp, (~wp->exists) ? "has only" : "still runs",
-                 wp->exists & ~wp->done, w->n_threads);
+        if (~wp->exists) /* a partial warp: the block's size is why */
+            sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                     "%s (%s:%d): the warp's 32 lanes execute it together (.aligned), but warp %u has only lanes "
+                     "0x%08x (the block has %u threads: make it a multiple of 32)",
+                     what, basename_of(file), line, t->warp, wp->exists & ~wp->done, w->n_threads);
+        else
+            sim_fail(w, SIM_ERR_WARP_SYNC, 0,
+                     "%s (%s:%d): the warp's 32 lanes execute it together (.aligned), but lanes 0x%08x of warp %u "
+                     "returned before it: let no lane return before the warp's last such call",
+                     what, basename_of(file), line, wp->done, t->warp);
         sim_block_abort(w);
     }
     if (!(mask >> lane & 1))
@@ -3061,11 +3077,20 @@ static void pc_where(uintptr_t pc, const char *kernel, char *where, size_t n)
         snprintf(where, n, " (%s)", loc);
 }
 
+/* pc_where for a finding: the line sim_access_at named, where it did. */
+static void rec_where(const sim_err_rec *r, const char *kernel, char *where, size_t n)
+{
+    if (r->site_file)
+        snprintf(where, n, " (%s:%d)", basename_of(r->site_file), r->site_line);
+    else
+        pc_where(r->pc, kernel, where, n);
+}
+
 /* The note of a race counting mode's sample saw (sim_launch_info.race_note). */
 static void race_note(const sim_err_rec *r, const char *kernel)
 {
     char where[600];
-    pc_where(r->pc, kernel, where, sizeof where);
+    rec_where(r, kernel, where, sizeof where);
     snprintf(last_info.race_note, sizeof last_info.race_note,
              "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u); seen in counting mode's sample of the "
              "grid's first and last blocks, so its results may not be a GPU's; --detail checks every access and "
@@ -3077,7 +3102,7 @@ static void race_note(const sim_err_rec *r, const char *kernel)
 static void global_race_note(const sim_err_rec *r, const char *kernel)
 {
     char where[600];
-    pc_where(r->pc, kernel, where, sizeof where);
+    rec_where(r, kernel, where, sizeof where);
     snprintf(last_info.global_race_note, sizeof last_info.global_race_note,
              "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u)%s", r->text, kernel, where, r->block.x,
              r->block.y, r->block.z, r->thread.x, r->thread.y, r->thread.z,
@@ -3321,7 +3346,7 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
     }
     if (has_err) {
         char where[600];
-        pc_where(err.pc, kernel, where, sizeof where);
+        rec_where(&err, kernel, where, sizeof where);
         char progress[320] = "";
         if (err.status == SIM_ERR_LAUNCH_TIMEOUT && atomic_load(&wd_interrupt))
             snprintf(progress, sizeof progress, "\n    %llu of the grid's %llu blocks had finished",

@@ -358,6 +358,10 @@ uint64_t sim_cbar_count(uint64_t *b, int op); /* a count in a barrier's word bef
  * address in kernel code): checked and counted as the instrumented code's own (sim/access.c).
  * An illegal one is reported and ends the block: it does not return. */
 void sim_access(uintptr_t a, unsigned size, int wr, uintptr_t pc);
+/* The same, for a call whose source file and line the caller knows (a wmma or inline-PTX call,
+ * from __FILE__ and __LINE__): a report names them rather than pc's line, which g++ may have
+ * merged with an identical call's elsewhere. */
+void sim_access_at(uintptr_t a, unsigned size, int wr, uintptr_t pc, const char *file, int line);
 /* cp.async of size bytes (4, 8 or 16, both addresses aligned to it) from global memory at src to
  * shared memory at dst, made at pc (a return address in kernel code): the first src_size bytes
  * copied, the rest zeroed (src not read when src_size is 0), counted as an asynchronous copy

@@ -742,6 +742,31 @@ Test(rewrite, ptx_cp_async)
               "%s", r3.text);
     free(r3.text);
 
+    /* CUTLASS's guarded copy: a `.reg .pred` block around a predicated cp.async is translated (on one
+     * line too); a predicate on anything but a copy, or other PTX in the block, is not */
+    const char *pred = "__global__ void k(unsigned d, const float *x, int ok) {\n"
+                       "  asm volatile(\"{\\n  .reg .pred p;\\n  setp.ne.b32 p, %0, 0;\\n\"\n"
+                       "               \"  @p cp.async.cg.shared.global [%1], [%2], %3;\\n}\\n\" ::\"r\"(ok), \"r\"(d), "
+                       "\"l\"(x), \"n\"(16));\n"
+                       "  asm volatile(\"{ .reg .pred q; setp.eq.s32 q, %0, 0; @!q cp.async.ca.shared.global [%1], [%2], 4; }\" "
+                       "::\"r\"(ok), \"r\"(d), \"l\"(x));\n}\n";
+    rewrite_result r4 = rw(pred);
+    cr_assert(strstr(r4.text, "  simtlab_ptx_asm(\"{\\n  .reg .pred p;\\n  setp.ne.b32 p, %0, 0;\\n\""), "%s", r4.text);
+    cr_assert(strstr(r4.text, "simtlab_ptx_asm(\"{ .reg .pred q; setp.eq.s32 q, %0, 0; @!q cp.async.ca.shared.global"),
+              "%s", r4.text);
+    same_lines(pred, &r4);
+    free(r4.text);
+    const char *const refused[] = {
+        "__global__ void k(unsigned p, unsigned *o) {\n  asm volatile(\"{ .reg .pred q; setp.ne.b32 q, %1, 0; @q "
+        "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1]; }\" : \"=r\"(o[0]) : \"r\"(p));\n}\n",
+        "__global__ void k(unsigned d) {\n  asm volatile(\"{ .reg .pred q; setp.ne.b32 q, %0, 0; @q mov.u32 %0, 1; }\" "
+        ":: \"r\"(d));\n}\n"};
+    for (int i = 0; i < 2; i++) {
+        rewrite_result rr;
+        cr_assert_eq(cu_rewrite(refused[i], strlen(refused[i]), "t.cu", &rr), -1, "case refused %d", i);
+        cr_assert(strstr(rr.err, "inline PTX (asm) other than cp.async"), "case refused %d: %s", i, rr.err);
+    }
+
     const char *other = "__global__ void k(int *o) {\n  unsigned l;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l));\n}\n";
     rewrite_result r2;
     cr_assert_eq(cu_rewrite(other, strlen(other), "t.cu", &r2), -1);

@@ -789,8 +789,8 @@ Test(warp, mma_misuse)
     int st = mma_tile_launch_sim(&cfg, dD, dA, dB, 0);
     cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case block 16: status %s", sim_status_name((sim_status)st));
     ASSERT_ERROR_HAS("mma_tf32 (mma.sync.m16n8k8)", "block 16");
-    ASSERT_ERROR_HAS("every lane of the warp must execute it", "block 16");
-    ASSERT_ERROR_HAS("has only lanes 0x0000ffff", "block 16");
+    ASSERT_ERROR_HAS("the warp's 32 lanes execute it together (.aligned)", "block 16");
+    ASSERT_ERROR_HAS("has only lanes 0x0000ffff (the block has 16 threads: make it a multiple of 32)", "block 16");
     cfg = cfg1(1, 32, 0);
     st = mma_tile_launch_sim(&cfg, dD, dA, dB, 2);
     cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case mma and mma3: status %s", sim_status_name((sim_status)st));
@@ -808,8 +808,8 @@ Test(warp, mma_misuse)
      * mma's lanes do not leave its mask on exit, as a shuffle's do: the join tests the exits) */
     st = mma_tile_launch_sim(&cfg, dD, dA, dB, 5);
     cr_assert_eq(st, SIM_ERR_WARP_SYNC, "case a lane exits: status %s", sim_status_name((sim_status)st));
-    ASSERT_ERROR_HAS("every lane of the warp must execute it", "a lane exits");
-    ASSERT_ERROR_HAS("still runs lanes 0xfffffffd", "a lane exits");
+    ASSERT_ERROR_HAS("the warp's 32 lanes execute it together (.aligned)", "a lane exits");
+    ASSERT_ERROR_HAS("lanes 0x00000002 of warp 0 returned before it: let no lane return", "a lane exits");
     ASSERT_ERROR_HAS("thread (2,0,0)", "a lane exits");
     SIM_CHECK(mma_tile_launch_sim(&cfg, dD, dA, dB, 1));
 }

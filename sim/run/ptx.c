@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "half_bits.h"
+#include "ptx_text.h"
 #include "launch.h"
 
 /* operand text t (up to its end): %k, a number, or in an address [%k+imm] / [%k-imm]; 1 with *v set */
@@ -124,6 +125,78 @@ static const char *next_insn(const char *t, size_t *len)
     return t;
 }
 
+/* A `{ .reg .pred p; setp.ne.b32 p, %0, 0; @p cp.async... }` block's predicates (the guarded copy
+ * of CUTLASS-style GEMMs): the names declared, and what setp made of each (-1: not set yet). */
+typedef struct ptx_preds {
+    int n;
+    char name[4][16];
+    int v[4];
+} ptx_preds;
+
+static int pred_find(const ptx_preds *p, const char *t, size_t len)
+{
+    for (int i = 0; i < p->n; i++)
+        if (strlen(p->name[i]) == len && !strncmp(p->name[i], t, len))
+            return i;
+    return -1;
+}
+
+static size_t ident_len(const char *t, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (isalnum((unsigned char)t[i]) || t[i] == '_'))
+        i++;
+    return i;
+}
+
+/* `.reg .pred p, q` (0) and `setp.ne|eq.b32|s32|u32 p, a, b` (0 with p set); 1 when t is neither;
+ * -1 after a report. */
+static int ptx_pred_insn(ptx_preds *p, const char *t, size_t len, const unsigned long long *a, int n, uintptr_t pc)
+{
+    if (len > 10 && !strncmp(t, ".reg .pred", 10)) {
+        for (size_t i = 10; i < len;) {
+            while (i < len && (isspace((unsigned char)t[i]) || t[i] == ','))
+                i++;
+            const size_t l = ident_len(t + i, len - i);
+            if (!l)
+                break;
+            if (p->n == 4 || l >= sizeof p->name[0]) {
+                sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: simtlab reads up to 4 predicates of up to 15 "
+                                 "characters", (int)len, t);
+                return -1;
+            }
+            memcpy(p->name[p->n], t + i, l);
+            p->name[p->n][l] = 0;
+            p->v[p->n++] = -1;
+            i += l;
+        }
+        return 0;
+    }
+    if (len <= 8 || (strncmp(t, "setp.ne.", 8) && strncmp(t, "setp.eq.", 8)))
+        return 1;
+    const int eq = t[5] == 'e';
+    const char *ty = t + 8;
+    if (strncmp(ty, "b32", 3) && strncmp(ty, "s32", 3) && strncmp(ty, "u32", 3)) {
+        sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: simtlab reads setp.ne and setp.eq of .b32, .s32 and "
+                         ".u32 only", (int)len, t);
+        return -1;
+    }
+    size_t i = 11;
+    while (i < len && isspace((unsigned char)t[i]))
+        i++;
+    const size_t l = ident_len(t + i, len - i);
+    const int k = l ? pred_find(p, t + i, l) : -1;
+    const char *c1 = memchr(t + i, ',', len - i), *c2 = c1 ? memchr(c1 + 1, ',', (size_t)(t + len - c1 - 1)) : NULL;
+    unsigned long long x, y;
+    if (k < 0 || !c2 || !operand(c1 + 1, a, n, &x) || !operand(c2 + 1, a, n, &y)) {
+        sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: simtlab reads `setp.ne.b32 p, a, b` with p declared by "
+                         "`.reg .pred p` before it and a, b operands or numbers", (int)len, t);
+        return -1;
+    }
+    p->v[k] = ((uint32_t)x != (uint32_t)y) != eq;
+    return 0;
+}
+
 void simtlab_ptx_asm(const char *tmpl, int n, ...)
 {
     const uintptr_t pc = (uintptr_t)__builtin_return_address(0);
@@ -134,14 +207,37 @@ void simtlab_ptx_asm(const char *tmpl, int n, ...)
         a[i] = va_arg(ap, unsigned long long);
     va_end(ap);
     n = n < 32 ? n : 32;
+    ptx_preds preds = {0};
     size_t len;
-    for (const char *t = tmpl; (t = next_insn(t, &len)) != NULL; t += len) {
+    for (const char *t0 = tmpl; (t0 = next_insn(t0, &len)) != NULL; t0 += len) {
+        const char *t = t0;
+        size_t tl = len;
+        ptx_trim(&t, &tl); /* a block's braces */
+        if (!tl)
+            continue;
+        const int pr = ptx_pred_insn(&preds, t, tl, a, n, pc);
+        if (pr < 0)
+            return;
+        if (!pr)
+            continue;
+        const size_t g = ptx_guard(t, tl);
+        if (g) { /* @p or @!p: the instruction runs where p (or !p) holds */
+            const int neg = t[1] == '!', k = pred_find(&preds, t + 1 + neg, ident_len(t + 1 + neg, g - 1 - neg));
+            if (k < 0 || preds.v[k] < 0) {
+                sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: its predicate is not %s by the asm before it",
+                                 (int)tl, t, k < 0 ? "declared (.reg .pred)" : "set (setp)");
+                return;
+            }
+            if (preds.v[k] == neg)
+                continue; /* predicated off: no copy, nothing counted (the chip issues no request) */
+            t += g, tl -= g;
+        }
         unsigned long long v;
         if (!strncmp(t, "cp.async.commit_group", 21)) {
             sim_cp_async_commit();
         } else if (!strncmp(t, "cp.async.wait_group", 19)) {
             if (!operand(t + 19, a, n, &v)) {
-                sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: its group count is not a number", (int)len, t);
+                sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: its group count is not a number", (int)tl, t);
                 return;
             }
             sim_cp_async_wait_prior(v > 8 ? 8u : (unsigned)v);
@@ -149,9 +245,9 @@ void simtlab_ptx_asm(const char *tmpl, int n, ...)
             sim_cp_async_commit();
             sim_cp_async_wait_prior(0);
         } else if (!strncmp(t, "cp.async.ca.", 12) || !strncmp(t, "cp.async.cg.", 12)) {
-            ptx_copy(t, len, a, n, pc);
+            ptx_copy(t, tl, a, n, pc);
         } else {
-            sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: not one simtlab translates", (int)len, t);
+            sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: not one simtlab translates", (int)tl, t);
             return;
         }
     }
@@ -288,7 +384,7 @@ static void ptx_ldmatrix(ptx_lane *p)
                              (int)p->len, p->insn, sim_lane_id(), (const void *)row);
             return;
         }
-        sim_access((uintptr_t)row, 16, 0, p->pc);
+        sim_access_at((uintptr_t)row, 16, 0, p->pc, p->file, p->line);
     }
     sim_warp_aligned(p, ldmatrix_all, p->file, p->line);
 }

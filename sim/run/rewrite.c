@@ -3,6 +3,7 @@
  * brace depth; it is not a C++ parser: what it rewrites has a fixed shape. */
 #define _GNU_SOURCE
 #include "rewrite.h"
+#include "ptx_text.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -722,19 +723,22 @@ static int heap_call(const char *src, size_t i, const char *id, size_t len, size
  * refused in one line. */
 static int ptx_insn_ok(const char *t, size_t n)
 {
-    while (n && isspace((unsigned char)*t))
-        t++, n--;
-    while (n && isspace((unsigned char)t[n - 1]))
-        n--;
+    ptx_trim(&t, &n);
     if (!n)
         return 1;
+    /* a predicate for the copies below it: `.reg .pred p;`, `setp.ne.b32 p, %0, 0;` (sim/run/ptx.c) */
+    if ((n > 10 && !strncmp(t, ".reg .pred", 10)) || (n > 8 && !strncmp(t, "setp.ne.", 8)) ||
+        (n > 8 && !strncmp(t, "setp.eq.", 8)))
+        return !memchr(t, '{', n) && !memchr(t, '@', n);
+    const size_t g = ptx_guard(t, n);
+    t += g, n -= g;
     static const char *const ok[] = {"cp.async.ca.shared", "cp.async.cg.shared", "cp.async.commit_group",
                                      "cp.async.wait_group", "cp.async.wait_all", "ldmatrix.sync.aligned.",
                                      "mma.sync.aligned.m16n8k16.", "mma.sync.aligned.m16n8k8."};
     for (size_t k = 0; k < sizeof ok / sizeof *ok; k++) {
         const size_t l = strlen(ok[k]);
-        if (n >= l && !strncmp(t, ok[k], l)) /* no predicates; register lists only in ldmatrix and mma */
-            return !memchr(t, '@', n) && (k >= 5 || !memchr(t, '{', n));
+        if (n >= l && !strncmp(t, ok[k], l)) /* a guard on copies only; register lists only in ldmatrix and mma */
+            return !memchr(t, '@', n) && (k >= 5 ? !g : !memchr(t, '{', n));
     }
     return 0;
 }

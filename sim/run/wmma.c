@@ -206,7 +206,7 @@ static void transfer(const char *what, void *x, unsigned d, uintptr_t p, unsigne
     check_alignment(what, d, p, ldm, file, line, pc);
     sim_warp_aligned(NULL, warp_meets, file, line);
     for (unsigned j = 0; j < na; j++)
-        sim_access(p + off[j], len[j], wr, pc);
+        sim_access_at(p + off[j], len[j], wr, pc, file, line);
     xfer t = {x, d, ldm, p, mem_col, wr};
     sim_warp_aligned(&t, xfer_all, file, line);
 }

@@ -9,6 +9,7 @@
 //     fill     the boundary tile: cp.async.ca of 4 bytes with a src-size operand, 0 past the
 //              input's end (zero fill), and cp.async.wait_all; the asm written in the kernel
 //     offsets  an address with an offset ([%0+16]) and a basic asm without operands
+//     guarded  CUTLASS's predicated copy (`@p cp.async` in a `.reg .pred` block): threads 100-127 copy nothing
 //   ./ptx_cp_async race     tile k read before its wait (wait_group 1 forgotten): in --detail a
 //                           race report at the read
 //   ./ptx_cp_async size     cp.async.cg of 8 bytes (cg copies 16 only): a report, the block ends
@@ -87,6 +88,36 @@ __global__ void bad_size(const float *x, float *y)
     y[threadIdx.x] = s[threadIdx.x];
 }
 
+// the guarded copy of CUTLASS-style GEMMs: `{ .reg .pred p; setp.ne.b32 p, %0, 0; @p cp.async ... }`;
+// a thread whose guard is off copies nothing (its -1 stays) and no request is counted
+__global__ void guarded(const float *x, float *y, int n)
+{
+    __shared__ __align__(16) float s[128];
+    const int i = threadIdx.x;
+    s[i] = -1.0f;
+    asm volatile("{\n"
+                 "  .reg .pred p;\n"
+                 "  setp.ne.b32 p, %0, 0;\n"
+                 "  @p cp.async.ca.shared.global [%1], [%2], 4;\n"
+                 "}\n"
+                 "cp.async.wait_all;\n" ::"r"((int)(i < n)),
+                 "r"((unsigned)__cvta_generic_to_shared(&s[i])), "l"(x + i));
+    __syncthreads();
+    y[i] = s[(i + 1) % 128];
+}
+
+// a source that is not global memory (a host array's address): the report names cp.async, not the
+// lessons' copy_async_float4
+__global__ void host_src(const float *x, float *y)
+{
+    __shared__ __align__(16) float s[128];
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" /* MARK:host_src */
+                 ::"r"((unsigned)__cvta_generic_to_shared(&s[4 * threadIdx.x])), "l"(x + 4 * threadIdx.x));
+    asm volatile("cp.async.wait_all;\n" ::);
+    __syncthreads();
+    y[threadIdx.x] = s[threadIdx.x];
+}
+
 int main(int argc, char **argv)
 {
     const int blocks = 4, n = blocks * TILES * T;
@@ -101,6 +132,11 @@ int main(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "size")) {
         bad_size<<<1, 32>>>(x, dy);
         printf("ptx_cp_async size: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+        return 2;
+    }
+    if (argc > 1 && !strcmp(argv[1], "host_src")) {
+        host_src<<<1, 32>>>(h, dy);
+        printf("ptx_cp_async host_src: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
         return 2;
     }
     const int race = argc > 1 && !strcmp(argv[1], "race");
@@ -133,6 +169,13 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < 4; i++)
         bad += y[i] != h[4 + i];
+    guarded<<<1, 128>>>(x, dy, 100);
+    if ((e = cudaMemcpy(y, dy, sizeof y, cudaMemcpyDeviceToHost)) != cudaSuccess) {
+        printf("ptx_cp_async: guarded: %s\n", cudaGetErrorString(e));
+        return 2;
+    }
+    for (int i = 0; i < 128; i++)
+        bad += y[i] != ((i + 1) % 128 < 100 ? h[(i + 1) % 128] : -1.0f);
     printf(bad ? "ptx_cp_async: WRONG (%d)\n" : "ptx_cp_async: correct\n", bad);
     return bad != 0;
 }

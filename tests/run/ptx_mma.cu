@@ -129,6 +129,19 @@ __global__ void half_warp(float *o)
     o[threadIdx.x] = c[0];
 }
 
+// half the warp returns before an ldmatrix of the full warp (a 32-thread block): the report says
+// which lanes returned, not that the block should be a multiple of 32
+__global__ void ldsm_early(float *o)
+{
+    __shared__ __align__(16) __half s[8][8];
+    if (threadIdx.x >= 16)
+        return;
+    unsigned r;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n" /* MARK:early */
+                 : "=r"(r) : "r"((unsigned)__cvta_generic_to_shared(&s[threadIdx.x % 8][0])));
+    o[threadIdx.x] = (float)r;
+}
+
 __global__ void ldsm_global(const float *g, float *o)
 {
     unsigned r;
@@ -160,6 +173,11 @@ int main(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "global")) {
         ldsm_global<<<1, 32>>>(A, C);
         printf("ptx_mma global: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+        return 2;
+    }
+    if (argc > 1 && !strcmp(argv[1], "early")) {
+        ldsm_early<<<1, 32>>>(C);
+        printf("ptx_mma early: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
         return 2;
     }
     if (argc > 1 && !strcmp(argv[1], "half")) {
