@@ -154,10 +154,13 @@ static __attribute__((noinline, cold)) void global_race_seen(sim_worker *w, uint
              wr ? "write-after-read" : "read-after-write", (unsigned long long)x, al->name,
              (unsigned long long)(x - al->begin), wr ? "write" : "read", who, wr ? "read" : "wrote",
              lane ? " or __syncwarp()" : "",
-             lane ? "Put __syncwarp() between the lanes' writes and their reads, or, where threads update one "
-                    "word, use an atomic (atomicAdd)"
-                  : "Put __syncthreads() between the writes and the reads, or, where threads update one word, use "
-                    "an atomic (atomicAdd)");
+             lane ? "Put __syncwarp() between the lanes' writes and their reads (read into a register, "
+                    "__syncwarp(), then write); where a thread rewrites in place what its neighbours read (a "
+                    "stencil, `a[i] = a[i - 1] + a[i + 1]`), write to a second array instead: warps and blocks race "
+                    "there too; where threads update one word, use an atomic (atomicAdd)"
+                  : "Put __syncthreads() between the writes and the reads; where a thread rewrites in place what "
+                    "its neighbours read (a stencil, `a[i] = a[i - 1] + a[i + 1]`), write to a second array "
+                    "instead: blocks race there too; where threads update one word, use an atomic (atomicAdd)");
 }
 
 /* A plain global access of size bytes at a by the running thread, checked against the block's
@@ -1045,7 +1048,7 @@ SHARED_DETAILED_DEF(16)
 
 static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int atomic)
 {
-    const char *rw = wr ? "write" : "read";
+    const char *rw = w->async == SIM_SPACE_ATOM ? "atomic" : wr ? "write" : "read"; /* an atomic faults in its read half */
     sim_thread *t = w->cur;
     if (!t) /* instrumented code outside any CUDA thread (not expected: thunks are not instrumented) */
         return;
@@ -1098,6 +1101,8 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
                 shared_race_check(w, a, size, wr, pc);
             else if (!w->async) /* a volatile access: a race with plain ones only */
                 vol_race_check(w, a, size, wr, pc);
+            else if (w->async == SIM_SPACE_SKIP) /* an atomic's write half: as a volatile write (below) */
+                vol_race_check(w, a, size, 1, pc);
         } else if (w->sample && w->async != SIM_SPACE_SKIP) { /* counting mode's sample: atomics and async
                                                                  * copies too (their own requests; an atomic's
                                                                  * write half records nothing) */
@@ -1399,9 +1404,15 @@ static int cp_issuer(const sim_worker *w, uintptr_t x)
 }
 
 /* A race's text: which hazard, where, and between whom. */
+/* A volatile write's or an atomic's mark in a shadow word's w_bytes (vol_race_check), which the
+ * plain checks' byte masks (0xf) never test */
+#define SIM_VOL_W 0x10u
+
 static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uintptr_t x, int wr, unsigned other)
 {
     char who[48];
+    const int how = w->race_how;
+    w->race_how = 0;
     if (other == SIM_ASYNC) {
         const int o = cp_issuer(w, x);
         const sim_thread *it = o >= 0 ? &w->threads[o] : NULL;
@@ -1425,7 +1436,15 @@ static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uint
         snprintf(who, sizeof who, "several other threads");
     else
         snprintf(who, sizeof who, "thread %u", other);
-    if (other != SIM_MULTI && other / 32 == w->cur->warp) /* two lanes of one warp (dxtc's `s[i] += s[i ^ 8]`) */
+    if (how) /* an atomic (or a volatile write) on one side: a barrier is the fix, in a warp too */
+        snprintf(out, n,
+                 "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and %s by %s with no "
+                 "__syncthreads() between them. Atomics are ordered among themselves, not with other threads' plain "
+                 "accesses to the same word (the zeroing before them, the read after them): on a GPU either may "
+                 "come first; put __syncthreads() between the plain accesses and the atomics",
+                 kind, (unsigned long long)x, how == 2 ? "an atomic (or volatile write)" : wr ? "a write" : "a read",
+                 how == 1 ? "an atomic (or volatile write)" : "an access", who);
+    else if (other != SIM_MULTI && other / 32 == w->cur->warp) /* two lanes of one warp (dxtc's `s[i] += s[i ^ 8]`) */
         snprintf(out, n,
                  "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and an access by %s, a "
                  "lane of its warp, with no __syncthreads() or __syncwarp() between them. A GPU makes one "
@@ -1495,6 +1514,8 @@ static __attribute__((noinline, cold)) void waw_defer(sim_worker *w, uintptr_t x
     p->other = (uint16_t)other;
     p->bytes = bytes;
     p->first = first;
+    p->how = (uint8_t)w->race_how;
+    w->race_how = 0;
     p->note = (uint8_t)note;
     sim_shared_fast_off(w);
 }
@@ -1525,6 +1546,7 @@ void sim_waw_settle(sim_worker *w, int in_fiber)
         }
         sim_thread *cur = w->cur;
         w->cur = (sim_thread *)p->t; /* the report's thread: sim_err_take, race_text */
+        w->race_how = p->how;
         if (p->note) {
             race_seen(w, "write-after-write", p->x, 1, p->other, p->pc);
             w->cur = cur;
@@ -1585,6 +1607,7 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
     sim_shadow *s = shadow_of(w, x);
     const uint32_t ep = w->epoch;
     if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t)) {
+        w->race_how = s->w_bytes & SIM_VOL_W ? 1 : 0; /* after an atomic or a volatile write */
         if (s->w_tid == SIM_ASYNC) /* a copy in flight: whatever the values */
             race_found(w, note, "read-after-write", x, wr, SIM_ASYNC, pc);
         else if (wr)
@@ -1683,7 +1706,11 @@ static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr,
     race_check_inline(w, a, size, wr, pc, 0);
 }
 
-/* A volatile shared access (detailed mode). Volatile accesses are how legacy warp-synchronous
+/* A volatile shared access, or a shared atomic (its write half: detailed mode). Atomics are no
+ * race with each other, but a plain access of another thread with no barrier between is (a
+ * histogram whose bins' zeroing or final read misses its __syncthreads(): the counts came out
+ * wrong with no report); so an atomic is checked and leaves its trace as a volatile write does.
+ * Volatile accesses are how legacy warp-synchronous
  * code (`volatile float *v = s; v[t] += v[t + 16]; ...`) and flags hand data over, and between
  * themselves they are no race; but against a plain access of another thread with no barrier
  * between they are, as racecheck says: the unrolled last warp of a reduction that misses its
@@ -1692,7 +1719,6 @@ static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr,
  * access is checked against a plain writer (a volatile write is marked SIM_VOL_W in w_bytes) and
  * leaves its own trace in the shadow as a plain access does, which plain accesses then check;
  * a volatile write is not checked against earlier readers (a plain read before it is missed). */
-#define SIM_VOL_W 0x10u
 static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
 {
     const sim_thread *t = w->cur;
@@ -1705,6 +1731,7 @@ static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a,
         sim_shadow *s = shadow_of(w, x);
         if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !(s->w_bytes & SIM_VOL_W) &&
             !synced(w, s->w_tid, s->w_wep, t)) {
+            w->race_how = wr ? 2 : 0; /* this access is the atomic or the volatile write */
             if (wr && s->w_tid != SIM_ASYNC)
                 waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_bytes, s->w_tid, pc, 0);
             else

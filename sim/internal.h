@@ -397,6 +397,9 @@ typedef struct sim_worker {
      * stores all come after the hook (a struct copy: range_access), settled after it;
      * SIM_WAW_NOW: stores the simulator makes later itself (mma's d): reported at once */
     int waw_mode;
+    /* the race being reported involves an atomic or a volatile write (sim/access.c race_text): 1 the
+     * other thread's access, 2 this one's; 0 plain accesses */
+    int race_how;
     struct sim_waw {
         uintptr_t x, pc;      /* the word, the second write's instruction */
         const sim_thread *t;  /* the thread that made it */
@@ -404,6 +407,7 @@ typedef struct sim_worker {
         uint16_t other;       /* the first writer */
         uint8_t bytes, note;  /* the bytes both wrote; counting mode's sample (a note) */
         uint8_t first;        /* the bytes the first write covered */
+        uint8_t how;          /* race_how when it was found */
     } waw[64];                /* a 16-byte access is 4 words; a struct copy of more than 64 conflicting
                                * words (256 bytes) is reported at once */
     /* atomics on global memory, by word (sim/access.c atom_note), floating-point ones and

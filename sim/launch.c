@@ -2767,7 +2767,8 @@ static int check_cfg(const simt_cfg *cfg, const char *k)
         else
             sim_set_error(SIM_ERR_INVALID_VALUE,
                           "launch of %s: %zu bytes of dynamic shared memory per block exceeds the %zu-byte limit; "
-                          "above %zu KB a kernel must opt in (cudaFuncSetAttribute / sim_set_max_dynamic_shared), "
+                          "above %zu KB a kernel must opt in (cudaFuncSetAttribute(kernel, "
+                          "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes); in C, sim_set_max_dynamic_shared), "
                           "up to %zu bytes on %s",
                           k, cfg->shared_bytes, max_dynamic_shared, d->shared_per_block >> 10,
                           d->shared_per_block_optin, d->name);

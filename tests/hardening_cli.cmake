@@ -3,6 +3,7 @@
 # include()d from tests/lessons.cmake (lesson_smoke is defined there).
 #   lesson_1_source_inject   --source with $(...) in the path runs nothing
 #   lesson_1_cuda_no_gpu     --mode cuda without a GPU says so and does not say PASS
+#   lesson_1_source_syntax   --source that does not compile: nvcc's errors and exit 2, no later step
 set(SIMTLAB_HARDENING_WORK ${CMAKE_CURRENT_BINARY_DIR}/hardening)
 if(CMAKE_CUDA_COMPILER OR EXISTS /usr/local/cuda/bin/nvcc)
   add_test(NAME lesson_1_source_inject
@@ -11,7 +12,12 @@ if(CMAKE_CUDA_COMPILER OR EXISTS /usr/local/cuda/bin/nvcc)
                    -P ${SIMTLAB_LESSON_SCRIPTS}/lesson1_source_inject.cmake)
   add_test(NAME lesson_1_cuda_no_gpu
            COMMAND ${CMAKE_COMMAND} -DLESSON=$<TARGET_FILE:lesson> -P ${SIMTLAB_LESSON_SCRIPTS}/lesson1_cuda_nogpu.cmake)
-  set_tests_properties(lesson_1_source_inject lesson_1_cuda_no_gpu PROPERTIES TIMEOUT 120 LABELS "lesson;hardening")
+  # --source that does not compile: nvcc's errors, then a stop with exit 2 (the later steps printed -1 bytes)
+  file(MAKE_DIRECTORY ${SIMTLAB_HARDENING_WORK})
+  file(WRITE ${SIMTLAB_HARDENING_WORK}/syntax.cu "__global__ void k(float *x) { x[threadIdx.x] = 1.0f }\n")
+  lesson_smoke(lesson_1_source_syntax RC 2 ARGS "1 --source ${SIMTLAB_HARDENING_WORK}/syntax.cu"
+               MATCH "error" "syntax.cu does not compile with nvcc \\(its errors above\\)" NOMATCH "-1 bytes" "\nPASS\n|\nFAIL\n")
+  set_tests_properties(lesson_1_source_inject lesson_1_cuda_no_gpu lesson_1_source_syntax PROPERTIES TIMEOUT 120 LABELS "lesson;hardening")
 endif()
 #   lesson_5_trace_*         --trace: /dev/zero and an over-cap file refused at once; 10000 steps fast
 foreach(case zero big lines)

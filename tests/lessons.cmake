@@ -94,6 +94,7 @@ if(CMAKE_CUDA_COMPILER OR EXISTS /usr/local/cuda/bin/nvcc)
   lesson_smoke(lesson_1_json RC 0 ARGS "1 --json" MATCH "\"ld_global\": true" "\"pass\": true")
 endif()
 lesson_smoke(lesson_1_bad_mode RC 2 ARGS "1 --mode compare" MATCH "no simulator side")
+lesson_smoke(lesson_1_detail RC 2 ARGS "1 --detail" MATCH "--detail: lesson 1 compiles and runs no kernel")
 # lesson 6: the add and fused softmax block programs, exact bytes (add 8n + 4n; softmax 4RC each way)
 lesson_smoke(lesson_6_sim RC 0 ARGS "6 --mode sim" MATCH "787456" "5695052" "\nPASS\n$")
 # lesson 5: the stream model and the caching allocator replay to their verdict

@@ -342,6 +342,10 @@ int lesson01_main(int argc, char **argv)
     }
     if (!strcmp(c.mode, "compare"))
         return lesson_usage_error("lesson 1", opts, "--mode compare: lesson 1 has no simulator side; use sim or cuda");
+    if (c.detail) /* accepted by every lesson's parser; lesson 1 runs no kernel to count */
+        return lesson_usage_error("lesson 1", opts,
+                                  "--detail: lesson 1 compiles and runs no kernel, so it has no counters to detail; "
+                                  "lessons 2-7 take --detail");
     char nvcc[512], cuobjdump[600], tmp[] = "/tmp/simtlab-lesson1-XXXXXX";
     if (find_nvcc(nvcc, sizeof nvcc)) {
         fprintf(stderr, "lesson 1: needs nvcc, the CUDA Toolkit's compiler, and found none (not $SIMTLAB_NVCC, not "
@@ -395,7 +399,10 @@ int lesson01_main(int argc, char **argv)
     int has_ld = ptx_text && strstr(ptx_text, "ld.global"), has_st = ptx_text && strstr(ptx_text, "st.global");
     pass &= !rc_ptx && has_ld && has_st;
     if (!json_mode) {
-        printf("\n  1. nvcc -ptx -arch=compute_90: %s, %ld bytes of PTX text\n", rc_ptx ? "FAILED" : "ok", file_size(ptx));
+        if (rc_ptx)
+            printf("\n  1. nvcc -ptx -arch=compute_90: FAILED\n");
+        else
+            printf("\n  1. nvcc -ptx -arch=compute_90: ok, %ld bytes of PTX text\n", file_size(ptx));
         if (rc_ptx)
             printf("%s", out);
         else {
@@ -403,6 +410,18 @@ int lesson01_main(int argc, char **argv)
             const char *nd[] = {"ld.global", "st.global", "setp.", NULL};
             grep_print(ptx_text, nd, 12);
         }
+    }
+
+    if (rc_ptx) { /* the source does not compile: every later step would fail the same way */
+        if (json_mode)
+            fprintf(stderr, "%s", out);
+        fprintf(stderr,
+                "lesson 1: %s does not compile with nvcc (its errors above): fix it, or leave --source out for "
+                "lesson 2's scale.cu\n",
+                src);
+        nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        free(ptx_text);
+        return LESSON_USAGE;
     }
 
     /* 2. cubin per architecture, with ptxas's resource report */

@@ -5,8 +5,10 @@
  * one launch of simtlab's own kernel (sim/run/cublas_kernels.cu) through simtlab_launch: counted,
  * checked and timed like the program's kernels, named after the call (cublasSgemm) at the
  * caller's file and line. A kernel fault inside it (a host pointer passed as A, a matrix smaller
- * than m, n, k and the leading dimensions say) is the launch's report, and the call returns
- * CUBLAS_STATUS_EXECUTION_FAILED. Scalars in device memory (CUBLAS_POINTER_MODE_DEVICE) are read
+ * than m, n, k and the leading dimensions say) is the launch's report; the call itself returns
+ * CUBLAS_STATUS_SUCCESS, as cuBLAS's asynchronous launch does on a GPU, and the program sees the
+ * fault at its next call that waits for the GPU (sim/run/cudart.c, pending_err); a launch refused
+ * outright (its configuration) returns CUBLAS_STATUS_EXECUTION_FAILED. Scalars in device memory (CUBLAS_POINTER_MODE_DEVICE) are read
  * when the call is made: the simulator runs a stream's work in order, at once.
  *
  * Not here: complex and integer types (GemmEx refuses them by name), level 3 beyond

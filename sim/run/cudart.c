@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <execinfo.h>
 #include <string.h>
 #include <pthread.h>
 #include <signal.h>
@@ -34,7 +35,15 @@
 #define SIMTLAB_CLOCK_KHZ 1755000LL /* cudaDeviceProp.clockRate, every preset; clock64()'s rate */
 static int inited, opt_detail, opt_lines;
 static const char *opt_json;
-static cudaError_t last_err, sticky_err;
+/* last_err: cudaGetLastError's; sticky_err: a kernel's fault once the program has seen it, which every
+ * call answers from then on (a GPU's context is lost); pending_err: a kernel's fault the program has
+ * not seen yet. CUDA shows a kernel's fault where the host waits for the GPU, not at its launch (the
+ * kernel has not run when <<<>>> returns): the next call that waits (ENTER_SYNC: cudaDeviceSynchronize,
+ * cudaStreamSynchronize, a synchronous cudaMemcpy, cudaFree, ...) makes it sticky, and
+ * cudaGetLastError right after the launch returns cudaSuccess, as it does on a GPU. The simulator
+ * runs the kernel inside <<<>>>, so without this a student's `cudaGetLastError()` after a launch
+ * caught what only the synchronizing call catches on a GPU. */
+static cudaError_t last_err, sticky_err, pending_err;
 static double clock_ms; /* the simulated GPU's clock: when its queued work ends (see simtlab_cudart.h) */
 static unsigned n_allocs;
 
@@ -191,19 +200,26 @@ static void host_sync(void)
     (void)simtlab_held_;                                                                          \
     __attribute__((cleanup(api_unlock))) int simtlab_lock_ = api_lock();                          \
     (void)simtlab_lock_
-/* Every API call starts here: the locks, the host clock, a sticky fault answers for all of them */
-#define ENTER()                                                                                   \
+/* Every API call starts here: the locks, the host clock, a sticky fault answers for all of them;
+ * a call that waits for the GPU (sync) first makes a pending fault sticky (pending_err) */
+#define ENTER_AS(sync)                                                                            \
     __attribute__((cleanup(kernel_unlock))) int simtlab_held_ = kernel_lock();                    \
     (void)simtlab_held_;                                                                          \
     __attribute__((cleanup(api_leave))) int simtlab_api_ = api_enter();                           \
     (void)simtlab_api_;                                                                           \
     do {                                                                                          \
         cudaError_t e_ = init();                                                                  \
+        if ((sync) && pending_err) {                                                              \
+            sticky_err = pending_err;                                                             \
+            pending_err = cudaSuccess;                                                            \
+        }                                                                                         \
         if (e_ == cudaSuccess && sticky_err)                                                      \
             e_ = sticky_err;                                                                      \
         if (e_)                                                                                   \
             return last_err = e_;                                                                 \
     } while (0)
+#define ENTER() ENTER_AS(0)
+#define ENTER_SYNC() ENTER_AS(1)
 
 /* why, past the error's name where the simulator's message starts with it (it is said once) */
 static const char *past_name(const char *why, const char *name)
@@ -212,10 +228,46 @@ static const char *past_name(const char *why, const char *name)
     return !strncmp(why, name, nl) && !strncmp(why + nl, ": ", 2) ? why + nl + 2 : why;
 }
 
+/* " at file:line" of the program's call into the runtime that is failing, from the stack: the
+ * first frame whose source is not simtlab's own (sim/: the runtime and the simulator, whose
+ * static libraries are linked into the program); "" where none has a line (no -g, a library). */
+static void call_site(char *out, size_t n)
+{
+    const char *run_dir = strstr(__FILE__, "/sim/run/"); /* __FILE__'s .../sim/: the simulator's sources */
+    const size_t sim_dir = run_dir ? (size_t)(run_dir - __FILE__) + 5 : 0;
+    void *bt[24];
+    const int depth = backtrace(bt, 24);
+    uintptr_t pcs[24];
+    sim_pc_source src[24];
+    out[0] = 0;
+    if (depth <= 1)
+        return;
+    for (int i = 1; i < depth; i++)
+        pcs[i - 1] = (uintptr_t)bt[i] - 1; /* the call, not the instruction after it */
+    if (sim_resolve_pcs(pcs, (size_t)(depth - 1), src))
+        return;
+    for (int i = 0; i < depth - 1; i++) {
+        if (!src[i].line || !src[i].file[0])
+            continue;
+        if (sim_dir && !strncmp(src[i].file, __FILE__, sim_dir)) /* simtlab's own code: its caller next */
+            continue;
+        if (strstr(src[i].file, "/include/c++/") || !strncmp(src[i].file, "/usr/", 5)) /* std::, libc */
+            return;
+        const char *base = strrchr(src[i].file, '/') ? strrchr(src[i].file, '/') + 1 : src[i].file;
+        snprintf(out, n, " at %s:%d", base, src[i].line);
+        return;
+    }
+}
+
 static cudaError_t fail(cudaError_t e, const char *fn, const char *why)
 {
     const char *name = cudaGetErrorName(e);
-    say("%s returned %s: %s", fn, name, past_name(why, name));
+    char at[320];
+    call_site(at, sizeof at);
+    why = past_name(why, name);
+    if (!strncmp(why, "sim_", 4) && strcspn(why, ": ") < 40 && why[strcspn(why, ": ")] == ':')
+        why += strcspn(why, ":") + 2; /* the simulator's own function's name: the CUDA call is named already */
+    say("%s%s returned %s: %s", fn, at, name, why);
     return last_err = e;
 }
 
@@ -514,7 +566,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
 }
 cudaError_t cudaDeviceSynchronize(void)
 {
-    ENTER();
+    ENTER_SYNC();
     host_sync();
     return cudaSuccess;
 }
@@ -523,7 +575,7 @@ cudaError_t cudaDeviceReset(void)
 {
     LOCKED();
     init();
-    sticky_err = last_err = cudaSuccess; /* as on a GPU: a new context */
+    sticky_err = pending_err = last_err = cudaSuccess; /* as on a GPU: a new context */
     return cudaSuccess;
 }
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache c)
@@ -647,7 +699,7 @@ cudaError_t simtlab_malloc_host(void **p, size_t n, unsigned flags, const char *
 static int free_in_kernel(const char *fn, void *p);
 cudaError_t cudaFreeHost(void *p)
 {
-    ENTER();
+    ENTER_SYNC();
     if (!p || free_in_kernel("cudaFreeHost", p))
         return cudaSuccess;
     struct pinned *k = pinned_of(p);
@@ -984,7 +1036,7 @@ static int free_in_kernel(const char *fn, void *p)
 
 cudaError_t cudaFree(void *p)
 {
-    ENTER();
+    ENTER_SYNC();
     if (!p || free_in_kernel("cudaFree", p))
         return cudaSuccess;
     if (pinned_of(p))
@@ -1004,7 +1056,7 @@ static void copy_time(size_t n) { gpu_work((double)n / 25e9 * 1e3); }
  * Async form only queues it */
 static cudaError_t memcpy_on(void *dst, const void *src, size_t n, cudaMemcpyKind k, int sync)
 {
-    ENTER();
+    ENTER_AS(sync);
     if (n == 0)
         return cudaSuccess;
     if (!dst || !src)
@@ -1041,7 +1093,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                          cudaMemcpyKind k)
 {
-    ENTER();
+    ENTER_SYNC();
     if (width > dpitch || width > spitch)
         return fail(cudaErrorInvalidValue, "cudaMemcpy2D", "width is larger than a pitch");
     for (size_t r = 0; r < height; r++) {
@@ -1179,7 +1231,7 @@ static int box_fits(cudaPitchedPtr p, cudaPos pos, cudaExtent e, const char *sid
 
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *c)
 {
-    ENTER();
+    ENTER_SYNC();
     if (!c)
         return fail(cudaErrorInvalidValue, "cudaMemcpy3D", "the parameters are NULL");
     if (c->srcArray || c->dstArray)
@@ -1390,7 +1442,7 @@ cudaError_t simtlab_occupancy(int *blocks, int block_size, size_t dyn_shared)
 cudaError_t simtlab_memcpy_symbol(void *symbol, size_t symbol_size, const void *buf, size_t n, size_t offset,
                                   int to_symbol)
 {
-    ENTER();
+    ENTER_SYNC();
     const char *fn = to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol";
     if (offset > symbol_size || n > symbol_size - offset) {
         char why[160];
@@ -1465,14 +1517,14 @@ cudaError_t cudaStreamDestroy(cudaStream_t s)
 cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
     (void)s;
-    ENTER();
+    ENTER_SYNC();
     host_sync();
     return cudaSuccess;
 }
 cudaError_t cudaStreamQuery(cudaStream_t s)
 {
     (void)s;
-    ENTER();
+    ENTER_SYNC();
     return cudaSuccess;
 }
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
@@ -1566,7 +1618,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t e)
 {
-    ENTER();
+    ENTER_SYNC();
     if (!e)
         return fail(cudaErrorInvalidResourceHandle, "cudaEventSynchronize", "the event is NULL");
     const double h = host_ms();
@@ -1576,12 +1628,12 @@ cudaError_t cudaEventSynchronize(cudaEvent_t e)
 }
 cudaError_t cudaEventQuery(cudaEvent_t e)
 {
-    ENTER();
+    ENTER_SYNC();
     return e ? cudaSuccess : fail(cudaErrorInvalidResourceHandle, "cudaEventQuery", "the event is NULL");
 }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
 {
-    ENTER();
+    ENTER_SYNC();
     if (!ms || !a || !b)
         return fail(!ms ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle, "cudaEventElapsedTime",
                     !ms ? "ms is NULL" : "an event is NULL");
@@ -1715,6 +1767,14 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
                 kernel, base, line);
         return cudaErrorNotSupported; /* the host's last error stays the outer launch's */
     }
+    if (pending_err) { /* an earlier kernel faulted: on a GPU its context is lost, and what is queued never runs */
+        static int said;
+        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            say("kernel %s (launched at %s:%d) does not run: an earlier kernel's fault (above) has ended the GPU "
+                "context, as on a GPU, where the program sees it at its next call that waits for the GPU (said once)",
+                kernel, base, line);
+        return cudaSuccess;
+    }
     simt_cfg cfg = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, NULL, 0};
     char heap_why[600];
     if (make_heap(heap_why, sizeof heap_why))
@@ -1732,9 +1792,11 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
             say("launch of %s at %s:%d failed with %s: %s", kernel, base, line, name, past_name(sim_last_error(), name));
         }
         else {
-            say("kernel %s (launched at %s:%d) failed; the program sees %s:\n%s", kernel, base, line,
-                cudaGetErrorName(e), sim_last_error());
-            sticky_err = e;
+            say("kernel %s (launched at %s:%d) failed; the program sees %s at its next call that waits for the "
+                "GPU (cudaDeviceSynchronize, cudaMemcpy, ...), and from every call after it:\n%s",
+                kernel, base, line, cudaGetErrorName(e), sim_last_error());
+            pending_err = e;
+            e = cudaSuccess; /* the launch itself succeeded */
         }
         last_err = e;
         sim_get_last_status();
@@ -1755,7 +1817,7 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
      * (sim/timemodel.c; docs/run.md says how close it comes) */
     const int ran = s != SIM_ERR_INVALID_CONFIGURATION && s != SIM_ERR_INVALID_VALUE; /* a grid of 0: no time */
     const double ms = ran ? sim_time_model(sim_get_device(), &cfg, &li->c, 0).seconds * 1e3 : 0;
-    if (!s || sticky_err)
+    if (!s || pending_err)
         gpu_work(ms);
     if (n_recs == cap_recs) {
         size_t cap = cap_recs ? cap_recs * 2 : 64;
@@ -1988,7 +2050,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
 }
 cudaError_t cudaMemcpyPeer(void *dst, int dst_dev, const void *src, int src_dev, size_t n)
 {
-    ENTER();
+    ENTER_SYNC();
     if (dst_dev != 0 || src_dev != 0)
         return fail(cudaErrorInvalidDevice, "cudaMemcpyPeer", "the simulator has one device, 0");
     return cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice);

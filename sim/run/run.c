@@ -225,6 +225,11 @@ static int parse(int argc, char **argv, opts *o)
         } else if (a[0] == '-')
             return run_error("unknown option '%s' (program arguments go after --; see simtlab run --help)", a);
         else {
+            struct stat st;
+            if (stat(a, &st) == 0 && S_ISDIR(st.st_mode)) /* before the name's test: `dir.cu/` too */
+                return run_error("'%s' is a directory: give the program's source files (simtlab run dir/main.cu "
+                                 "dir/kernels.cu)",
+                                 a);
             if (!has_suffix(a, ".cu") && !has_suffix(a, ".cpp") && !has_suffix(a, ".cc") && !has_suffix(a, ".cxx") &&
                 !has_suffix(a, ".c"))
                 return run_error("'%s' is not a .cu (or .cpp, .cc, .cxx, .c) file; program arguments go after --", a);
@@ -1091,6 +1096,8 @@ static void compile_argv(const opts *o, unit *u, int pass)
         argv[a++] = "-fno-tree-loop-distribute-patterns";
         argv[a++] = "-fno-thread-jumps"; /* one store site a source store: CMakeLists.txt, simtlab_kernels */
         argv[a++] = "-fno-ipa-icf"; /* two kernels of one body stay two: a report names the launched one's line */
+        argv[a++] = "-fno-optimize-sibling-calls"; /* an atomic or intrinsic a kernel ends with returns into it:
+                                                    * its pc is the kernel's line, not the caller's */
         argv[a++] = "-fstack-clash-protection";
         argv[a++] = "-DSIMTLAB_DEVICE_PASS"; /* kernels flattened (sim/run/include/cuda_runtime.h, __global__) */
 #ifdef SIMTLAB_RUN_NATIVE /* as the lessons' kernel units (CMakeLists.txt, SIMTLAB_KERNEL_ARCH_FLAGS) */

@@ -1,6 +1,8 @@
 // tests/run/fault.cu - a kernel that reads past the end of its array: the
-// simulator reports it (kernel, block, thread, line), the program's own
-// check sees cudaErrorIllegalAddress, as on a GPU, and stops.
+// simulator reports it (kernel, block, thread, line), and the program's own
+// checks see it where they would on a GPU: cudaGetLastError right after the
+// launch returns cudaSuccess (the kernel has not run there yet), and
+// cudaDeviceSynchronize returns cudaErrorIllegalAddress; the program stops.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -9,7 +11,7 @@
     do {                                                                                  \
         cudaError_t e_ = (x);                                                             \
         if (e_ != cudaSuccess) {                                                          \
-            printf("CHECK failed: %s (%s)\n", cudaGetErrorName(e_), cudaGetErrorString(e_)); \
+            printf("CHECK failed: %s: %s (%s)\n", #x, cudaGetErrorName(e_), cudaGetErrorString(e_)); \
             exit(1);                                                                      \
         }                                                                                 \
     } while (0)
@@ -29,6 +31,7 @@ int main()
     CHECK(cudaMalloc(&b, (n + 64) * sizeof(float)));
     off_by_one<<<n / 256 + 1, 256>>>(a, b, n);
     CHECK(cudaGetLastError());
+    printf("launch checked\n");
     CHECK(cudaDeviceSynchronize());
     printf("not reached\n");
     return 0;
