@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "simtlab_cudart.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -614,27 +615,88 @@ static int kernel_alloc_take(void *p)
 }
 
 /* ---- memory ----------------------------------------------------------------------- */
+/* The pointer argument of the allocation call about to be made, as the program wrote it
+ * (cuda_runtime.h's cudaMalloc macros: `&d_A`, `(void **)&d_A`), for its name in reports; taken
+ * (and cleared) by the allocation. */
+static _Thread_local const char *alloc_expr;
+void simtlab_alloc_name(const char *expr) { alloc_expr = expr; }
+
+/* The variable an allocation call's pointer argument names (`(void **)&d_A` -> d_A, `&buf[i]`,
+ * `&this->p`), into out; "" when it is anything else (a function's result, arithmetic). */
+static void alloc_var(const char *expr, char *out, size_t n)
+{
+    out[0] = 0;
+    if (!expr)
+        return;
+    const char *a = expr;
+    for (;;) { /* casts, '&', and parentheses around it */
+        while (*a == ' ' || *a == '\t')
+            a++;
+        if (*a == '&' || *a == '*') {
+            a++;
+        } else if (!strncmp(a, "reinterpret_cast<", 17) || !strncmp(a, "static_cast<", 12)) {
+            const char *p = strchr(a, '(');
+            if (!p)
+                return;
+            a = p + 1;
+        } else if (*a == '(') { /* a cast `(void **)` or a parenthesis */
+            const char *c = strchr(a, ')');
+            const char *inner = a + 1;
+            while (*inner == ' ')
+                inner++;
+            if (c && (!strncmp(inner, "void", 4) || !strncmp(inner, "char", 4) || strchr(a, '*') < c))
+                a = c + 1; /* a cast to a pointer type */
+            else
+                a = inner;
+        } else {
+            break;
+        }
+    }
+    size_t len = 0, depth = 0;
+    while (a[len] && (isalnum((unsigned char)a[len]) || a[len] == '_' || a[len] == '.' || a[len] == '[' ||
+                      a[len] == ']' || (a[len] == '-' && a[len + 1] == '>') || (a[len] == '>' && len && a[len - 1] == '-') ||
+                      (depth && a[len] != ')'))) {
+        depth += (a[len] == '[') - (a[len] == ']');
+        len++;
+    }
+    const char *rest = a + len; /* what follows may be closing parentheses only */
+    while (*rest == ')' || *rest == ' ')
+        rest++;
+    if (!len || *rest || !(isalpha((unsigned char)*a) || *a == '_'))
+        return;
+    snprintf(out, n, "%.*s", (int)(len < n - 1 ? len : n - 1), a);
+}
+
 cudaError_t simtlab_malloc(void **p, size_t n, const char *what, const char *file, int line)
 {
+    char var[24]; /* the pointer's variable, cut to keep the rest of the 51 characters */
+    alloc_var(alloc_expr, var, sizeof var);
+    alloc_expr = NULL;
     ENTER();
     if (!what)
         what = "cudaMalloc";
     if (!p)
         return fail(cudaErrorInvalidValue, what, "the pointer to fill is NULL");
-    char nm[160]; /* the name reports give the allocation: where it was made (sim_alloc keeps 51 characters) */
+    char nm[320]; /* the name reports give the allocation: its variable and where it was made (sim_alloc keeps
+                   * 51 characters) */
     const size_t keep = 51;
+    char who[96];
+    if (var[0])
+        snprintf(who, sizeof who, "%s, %s", var, what);
+    else
+        snprintf(who, sizeof who, "%s", what);
     const char *base = file && strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     if (base) { /* a long file name is cut, with a ~, so that the line stays */
         char ln[16];
         snprintf(ln, sizeof ln, ":%d", line);
-        const size_t fixed = strlen(what) + strlen(" at ") + strlen(ln);
+        const size_t fixed = strlen(who) + strlen(" at ") + strlen(ln);
         const size_t room = fixed + 2 < keep ? keep - fixed : 2;
         if (strlen(base) > room)
-            snprintf(nm, sizeof nm, "%s at %.*s~%s", what, (int)(room - 1), base, ln);
+            snprintf(nm, sizeof nm, "%s at %.*s~%s", who, (int)(room - 1), base, ln);
         else
-            snprintf(nm, sizeof nm, "%s at %s%s", what, base, ln);
+            snprintf(nm, sizeof nm, "%s at %s%s", who, base, ln);
     } else
-        snprintf(nm, sizeof nm, "%s #%u", what, n_allocs + 1);
+        snprintf(nm, sizeof nm, "%s #%u", who, n_allocs + 1);
     n_allocs++;
     if (n == 0) { /* CUDA: success, a NULL pointer */
         *p = NULL;
@@ -1951,7 +2013,8 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p)
     a->devicePointer = (void *)p;
     if (pinned_of(p))
         a->type = cudaMemoryTypeHost, a->hostPointer = (void *)p;
-    else if (info.name && !strncmp(info.name, "cudaMallocManaged", 17))
+    else if (info.name && (!strncmp(info.name, "cudaMallocManaged ", 18) || /* simtlab_malloc's name: */
+                           strstr(info.name, ", cudaMallocManaged ")))      /* "[var, ]what at file:line" */
         a->type = cudaMemoryTypeManaged, a->hostPointer = (void *)p;
     else
         a->type = cudaMemoryTypeDevice;

@@ -545,10 +545,14 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 /* what: "cudaMalloc" (NULL) or "cudaMallocManaged"; file, line: the call (the allocation's name in reports) */
 cudaError_t simtlab_malloc(void **p, size_t n, const char *what, const char *file, int line);
 cudaError_t simtlab_malloc_managed(void **p, size_t n, const char *file, int line);
+/* The next allocation's pointer argument as written (`&d_A`), for its name in reports (the
+ * cudaMalloc macros here and in cuda_runtime.h pass it) */
+void simtlab_alloc_name(const char *expr);
 /* cudaMalloc and cudaMallocManaged from C (C++ uses cuda_runtime.h's templates) */
 #ifndef __cplusplus
-#define cudaMalloc(p, n) simtlab_malloc((void **)(p), (n), "cudaMalloc", __FILE__, __LINE__)
-#define cudaMallocManaged(p, n, ...) simtlab_malloc_managed((void **)(p), (n), __FILE__, __LINE__)
+#define cudaMalloc(p, n) (simtlab_alloc_name(#p), simtlab_malloc((void **)(p), (n), "cudaMalloc", __FILE__, __LINE__))
+#define cudaMallocManaged(p, n, ...) \
+    (simtlab_alloc_name(#p), simtlab_malloc_managed((void **)(p), (n), __FILE__, __LINE__))
 #endif
 /* what: "cudaMallocHost" or "cudaHostAlloc"; pinned memory is in the simulator's arena: kernels may
  * use it (cudaHostGetDevicePointer gives the same pointer), copies treat it as host memory */
