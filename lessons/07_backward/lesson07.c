@@ -347,8 +347,15 @@ int bwd_run(backend *be, const bwd_params *a, const bwd_inputs *in, bwd_result o
             be_kernel *kr = &be->kernels[i];
             /* the FLOPs go where they are spent (the time model needs them there):
              * standard's four products a quarter each, flash's main kernel (and v2's dQ pass its 2 of 7 products) */
-            if (ver == BWD_VER_STD)
-                kr->flops = strcmp(kr->name, "attn_bwd_std_mm") ? 0 : flops / 4;
+            if (ver == BWD_VER_STD && !strcmp(kr->name, "attn_bwd_std_mm")) {
+                kr->flops = flops / 4;
+                /* the four products apart in the tables: launched in launch_version's order */
+                static const char *const product[] = {"dV", "dP", "", "dQ", "dK"};
+                const int k = i - r->first_kernel;
+                if (k < 5 && product[k][0])
+                    snprintf(kr->name, sizeof kr->name, "attn_bwd_std_mm %s", product[k]);
+            } else if (ver == BWD_VER_STD)
+                kr->flops = 0;
             else if (ver == BWD_VER_V1)
                 kr->flops = i == be->n_kernels - 1 ? flops : 0;
             else
