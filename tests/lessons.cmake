@@ -48,6 +48,9 @@ lesson_smoke(lesson_2_no_guard RC 1 ARGS "2 --no-guard --n 1000 --block 256"
 lesson_smoke(lesson_2_bad_flag RC 2 ARGS "2 --bogus" MATCH "--bogus")
 lesson_smoke(lesson_4_bad_n RC 2 ARGS "4 --n 0" MATCH "--n 0")
 lesson_smoke(lesson_4_bad_d RC 2 ARGS "4 --d abc" MATCH "abc")
+# an SRAM too small for flash v2's tiles: the message says it is v2's limit, and the other two run with it
+lesson_smoke(lesson_4_sram_v2 RC 2 ARGS "4 --n 64 --sram 1k" MATCH "flash v2's K_j and V_j tiles" "--version standard,v1 to leave v2 out")
+lesson_smoke(lesson_4_sram_v1 RC 0 ARGS "4 --n 64 --sram 1k --version standard,v1" MATCH "\nPASS\n$")
 lesson_smoke(lesson_4_d48_v2 RC 2 ARGS "4 --d 48 --version v2" MATCH "16, 32, 64 and 128" "48")
 # --version takes a comma list, as lesson 7's (the two versions run, v1 does not)
 lesson_smoke(lesson_4_two_versions RC 0 ARGS "4 --n 64 --heads 1 --d 16 --version standard,v2" ORDERED

@@ -177,8 +177,8 @@ int attn_params_check(attn_params *a, char *err, size_t n)
         }
         if (r == -2) {
             snprintf(err, n,
-                     "--sram %lld bytes holds fewer than 8 keys of K_j and V_j at d = %d (2 * 8 * %d * 4 = %d bytes "
-                     "needed); use --sram %dk or more",
+                     "--sram %lld bytes holds fewer than 8 keys of flash v2's K_j and V_j tiles at d = %d (2 * 8 * "
+                     "%d * 4 = %d bytes needed); use --sram %dk or more, or --version standard,v1 to leave v2 out",
                      a->sram, a->d, a->d, 64 * a->d, (64 * a->d + 1023) / 1024);
             return -1;
         }
