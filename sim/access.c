@@ -1410,7 +1410,8 @@ static int cp_issuer(const sim_worker *w, uintptr_t x)
 
 static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uintptr_t x, int wr, unsigned other)
 {
-    char who[48];
+    char who[48], at[300];
+    sim_describe_shared(at, sizeof at, w, x);
     const int how = w->race_how;
     w->race_how = 0;
     if (other == SIM_ASYNC) {
@@ -1423,12 +1424,12 @@ static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uint
         else
             snprintf(who, sizeof who, "a thread");
         snprintf(out, n,
-                 "shared-memory race on the word at 0x%llx: %s of this thread while the asynchronous copy "
+                 "shared-memory race on the word at %s: %s of this thread while the asynchronous copy "
                  "(cp.async: memcpy_async, __pipeline_memcpy_async, inline PTX, copy_async_float4) that %s issued to it is in "
                  "flight, no wait having completed it. On a GPU the copy lands some time before its wait returns, "
                  "so this %s races with it: wait first (__pipeline_wait_prior, pipeline.consumer_wait() after "
                  "producer_commit(), cg::wait, cp.async.wait_group, copy_async_wait_all)%s",
-                 (unsigned long long)x, wr ? "a write" : "a read", who, wr ? "write" : "read",
+                 at, wr ? "a write" : "a read", who, wr ? "write" : "read",
                  it == w->cur ? "" : ", then __syncthreads() so that the other threads see what it wrote");
         return;
     }
@@ -1438,33 +1439,33 @@ static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uint
         snprintf(who, sizeof who, "thread %u", other);
     if (how) /* an atomic (or a volatile write) on one side: a barrier is the fix, in a warp too */
         snprintf(out, n,
-                 "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and %s by %s with no "
+                 "shared-memory race (%s hazard) on the word at %s: %s of this thread and %s by %s with no "
                  "__syncthreads() between them. Atomics are ordered among themselves, not with other threads' plain "
                  "accesses to the same word (the zeroing before them, the read after them): on a GPU either may "
                  "come first; put __syncthreads() between the plain accesses and the atomics",
-                 kind, (unsigned long long)x, how == 2 ? "an atomic (or volatile write)" : wr ? "a write" : "a read",
+                 kind, at, how == 2 ? "an atomic (or volatile write)" : wr ? "a write" : "a read",
                  how == 1 ? "an atomic (or volatile write)" : "an access", who);
     else if (other != SIM_MULTI && other / 32 == w->cur->warp) /* two lanes of one warp (dxtc's `s[i] += s[i ^ 8]`) */
         snprintf(out, n,
-                 "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and an access by %s, a "
+                 "shared-memory race (%s hazard) on the word at %s: %s of this thread and an access by %s, a "
                  "lane of its warp, with no __syncthreads() or __syncwarp() between them. A GPU makes one "
                  "instruction's loads for the whole warp before its stores, which such code relies on, but CUDA "
                  "promises no order between lanes since Volta, and the simulator runs lanes one after another "
                  "(counting mode computes another result): read into a register, __syncwarp() (or "
                  "tile.sync()), then write",
-                 kind, (unsigned long long)x, wr ? "a write" : "a read", who);
+                 kind, at, wr ? "a write" : "a read", who);
     else
         snprintf(out, n,
-                 "shared-memory race (%s hazard) on the word at 0x%llx: %s of this thread and an access by %s "
+                 "shared-memory race (%s hazard) on the word at %s: %s of this thread and an access by %s "
                  "with no __syncthreads() between them",
-                 kind, (unsigned long long)x, wr ? "a write" : "a read", who);
+                 kind, at, wr ? "a write" : "a read", who);
 }
 
 /* A race found: the report, and the block ends. */
 static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w, const char *kind, uintptr_t x, int wr,
                                                                  unsigned other, uintptr_t pc)
 {
-    char text[700];
+    char text[1024];
     race_text(w, text, sizeof text, kind, x, wr, other);
     sim_fail(w, SIM_ERR_SHARED_RACE, pc, "%s", text);
     sim_block_abort(w);
@@ -1552,7 +1553,7 @@ void sim_waw_settle(sim_worker *w, int in_fiber)
             w->cur = cur;
             continue;
         }
-        char text[700];
+        char text[1024];
         race_text(w, text, sizeof text, "write-after-write", p->x, 1, p->other);
         sim_fail(w, SIM_ERR_SHARED_RACE, p->pc, "%s", text);
         w->cur = cur;

@@ -589,5 +589,8 @@ void sim_warp_flush(sim_worker *w, sim_warp *wp);
 void sim_log_arm(sim_worker *w, unsigned warp); /* the log's cursors at a block's start (sim/access.c) */
 void sim_log_barrier(sim_worker *w, sim_warp *wp); /* a lane of wp reached the barrier (sim/access.c) */
 void sim_describe_address(char *out, size_t n, uintptr_t a, unsigned size);
+/* A shared-memory address for a report: its __shared__ array and byte there (the executable's TLS
+ * symbols), or extern __shared__'s byte, else the address alone (sim/shared_names.c) */
+void sim_describe_shared(char *out, size_t n, const sim_worker *w, uintptr_t x);
 
 #endif /* SIMTLAB_INTERNAL_H */
