@@ -1404,9 +1404,11 @@ static int cp_issuer(const sim_worker *w, uintptr_t x)
 }
 
 /* A race's text: which hazard, where, and between whom. */
-/* A volatile write's or an atomic's mark in a shadow word's w_bytes (vol_race_check), which the
- * plain checks' byte masks (0xf) never test */
+/* A volatile write's or an atomic's mark in a shadow word's w_bytes (vol_race_check), and a plain
+ * write's (shadow_wrote: the writer's plain write stays seen once its own atomic follows it), which
+ * the plain checks' byte masks (0xf) never test */
 #define SIM_VOL_W 0x10u
+#define SIM_PLAIN_W 0x20u
 
 static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uintptr_t x, int wr, unsigned other)
 {
@@ -1571,7 +1573,7 @@ void sim_waw_settle(sim_worker *w, int in_fiber)
 static inline __attribute__((always_inline)) void shadow_wrote(sim_shadow *s, uint32_t ep, uint16_t me, uint16_t wep,
                                                                uint8_t bytes)
 {
-    s->w_bytes = s->w_epoch == ep && s->w_tid == me ? (uint8_t)(s->w_bytes | bytes) : bytes;
+    s->w_bytes = (uint8_t)((s->w_epoch == ep && s->w_tid == me ? s->w_bytes | bytes : bytes) | SIM_PLAIN_W);
     s->w_epoch = ep;
     s->w_tid = me;
     s->w_wep = wep;
@@ -1730,18 +1732,30 @@ static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a,
     for (uintptr_t x = a & ~(uintptr_t)3; x < a + size; x += 4) {
         const uint8_t bytes = size < 4 ? (uint8_t)(((1u << size) - 1) << (a & 3)) : 0xf;
         sim_shadow *s = shadow_of(w, x);
-        if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !(s->w_bytes & SIM_VOL_W) &&
-            !synced(w, s->w_tid, s->w_wep, t)) {
+        if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) &&
+            (!(s->w_bytes & SIM_VOL_W) || (s->w_bytes & SIM_PLAIN_W)) && !synced(w, s->w_tid, s->w_wep, t)) {
             w->race_how = wr ? 2 : 0; /* this access is the atomic or the volatile write */
             if (wr && s->w_tid != SIM_ASYNC)
                 waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_bytes, s->w_tid, pc, 0);
             else
                 race_found(w, 0, "read-after-write", x, wr, s->w_tid, pc);
         }
+        if (wr && w->async == SIM_SPACE_SKIP && s->r_epoch == ep && (s->r_bytes & bytes) && s->r_tid != me &&
+            s->r_tid != SIM_NOBODY && s->r_tid != SIM_SPLIT &&
+            (s->r_tid == SIM_MULTI || !synced(w, s->r_tid, s->r_wep, t))) { /* an atomic after another's read */
+            w->race_how = 2;
+            race_found(w, 0, "write-after-read", x, 1, s->r_tid, pc);
+        }
         if (wr) {
-            s->w_bytes = (uint8_t)((s->w_epoch == ep && s->w_tid == me ? s->w_bytes & 0xf : 0) | bytes | SIM_VOL_W);
+            /* another thread's atomic or volatile write in this epoch, not ordered with this one: the word
+             * has several such writers, and a plain access of any of them races with the others' */
+            const int several = s->w_epoch == ep && (s->w_bytes & SIM_VOL_W) && s->w_tid != me &&
+                                (s->w_tid == SIM_MULTI || !synced(w, s->w_tid, s->w_wep, t));
+            s->w_bytes = (uint8_t)((s->w_epoch == ep && (s->w_tid == me || several) ? s->w_bytes & (0xf | SIM_PLAIN_W)
+                                                                                     : 0) |
+                                   bytes | SIM_VOL_W);
             s->w_epoch = ep;
-            s->w_tid = me;
+            s->w_tid = several ? SIM_MULTI : me;
             s->w_wep = wep;
         } else {
             shadow_read(w, s, x, ep, me, wep, bytes, t);

@@ -5,6 +5,7 @@
 //                        counted into (a GPU loses counts): in --detail a race at the zeroing
 //   atomic_race final    no barrier before the read-back: a race at the read
 //   atomic_race tail     an atomic past the bins' end, the kernel's last statement: reported at its line
+//   atomic_race counterN a shared counter's atomics against plain accesses, N = 1-4 (below): a race each
 #include <cstdio>
 #include <cstring>
 #define BINS 64
@@ -21,6 +22,34 @@ __global__ void hist(const unsigned char *data, int n, unsigned *bins, int mode)
     if (threadIdx.x < BINS)
         atomicAdd(&bins[threadIdx.x], local[threadIdx.x]); /* MARK:read */
 }
+// a shared counter and its atomics (helper-80's cases: each a race on a GPU, none reported before):
+//   1 thread 0 reads the counter while the others add to it (an atomic after another's read)
+//   2 the zeroing thread adds too, with no barrier after its zeroing
+//   3 thread 64 overwrites the counter between the others' atomics
+//   4 thread 0 reads the counter right after its own atomic, while the others add
+__global__ void counter(int *out, int mode) {
+    __shared__ int cnt;
+    if (threadIdx.x == 0)
+        cnt = 0;
+    if (mode != 2)
+        __syncthreads();
+    if (mode == 1) {
+        if (threadIdx.x == 0)
+            out[blockIdx.x] = cnt;
+        else
+            atomicAdd(&cnt, 1); /* MARK:c1 */
+    } else {
+        atomicAdd(&cnt, 1); /* MARK:c2 */
+        if (mode == 3 && threadIdx.x == 64)
+            cnt = 1000; /* MARK:c3 */
+        if (mode == 4 && threadIdx.x == 0)
+            out[blockIdx.x] = cnt;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && mode != 1 && mode != 4)
+        out[blockIdx.x] = cnt;
+}
+
 // an atomic past the array's end as a kernel's last statement (g++ would make it a jump, not a
 // call, and the report named the simulator's own code): the report names its line
 __global__ void tail_oob(unsigned *bins) {
@@ -38,6 +67,13 @@ int main(int argc, char **argv) {
     cudaMalloc(&bins, sizeof out);
     cudaMemcpy(d, h, n, cudaMemcpyHostToDevice);
     cudaMemset(bins, 0, sizeof out);
+    if (argc > 1 && !strncmp(argv[1], "counter", 7)) {
+        int *o;
+        cudaMalloc(&o, 2 * sizeof(int));
+        counter<<<2, 128>>>(o, argv[1][7] - '0');
+        printf("atomic_race %s: %s\n", argv[1], cudaGetErrorName(cudaDeviceSynchronize()));
+        return 2;
+    }
     if (argc > 1 && !strcmp(argv[1], "tail")) {
         tail_oob<<<1, BINS>>>(bins);
         printf("atomic_race tail: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
