@@ -700,6 +700,33 @@ Test(rewrite, crlf_continuations_and_macro_invocations)
     free(r.text);
 }
 
+/* allocation calls get their pointer argument's text for the allocation's name in reports
+ * (rewrite_atomics.c name_allocations): calls only, `::` ones too; not a member's, another scope's
+ * or a declaration */
+Test(rewrite, allocation_names)
+{
+    const char *src = "struct Pool { cudaError_t cudaMalloc(void **p, size_t n); };\n"
+                      "cudaError_t Pool::cudaMalloc(void **p, size_t n) { return ::cudaMalloc(p, n); }\n"
+                      "int main() {\n"
+                      "  float *d_A; Pool q; void *v;\n"
+                      "  cudaMalloc(&d_A, 64); ::cudaMallocManaged((void **)&v,\n      64);\n"
+                      "  q.cudaMalloc(&v, 8); CHECK(cudaMalloc<float>(&d_A, 4));\n"
+                      "  return cudaMallocPitch(&v, &pitch, 4, 4) != 0;\n"
+                      "}\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "struct Pool { cudaError_t cudaMalloc(void **p, size_t n); };"), "%s", r.text);
+    cr_assert(strstr(r.text, "(void **p, size_t n) { return (simtlab_alloc_name(\"p\"), ::cudaMalloc(p, n)); }"), "%s",
+              r.text);
+    cr_assert(strstr(r.text, "(simtlab_alloc_name(\"&d_A\"), cudaMalloc(&d_A, 64));"), "%s", r.text);
+    cr_assert(strstr(r.text, "(simtlab_alloc_name(\"(void **)&v\"), ::cudaMallocManaged((void **)&v,\n      64));"),
+              "%s", r.text);
+    cr_assert(strstr(r.text, "q.cudaMalloc(&v, 8); CHECK(cudaMalloc<float>(&d_A, 4));"), "%s", r.text);
+    cr_assert(strstr(r.text, "return (simtlab_alloc_name(\"&v\"), cudaMallocPitch(&v, &pitch, 4, 4)) != 0;"), "%s",
+              r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
 /* inline PTX of the cp.async family becomes simtlab_ptx_asm (sim/run/ptx.c): in a kernel and in a
  * macro over continuation lines, comments dropped, the lines kept; other PTX (and an asm with
  * outputs) stays, and in device code is reported */

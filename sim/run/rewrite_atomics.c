@@ -461,6 +461,7 @@ static int all_ones(const char *s, size_t b, size_t e)
 typedef struct {
     size_t at;
     const char *text;
+    int owned; /* text is malloc'd (an allocation's name), freed with the list */
 } insert;
 
 typedef struct {
@@ -477,7 +478,124 @@ static int add_insert(inserts *x, size_t at, const char *text)
             return -1;
         x->v = v, x->cap = cap;
     }
-    x->v[x->n++] = (insert){at, text};
+    x->v[x->n++] = (insert){at, text, 0};
+    return 0;
+}
+
+static void free_inserts(inserts *x)
+{
+    for (size_t i = 0; i < x->n; i++)
+        if (x->v[i].owned)
+            free((char *)x->v[i].text);
+    free(x->v);
+}
+
+/* ---- allocation names ----
+ * `cudaMalloc(&d_A, n)` -> `(simtlab_alloc_name("&d_A"), cudaMalloc(&d_A, n))`: the runtime names
+ * the allocation in reports by the pointer's variable (sim/run/cudart.c, alloc_var). A call only:
+ * not a member's (`.`/`->`), another scope's (`Pool::cudaMalloc`), a declaration (a type name
+ * before it) or a template's explicit instance; `::cudaMalloc(...)` is a call. In every function
+ * of the file; the first argument's text, white space folded, quotes and backslashes left out. */
+static const char *const alloc_fns[] = {"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync",
+                                        "cudaMallocFromPoolAsync", "cudaMallocPitch"};
+
+/* A word after which an expression starts (`return cudaMalloc(...)`), not a declaration's type */
+static int keyword_before(const char *w, size_t len)
+{
+    return is(w, len, "return") || is(w, len, "throw") || is(w, len, "co_return") || is(w, len, "else") ||
+           is(w, len, "do") || is(w, len, "case");
+}
+
+static int name_allocations(const char *s, size_t n, inserts *x)
+{
+    size_t b, e = 0, pb = n, pe = n, ppb = n, ppe = n;
+    for (; (e = next_tok(s, e, n, &b)), b < n; ppb = pb, ppe = pe, pb = b, pe = e) {
+        int name = 0;
+        for (size_t k = 0; k < sizeof alloc_fns / sizeof alloc_fns[0]; k++)
+            name |= is(s + b, e - b, alloc_fns[k]);
+        if (!name)
+            continue;
+        size_t lp, lpe = next_tok(s, e, n, &lp);
+        if (!(lp < n && lpe == lp + 1 && s[lp] == '('))
+            continue;
+        size_t at = b;
+        if (pb < n && is(s + pb, pe - pb, "::")) {
+            if (ppb < n && ((idc((unsigned char)s[ppb]) && !keyword_before(s + ppb, ppe - ppb)) ||
+                            (ppe == ppb + 1 && s[ppb] == '>')))
+                continue; /* another scope's */
+            at = pb;
+        } else if (pb < n && ((pe == pb + 1 && (s[pb] == '.' || s[pb] == '>' || s[pb] == '~')) ||
+                              is(s + pb, pe - pb, "->") ||
+                              (idc((unsigned char)s[pb]) && !keyword_before(s + pb, pe - pb)))) {
+            continue; /* a member, a declaration (`cudaError_t cudaMalloc(`), a destructor-like name */
+        }
+        const size_t rp = group_end(s, lp, n);
+        if (rp >= n)
+            continue;
+        size_t a_end = rp - 1, tb, te = lpe;
+        int depth = 0;
+        while ((te = next_tok(s, te, rp - 1, &tb)), tb < rp - 1) {
+            const char c = s[tb];
+            if (te == tb + 1 && (c == '(' || c == '[' || c == '{'))
+                depth++;
+            else if (te == tb + 1 && (c == ')' || c == ']' || c == '}'))
+                depth--;
+            else if (te == tb + 1 && c == ',' && depth == 0) {
+                a_end = tb;
+                break;
+            }
+        }
+        static const char open[] = "(simtlab_alloc_name(\"";
+        char *t = malloc(sizeof open + (a_end - lpe) + 8);
+        if (!t)
+            return -1;
+        size_t k = 0;
+        memcpy(t, open, sizeof open - 1);
+        k = sizeof open - 1;
+        int space = 0;
+        for (size_t i = lpe; i < a_end; i++) {
+            const char c = s[i];
+            if (isspace((unsigned char)c) || c == '\\') {
+                space = k > sizeof open - 1;
+                continue;
+            }
+            if (c == '"')
+                continue;
+            if (space)
+                t[k++] = ' ';
+            space = 0;
+            t[k++] = c;
+        }
+        memcpy(t + k, "\"), ", 4);
+        t[k + 4] = 0;
+        if (add_insert(x, at, t)) {
+            free(t);
+            return -1;
+        }
+        x->v[x->n - 1].owned = 1;
+        if (add_insert(x, rp, ")"))
+            return -1;
+        e = rp; /* past the call: its inserts stay in the text's order */
+        b = rp - 1;
+    }
+    return 0;
+}
+
+/* The kernels' marks, x->v[0, a), and the allocations' names, x->v[a, n), each in the text's order:
+ * merged into one list in that order. 0, or -1 out of memory. */
+static int merge_inserts(inserts *x, size_t a)
+{
+    if (a == 0 || a == x->n)
+        return 0;
+    insert *v = malloc(x->n * sizeof *v);
+    if (!v)
+        return -1;
+    size_t i = 0, j = a, k = 0;
+    while (i < a || j < x->n)
+        v[k++] = j >= x->n || (i < a && x->v[i].at <= x->v[j].at) ? x->v[i++] : x->v[j++];
+    free(x->v);
+    x->v = v;
+    x->cap = x->n;
     return 0;
 }
 
@@ -625,19 +743,24 @@ char *rewrite_uniform_atomics(const char *s, size_t n, size_t *out_n, int *marks
         if (tmpl_to < n && stmt_end <= tmpl_to) /* `template <...>` right before it */
             list_names(s, tmpl_from, tmpl_to, &ok);
         if (mark_body(s, ob + 1, be - 1, &ok, &file_arrays, &x)) {
-            free(x.v);
+            free_inserts(&x);
             return NULL;
         }
         e = be;
         stmt_end = be;
         tmpl_to = n;
     }
+    const size_t atomic_inserts = x.n;
+    if (name_allocations(s, n, &x) || merge_inserts(&x, atomic_inserts)) {
+        free_inserts(&x);
+        return NULL;
+    }
     size_t extra = 0;
     for (size_t i = 0; i < x.n; i++)
         extra += strlen(x.v[i].text);
     char *out = malloc(n + extra + 1);
     if (!out) {
-        free(x.v);
+        free_inserts(&x);
         return NULL;
     }
     size_t o = 0, from = 0;
@@ -653,7 +776,7 @@ char *rewrite_uniform_atomics(const char *s, size_t n, size_t *out_n, int *marks
     o += n - from;
     out[o] = 0;
     *out_n = o;
-    *marks = (int)(x.n / 2);
-    free(x.v);
+    *marks = (int)(atomic_inserts / 2);
+    free_inserts(&x);
     return out;
 }

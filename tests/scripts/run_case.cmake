@@ -1656,6 +1656,11 @@ elseif(CASE STREQUAL "usage")
   file(WRITE ${WORK}/three.cu "__global__ void k(const float *a, float *c) { c[threadIdx.x] = a[threadIdx.x + 1]; }\nint main() {\n    float *d_A, *d_B, *d_C; cudaMalloc(&d_A, 1024); cudaMalloc((void **)&d_B, 1024); cudaMalloc(reinterpret_cast<void **>(&d_C), 1024);\n    k<<<1, 256>>>(d_B, d_C);\n    return cudaDeviceSynchronize() != cudaErrorIllegalAddress;\n}\n")
   run(0 ${WORK}/three.cu)
   expect_text("${err}" "past the end of allocation 'd_B, cudaMalloc at three.cu:3'" "the allocation by its variable")
+  # `::cudaMalloc(...)` is named too; a member or another scope's function named cudaMalloc* is the
+  # program's own, left alone (helper-80: the macros of cddd29b broke both)
+  file(WRITE ${WORK}/scoped.cu "struct Pool { cudaError_t cudaMalloc(void **p, size_t n) { return ::cudaMalloc(p, n); } };\nstruct A { static cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s); };\ncudaError_t A::cudaMallocAsync(void **p, size_t n, cudaStream_t s) { (void)s; return ::cudaMalloc(p, n); }\n__global__ void k(int *a) { a[threadIdx.x + 16] = 1; }\nint main() {\n    int *a; void *c, *d; Pool q; ::cudaMalloc(&a, 64); q.cudaMalloc(&c, 64); A::cudaMallocAsync(&d, 64, 0);\n    k<<<1, 32>>>(a);\n    return cudaDeviceSynchronize() != cudaErrorIllegalAddress;\n}\n")
+  run(0 ${WORK}/scoped.cu)
+  expect_text("${err}" "past the end of allocation 'a, cudaMalloc at scoped.cu:6'" "::cudaMalloc named")
   # a runtime call's error names the program's line, and CUDA's call, not the simulator's function
   file(WRITE ${WORK}/copy_over.cu "#include <cuda_runtime.h>\nint main() {\n    float *d, h[2000] = {0}; cudaMalloc(&d, 4000);\n    return cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice) == cudaErrorInvalidValue ? 0 : 1;\n}\n")
   run(0 ${WORK}/copy_over.cu)

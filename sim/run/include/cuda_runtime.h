@@ -1065,14 +1065,5 @@ static inline cudaError_t(cudaLaunchKernel)(const _SimT *k, dim3 g, dim3 b, void
     [=](auto &&...simtlab_a_) -> void { __VA_ARGS__(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...); }
 #endif
 
-/* Reports name an allocation by the pointer the program's call fills, `cudaMalloc(&d_A, n)`: 'd_A,
- * cudaMalloc at m.cu:38' (the argument's text, as cudaLaunchKernel's above; the call inside is the
- * function, since a macro does not expand its own name again). Last in this header, so that the
- * shim's own code above calls the functions. */
-#define cudaMalloc(p, ...) (simtlab_alloc_name(#p), cudaMalloc(p, __VA_ARGS__))
-#define cudaMallocManaged(p, ...) (simtlab_alloc_name(#p), cudaMallocManaged(p, __VA_ARGS__))
-#define cudaMallocAsync(p, ...) (simtlab_alloc_name(#p), cudaMallocAsync(p, __VA_ARGS__))
-#define cudaMallocFromPoolAsync(p, ...) (simtlab_alloc_name(#p), cudaMallocFromPoolAsync(p, __VA_ARGS__))
-#define cudaMallocPitch(p, ...) (simtlab_alloc_name(#p), cudaMallocPitch(p, __VA_ARGS__))
 
 #endif /* SIMTLAB_CUDA_RUNTIME_H */

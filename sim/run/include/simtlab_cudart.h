@@ -545,8 +545,9 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 /* what: "cudaMalloc" (NULL) or "cudaMallocManaged"; file, line: the call (the allocation's name in reports) */
 cudaError_t simtlab_malloc(void **p, size_t n, const char *what, const char *file, int line);
 cudaError_t simtlab_malloc_managed(void **p, size_t n, const char *file, int line);
-/* The next allocation's pointer argument as written (`&d_A`), for its name in reports (the
- * cudaMalloc macros here and in cuda_runtime.h pass it) */
+/* The next allocation's pointer argument as written (`&d_A`), for its name in reports: the C
+ * macros below pass it, and in C++ the rewriter puts the call before each cudaMalloc-like call
+ * (sim/run/rewrite_atomics.c, name_allocations) */
 void simtlab_alloc_name(const char *expr);
 /* cudaMalloc and cudaMallocManaged from C (C++ uses cuda_runtime.h's templates) */
 #ifndef __cplusplus
