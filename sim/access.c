@@ -325,6 +325,7 @@ void sim_access_at(uintptr_t a, unsigned size, int wr, uintptr_t pc, const char 
     w->at_thread = w->cur;
     w->at_file = file;
     w->at_line = line;
+    w->at_pc = pc;
     access_inline(a, size, wr, pc, 0);
     w = sim_tls_worker; /* the same worker (a thread resumes on its own), read again after the calls */
     w->at_thread = NULL;
@@ -1751,12 +1752,14 @@ static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a,
              * has several such writers, and a plain access of any of them races with the others' */
             const int several = s->w_epoch == ep && (s->w_bytes & SIM_VOL_W) && s->w_tid != me &&
                                 (s->w_tid == SIM_MULTI || !synced(w, s->w_tid, s->w_wep, t));
-            s->w_bytes = (uint8_t)((s->w_epoch == ep && (s->w_tid == me || several) ? s->w_bytes & (0xf | SIM_PLAIN_W)
-                                                                                     : 0) |
-                                   bytes | SIM_VOL_W);
+            /* this thread's own plain write before it stays seen, with its warp epoch (a __syncwarp
+             * between them orders it for the warp's lanes); another writer's was checked just above */
+            const int own_plain = s->w_epoch == ep && s->w_tid == me && (s->w_bytes & SIM_PLAIN_W);
+            s->w_bytes = (uint8_t)((s->w_epoch == ep && (s->w_tid == me || several) ? s->w_bytes & 0xf : 0) |
+                                   (own_plain ? SIM_PLAIN_W : 0) | bytes | SIM_VOL_W);
             s->w_epoch = ep;
             s->w_tid = several ? SIM_MULTI : me;
-            s->w_wep = wep;
+            s->w_wep = own_plain ? s->w_wep : wep;
         } else {
             shadow_read(w, s, x, ep, me, wep, bytes, t);
         }

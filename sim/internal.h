@@ -353,6 +353,7 @@ typedef struct sim_worker {
     const sim_thread *at_thread;
     const char *at_file;
     int at_line;
+    uintptr_t at_pc; /* the access's pc: a finding of another (an earlier store's deferred race) keeps its own */
     sim_err_rec race; /* counting mode: the first shared-memory race its sample saw (a note, not an error) */
     int has_race;
     sim_err_rec undef; /* the first shuffle that read a lane not taking part (a note: sim/launch.c warp_compute) */

@@ -814,7 +814,7 @@ int sim_err_take(sim_worker *w, sim_err_rec *r, int *has, sim_status s, uintptr_
     r->block = w->block;
     r->thread = w->cur ? w->cur->tid : (uint3){0, 0, 0};
     r->pc = pc;
-    const int at = w->at_thread && w->at_thread == w->cur; /* sim_access_at's line, this thread's */
+    const int at = w->at_thread && w->at_thread == w->cur && pc == w->at_pc; /* sim_access_at's line, its access's */
     r->site_file = at ? w->at_file : NULL;
     r->site_line = at ? w->at_line : 0;
     return 1;

@@ -787,8 +787,14 @@ Test(rewrite, ptx_cp_async)
         "__global__ void k(unsigned p, unsigned *o) {\n  asm volatile(\"{ .reg .pred q; setp.ne.b32 q, %1, 0; @q "
         "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1]; }\" : \"=r\"(o[0]) : \"r\"(p));\n}\n",
         "__global__ void k(unsigned d) {\n  asm volatile(\"{ .reg .pred q; setp.ne.b32 q, %0, 0; @q mov.u32 %0, 1; }\" "
-        ":: \"r\"(d));\n}\n"};
-    for (int i = 0; i < 2; i++) {
+        ":: \"r\"(d));\n}\n",
+        /* a block in an asm with outputs: simtlab_ptx_asm_io reads no blocks */
+        "__global__ void k(unsigned p, unsigned *o) {\n  asm volatile(\"{\\n ldmatrix.sync.aligned.m8n8.x1.shared.b16 "
+        "{%0}, [%1];\\n}\\n\" : \"=r\"(o[0]) : \"r\"(p));\n}\n",
+        /* setp of a type the runtime does not read */
+        "__global__ void k(unsigned d, unsigned s, const float *x) {\n  asm volatile(\"{ .reg .pred q; setp.ne.f32 q, %0, "
+        "0; @q cp.async.ca.shared.global [%1], [%2], 4; }\" :: \"r\"(d), \"r\"(s), \"l\"(x));\n}\n"};
+    for (int i = 0; i < 4; i++) {
         rewrite_result rr;
         cr_assert_eq(cu_rewrite(refused[i], strlen(refused[i]), "t.cu", &rr), -1, "case refused %d", i);
         cr_assert(strstr(rr.err, "inline PTX (asm) other than cp.async"), "case refused %d: %s", i, rr.err);

@@ -737,6 +737,10 @@ static cublasStatus_t reduce(const char *fn, int elem, int op, const char *file,
                    256 * (2 * elem + 4), /* the kernel's sums, scales and indices */
                    elem == 4 ? simtlab_red_s_thunk : simtlab_red_d_thunk, &g, sizeof g);
     }
+    /* host pointer mode: the call waits for its result, as a GPU's does, so a fault of this reduction or
+     * of an earlier kernel is seen here (sim/run/cudart.c, pending_err), not a stale result */
+    if (!s && !device && cudaDeviceSynchronize() != cudaSuccess)
+        s = CUBLAS_STATUS_EXECUTION_FAILED; /* the fault's report says why */
     if (!s && !device && sim_memcpy(result, ctx->result, rsize, SIM_COPY_D2H) != SIM_OK)
         s = refuse(CUBLAS_STATUS_MAPPING_ERROR, fn, file, line, "the result could not be copied to %p", result);
     pthread_mutex_unlock(&ctx->lock);

@@ -45,6 +45,17 @@ static const char *opt_json;
  * runs the kernel inside <<<>>>, so without this a student's `cudaGetLastError()` after a launch
  * caught what only the synchronizing call catches on a GPU. */
 static cudaError_t last_err, sticky_err, pending_err;
+/* An Async call running its synchronous form (cudaMemcpy2DAsync -> cudaMemcpy2D, the symbol copies'
+ * Async templates): no point where a pending fault shows (ASYNC_AS below) */
+static _Thread_local int async_call;
+void simtlab_async_call(int on) { async_call = on; }
+#define ASYNC_AS(call)                                                                             \
+    do {                                                                                           \
+        async_call = 1;                                                                            \
+        const cudaError_t async_e_ = (call);                                                       \
+        async_call = 0;                                                                            \
+        return async_e_;                                                                           \
+    } while (0)
 static double clock_ms; /* the simulated GPU's clock: when its queued work ends (see simtlab_cudart.h) */
 static unsigned n_allocs;
 
@@ -210,7 +221,7 @@ static void host_sync(void)
     (void)simtlab_api_;                                                                           \
     do {                                                                                          \
         cudaError_t e_ = init();                                                                  \
-        if ((sync) && pending_err) {                                                              \
+        if ((sync) && !async_call && pending_err) {                                               \
             sticky_err = pending_err;                                                             \
             pending_err = cudaSuccess;                                                            \
         }                                                                                         \
@@ -266,8 +277,9 @@ static cudaError_t fail(cudaError_t e, const char *fn, const char *why)
     char at[320];
     call_site(at, sizeof at);
     why = past_name(why, name);
-    if (!strncmp(why, "sim_", 4) && strcspn(why, ": ") < 40 && why[strcspn(why, ": ")] == ':')
-        why += strcspn(why, ":") + 2; /* the simulator's own function's name: the CUDA call is named already */
+    const size_t colon = strcspn(why, ": ");
+    if (!strncmp(why, "sim_", 4) && colon < 40 && why[colon] == ':' && why[colon + 1] == ' ' && why[colon + 2])
+        why += colon + 2; /* the simulator's own function's name: the CUDA call is named already */
     say("%s%s returned %s: %s", fn, at, name, why);
     return last_err = e;
 }
@@ -644,7 +656,8 @@ static void alloc_var(const char *expr, char *out, size_t n)
             const char *inner = a + 1;
             while (*inner == ' ')
                 inner++;
-            if (c && (!strncmp(inner, "void", 4) || !strncmp(inner, "char", 4) || strchr(a, '*') < c))
+            const char *star = strchr(a, '*');
+            if (c && (!strncmp(inner, "void", 4) || !strncmp(inner, "char", 4) || (star && star < c)))
                 a = c + 1; /* a cast to a pointer type */
             else
                 a = inner;
@@ -681,8 +694,10 @@ cudaError_t simtlab_malloc(void **p, size_t n, const char *what, const char *fil
                    * 51 characters) */
     const size_t keep = 51;
     char who[96];
-    if (var[0])
-        snprintf(who, sizeof who, "%s, %s", var, what);
+    char ln0[16];
+    snprintf(ln0, sizeof ln0, ":%d", line);
+    if (var[0] && strlen(var) + 2 + strlen(what) + strlen(" at ") + strlen(ln0) + 8 <= keep)
+        snprintf(who, sizeof who, "%s, %s", var, what); /* room for 8 characters of the file's name at least */
     else
         snprintf(who, sizeof who, "%s", what);
     const char *base = file && strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
@@ -966,11 +981,15 @@ cudaError_t cudaDeviceGetP2PAttribute(int *value, cudaDeviceP2PAttr attr, int sr
                     ? "the source and destination are the same device (the simulator has one, 0: no peer)"
                     : "the simulator has one device, 0: no peer");
 }
-cudaError_t simtlab_bad_pool(const char *fn) { return fail(cudaErrorInvalidValue, fn, "the memory pool is NULL"); }
+cudaError_t simtlab_bad_pool(const char *fn)
+{
+    alloc_expr = NULL; /* the failed call's name: no later allocation's */
+    return fail(cudaErrorInvalidValue, fn, "the memory pool is NULL");
+}
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
 {
     (void)s;
-    return cudaFree(p);
+    ASYNC_AS(cudaFree(p));
 }
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device)
 {
@@ -1229,12 +1248,15 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t len, unsign
 }
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
 {
+    const char *name = alloc_expr; /* simtlab_malloc's, below; no other allocation's if this one fails first */
+    alloc_expr = NULL;
     ENTER();
     if (!pitch)
         return fail(cudaErrorInvalidValue, "cudaMallocPitch", "pitch is NULL");
     *pitch = (width + 511) / 512 * 512;
     if (height && *pitch > (size_t)-1 / height)
         return fail(cudaErrorMemoryAllocation, "cudaMallocPitch", "width x height overflows");
+    alloc_expr = name;
     return simtlab_malloc(p, *pitch * height, "cudaMallocPitch", NULL, 0);
 }
 cudaError_t cudaMalloc3D(cudaPitchedPtr *p, cudaExtent e)
@@ -1320,7 +1342,7 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *c)
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *c, cudaStream_t s)
 {
     (void)s;
-    return cudaMemcpy3D(c);
+    ASYNC_AS(cudaMemcpy3D(c));
 }
 cudaError_t cudaMemset3D(cudaPitchedPtr p, int v, cudaExtent e)
 {
@@ -2109,7 +2131,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
                               cudaMemcpyKind k, cudaStream_t s)
 {
     (void)s;
-    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, k);
+    ASYNC_AS(cudaMemcpy2D(dst, dpitch, src, spitch, width, height, k));
 }
 cudaError_t cudaMemcpyPeer(void *dst, int dst_dev, const void *src, int src_dev, size_t n)
 {
@@ -2121,7 +2143,7 @@ cudaError_t cudaMemcpyPeer(void *dst, int dst_dev, const void *src, int src_dev,
 cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_dev, const void *src, int src_dev, size_t n, cudaStream_t s)
 {
     (void)s; /* streams run in order here: the copy is done when this returns */
-    return cudaMemcpyPeer(dst, dst_dev, src, src_dev, n);
+    ASYNC_AS(cudaMemcpyPeer(dst, dst_dev, src, src_dev, n));
 }
 cudaError_t cudaDeviceCanAccessPeer(int *can, int dev, int peer)
 {

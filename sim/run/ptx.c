@@ -127,10 +127,10 @@ static const char *next_insn(const char *t, size_t *len)
 
 /* A `{ .reg .pred p; setp.ne.b32 p, %0, 0; @p cp.async... }` block's predicates (the guarded copy
  * of CUTLASS-style GEMMs): the names declared, and what setp made of each (-1: not set yet). */
-typedef struct ptx_preds {
+typedef struct ptx_preds { /* an asm's, all its blocks' together (names are not released at a block's end) */
     int n;
-    char name[4][16];
-    int v[4];
+    char name[16][16];
+    int v[16];
 } ptx_preds;
 
 static int pred_find(const ptx_preds *p, const char *t, size_t len)
@@ -160,9 +160,9 @@ static int ptx_pred_insn(ptx_preds *p, const char *t, size_t len, const unsigned
             const size_t l = ident_len(t + i, len - i);
             if (!l)
                 break;
-            if (p->n == 4 || l >= sizeof p->name[0]) {
-                sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: simtlab reads up to 4 predicates of up to 15 "
-                                 "characters", (int)len, t);
+            if (p->n == 16 || l >= sizeof p->name[0]) {
+                sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: simtlab reads up to 16 predicates an asm, of up "
+                                 "to 15 characters", (int)len, t);
                 return -1;
             }
             memcpy(p->name[p->n], t + i, l);

@@ -721,15 +721,24 @@ static int heap_call(const char *src, size_t i, const char *id, size_t len, size
  * sizeof(r0), ..., simtlab_ptx_bits(in0), ...)` (sim/run/ptx.c parses the template and does the
  * work). Only an asm whose every instruction is one of these; anything else stays, and is
  * refused in one line. */
+/* 0: not translated; 1: an instruction; 2: one of a guarded copy's block (its braces, `.reg .pred`,
+ * `setp`, `@p`), which only simtlab_ptx_asm (no outputs) reads */
 static int ptx_insn_ok(const char *t, size_t n)
 {
+    const char *t0 = t;
+    const size_t n0 = n;
     ptx_trim(&t, &n);
+    int braces = 0; /* the scope's braces trim took away */
+    for (size_t i = 0; i < n0; i++)
+        braces += (t0[i] == '{' || t0[i] == '}') && (t0 + i < t || t0 + i >= t + n);
     if (!n)
-        return 1;
+        return braces ? 2 : 1;
     /* a predicate for the copies below it: `.reg .pred p;`, `setp.ne.b32 p, %0, 0;` (sim/run/ptx.c) */
-    if ((n > 10 && !strncmp(t, ".reg .pred", 10)) || (n > 8 && !strncmp(t, "setp.ne.", 8)) ||
-        (n > 8 && !strncmp(t, "setp.eq.", 8)))
-        return !memchr(t, '{', n) && !memchr(t, '@', n);
+    if (n > 10 && !strncmp(t, ".reg .pred", 10))
+        return !memchr(t, '{', n) && !memchr(t, '@', n) ? 2 : 0;
+    if (n > 11 && (!strncmp(t, "setp.ne.", 8) || !strncmp(t, "setp.eq.", 8)) &&
+        (!strncmp(t + 8, "b32", 3) || !strncmp(t + 8, "s32", 3) || !strncmp(t + 8, "u32", 3)))
+        return !memchr(t, '{', n) && !memchr(t, '@', n) ? 2 : 0;
     const size_t g = ptx_guard(t, n);
     t += g, n -= g;
     static const char *const ok[] = {"cp.async.ca.shared", "cp.async.cg.shared", "cp.async.commit_group",
@@ -738,14 +747,14 @@ static int ptx_insn_ok(const char *t, size_t n)
     for (size_t k = 0; k < sizeof ok / sizeof *ok; k++) {
         const size_t l = strlen(ok[k]);
         if (n >= l && !strncmp(t, ok[k], l)) /* a guard on copies only; register lists only in ldmatrix and mma */
-            return !memchr(t, '@', n) && (k >= 5 ? !g : !memchr(t, '{', n));
+            return !memchr(t, '@', n) && (k >= 5 ? !g : !memchr(t, '{', n)) ? (g || braces ? 2 : 1) : 0;
     }
     return 0;
 }
 
 /* The template's instructions (its string literals' contents, between `from` and `to`), each one
  * translated? The template's largest %N in *maxop (-1: none). */
-static int ptx_template_ok(const char *src, size_t from, size_t to, int *maxop)
+static int ptx_template_ok(const char *src, size_t from, size_t to, int *maxop, int *block)
 {
     char t[1024];
     size_t tn = 0;
@@ -783,10 +792,13 @@ static int ptx_template_ok(const char *src, size_t from, size_t to, int *maxop)
             *maxop = k > *maxop ? k : *maxop;
         }
     size_t a = 0;
+    *block = 0;
     for (size_t i = 0; i <= tn; i++)
         if (i == tn || t[i] == ';' || t[i] == '\n') {
-            if (!ptx_insn_ok(t + a, i - a))
+            const int ok = ptx_insn_ok(t + a, i - a);
+            if (!ok)
                 return 0;
+            *block |= ok == 2;
             a = i + 1;
         }
     return 1;
@@ -883,8 +895,8 @@ static size_t ptx_asm(buf *o, const char *src, size_t i, size_t e, size_t to, in
         return 0;
     if (nsec == 1) /* a basic asm, `asm volatile("cp.async.wait_all;")`: no operands */
         sec[nsec++] = close + 1, sec[nsec++] = close + 1;
-    int maxop;
-    if (!ptx_template_ok(src, sec[0], sec[1] - 1, &maxop))
+    int maxop, block;
+    if (!ptx_template_ok(src, sec[0], sec[1] - 1, &maxop, &block))
         return 0;
     /* the outputs, then the inputs: "constraint" (expression), ... (operands %0... in that order) */
     const size_t in_end = nsec > 3 ? sec[3] - 1 : close;
@@ -923,7 +935,7 @@ static size_t ptx_asm(buf *o, const char *src, size_t i, size_t e, size_t to, in
             q = r;
         }
     }
-    if (maxop >= (int)nargs)
+    if (maxop >= (int)nargs || (nout && block)) /* a guarded block in an asm with outputs: not read */
         return 0;
     if (nout) /* the outputs' addresses and sizes first; the call's line for warp-wide misuse */
         puts_(o, "simtlab_ptx_asm_io(__FILE__, __LINE__, ");

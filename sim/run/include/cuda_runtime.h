@@ -752,13 +752,19 @@ template <class _SimT>
 static inline cudaError_t cudaMemcpyToSymbolAsync(_SimT &symbol, const void *src, size_t n, size_t offset = 0,
                                                   cudaMemcpyKind k = cudaMemcpyHostToDevice, cudaStream_t = 0)
 {
-    return cudaMemcpyToSymbol(symbol, src, n, offset, k);
+    simtlab_async_call(1); /* no synchronizing point (sim/run/cudart.c, pending faults) */
+    const cudaError_t e = cudaMemcpyToSymbol(symbol, src, n, offset, k);
+    simtlab_async_call(0);
+    return e;
 }
 template <class _SimT>
 static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const _SimT &symbol, size_t n, size_t offset = 0,
                                                     cudaMemcpyKind k = cudaMemcpyDeviceToHost, cudaStream_t = 0)
 {
-    return cudaMemcpyFromSymbol(dst, symbol, n, offset, k);
+    simtlab_async_call(1);
+    const cudaError_t e = cudaMemcpyFromSymbol(dst, symbol, n, offset, k);
+    simtlab_async_call(0);
+    return e;
 }
 static inline cudaError_t cudaStreamCreate(cudaStream_t *s, unsigned flags) { return cudaStreamCreateWithFlags(s, flags); }
 static inline cudaError_t cudaEventRecord(cudaEvent_t e) { return cudaEventRecord(e, (cudaStream_t)0); }

@@ -549,6 +549,8 @@ cudaError_t simtlab_malloc_managed(void **p, size_t n, const char *file, int lin
  * macros below pass it, and in C++ the rewriter puts the call before each cudaMalloc-like call
  * (sim/run/rewrite_atomics.c, name_allocations) */
 void simtlab_alloc_name(const char *expr);
+/* on: the calls until off are an Async call's synchronous form (no point where a pending fault shows) */
+void simtlab_async_call(int on);
 /* cudaMalloc and cudaMallocManaged from C (C++ uses cuda_runtime.h's templates) */
 #ifndef __cplusplus
 #define cudaMalloc(p, n) (simtlab_alloc_name(#p), simtlab_malloc((void **)(p), (n), "cudaMalloc", __FILE__, __LINE__))
