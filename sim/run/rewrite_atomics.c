@@ -499,6 +499,24 @@ static void free_inserts(inserts *x)
 static const char *const alloc_fns[] = {"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync",
                                         "cudaMallocFromPoolAsync", "cudaMallocPitch"};
 
+/* The end of the call argument starting at `from` (a call's arguments end at `close`, its ')'): its
+ * comma at depth 0, or close */
+static size_t arg_end(const char *s, size_t from, size_t close)
+{
+    size_t tb, te = from;
+    int depth = 0;
+    while ((te = next_tok(s, te, close, &tb)), tb < close) {
+        const char c = s[tb];
+        if (te == tb + 1 && (c == '(' || c == '[' || c == '{'))
+            depth++;
+        else if (te == tb + 1 && (c == ')' || c == ']' || c == '}'))
+            depth--;
+        else if (te == tb + 1 && c == ',' && depth == 0)
+            return tb;
+    }
+    return close;
+}
+
 /* A word after which an expression starts (`return cudaMalloc(...)`), not a declaration's type */
 static int keyword_before(const char *w, size_t len)
 {
@@ -532,19 +550,7 @@ static int name_allocations(const char *s, size_t n, inserts *x)
         const size_t rp = group_end(s, lp, n);
         if (rp >= n)
             continue;
-        size_t a_end = rp - 1, tb, te = lpe;
-        int depth = 0;
-        while ((te = next_tok(s, te, rp - 1, &tb)), tb < rp - 1) {
-            const char c = s[tb];
-            if (te == tb + 1 && (c == '(' || c == '[' || c == '{'))
-                depth++;
-            else if (te == tb + 1 && (c == ')' || c == ']' || c == '}'))
-                depth--;
-            else if (te == tb + 1 && c == ',' && depth == 0) {
-                a_end = tb;
-                break;
-            }
-        }
+        const size_t a_end = arg_end(s, lpe, rp - 1);
         static const char open[] = "(simtlab_alloc_name(\"";
         char *t = malloc(sizeof open + (a_end - lpe) + 8);
         if (!t)
@@ -651,20 +657,7 @@ static int mark_body(const char *s, size_t bb, size_t be, words *ok, const words
         if (nested || !uniform_addr(s, lpe, a1, &params, &arrays))
             continue;
         if (is(s + b, e - b, "atomicInc")) { /* only with the limit 0xffffffff: its second argument */
-            size_t a2 = rp - 1;
-            depth = 0;
-            for (te = a1 + 1; (te = next_tok(s, te, rp - 1, &tb)), tb < rp - 1;) {
-                const char c = s[tb];
-                if (te == tb + 1 && (c == '(' || c == '[' || c == '{'))
-                    depth++;
-                else if (te == tb + 1 && (c == ')' || c == ']' || c == '}'))
-                    depth--;
-                else if (te == tb + 1 && c == ',' && depth == 0) {
-                    a2 = tb;
-                    break;
-                }
-            }
-            if (!all_ones(s, a1 + 1, a2))
+            if (!all_ones(s, a1 + 1, arg_end(s, a1 + 1, rp - 1)))
                 continue;
         }
         if (add_insert(x, scoped ? pb : b, MARK_OPEN) || add_insert(x, rp, ")"))
