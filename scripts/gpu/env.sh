@@ -22,6 +22,15 @@ gpu_outdir() {
   export PATH="$PATH:/usr/local/cuda/bin"
 }
 
+# gpu_build_run DIR LOG builds `simtlab run` (the driver, its runtime and cuBLAS kernels) with the CUDA
+# backend for sm_90 in DIR, its output in LOG; on failure it prints LOG's tail and returns 1.
+gpu_build_run() {
+  cmake -S . -B "$1" -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release \
+    >>"$2" 2>&1 &&
+    timeout 200 cmake --build "$1" -j16 --target simtlab-run simtlab_runtime simtlab_cublas_kernels >>"$2" 2>&1 ||
+    { tail -20 "$2"; return 1; }
+}
+
 gpu_build_lesson() {
   cmake -S . -B "$1" -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >>"$2" 2>&1 &&
     cmake --build "$1" -j16 --target lesson >>"$2" 2>&1 || { tail -30 "$2"; return 1; }

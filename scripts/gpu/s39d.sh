@@ -10,10 +10,7 @@ D=${OUT:?}/s39d
 gpu_outdir "$D"
 export CC=/usr/bin/gcc OMP_NUM_THREADS=16
 B=/tmp/bs39d
-cmake -S . -B $B -DSIMTLAB_CUDA=ON -DSIMTLAB_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release \
-  >"$D/build.txt" 2>&1
-timeout 200 cmake --build $B -j16 --target simtlab-run simtlab_runtime simtlab_cublas_kernels \
-  >>"$D/build.txt" 2>&1 || { tail -20 "$D/build.txt"; exit 1; }
+gpu_build_run $B "$D/build.txt" || exit 1
 echo "build ok $(date -u +%T)"
 C=$D/compares.txt
 run_compare() { # NAME FILE [args...]
