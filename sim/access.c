@@ -77,7 +77,15 @@ static inline int sample_take_in(sim_worker *w, uint64_t *n)
                                * (test counters::detailed_memory_is_bounded) */
 #define SIM_GW_NOBODY 0xfffeu
 #define SIM_GW_MULTI 0xffffu
-static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_thread *t);
+static int synced(sim_worker *w, unsigned other, uint16_t other_wep, uint8_t other_rel, const sim_thread *t);
+static void lock_atomic(sim_worker *w, sim_thread *t, uintptr_t a, int wrote, int like);
+static void lock_fence(sim_worker *w, sim_thread *t);
+static int lock_unfenced(const sim_worker *w);
+#define LOCK_FIX                                                                                                   \
+    "This thread took a lock (atomicCAS or atomicExch) and has not fenced since: a lock orders its holders' "    \
+    "accesses only with a fence after taking it and one before giving it back (__threadfence_block() for shared " \
+    "memory, __threadfence() for global), as CUDA's memory model says; without them one holder's stores may not " \
+    "be what the next one reads. Put the two fences in"
 
 /* Word x's first slot: a 64-byte line's 16 words in 16 neighbouring slots (a warp's lanes touch
  * neighbouring words: their entries share cache lines), the lines spread by a hash. */
@@ -161,6 +169,12 @@ static __attribute__((noinline, cold)) void global_race_seen(sim_worker *w, uint
                   : "Put __syncthreads() between the writes and the reads; where a thread rewrites in place what "
                     "its neighbours read (a stencil, `a[i] = a[i - 1] + a[i + 1]`), write to a second array "
                     "instead: blocks race there too; where threads update one word, use an atomic (atomicAdd)");
+    if (lock_unfenced(w)) /* a lock taken with no fence after it: the fences are the fix */
+        snprintf(w->grace.text, sizeof w->grace.text,
+                 "global-memory race (%s hazard) on the word at 0x%llx (allocation '%s', offset %llu): a %s by this "
+                 "thread after %s %s it, with no __syncthreads() between them. " LOCK_FIX,
+                 wr ? "write-after-read" : "read-after-write", (unsigned long long)x, al->name,
+                 (unsigned long long)(x - al->begin), wr ? "write" : "read", who, wr ? "read" : "wrote");
 }
 
 /* A plain global access of size bytes at a by the running thread, checked against the block's
@@ -182,19 +196,20 @@ static void global_race(sim_worker *w, uintptr_t a, unsigned size, int wr, uintp
                 continue;
             if (wr) {
                 const unsigned r = e->r_tid[b];
-                if (r != SIM_GW_NOBODY && r != me && (r == SIM_GW_MULTI || !synced(w, r, e->r_wep[b], t))) {
+                if (r != SIM_GW_NOBODY && r != me &&
+                    (r == SIM_GW_MULTI || !synced(w, r, e->r_wep[b], e->r_rel[b], t))) {
                     global_race_seen(w, x, 1, r, pc);
                     return;
                 }
-                e->w_tid[b] = me, e->w_wep[b] = wep;
+                e->w_tid[b] = me, e->w_wep[b] = wep, e->w_rel[b] = t->rel;
             } else {
                 const unsigned o = e->w_tid[b], r = e->r_tid[b];
-                if (o != SIM_GW_NOBODY && o != me && !synced(w, o, e->w_wep[b], t)) {
+                if (o != SIM_GW_NOBODY && o != me && !synced(w, o, e->w_wep[b], e->w_rel[b], t)) {
                     global_race_seen(w, x, 0, o, pc);
                     return;
                 }
-                if (r == SIM_GW_NOBODY || r == me || (r != SIM_GW_MULTI && synced(w, r, e->r_wep[b], t)))
-                    e->r_tid[b] = me, e->r_wep[b] = wep;
+                if (r == SIM_GW_NOBODY || r == me || (r != SIM_GW_MULTI && synced(w, r, e->r_wep[b], e->r_rel[b], t)))
+                    e->r_tid[b] = me, e->r_wep[b] = wep, e->r_rel[b] = t->rel;
                 else
                     e->r_tid[b] = SIM_GW_MULTI;
             }
@@ -401,6 +416,8 @@ void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc, int flags)
         w->async = 0;
         atom_note(flags & SIM_ATOMF_FP ? w->fp_atom : w->int_atom, a);
     }
+    if (w->detailed || w->sample) /* a lock's acquire or release (a compare-and-swap's: sim_atomic_cas_done) */
+        lock_atomic(w, w->cur, a, !(flags & SIM_ATOMF_CAS), (flags & (SIM_ATOMF_CAS | SIM_ATOMF_EXCH)) != 0);
     spin_note(a, 0, pc); /* atomicCAS spin locks, atomicAdd(&flag, 0) polls */
 }
 
@@ -509,8 +526,12 @@ void sim_cp_async_at(void *dst, const void *src, unsigned size, unsigned src_siz
 void sim_fence(void)
 {
     sim_worker *w = sim_tls_worker;
-    if (w && w->cur)
-        w->cur->fenced = 1;
+    if (w && w->cur) {
+        if (w->detailed || w->sample)
+            lock_fence(w, w->cur);
+        else
+            w->cur->fenced |= SIM_FENCED;
+    }
 }
 
 /* cp.async.commit_group: the thread's copies since its last commit are a group */
@@ -1213,9 +1234,134 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
 #define SIM_MULTI 0xffffu
 static sim_shadow *shadow_of(sim_worker *w, uintptr_t a) { return shadow_in(w, a, in_tls_window(w, a)); }
 
-static int synced(sim_worker *w, unsigned other, uint16_t other_wep, const sim_thread *t)
+/* ---- locks: acquire and release through atomics and fences (detailed mode) ----
+ * A spin lock (`while (atomicCAS(&lock, 0, 1) != 0); __threadfence(); ...; __threadfence();
+ * atomicExch(&lock, 0);`) orders its holders' plain accesses one after another, with no barrier
+ * between them: the PTX memory model's release (a fence, then an atomic write) and acquire (an
+ * atomic read of what a release wrote, then a fence). The race check followed barriers and warp
+ * intrinsics only, so such a lock around `sum += 1` was reported as a race (a correct program
+ * failed under --detail). Now each thread carries a release stamp (sim_thread.rel, left in the
+ * shadows beside the warp epoch) and a vector of the stamps it has acquired (w->vc, one row a
+ * thread); a release joins the thread's vector and stamp into its lock's (w->lock_vc), an acquire
+ * joins the lock's into the thread's, and an access of another thread stamped no later than what
+ * this thread acquired of it is ordered (vc_ordered). Without the fences nothing is ordered and
+ * the race stays reported: on a GPU the holder's stores may not be visible to the next holder. A
+ * release is a write-type atomic (a compare-and-swap that wrote) after a fence that came after
+ * the thread's previous atomic; any atomic of a lock's address is a read, acquired at the
+ * thread's next fence. Up to SIM_MAX_LOCKS addresses a block (others are not modelled: reports as
+ * before), and SIM_REL_MAX - 1 releases a thread (a stamp is one byte of the shadow's padding,
+ * which keeps detailed mode's hot path as it was; past that a thread releases no more, and its
+ * later accesses are ordered by no lock: reports as before). Words read in parts by several
+ * threads (sim_split) keep no stamp: SIM_NO_REL, never ordered by a lock. */
+#define SIM_NO_REL 0xffu
+#define SIM_REL_MAX 0xfeu /* a thread's stamps: 1 .. SIM_REL_MAX (one byte in the shadows) */
+static inline int vc_ordered(const sim_worker *w, unsigned other, uint8_t other_rel, const sim_thread *t)
 {
-    return other / 32 == t->warp && other_wep != (uint16_t)w->warps[t->warp].sync_epoch;
+    return other < w->vc_n && other_rel <= w->vc[(size_t)t->linear * w->vc_n + other];
+}
+
+/* Lock a's index, made if new and make (-1: not a lock, or no room). */
+static int lock_index(sim_worker *w, uintptr_t a, int make)
+{
+    for (unsigned i = 0; i < w->n_locks; i++)
+        if (w->lock_at[i] == a)
+            return (int)i;
+    if (!make || w->n_locks == SIM_MAX_LOCKS)
+        return -1;
+    if (!w->vc) { /* 1 MB and 16 KB, once a worker; calloc's pages stay untouched until used */
+        w->vc = calloc((size_t)SIM_MAX_THREADS * SIM_MAX_THREADS, sizeof *w->vc);
+        w->lock_vc = calloc((size_t)SIM_MAX_LOCKS * SIM_MAX_THREADS, sizeof *w->lock_vc);
+        if (!w->vc || !w->lock_vc) { /* no memory: locks are not modelled (reports as before) */
+            free(w->vc), free(w->lock_vc);
+            w->vc = w->lock_vc = NULL;
+            return -1;
+        }
+    }
+    w->vc_n = w->n_threads;
+    w->lock_at[w->n_locks] = a;
+    return (int)w->n_locks++;
+}
+
+/* Thread t's atomic on a (like: a compare-and-swap or an exchange, a lock's operations): a release
+ * if it wrote and t fenced since its previous atomic; an acquire at its next fence if a is a lock.
+ * A lock-like write makes a a lock even with no fence, so that a race report can say why the
+ * lock ordered nothing (lock_hint). */
+static __attribute__((noinline)) void lock_atomic(sim_worker *w, sim_thread *t, uintptr_t a, int wrote, int like)
+{
+    const int fence_new = (t->fenced & SIM_FENCE_NEW) != 0;
+    int i = lock_index(w, a, wrote && (fence_new || like));
+    if (i >= 0 && like)
+        w->lock_like |= 1u << i;
+    if (i >= 0 && wrote && fence_new && t->rel < SIM_REL_MAX) {
+        const unsigned n = w->vc_n, me = t->linear;
+        uint8_t *l = &w->lock_vc[(size_t)i * SIM_MAX_THREADS];
+        const uint8_t *mine = &w->vc[(size_t)me * n];
+        for (unsigned u = 0; u < n; u++)
+            if (mine[u] > l[u])
+                l[u] = mine[u];
+        if (t->rel > l[me])
+            l[me] = (uint8_t)t->rel;
+        t->rel++;
+        w->vc_live = 1;
+    }
+    if (i >= 0) /* acquired at the next fence */
+        t->fenced = (uint8_t)((t->fenced & (SIM_FENCED | SIM_FENCE_NEW)) | (i + 1) << SIM_ACQ_SHIFT);
+    if (wrote)
+        t->fenced &= (uint8_t)~SIM_FENCE_NEW;
+}
+
+/* Thread t fences: it acquires the lock its last atomic read (lock_atomic). */
+static void lock_fence(sim_worker *w, sim_thread *t)
+{
+    const unsigned acq = t->fenced >> SIM_ACQ_SHIFT;
+    t->fenced = SIM_FENCED | SIM_FENCE_NEW; /* and the lock read before, acquired now: */
+    if (acq && w->vc_live) {
+        const unsigned n = w->vc_n;
+        const uint8_t *l = &w->lock_vc[(size_t)(acq - 1) * SIM_MAX_THREADS];
+        uint8_t *mine = &w->vc[(size_t)t->linear * n];
+        for (unsigned u = 0; u < n; u++)
+            if (l[u] > mine[u])
+                mine[u] = l[u];
+    }
+}
+
+/* Whether the running thread took a lock (an atomicCAS or atomicExch on an address others wrote
+ * so) and has not fenced since: then a race report says what the lock lacks (LOCK_FIX). */
+static int lock_unfenced(const sim_worker *w)
+{
+    const sim_thread *t = w->cur;
+    const unsigned acq = t ? t->fenced >> SIM_ACQ_SHIFT : 0;
+    return acq && (w->lock_like >> (acq - 1) & 1);
+}
+
+/* A block's start: no lock released yet (the last block's tables emptied). */
+void sim_lock_reset(sim_worker *w)
+{
+    if (w->vc_live) {
+        memset(w->vc, 0, (size_t)w->vc_n * w->vc_n * sizeof *w->vc);
+        for (unsigned i = 0; i < w->n_locks; i++)
+            memset(&w->lock_vc[(size_t)i * SIM_MAX_THREADS], 0, w->vc_n * sizeof *w->lock_vc);
+    }
+    w->n_locks = 0;
+    w->lock_like = 0;
+    w->vc_live = 0;
+}
+
+/* After a compare-and-swap (sim/launch.c): a release if it wrote. */
+void sim_atomic_cas_done(uintptr_t a, int wrote)
+{
+    sim_worker *w = sim_tls_worker;
+    if (w && w->cur && (w->detailed || w->sample) && wrote)
+        lock_atomic(w, w->cur, a, 1, 1);
+}
+
+/* Whether thread t's access is ordered after thread other's, whose warp epoch and release stamp
+ * were other_wep and other_rel then (the barrier epoch is the same): a warp intrinsic of their
+ * warp between them, or a lock other released after it and t has acquired since (vc_ordered). */
+static int synced(sim_worker *w, unsigned other, uint16_t other_wep, uint8_t other_rel, const sim_thread *t)
+{
+    return (other / 32 == t->warp && other_wep != (uint16_t)w->warps[t->warp].sync_epoch) ||
+           (__builtin_expect(w->vc_live, 0) && vc_ordered(w, other, other_rel, t));
 }
 
 /* ---- readers of parts of a word ----
@@ -1263,7 +1409,7 @@ static __attribute__((noinline)) void byte_readers(sim_worker *w, sim_shadow *s,
             if (!(bytes >> b & 1))
                 continue;
             const unsigned o = p->tid[b];
-            if (o == SIM_NOBODY || o == me || (o != SIM_MULTI && synced(w, o, p->wep[b], t))) {
+            if (o == SIM_NOBODY || o == me || (o != SIM_MULTI && synced(w, o, p->wep[b], SIM_NO_REL, t))) {
                 p->tid[b] = me;
                 p->wep[b] = wep;
             } else {
@@ -1286,7 +1432,7 @@ static __attribute__((noinline)) unsigned byte_write_race(sim_worker *w, uintptr
         return SIM_MULTI;
     for (unsigned b = 0; b < 4; b++) {
         const unsigned o = p->tid[b];
-        if ((bytes >> b & 1) && o != SIM_NOBODY && o != me && (o == SIM_MULTI || !synced(w, o, p->wep[b], t)))
+        if ((bytes >> b & 1) && o != SIM_NOBODY && o != me && (o == SIM_MULTI || !synced(w, o, p->wep[b], SIM_NO_REL, t)))
             return o;
     }
     return SIM_NOBODY;
@@ -1367,6 +1513,7 @@ static void cp_land(sim_worker *w, const sim_thread *t, unsigned keep, int all)
             if (s->w_tid == SIM_ASYNC && s->w_epoch == w->epoch) { /* else another access took it (reported) */
                 s->w_tid = me;
                 s->w_wep = wep;
+                s->w_rel = t->rel;
                 s->w_bytes = 0xf;
             }
         }
@@ -1411,9 +1558,64 @@ static int cp_issuer(const sim_worker *w, uintptr_t x)
 #define SIM_VOL_W 0x10u
 #define SIM_PLAIN_W 0x20u
 
+/* The other side of a race on word x: thread other's latest shared access of x that wrote (wr)
+ * or read, from its lane's log, kept in the worker for the finding's record (sim_err_take), which
+ * names its line; or, when the warp's stretch is in the request table (it made a global access,
+ * an atomic, ...), the latest request of its lane that covers x. None when its warp has flushed
+ * since (a barrier, a warp intrinsic, or all its lanes done: a race with a warp that has finished
+ * is not named) or it was never kept (volatile accesses are not logged). Costs nothing until a
+ * race is reported. */
+static void race_other(sim_worker *w, unsigned other, uintptr_t x, int wr)
+{
+    w->other_pc = 0;
+    if (other >= w->n_threads)
+        return;
+    const sim_thread *o = &w->threads[other];
+    const sim_warp *wp = &w->warps[o->warp];
+    if (wp->log_table) { /* the stretch is in the table: the lane's latest request that covers x */
+        for (uint32_t i = wp->reqs_n; i-- > 0;) {
+            const sim_request *r = &wp->reqs[i];
+            if (!(r->lanes >> o->lane & 1) || r->wr != wr || (r->space & ~SIM_SPACE_ASYNC) != SIM_SPACE_SHARED)
+                continue;
+            uintptr_t a = 0;
+            unsigned size = r->size;
+            if (r->affine) {
+                a = r->a0 + (uintptr_t)((intptr_t)((int)o->lane - (int)r->lane0) * r->stride);
+            } else {
+                const uint64_t *it = &wp->pool[(size_t)r->items * 32];
+                for (unsigned k = 0; k < r->n && !a; k++)
+                    if (IT_LANE(it[k]) == o->lane)
+                        a = IT_ADDR(it[k]), size = IT_SIZE(it[k]);
+            }
+            if (a && a < x + 4 && a + size > x) {
+                w->other_pc = r->pc;
+                w->other_tid = o->tid;
+                w->other_wr = wr;
+                return;
+            }
+        }
+        return;
+    }
+    if (!wp->log || o->log_cur == LOG_OFF_CUR)
+        return;
+    const uint64_t *b = log_base(wp, o->lane);
+    if (o->log_cur < b || o->log_cur > b + SIM_LOG_CAP)
+        return;
+    for (const uint64_t *e = o->log_cur; e-- > b;) {
+        const uintptr_t a = log_addr(w, *e);
+        if (LOG_WR(*e) == wr && a < x + 4 && a + LOG_SIZE(*e) > x) {
+            w->other_pc = LOG_PC(*e);
+            w->other_tid = o->tid;
+            w->other_wr = wr;
+            return;
+        }
+    }
+}
+
 static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uintptr_t x, int wr, unsigned other)
 {
     char who[48], at[300];
+    race_other(w, other, x, strcmp(kind, "write-after-read") != 0); /* the other access wrote, or read */
     sim_describe_shared(at, sizeof at, w, x);
     const int how = w->race_how;
     w->race_how = 0;
@@ -1440,7 +1642,12 @@ static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uint
         snprintf(who, sizeof who, "several other threads");
     else
         snprintf(who, sizeof who, "thread %u", other);
-    if (how) /* an atomic (or a volatile write) on one side: a barrier is the fix, in a warp too */
+    if (!how && lock_unfenced(w)) /* a lock taken with no fence after it: the fences are the fix */
+        snprintf(out, n,
+                 "shared-memory race (%s hazard) on the word at %s: %s of this thread and an access by %s with no "
+                 "__syncthreads() between them. %s",
+                 kind, at, wr ? "a write" : "a read", who, LOCK_FIX);
+    else if (how) /* an atomic (or a volatile write) on one side: a barrier is the fix, in a warp too */
         snprintf(out, n,
                  "shared-memory race (%s hazard) on the word at %s: %s of this thread and %s by %s with no "
                  "__syncthreads() between them. Atomics are ordered among themselves, not with other threads' plain "
@@ -1479,8 +1686,10 @@ static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w,
 static __attribute__((noinline, cold)) void race_seen(sim_worker *w, const char *kind, uintptr_t x, int wr,
                                                      unsigned other, uintptr_t pc)
 {
+    char text[sizeof w->race.text];
+    race_text(w, text, sizeof text, kind, x, wr, other); /* first: it finds the other access for the record */
     if (sim_err_take(w, &w->race, &w->has_race, SIM_ERR_SHARED_RACE, pc))
-        race_text(w, w->race.text, sizeof w->race.text, kind, x, wr, other);
+        memcpy(w->race.text, text, sizeof text);
 }
 
 /* note: counting mode's sample keeps it (race_seen); detailed mode fails the block (race_report) */
@@ -1572,20 +1781,22 @@ void sim_waw_settle(sim_worker *w, int in_fiber)
 /* A shadow word's updates after a write, and after a read by a thread that is the word's only
  * reader in the epoch (or whose warp has met the last reader since): race_word and race_word_fast */
 static inline __attribute__((always_inline)) void shadow_wrote(sim_shadow *s, uint32_t ep, uint16_t me, uint16_t wep,
-                                                               uint8_t bytes)
+                                                               uint8_t rel, uint8_t bytes)
 {
     s->w_bytes = (uint8_t)((s->w_epoch == ep && s->w_tid == me ? s->w_bytes | bytes : bytes) | SIM_PLAIN_W);
     s->w_epoch = ep;
     s->w_tid = me;
     s->w_wep = wep;
+    s->w_rel = rel;
 }
 static inline __attribute__((always_inline)) void shadow_read_alone(sim_shadow *s, uint32_t ep, uint16_t me,
-                                                                    uint16_t wep, uint8_t bytes)
+                                                                    uint16_t wep, uint8_t rel, uint8_t bytes)
 {
     s->r_bytes = s->r_epoch == ep && s->r_tid == me ? (uint8_t)(s->r_bytes | bytes) : bytes;
     s->r_epoch = ep;
     s->r_tid = me;
     s->r_wep = wep;
+    s->r_rel = rel;
 }
 
 /* A read's trace in word x's shadow (race_word, vol_race_check) */
@@ -1593,8 +1804,8 @@ static inline __attribute__((always_inline)) void shadow_read(sim_worker *w, sim
                                                               uint16_t me, uint16_t wep, uint8_t bytes,
                                                               const sim_thread *t)
 {
-    if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t))
-        shadow_read_alone(s, ep, me, wep, bytes);
+    if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, s->r_rel, t))
+        shadow_read_alone(s, ep, me, wep, t->rel, bytes);
     else if (__builtin_expect((bytes & s->r_bytes) == 0xf && s->r_tid != SIM_SPLIT, 1))
         s->r_tid = SIM_MULTI; /* whole words, several readers */
     else
@@ -1610,7 +1821,7 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
 {
     sim_shadow *s = shadow_of(w, x);
     const uint32_t ep = w->epoch;
-    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t)) {
+    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, s->w_rel, t)) {
         w->race_how = s->w_bytes & SIM_VOL_W ? 1 : 0; /* after an atomic or a volatile write */
         if (s->w_tid == SIM_ASYNC) /* a copy in flight: whatever the values */
             race_found(w, note, "read-after-write", x, wr, SIM_ASYNC, pc);
@@ -1626,12 +1837,12 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
                 other = SIM_MULTI;
             else if (s->r_tid == SIM_SPLIT) /* read in parts this epoch: by whom? */
                 other = byte_write_race(w, x, s->r_bytes & bytes, me, t);
-            else if (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t))
+            else if (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, s->r_rel, t))
                 other = s->r_tid;
             if (other != SIM_NOBODY)
                 race_found(w, note, "write-after-read", x, wr, other, pc);
         }
-        shadow_wrote(s, ep, me, wep, bytes);
+        shadow_wrote(s, ep, me, wep, t->rel, bytes);
     } else {
         shadow_read(w, s, x, ep, me, wep, bytes, t);
     }
@@ -1665,15 +1876,15 @@ static inline __attribute__((always_inline)) int race_word_fast(sim_worker *w, c
 {
     sim_shadow *s = shadow_in(w, x, tls);
     const uint32_t ep = w->epoch;
-    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, t))
+    if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) && !synced(w, s->w_tid, s->w_wep, s->w_rel, t))
         return 0;
     if (wr) {
         if (s->r_epoch == ep && (s->r_bytes & bytes) &&
-            (s->r_tid >= SIM_SPLIT || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, t)))) /* SPLIT, NOBODY, MULTI */
+            (s->r_tid >= SIM_SPLIT || (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, s->r_rel, t)))) /* SPLIT, NOBODY, MULTI */
             return 0;
-        shadow_wrote(s, ep, me, wep, bytes);
-    } else if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, t)) {
-        shadow_read_alone(s, ep, me, wep, bytes);
+        shadow_wrote(s, ep, me, wep, t->rel, bytes);
+    } else if (s->r_epoch != ep || s->r_tid == me || synced(w, s->r_tid, s->r_wep, s->r_rel, t)) {
+        shadow_read_alone(s, ep, me, wep, t->rel, bytes);
     } else if ((bytes & s->r_bytes) == 0xf && s->r_tid != SIM_SPLIT) {
         s->r_tid = SIM_MULTI; /* whole words, several readers */
     } else {
@@ -1726,7 +1937,7 @@ static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr,
 static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
 {
     const sim_thread *t = w->cur;
-    if (!wr && t->fenced) /* a flag and fence protocol's read (data written, fence, flag; flag, fence, data): */
+    if (!wr && (t->fenced & SIM_FENCED)) /* a flag and fence protocol's read (data written, fence, flag; flag, fence, data): */
         return;           /* ordered by the PTX memory model, which the epochs cannot follow */
     const uint16_t me = (uint16_t)t->linear, wep = (uint16_t)w->warps[t->warp].sync_epoch;
     const uint32_t ep = w->epoch;
@@ -1734,7 +1945,7 @@ static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a,
         const uint8_t bytes = size < 4 ? (uint8_t)(((1u << size) - 1) << (a & 3)) : 0xf;
         sim_shadow *s = shadow_of(w, x);
         if (s->w_epoch == ep && s->w_tid != me && (s->w_bytes & bytes) &&
-            (!(s->w_bytes & SIM_VOL_W) || (s->w_bytes & SIM_PLAIN_W)) && !synced(w, s->w_tid, s->w_wep, t)) {
+            (!(s->w_bytes & SIM_VOL_W) || (s->w_bytes & SIM_PLAIN_W)) && !synced(w, s->w_tid, s->w_wep, s->w_rel, t)) {
             w->race_how = wr ? 2 : 0; /* this access is the atomic or the volatile write */
             if (wr && s->w_tid != SIM_ASYNC)
                 waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_bytes, s->w_tid, pc, 0);
@@ -1743,7 +1954,7 @@ static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a,
         }
         if (wr && w->async == SIM_SPACE_SKIP && s->r_epoch == ep && (s->r_bytes & bytes) && s->r_tid != me &&
             s->r_tid != SIM_NOBODY && s->r_tid != SIM_SPLIT &&
-            (s->r_tid == SIM_MULTI || !synced(w, s->r_tid, s->r_wep, t))) { /* an atomic after another's read */
+            (s->r_tid == SIM_MULTI || !synced(w, s->r_tid, s->r_wep, s->r_rel, t))) { /* an atomic after another's read */
             w->race_how = 2;
             race_found(w, 0, "write-after-read", x, 1, s->r_tid, pc);
         }
@@ -1751,7 +1962,7 @@ static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a,
             /* another thread's atomic or volatile write in this epoch, not ordered with this one: the word
              * has several such writers, and a plain access of any of them races with the others' */
             const int several = s->w_epoch == ep && (s->w_bytes & SIM_VOL_W) && s->w_tid != me &&
-                                (s->w_tid == SIM_MULTI || !synced(w, s->w_tid, s->w_wep, t));
+                                (s->w_tid == SIM_MULTI || !synced(w, s->w_tid, s->w_wep, s->w_rel, t));
             /* this thread's own plain write before it stays seen, with its warp epoch (a __syncwarp
              * between them orders it for the warp's lanes); another writer's was checked just above */
             const int own_plain = s->w_epoch == ep && s->w_tid == me && (s->w_bytes & SIM_PLAIN_W);
@@ -1759,6 +1970,7 @@ static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a,
                                    (own_plain ? SIM_PLAIN_W : 0) | bytes | SIM_VOL_W);
             s->w_epoch = ep;
             s->w_tid = several ? SIM_MULTI : me;
+            s->w_rel = own_plain ? s->w_rel : t->rel;
             s->w_wep = own_plain ? s->w_wep : wep;
         } else {
             shadow_read(w, s, x, ep, me, wep, bytes, t);

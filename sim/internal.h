@@ -16,6 +16,7 @@
 #define SIM_GRANULE_SHIFT 16 /* allocations start on 64 KiB boundaries */
 #define SIM_MAX_ALLOCS 65536 /* allocation records per process (reused, oldest freed first, only when fresh ones run out: sim/memory.c) */
 #define SIM_MAX_THREADS 1024
+#define SIM_MAX_LOCKS 16 /* addresses a block releases through, modelled (sim/access.c, "locks") */
 
 /* ---- memory ----------------------------------------------------------- */
 typedef struct sim_alloc {
@@ -69,15 +70,24 @@ typedef struct sim_thread {
     unsigned linear, lane, warp;
     unsigned async_pending; /* copy_async_float4 copies not yet waited for */
     /* spin detection (volatile reads and atomics only, never the hot path) */
-    unsigned spin_n;
+    uint16_t spin_n; /* (SIM_SPIN_LIMIT at most) */
+    /* detailed mode's locks (sim/access.c, "locks"): 1 + its releases so far (SIM_REL_MAX at most),
+     * the stamp its accesses leave in the race shadows */
+    uint16_t rel;
     uintptr_t spin_addr;
     uintptr_t last_pc; /* where it was last seen: its last spin yield, or where a timeout stopped it */
     uint32_t l2_occ;   /* global accesses made so far (sim/l2.c orders a block's trace by it) */
     uint8_t atom_uniform; /* its next atomic's address is warp-uniform (sim_atomic_uniform_next) */
-    uint8_t fenced;       /* it has run a __threadfence*() (sim_fence): its volatile reads are a protocol's */
+    /* SIM_FENCED: it has run a __threadfence*() (sim_fence): its volatile reads are a protocol's;
+     * SIM_FENCE_NEW: one since its last atomic (a release may follow); from SIM_ACQ_SHIFT up: the
+     * lock (index + 1) it read with an atomic, acquired at its next fence (sim/access.c, "locks") */
+    uint8_t fenced;
     uint16_t cp_groups;   /* cp.async groups it has committed (sim_cp_async_commit), modulo 2^16 */
     uint64_t *log_cur; /* detailed mode: its next entry in its warp's log (sim/access.c; 96 bytes in all) */
 } sim_thread;
+enum { SIM_FENCED = 1, SIM_FENCE_NEW = 2, SIM_ACQ_SHIFT = 2 }; /* sim_thread.fenced */
+_Static_assert(SIM_MAX_LOCKS + 1 < 1 << (8 - SIM_ACQ_SHIFT), "a lock's index + 1 fits sim_thread.fenced");
+_Static_assert(sizeof(sim_thread) == 96, "sim_thread: 96 bytes, as the switch's prefetch of the next record expects");
 
 /* Detailed mode: one warp-level request = the accesses of one instruction
  * (pc) in one occurrence by the warp's lanes. */
@@ -217,7 +227,9 @@ typedef struct sim_shadow { /* race detection, one per 4-byte shared word */
     uint32_t w_epoch, r_epoch;
     uint16_t w_tid, r_tid, w_wep, r_wep;
     uint8_t w_bytes, r_bytes; /* which bytes of the word the last writer / reader touched */
+    uint8_t w_rel, r_rel;     /* the writer's / reader's release stamp then (sim_thread.rel) */
 } sim_shadow;
+_Static_assert(sizeof(sim_shadow) == 20, "sim_shadow: 20 bytes (detailed mode's hot path)");
 
 #define SIM_DYN_CAP (256u << 10) /* a worker's dynamic shared memory window (sim/launch.c), and its shadows */
 
@@ -234,6 +246,11 @@ typedef struct sim_err_rec {
     uintptr_t pc;
     const char *site_file; /* where the source says it happened (sim_access_at), else NULL: pc's line */
     int site_line;
+    /* a race's other access, where the report could find it (sim/access.c race_other): its return
+     * address (0: not known), thread and direction */
+    uintptr_t other_pc;
+    uint3 other_tid;
+    int other_wr;
     char text[1024]; /* the body; kernel name and pc line are added at the end */
 } sim_err_rec;
 
@@ -368,6 +385,7 @@ typedef struct sim_worker {
         /* each byte's last writer (SIM_GW_NOBODY: none) and reader (SIM_GW_MULTI: several), with
          * their warps' sync epochs then */
         uint16_t w_tid[4], w_wep[4], r_tid[4], r_wep[4];
+        uint8_t w_rel[4], r_rel[4]; /* their release stamps then (sim_thread.rel) */
     } *gw;
     uint32_t gw_cap, gw_n, gw_ep; /* gw_n: entries of epoch gw_ep */
 
@@ -432,6 +450,19 @@ typedef struct sim_worker {
     const uint64_t **cbar_at; /* the cuda::barrier each SIM_T_CBAR thread waits for (SIM_MAX_THREADS) */
     unsigned cp_live, cp_hi, cp_cap, cp_free; /* copies in flight; slots used; allocated; a free slot */
     uint32_t block_serial; /* blocks this worker has started (a block's cuda::barrier's tag) */
+    /* detailed mode's locks (sim/access.c, "locks"): vc[t * vc_n + u] is the release stamp of thread
+     * u that thread t has acquired (u's accesses stamped no later happen before t's from then on);
+     * lock_at[i] is lock i's address, lock_vc[i * SIM_MAX_THREADS + u] the stamps its releases
+     * carry. vc_live: this block released through a lock (the tables are in use). */
+    uint8_t *vc, *lock_vc;
+    uintptr_t lock_at[SIM_MAX_LOCKS];
+    unsigned n_locks, vc_n;
+    uint32_t lock_like; /* locks a compare-and-swap or an exchange used (lock_hint) */
+    int vc_live;
+    /* the race being reported: its other access (race_other), for sim_err_take's record */
+    uintptr_t other_pc;
+    uint3 other_tid;
+    int other_wr;
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access
@@ -583,9 +614,12 @@ void sim_access_at(uintptr_t a, unsigned size, int wr, uintptr_t pc, const char 
  * SIM_ATOMF_AGG: an operation nvcc aggregates when its address is warp-uniform, which it is if the
  * thread's atom_uniform is set (the rewriter's mark, sim_atomic_uniform_next): then only the
  * warp's first lane to make each execution counts it (sim/access.c atomic_joins) */
+/* SIM_ATOMF_CAS, SIM_ATOMF_EXCH: a compare-and-swap (its write, if any, is sim_atomic_cas_done's),
+ * an exchange: a lock's operations (sim/access.c, "locks") */
 void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc, int flags);
-enum { SIM_ATOMF_FP = 1, SIM_ATOMF_AGG = 2 }; /* flags: floating point; an op nvcc aggregates (integer add,
-                                               * sub, min, max, and, or, xor) */
+enum { SIM_ATOMF_FP = 1, SIM_ATOMF_AGG = 2, SIM_ATOMF_CAS = 4, SIM_ATOMF_EXCH = 8 };
+void sim_atomic_cas_done(uintptr_t a, int wrote); /* after a compare-and-swap: whether it wrote (a release) */
+void sim_lock_reset(sim_worker *w);                /* a block's start: no lock released yet */
 void sim_warp_flush(sim_worker *w, sim_warp *wp);
 void sim_log_arm(sim_worker *w, unsigned warp); /* the log's cursors at a block's start (sim/access.c) */
 void sim_log_barrier(sim_worker *w, sim_warp *wp); /* a lane of wp reached the barrier (sim/access.c) */

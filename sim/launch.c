@@ -806,8 +806,10 @@ static inline __attribute__((always_inline)) void fiber_switch(sim_worker *w, vo
  * its text then the caller's to write. */
 int sim_err_take(sim_worker *w, sim_err_rec *r, int *has, sim_status s, uintptr_t pc)
 {
-    if (*has && r->block_linear <= w->block_linear)
+    if (*has && r->block_linear <= w->block_linear) {
+        w->other_pc = 0;
         return 0;
+    }
     *has = 1;
     r->status = s;
     r->block_linear = w->block_linear;
@@ -817,6 +819,10 @@ int sim_err_take(sim_worker *w, sim_err_rec *r, int *has, sim_status s, uintptr_
     const int at = w->at_thread && w->at_thread == w->cur && pc == w->at_pc; /* sim_access_at's line, its access's */
     r->site_file = at ? w->at_file : NULL;
     r->site_line = at ? w->at_line : 0;
+    r->other_pc = w->other_pc; /* a race's other access, which race_text has just looked for */
+    r->other_tid = w->other_tid;
+    r->other_wr = w->other_wr;
+    w->other_pc = 0;
     return 1;
 }
 
@@ -877,6 +883,7 @@ void *sim_dynamic_shared(void) { return (void *)sim_tls_worker->dyn_lo; }
 
 /* ---- the block scheduler ----------------------------------------------------- */
 static void activemask_settle(sim_worker *w, sim_warp *wp, int force);
+static void activemask_settle_barred(sim_worker *w);
 
 /* ---- counting mode's sample of bank conflicts ------------------------------
  * The time model needs shared-memory wavefronts (32-way conflicts make flash
@@ -1182,6 +1189,7 @@ static void fiber_main(void *arg)
             t->async_pending = 0;
             t->cp_groups = 0;
             t->fenced = 0;
+            t->rel = 1; /* no release yet (sim/access.c, locks) */
             t->l2_occ = 0;
             t->last_pc = 0;        /* where the watchdog's report last saw it: nothing of a block before */
             t->site_file = NULL;
@@ -1280,6 +1288,8 @@ void sim_clock_yield(uintptr_t pc)
     sim_warp *wp = &w->warps[w->cur->warp];
     if (wp->n_rdv)
         activemask_settle(w, wp, 1);
+    if (w->n_warp_wait)
+        activemask_settle_barred(w);
     sim_yield(w, 1);
 }
 
@@ -1304,6 +1314,8 @@ void sim_spin_yield(sim_worker *w, uintptr_t pc)
     sim_warp *wp = &w->warps[w->cur->warp];
     if (wp->n_rdv)
         activemask_settle(w, wp, 1);
+    if (w->n_warp_wait)
+        activemask_settle_barred(w);
     /* a spinning thread may wait for a thread not started yet (a flag thread 2 sets, polled by
      * threads 0 and 1), and so may a warp whose lanes wait at an intrinsic; new threads only start
      * when no thread is ready, and while threads spin, some always is: start them first */
@@ -1762,6 +1774,8 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
     w->at_thread = NULL; /* a fault inside sim_access_at did not return to clear it */
     w->waw_n = 0;
     w->waw_mode = 0;
+    if (w->n_locks)
+        sim_lock_reset(w);
     w->epoch++;
     /* The scheduler: it starts the first fiber, and gets control back only
      * when no thread can run (all waiting, or all done). */
@@ -2130,6 +2144,33 @@ static void activemask_settle(sim_worker *w, sim_warp *wp, int force)
             rdv_complete(w, wp, i, 32);
             return;
         }
+}
+
+/* A thread spins (its yield): an __activemask() rendezvous of any warp (a volatile access's
+ * lockstep) whose missing live lanes all wait at a barrier completes with the lanes that reached
+ * it. Those lanes cannot come before the barrier opens, and it cannot open before this rendezvous'
+ * lanes get there: a spin lock's holder in one warp, updating through a volatile pointer, while
+ * its warp's other lanes wait at __syncthreads() and other warps spin on the lock (it waited until
+ * the watchdog). With no thread spinning, resolve_stall completes them. */
+static void activemask_settle_barred(sim_worker *w)
+{
+    for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++) {
+        sim_warp *wp = &w->warps[k];
+        for (unsigned i = 0; i < wp->n_rdv; i++) {
+            if (wp->rdv[i].kind != SIM_RDV_ACTIVEMASK)
+                continue;
+            unsigned missing = wp->exists & ~wp->done & ~wp->rdv[i].arrived;
+            for (; missing; missing &= missing - 1) {
+                const uint8_t st = w->threads[k * 32 + (unsigned)__builtin_ctz(missing)].state;
+                if (st != SIM_T_BARRIER && st != SIM_T_CBAR)
+                    break;
+            }
+            if (!missing) {
+                rdv_complete(w, wp, i, 32);
+                break;
+            }
+        }
+    }
 }
 
 /* Whether a warp intrinsic is called wrongly: the calling lane not in the
@@ -2648,14 +2689,20 @@ unsigned sim_activemask(void)
 #define ATOMIC_INT(suffix, T)                                                                 \
     T sim_atomic_##suffix(T *p, T v, T cmp, int op)                                           \
     {                                                                                         \
-        sim_access_atomic((uintptr_t)p, sizeof(T), RA(), AGG_OP(op, v, T) ? SIM_ATOMF_AGG : 0); \
+        sim_access_atomic((uintptr_t)p, sizeof(T), RA(),                                      \
+                          AGG_OP(op, v, T)        ? SIM_ATOMF_AGG                             \
+                          : (op) == SIM_ATOM_CAS  ? SIM_ATOMF_CAS                             \
+                          : (op) == SIM_ATOM_EXCH ? SIM_ATOMF_EXCH                            \
+                                                  : 0);                                       \
         switch (op) {                                                                         \
         case SIM_ATOM_ADD: return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                 \
         case SIM_ATOM_SUB: return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);                 \
         case SIM_ATOM_EXCH: return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);               \
-        case SIM_ATOM_CAS:                                                                    \
-            __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);   \
+        case SIM_ATOM_CAS: {                                                                  \
+            const int wrote_ = __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED); \
+            sim_atomic_cas_done((uintptr_t)p, wrote_); /* a lock's release (sim/access.c) */  \
             return cmp;                                                                       \
+        }                                                                                     \
         case SIM_ATOM_AND: return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);                 \
         case SIM_ATOM_INC: CAS_LOOP(T, p, o >= v ? 0 : o + 1);                                \
         case SIM_ATOM_DEC: CAS_LOOP(T, p, (o == 0 || o > v) ? v : o - 1);                     \
@@ -3087,16 +3134,31 @@ static void rec_where(const sim_err_rec *r, const char *kernel, char *where, siz
         pc_where(r->pc, kernel, where, n);
 }
 
+/* A race's other access, as a line of its own after the finding's "in kernel" line: "" when
+ * its line is not known. */
+static void other_where(const sim_err_rec *r, const char *kernel, char *out, size_t n)
+{
+    char where[600];
+    out[0] = 0;
+    if (!r->other_pc)
+        return;
+    pc_where(r->other_pc, kernel, where, sizeof where);
+    if (where[0])
+        snprintf(out, n, "\n    and the other thread's %s: in kernel %s%s, thread (%u,%u,%u)",
+                 r->other_wr ? "write" : "read", kernel, where, r->other_tid.x, r->other_tid.y, r->other_tid.z);
+}
+
 /* The note of a race counting mode's sample saw (sim_launch_info.race_note). */
 static void race_note(const sim_err_rec *r, const char *kernel)
 {
-    char where[600];
+    char where[600], other[700];
     rec_where(r, kernel, where, sizeof where);
+    other_where(r, kernel, other, sizeof other);
     snprintf(last_info.race_note, sizeof last_info.race_note,
-             "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u); seen in counting mode's sample of the "
+             "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u)%s; seen in counting mode's sample of the "
              "grid's first and last blocks, so its results may not be a GPU's; --detail checks every access and "
              "stops at the first race",
-             r->text, kernel, where, r->block.x, r->block.y, r->block.z, r->thread.x, r->thread.y, r->thread.z);
+             r->text, kernel, where, r->block.x, r->block.y, r->block.z, r->thread.x, r->thread.y, r->thread.z, other);
 }
 
 /* The note of a race on global memory (sim_launch_info.global_race_note). */
@@ -3346,8 +3408,9 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
         return last_status;
     }
     if (has_err) {
-        char where[600];
+        char where[600], other[700];
         rec_where(&err, kernel, where, sizeof where);
+        other_where(&err, kernel, other, sizeof other);
         char progress[320] = "";
         if (err.status == SIM_ERR_LAUNCH_TIMEOUT && atomic_load(&wd_interrupt))
             snprintf(progress, sizeof progress, "\n    %llu of the grid's %llu blocks had finished",
@@ -3357,8 +3420,9 @@ int sim_launch(const simt_cfg *cfg, const char *kernel, void (*thunk)(const void
                      "\n    %llu of the grid's %llu blocks had finished (a long kernel, not a hang, if this count grows "
                      "with SIMTLAB_TIMEOUT: every thread runs on this CPU, and a smaller problem may be the fix)",
                      (unsigned long long)blocks_run, (unsigned long long)nblocks);
-        sim_set_error(err.status, "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u)%s", err.text, kernel,
-                      where, err.block.x, err.block.y, err.block.z, err.thread.x, err.thread.y, err.thread.z, progress);
+        sim_set_error(err.status, "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u)%s%s", err.text, kernel,
+                      where, err.block.x, err.block.y, err.block.z, err.thread.x, err.thread.y, err.thread.z, other,
+                      progress);
         last_info.status = err.status;
         return err.status;
     }

@@ -310,7 +310,7 @@ typedef struct sim_launch_info {
     sim_counters c;
     /* counting mode: a shared-memory race its sample of the first and last blocks saw (the
      * launch still succeeds; detailed mode fails it), as a report like sim_last_error()'s; "" if none */
-    char race_note[2048];
+    char race_note[3072];
     /* either mode: the first shuffle that read a lane not taking part in it (an exited lane, one
      * past the block's end, or one outside the mask), whose value CUDA leaves undefined: the
      * reader got 0, as on the H100, and the launch went on (a GPU does not fault either); "" if none */
