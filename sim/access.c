@@ -416,8 +416,8 @@ void sim_access_atomic(uintptr_t a, unsigned size, uintptr_t pc, int flags)
         w->async = 0;
         atom_note(flags & SIM_ATOMF_FP ? w->fp_atom : w->int_atom, a);
     }
-    if (w->detailed || w->sample) /* a lock's acquire or release (a compare-and-swap's: sim_atomic_cas_done) */
-        lock_atomic(w, w->cur, a, !(flags & SIM_ATOMF_CAS), (flags & (SIM_ATOMF_CAS | SIM_ATOMF_EXCH)) != 0);
+    if ((w->detailed || w->sample) && !(flags & SIM_ATOMF_CAS)) /* a lock's acquire or release (a */
+        lock_atomic(w, w->cur, a, 1, (flags & SIM_ATOMF_EXCH) != 0); /* compare-and-swap's: sim_atomic_cas_done) */
     spin_note(a, 0, pc); /* atomicCAS spin locks, atomicAdd(&flag, 0) polls */
 }
 
@@ -1245,14 +1245,18 @@ static sim_shadow *shadow_of(sim_worker *w, uintptr_t a) { return shadow_in(w, a
  * thread); a release joins the thread's vector and stamp into its lock's (w->lock_vc), an acquire
  * joins the lock's into the thread's, and an access of another thread stamped no later than what
  * this thread acquired of it is ordered (vc_ordered). Without the fences nothing is ordered and
- * the race stays reported: on a GPU the holder's stores may not be visible to the next holder. A
- * release is a write-type atomic (a compare-and-swap that wrote) after a fence that came after
- * the thread's previous atomic; any atomic of a lock's address is a read, acquired at the
- * thread's next fence. Up to SIM_MAX_LOCKS addresses a block (others are not modelled: reports as
- * before), and SIM_REL_MAX - 1 releases a thread (a stamp is one byte of the shadow's padding,
- * which keeps detailed mode's hot path as it was; past that a thread releases no more, and its
- * later accesses are ordered by no lock: reports as before). Words read in parts by several
- * threads (sim_split) keep no stamp: SIM_NO_REL, never ordered by a lock. */
+ * the race stays reported: on a GPU the holder's stores may not be visible to the next holder
+ * (on an H100 a fenceless global lock summed 128 of 512: docs/gpu/s40-h100). A lock is an address
+ * a compare-and-swap or an exchange used; a fence starts a new stamp, and a write-type atomic on a
+ * lock releases the stamps before the thread's last fence; an atomic on a lock (but a give-back,
+ * one after a fence since the thread's previous atomic) is read, acquired at the thread's next
+ * fence unless the lock was released again in between (lock_ver). SIM_MAX_LOCKS addresses and
+ * SIM_REL_MAX - 1 fences a thread are followed a barrier epoch (a barrier starts the tables
+ * afresh: sim_lock_reset); past them a thread's later accesses are ordered by no lock (reports as
+ * before this model: never a missed race). A stamp is one byte of the shadow's padding, which
+ * keeps detailed mode's hot path as it was. Words read in parts by several threads (sim_split)
+ * keep no stamp: SIM_NO_REL, never ordered by a lock. Not followed: a thread holding two locks
+ * with one fence before giving both back (the second give-back releases nothing: a report). */
 #define SIM_NO_REL 0xffu
 #define SIM_REL_MAX 0xfeu /* a thread's stamps: 1 .. SIM_REL_MAX (one byte in the shadows) */
 static inline int vc_ordered(const sim_worker *w, unsigned other, uint8_t other_rel, const sim_thread *t)
@@ -1268,54 +1272,64 @@ static int lock_index(sim_worker *w, uintptr_t a, int make)
             return (int)i;
     if (!make || w->n_locks == SIM_MAX_LOCKS)
         return -1;
-    if (!w->vc) { /* 1 MB and 16 KB, once a worker; calloc's pages stay untouched until used */
+    if (!w->vc) { /* 1 MB, 16 KB and 4 KB, once a worker; calloc's pages stay untouched until used */
         w->vc = calloc((size_t)SIM_MAX_THREADS * SIM_MAX_THREADS, sizeof *w->vc);
         w->lock_vc = calloc((size_t)SIM_MAX_LOCKS * SIM_MAX_THREADS, sizeof *w->lock_vc);
-        if (!w->vc || !w->lock_vc) { /* no memory: locks are not modelled (reports as before) */
-            free(w->vc), free(w->lock_vc);
+        w->acq_ver = calloc(SIM_MAX_THREADS, sizeof *w->acq_ver);
+        if (!w->vc || !w->lock_vc || !w->acq_ver) { /* no memory: locks are not modelled (reports as before) */
+            free(w->vc), free(w->lock_vc), free(w->acq_ver);
             w->vc = w->lock_vc = NULL;
+            w->acq_ver = NULL;
             return -1;
         }
     }
     w->vc_n = w->n_threads;
+    w->lock_ver[w->n_locks] = 0;
     w->lock_at[w->n_locks] = a;
     return (int)w->n_locks++;
 }
 
-/* Thread t's atomic on a (like: a compare-and-swap or an exchange, a lock's operations): a release
- * if it wrote and t fenced since its previous atomic; an acquire at its next fence if a is a lock.
- * A lock-like write makes a a lock even with no fence, so that a race report can say why the
- * lock ordered nothing (lock_hint). */
+/* Thread t's atomic on a, after it was made (wrote: it changed memory; like: a compare-and-swap or
+ * an exchange, a lock's operations, which make a a lock). On a lock: a write releases what t did
+ * before its last fence (the stamps below t->rel: a fence starts a new one, lock_fence), and t
+ * acquires at its next fence what the lock holds now, unless this atomic gave the lock back (t
+ * fenced since its previous atomic: `__threadfence(); atomicExch(&lock, 0)`). */
 static __attribute__((noinline)) void lock_atomic(sim_worker *w, sim_thread *t, uintptr_t a, int wrote, int like)
 {
-    const int fence_new = (t->fenced & SIM_FENCE_NEW) != 0;
-    int i = lock_index(w, a, wrote && (fence_new || like));
-    if (i >= 0 && like)
-        w->lock_like |= 1u << i;
-    if (i >= 0 && wrote && fence_new && t->rel < SIM_REL_MAX) {
-        const unsigned n = w->vc_n, me = t->linear;
-        uint8_t *l = &w->lock_vc[(size_t)i * SIM_MAX_THREADS];
-        const uint8_t *mine = &w->vc[(size_t)me * n];
-        for (unsigned u = 0; u < n; u++)
-            if (mine[u] > l[u])
-                l[u] = mine[u];
-        if (t->rel > l[me])
-            l[me] = (uint8_t)t->rel;
-        t->rel++;
-        w->vc_live = 1;
+    const int give_back = (t->fenced & SIM_FENCE_NEW) != 0;
+    unsigned acq = 0;
+    const int i = lock_index(w, a, like);
+    if (i >= 0) {
+        if (like)
+            w->lock_like |= 1u << i;
+        if (wrote && t->rel > 1) { /* a release of the stamps before t's last fence */
+            const unsigned n = w->vc_n, me = t->linear;
+            uint8_t *l = &w->lock_vc[(size_t)i * SIM_MAX_THREADS];
+            const uint8_t *mine = &w->vc[(size_t)me * n];
+            for (unsigned u = 0; u < n; u++)
+                if (mine[u] > l[u])
+                    l[u] = mine[u];
+            if (t->rel - 1 > l[me])
+                l[me] = (uint8_t)(t->rel - 1);
+            w->lock_ver[i]++;
+            w->vc_live = 1;
+        }
+        if (!give_back) { /* what the lock holds now, acquired at the next fence if no release comes first */
+            acq = (unsigned)i + 1;
+            w->acq_ver[t->linear] = w->lock_ver[i];
+        }
     }
-    if (i >= 0) /* acquired at the next fence */
-        t->fenced = (uint8_t)((t->fenced & (SIM_FENCED | SIM_FENCE_NEW)) | (i + 1) << SIM_ACQ_SHIFT);
-    if (wrote)
-        t->fenced &= (uint8_t)~SIM_FENCE_NEW;
+    t->fenced = (uint8_t)((t->fenced & SIM_FENCED) | acq << SIM_ACQ_SHIFT);
 }
 
-/* Thread t fences: it acquires the lock its last atomic read (lock_atomic). */
+/* Thread t fences: it acquires what the lock its last atomic read held then (if another thread has
+ * released it since, nothing: not what this thread read), and its later accesses take a new stamp,
+ * which a release through an atomic before its next fence does not cover. */
 static void lock_fence(sim_worker *w, sim_thread *t)
 {
     const unsigned acq = t->fenced >> SIM_ACQ_SHIFT;
-    t->fenced = SIM_FENCED | SIM_FENCE_NEW; /* and the lock read before, acquired now: */
-    if (acq && w->vc_live) {
+    t->fenced = SIM_FENCED | SIM_FENCE_NEW;
+    if (acq && w->vc_live && w->lock_ver[acq - 1] == w->acq_ver[t->linear]) {
         const unsigned n = w->vc_n;
         const uint8_t *l = &w->lock_vc[(size_t)(acq - 1) * SIM_MAX_THREADS];
         uint8_t *mine = &w->vc[(size_t)t->linear * n];
@@ -1323,6 +1337,8 @@ static void lock_fence(sim_worker *w, sim_thread *t)
             if (l[u] > mine[u])
                 mine[u] = l[u];
     }
+    if (t->rel < SIM_REL_MAX) /* past SIM_REL_MAX its accesses after a fence stay unreleased */
+        t->rel++;
 }
 
 /* Whether the running thread took a lock (an atomicCAS or atomicExch on an address others wrote
@@ -1334,7 +1350,9 @@ static int lock_unfenced(const sim_worker *w)
     return acq && (w->lock_like >> (acq - 1) & 1);
 }
 
-/* A block's start: no lock released yet (the last block's tables emptied). */
+/* A block's start, and each barrier (after it every access of the block is ordered anyway): no
+ * lock, every thread's stamp 1 again and nothing acquired (the tables emptied), so that the
+ * limits (SIM_MAX_LOCKS, SIM_REL_MAX) are a barrier epoch's. */
 void sim_lock_reset(sim_worker *w)
 {
     if (w->vc_live) {
@@ -1342,17 +1360,21 @@ void sim_lock_reset(sim_worker *w)
         for (unsigned i = 0; i < w->n_locks; i++)
             memset(&w->lock_vc[(size_t)i * SIM_MAX_THREADS], 0, w->vc_n * sizeof *w->lock_vc);
     }
+    for (unsigned i = 0; i < w->next_new; i++) { /* started threads (the others start so) */
+        w->threads[i].rel = 1;
+        w->threads[i].fenced &= SIM_FENCED | SIM_FENCE_NEW;
+    }
     w->n_locks = 0;
     w->lock_like = 0;
     w->vc_live = 0;
 }
 
-/* After a compare-and-swap (sim/launch.c): a release if it wrote. */
+/* After a compare-and-swap (sim/launch.c): whether it wrote. */
 void sim_atomic_cas_done(uintptr_t a, int wrote)
 {
     sim_worker *w = sim_tls_worker;
-    if (w && w->cur && (w->detailed || w->sample) && wrote)
-        lock_atomic(w, w->cur, a, 1, 1);
+    if (w && w->cur && (w->detailed || w->sample))
+        lock_atomic(w, w->cur, a, wrote, 1);
 }
 
 /* Whether thread t's access is ordered after thread other's, whose warp epoch and release stamp
@@ -1565,9 +1587,12 @@ static int cp_issuer(const sim_worker *w, uintptr_t x)
  * since (a barrier, a warp intrinsic, or all its lanes done: a race with a warp that has finished
  * is not named) or it was never kept (volatile accesses are not logged). Costs nothing until a
  * race is reported. */
-static void race_other(sim_worker *w, unsigned other, uintptr_t x, int wr)
+static void race_other(sim_worker *w, unsigned other, uintptr_t x, uint8_t bytes, int wr)
 {
     w->other_pc = 0;
+    /* the bytes the two accesses share: an entry of the other thread must cover one of them (its
+     * store to another byte of the word is no conflict) */
+    const uintptr_t lo = x + (unsigned)__builtin_ctz(bytes), hi = x + 32 - (unsigned)__builtin_clz(bytes);
     if (other >= w->n_threads)
         return;
     const sim_thread *o = &w->threads[other];
@@ -1587,7 +1612,7 @@ static void race_other(sim_worker *w, unsigned other, uintptr_t x, int wr)
                     if (IT_LANE(it[k]) == o->lane)
                         a = IT_ADDR(it[k]), size = IT_SIZE(it[k]);
             }
-            if (a && a < x + 4 && a + size > x) {
+            if (a && a < hi && a + size > lo) {
                 w->other_pc = r->pc;
                 w->other_tid = o->tid;
                 w->other_wr = wr;
@@ -1603,7 +1628,7 @@ static void race_other(sim_worker *w, unsigned other, uintptr_t x, int wr)
         return;
     for (const uint64_t *e = o->log_cur; e-- > b;) {
         const uintptr_t a = log_addr(w, *e);
-        if (LOG_WR(*e) == wr && a < x + 4 && a + LOG_SIZE(*e) > x) {
+        if (LOG_WR(*e) == wr && a < hi && a + LOG_SIZE(*e) > lo) {
             w->other_pc = LOG_PC(*e);
             w->other_tid = o->tid;
             w->other_wr = wr;
@@ -1615,7 +1640,9 @@ static void race_other(sim_worker *w, unsigned other, uintptr_t x, int wr)
 static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uintptr_t x, int wr, unsigned other)
 {
     char who[48], at[300];
-    race_other(w, other, x, strcmp(kind, "write-after-read") != 0); /* the other access wrote, or read */
+    const uint8_t bytes = w->race_bytes & 0xf ? w->race_bytes & 0xf : 0xf; /* the shared bytes (race_word) */
+    w->race_bytes = 0;
+    race_other(w, other, x, bytes, strcmp(kind, "write-after-read") != 0); /* the other access wrote, or read */
     sim_describe_shared(at, sizeof at, w, x);
     const int how = w->race_how;
     w->race_how = 0;
@@ -1766,6 +1793,7 @@ void sim_waw_settle(sim_worker *w, int in_fiber)
             continue;
         }
         char text[1024];
+        w->race_bytes = p->bytes;
         race_text(w, text, sizeof text, "write-after-write", p->x, 1, p->other);
         sim_fail(w, SIM_ERR_SHARED_RACE, p->pc, "%s", text);
         w->cur = cur;
@@ -1828,7 +1856,7 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
         else if (wr)
             waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_bytes, s->w_tid, pc, note);
         else
-            race_found(w, note, "read-after-write", x, wr, s->w_tid, pc);
+            w->race_bytes = s->w_bytes & bytes & 0xf, race_found(w, note, "read-after-write", x, wr, s->w_tid, pc);
     }
     if (wr) {
         if (s->r_epoch == ep && (s->r_bytes & bytes)) {
@@ -1840,7 +1868,7 @@ static inline __attribute__((always_inline)) void race_word(sim_worker *w, const
             else if (s->r_tid != me && !synced(w, s->r_tid, s->r_wep, s->r_rel, t))
                 other = s->r_tid;
             if (other != SIM_NOBODY)
-                race_found(w, note, "write-after-read", x, wr, other, pc);
+                w->race_bytes = s->r_bytes & bytes & 0xf, race_found(w, note, "write-after-read", x, wr, other, pc);
         }
         shadow_wrote(s, ep, me, wep, t->rel, bytes);
     } else {
@@ -1950,13 +1978,13 @@ static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a,
             if (wr && s->w_tid != SIM_ASYNC)
                 waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_bytes, s->w_tid, pc, 0);
             else
-                race_found(w, 0, "read-after-write", x, wr, s->w_tid, pc);
+                w->race_bytes = s->w_bytes & bytes & 0xf, race_found(w, 0, "read-after-write", x, wr, s->w_tid, pc);
         }
         if (wr && w->async == SIM_SPACE_SKIP && s->r_epoch == ep && (s->r_bytes & bytes) && s->r_tid != me &&
             s->r_tid != SIM_NOBODY && s->r_tid != SIM_SPLIT &&
             (s->r_tid == SIM_MULTI || !synced(w, s->r_tid, s->r_wep, s->r_rel, t))) { /* an atomic after another's read */
             w->race_how = 2;
-            race_found(w, 0, "write-after-read", x, 1, s->r_tid, pc);
+            w->race_bytes = s->r_bytes & bytes & 0xf, race_found(w, 0, "write-after-read", x, 1, s->r_tid, pc);
         }
         if (wr) {
             /* another thread's atomic or volatile write in this epoch, not ordered with this one: the word

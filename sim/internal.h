@@ -456,6 +456,8 @@ typedef struct sim_worker {
      * carry. vc_live: this block released through a lock (the tables are in use). */
     uint8_t *vc, *lock_vc;
     uintptr_t lock_at[SIM_MAX_LOCKS];
+    uint32_t lock_ver[SIM_MAX_LOCKS]; /* releases through each lock so far */
+    uint32_t *acq_ver;                /* each thread's pending acquire: its lock's lock_ver when read */
     unsigned n_locks, vc_n;
     uint32_t lock_like; /* locks a compare-and-swap or an exchange used (lock_hint) */
     int vc_live;
@@ -463,6 +465,7 @@ typedef struct sim_worker {
     uintptr_t other_pc;
     uint3 other_tid;
     int other_wr;
+    uint8_t race_bytes; /* the bytes of the word both accesses touched (race_word), for race_other */
 } sim_worker;
 
 /* worker->detailed has this bit or-ed in by the watchdog: the next access

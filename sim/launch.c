@@ -1501,6 +1501,8 @@ static void resolve_stall(sim_worker *w)
         w->epoch++;
         if (__builtin_expect(w->detailed != 0, 0) && w->cp_live) /* copies still in flight (sim/access.c) */
             sim_cp_restamp(w);
+        if (w->n_locks) /* the race check's locks start afresh (sim/access.c) */
+            sim_lock_reset(w);
         w->c.barriers++;
         return;
     }
@@ -2108,7 +2110,11 @@ static void rdv_complete(sim_worker *w, sim_warp *wp, unsigned i, unsigned self)
     w->c.warp_shuffles += r.kind < 16;
     w->c.warp_votes += (VOTE_KINDS >> (r.kind & 63)) & 1;
     wp->rdv[i] = wp->rdv[--wp->n_rdv];
-    wp->sync_epoch++;
+    /* the warp's lanes met: but an __activemask() (a volatile access's lockstep) completed without
+     * live lanes that wait elsewhere (at a barrier: activemask_settle_barred, resolve_stall) orders
+     * nothing with them, and the warp epoch is one for all its lanes */
+    if (r.kind != SIM_RDV_ACTIVEMASK || r.arrived == (wp->exists & ~wp->done))
+        wp->sync_epoch++;
     sim_thread *lanes = &w->threads[(unsigned)(wp - w->warps) * 32];
     unsigned wake = r.arrived & ~(self < 32 ? 1u << self : 0u);
     /* each run of consecutive lanes one entry of the ready queue, in lane order; their state
@@ -2543,6 +2549,8 @@ static void cbar_complete(sim_worker *w, const uint64_t *b)
     w->epoch++;
     if (w->cp_live)
         sim_cp_restamp(w);
+    if (w->n_locks)
+        sim_lock_reset(w);
 }
 
 uint64_t sim_cbar_arrive(uint64_t *b, long long n, int drop, const char *file, int line)

@@ -5,9 +5,22 @@
 // CUDA_VERSION from <cuda.h>; __nanosleep in a spin loop;
 // a `__constant__ const` table beside a writable `__constant__` array (g++ refused the pair);
 // isfinite, isnan and isinf unqualified, in host and device code (nvcc's math_functions.h includes
-// <math.h>, whose C++ form puts std's into the global namespace; survey 9: llm.c's common.h).
+// <math.h>, whose C++ form puts std's into the global namespace; survey 9: llm.c's common.h);
+// the toolkit's intrinsic headers by name (<sm_61_intrinsics.h> is __dp4a's documented one; the
+// toolkit's own, found on the include path, gave hundreds of errors: survey 17).
 #include <cstdio>
 #include <cuda.h>
+#include <device_double_functions.h>
+#include <math_functions.h>
+#include <sm_20_intrinsics.h>
+#include <sm_30_intrinsics.h>
+#include <sm_32_atomic_functions.h>
+#include <sm_32_intrinsics.h>
+#include <sm_35_atomic_functions.h>
+#include <sm_35_intrinsics.h>
+#include <sm_61_intrinsics.h>
+
+__global__ void dp4a(int *o) { o[threadIdx.x] = __dp4a(0x01010101, 0x02020202, (int)threadIdx.x); }
 
 #if !defined(__CUDACC__) || !defined(__NVCC__)
 #error "nvcc defines __CUDACC__ and __NVCC__ for all of a .cu file"
@@ -81,6 +94,11 @@ int main()
     int all = 1;
     for (int i = 0; i < 32; i++)
         all &= bh[i] == 1;
+    int *dd, dh[2];
+    cudaMalloc(&dd, sizeof dh);
+    dp4a<<<1, 2>>>(dd);
+    cudaMemcpy(dh, dd, sizeof dh, cudaMemcpyDeviceToHost);
+    all &= dh[0] == 8 && dh[1] == 9; /* four products of 1 and 2, plus the lane */
     float inf = 1.0f / (fh[0] - fh[0]); // fh[0] is 20.5: 1/0 is inf, which isfinite and isinf tell
     int ok = !isfinite(inf) && isinf(inf) && !isnan(inf) && h[0] == 20 && h[1] == 20 && h[2] == 5 && h[3] == 3 && h[4] == 9 && h[5] == 1 && fh[0] == 20.5f &&
              fh[1] == 60.5f && all;

@@ -642,8 +642,10 @@ elseif(CASE STREQUAL "spin_lock")
   # a spin lock (atomicCAS, __threadfence_block, a plain update, __threadfence_block, atomicExch) orders
   # its holders: no race in --detail, in shared and global memory; through a volatile pointer it runs
   # to its end (it waited for the watchdog); without the fences, or with a read outside the lock, a
-  # race at that line (the read outside: both accesses named)
+  # race at that line (the read outside: both accesses named). One worker: with two, the block that
+  # fails first may be block 1, and block 0, spinning on its lock, then ends with no report of its own
   set(ENV{SIMTLAB_TIMEOUT} 60)
+  set(ENV{OMP_NUM_THREADS} 1)
   foreach(m shared volatile global)
     if(m STREQUAL "global")
       set(want "spin_lock global: cudaSuccess, 512")
@@ -672,12 +674,30 @@ elseif(CASE STREQUAL "spin_lock")
   if("${err}" MATCHES "took a lock")
     fail("outside: the lock's fix for a thread that holds none:\n${err}")
   endif()
+  # a fence after taking the lock only: the update is not released (the next holder's read races)
+  line_of(l ${SRC}/tests/run/spin_lock.cu update)
+  run(1 ${SRC}/tests/run/spin_lock.cu --detail -- oneside)
+  expect_text("${err}" "read-after-write hazard\\) on the word at 0x[0-9a-f]+ \\(__shared__ 'sum' of shared_lock[^\n]*\n *in kernel shared_lock \\(spin_lock.cu:${l}\\)" "oneside: the report")
+  # a race after a correct lock round: no word of a missing fence
+  line_of(l ${SRC}/tests/run/spin_lock.cu after)
+  run(1 ${SRC}/tests/run/spin_lock.cu --detail -- after)
+  expect_text("${err}" "read-after-write hazard\\) on the word at 0x[0-9a-f]+ \\(__shared__ 'flag' of shared_lock[^\n]*\n *in kernel shared_lock \\(spin_lock.cu:${l}\\), block \\(0,0,0\\), thread \\(40,0,0\\)" "after: the report")
+  if("${err}" MATCHES "took a lock")
+    fail("after: the missing fences named where both are in:\n${err}")
+  endif()
+  # the holder's volatile update completes its warp's lockstep without lane 1, which waits at the
+  # barrier: that orders nothing between them, and lane 0's read of lane 1's write is a race
+  line_of(l ${SRC}/tests/run/spin_lock.cu barred)
+  line_of(lw ${SRC}/tests/run/spin_lock.cu seen)
+  run(1 ${SRC}/tests/run/spin_lock.cu --detail -- barred)
+  expect_text("${err}" "read-after-write hazard\\) on the word at 0x[0-9a-f]+ \\(__shared__ 'seen' of shared_lock[^\n]*\n *in kernel shared_lock \\(spin_lock.cu:${l}\\), block \\(0,0,0\\), thread \\(0,0,0\\)\n *and the other thread's write: in kernel shared_lock \\(spin_lock.cu:${lw}\\), thread \\(1,0,0\\)" "barred: the report")
   line_of(l ${SRC}/tests/run/spin_lock.cu gupdate)
   run(0 ${SRC}/tests/run/spin_lock.cu --detail -- gnofence)
   expect_text("${out}" "spin_lock gnofence: cudaSuccess, 512" "gnofence: result")
   expect_text("${err}" "global-memory race \\(read-after-write hazard\\) on the word at 0x[0-9a-f]+ \\(allocation 'sum, cudaMalloc at spin_lock.cu:[0-9]+', offset 0\\)[^\n]*${fix}" "gnofence: the note")
   expect_text("${err}" "in kernel global_lock \\(spin_lock.cu:${l}\\)" "gnofence: where")
   unset(ENV{SIMTLAB_TIMEOUT})
+  unset(ENV{OMP_NUM_THREADS})
 elseif(CASE STREQUAL "race_names")
   # a shared race names its array (static: name and kernel; extern: the byte) and the line
   run(0 ${SRC}/tests/run/race_names.cu --detail)
@@ -1470,8 +1490,14 @@ elseif(CASE STREQUAL "static_symbols")
   run(0 ${WORK}/src/hdrvar.cu)
   expect_text("${out}" "hdrvar: 3" "a static __constant__ variable in a header")
   expect_text("${err}" "has a static __device__ or __constant__ variable" "the note (a header's variable)")
+elseif(CASE STREQUAL "ptx_restrict")
+  # inline PTX cp.async in a template kernel with __restrict__ pointers builds (g++ refused the
+  # operand conversion's const reference: survey 17) and copies right
+  run(0 ${SRC}/tests/run/ptx_restrict.cu)
+  expect_text("${out}" "ptx_restrict: correct" "result")
 elseif(CASE STREQUAL "header_gaps")
-  # what nvcc gives a .cu file: mixed-type min/max, cudaEventCreate(&e, flags), <limits.h>, __CUDACC__
+  # what nvcc gives a .cu file: mixed-type min/max, cudaEventCreate(&e, flags), <limits.h>, __CUDACC__,
+  # the toolkit's intrinsic headers by name (<sm_61_intrinsics.h>: __dp4a)
   run(0 ${SRC}/tests/run/header_gaps.cu)
   expect_text("${out}" "header_gaps: correct" "result")
 elseif(CASE STREQUAL "fast_math")

@@ -58,7 +58,9 @@ inline unsigned long long simtlab_ptx_bits(double v)
     memcpy(&u, &v, 8);
     return u;
 }
-template <class _SimT> inline unsigned long long simtlab_ptx_bits(const _SimT &v) { return (unsigned long long)v; }
+/* by value: an operand `&src[i]` of a `const float *__restrict__ src` in a template is restrict-
+ * qualified, and a const reference cannot bind it (g++: "discards qualifiers"; survey 17) */
+template <class _SimT> inline unsigned long long simtlab_ptx_bits(_SimT v) { return (unsigned long long)v; }
 #define __CUDA_RUNTIME_H__
 #define SIMTLAB_RUN 1
 
