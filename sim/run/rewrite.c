@@ -1987,9 +1987,19 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
             }
             trim(kern);
             o.n = (size_t)ks;
-            int param = 0; /* the kernel is a parameter of the macro this launch is in */
-            for (int q = 0; q < def_nparams; q++)
-                param |= !strcmp(kern, def_params[q]);
+            int param = 0; /* the kernel names a parameter of the macro this launch is in: `K`, or a
+                            * template's `K<T>` (survey 17: two kernels were both named "kern<T>") */
+            for (const char *p = kern; *p && def_nparams;) {
+                if (!ident_char((unsigned char)*p)) {
+                    p++;
+                    continue;
+                }
+                const char *w0 = p;
+                while (*p && ident_char((unsigned char)*p))
+                    p++;
+                for (int q = 0; q < def_nparams; q++)
+                    param |= strlen(def_params[q]) == (size_t)(p - w0) && !strncmp(w0, def_params[q], (size_t)(p - w0));
+            }
             if (strstr(kern, "##") || param) /* a name a macro pastes or passes: its string made after */
                 putf(&o, "::simtlab::make_launch(SIMTLAB_STR_(%s), __FILE__, __LINE__, SIMTLAB_KCALL_(%s), ", kern, kern);
             else

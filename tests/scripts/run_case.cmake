@@ -801,13 +801,14 @@ elseif(CASE STREQUAL "struct_args")
     expect("${js}" 128 kernels 2 hbm write_bytes)
   endforeach()
 elseif(CASE STREQUAL "macro_launch")
-  # launches in function-like macros: built, run, named by the macro's argument
+  # launches in function-like macros: built, run, named by the macro's argument (a template's too)
   run(0 ${SRC}/tests/run/macro_launch.cu --json ${J})
   expect_text("${out}" "macro_launch: correct" "result")
   file(READ ${J} js)
   expect("${js}" fill kernels 0 name)
   expect("${js}" "scale<int>" kernels 1 name)
   expect("${js}" 128 kernels 1 hbm read_bytes)
+  expect("${js}" "scale<int>" kernels 2 name)
 elseif(CASE STREQUAL "constexpr_targ")
   # a local constexpr object's member as a kernel's template argument: built again with the plain
   # launch wrapper, with a note (again from the cache); each launch counted
