@@ -162,19 +162,14 @@ static __attribute__((noinline, cold)) void global_race_seen(sim_worker *w, uint
              wr ? "write-after-read" : "read-after-write", (unsigned long long)x, al->name,
              (unsigned long long)(x - al->begin), wr ? "write" : "read", who, wr ? "read" : "wrote",
              lane ? " or __syncwarp()" : "",
-             lane ? "Put __syncwarp() between the lanes' writes and their reads (read into a register, "
+             lock_unfenced(w) ? LOCK_FIX /* a lock taken with no fence after it: the fences are the fix */
+             : lane ? "Put __syncwarp() between the lanes' writes and their reads (read into a register, "
                     "__syncwarp(), then write); where a thread rewrites in place what its neighbours read (a "
                     "stencil, `a[i] = a[i - 1] + a[i + 1]`), write to a second array instead: warps and blocks race "
                     "there too; where threads update one word, use an atomic (atomicAdd)"
                   : "Put __syncthreads() between the writes and the reads; where a thread rewrites in place what "
                     "its neighbours read (a stencil, `a[i] = a[i - 1] + a[i + 1]`), write to a second array "
                     "instead: blocks race there too; where threads update one word, use an atomic (atomicAdd)");
-    if (lock_unfenced(w)) /* a lock taken with no fence after it: the fences are the fix */
-        snprintf(w->grace.text, sizeof w->grace.text,
-                 "global-memory race (%s hazard) on the word at 0x%llx (allocation '%s', offset %llu): a %s by this "
-                 "thread after %s %s it, with no __syncthreads() between them. " LOCK_FIX,
-                 wr ? "write-after-read" : "read-after-write", (unsigned long long)x, al->name,
-                 (unsigned long long)(x - al->begin), wr ? "write" : "read", who, wr ? "read" : "wrote");
 }
 
 /* A plain global access of size bytes at a by the running thread, checked against the block's
@@ -1597,6 +1592,7 @@ static void race_other(sim_worker *w, unsigned other, uintptr_t x, uint8_t bytes
         return;
     const sim_thread *o = &w->threads[other];
     const sim_warp *wp = &w->warps[o->warp];
+    uintptr_t pc = 0;
     if (wp->log_table) { /* the stretch is in the table: the lane's latest request that covers x */
         for (uint32_t i = wp->reqs_n; i-- > 0;) {
             const sim_request *r = &wp->reqs[i];
@@ -1613,28 +1609,20 @@ static void race_other(sim_worker *w, unsigned other, uintptr_t x, uint8_t bytes
                         a = IT_ADDR(it[k]), size = IT_SIZE(it[k]);
             }
             if (a && a < hi && a + size > lo) {
-                w->other_pc = r->pc;
-                w->other_tid = o->tid;
-                w->other_wr = wr;
-                return;
+                pc = r->pc;
+                break;
             }
         }
-        return;
+    } else if (wp->log && o->log_cur != LOG_OFF_CUR) { /* else the lane's log, newest first */
+        const uint64_t *b = log_base(wp, o->lane);
+        if (o->log_cur >= b && o->log_cur <= b + SIM_LOG_CAP)
+            for (const uint64_t *e = o->log_cur; e-- > b && !pc;)
+                if (LOG_WR(*e) == wr && log_addr(w, *e) < hi && log_addr(w, *e) + LOG_SIZE(*e) > lo)
+                    pc = LOG_PC(*e);
     }
-    if (!wp->log || o->log_cur == LOG_OFF_CUR)
-        return;
-    const uint64_t *b = log_base(wp, o->lane);
-    if (o->log_cur < b || o->log_cur > b + SIM_LOG_CAP)
-        return;
-    for (const uint64_t *e = o->log_cur; e-- > b;) {
-        const uintptr_t a = log_addr(w, *e);
-        if (LOG_WR(*e) == wr && a < hi && a + LOG_SIZE(*e) > lo) {
-            w->other_pc = LOG_PC(*e);
-            w->other_tid = o->tid;
-            w->other_wr = wr;
-            return;
-        }
-    }
+    w->other_pc = pc;
+    w->other_tid = o->tid;
+    w->other_wr = wr;
 }
 
 static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uintptr_t x, int wr, unsigned other)
