@@ -141,26 +141,42 @@ static struct sim_gword *gw_entry(sim_worker *w, uintptr_t x)
     return e;
 }
 
-static __attribute__((noinline, cold)) void global_race_seen(sim_worker *w, uintptr_t x, int wr, unsigned other,
-                                                             uintptr_t pc)
+static void race_other(sim_worker *w, unsigned other, uintptr_t x, uint8_t bytes, int wr, int my_wr,
+                       uintptr_t pc_here, int space);
+
+/* A race on global word x (byte b of it) between this thread's access and other's. Named in the
+ * program's order, as a shared one is (race_text): where the other thread had passed this access's
+ * pc when it made its own, its access comes after this one in the program (HeCBench chacha20's
+ * lanes write a key and lane 0 reads it: read-after-write, though lane 0 ran first). */
+static __attribute__((noinline, cold)) void global_race_seen(sim_worker *w, uintptr_t x, unsigned b, int wr,
+                                                             unsigned other, uintptr_t pc)
 {
+    race_other(w, other /* SIM_GW_MULTI: past the block's threads */, x, (uint8_t)(1u << b), !wr, wr, pc,
+               SIM_SPACE_GLOBAL);
+    const int ahead = w->other_ahead && !w->n_locks; /* not among a lock's holders (race_text) */
     if (!sim_err_take(w, &w->grace, &w->has_grace, SIM_ERR_SHARED_RACE, pc))
         return;
     const sim_alloc *al = &sim_allocs[sim_arena.owner[(x - sim_arena.base) >> SIM_GRANULE_SHIFT]];
     const int lane = other != SIM_GW_MULTI && other / 32 == w->cur->warp;
-    char who[48];
+    char who[48], how[200];
     if (other == SIM_GW_MULTI)
         snprintf(who, sizeof who, "other threads");
     else
         snprintf(who, sizeof who, "thread %u%s", other, lane ? ", a lane of its warp," : "");
+    if (ahead)
+        snprintf(how, sizeof how, "and a %s by %s that comes after it in the program (that thread went on past this "
+                                  "%s to its %s first)",
+                 wr ? "read" : "write", who, wr ? "write" : "read", wr ? "read" : "write");
+    else
+        snprintf(how, sizeof how, "after %s %s it", who, wr ? "read" : "wrote");
     snprintf(w->grace.text, sizeof w->grace.text,
              "global-memory race (%s hazard) on the word at 0x%llx (allocation '%s', offset %llu): a %s by this "
-             "thread after %s %s it, with no __syncthreads()%s between them. CUDA promises no order between "
+             "thread %s, with no __syncthreads()%s between them. CUDA promises no order between "
              "threads there; on a GPU a converged warp makes one instruction's stores before the next one's "
              "loads, which such code relies on, but the simulator runs lanes one after another, so this run's "
              "results may not be a GPU's. %s",
-             wr ? "write-after-read" : "read-after-write", (unsigned long long)x, al->name,
-             (unsigned long long)(x - al->begin), wr ? "write" : "read", who, wr ? "read" : "wrote",
+             wr != ahead ? "write-after-read" : "read-after-write", (unsigned long long)x, al->name,
+             (unsigned long long)(x - al->begin), wr ? "write" : "read", how,
              lane ? " or __syncwarp()" : "",
              lock_unfenced(w) ? LOCK_FIX /* a lock taken with no fence after it: the fences are the fix */
              : lane ? "Put __syncwarp() between the lanes' writes and their reads (read into a register, "
@@ -193,14 +209,14 @@ static void global_race(sim_worker *w, uintptr_t a, unsigned size, int wr, uintp
                 const unsigned r = e->r_tid[b];
                 if (r != SIM_GW_NOBODY && r != me &&
                     (r == SIM_GW_MULTI || !synced(w, r, e->r_wep[b], e->r_rel[b], t))) {
-                    global_race_seen(w, x, 1, r, pc);
+                    global_race_seen(w, x, b, 1, r, pc);
                     return;
                 }
                 e->w_tid[b] = me, e->w_wep[b] = wep, e->w_rel[b] = t->rel;
             } else {
                 const unsigned o = e->w_tid[b], r = e->r_tid[b];
                 if (o != SIM_GW_NOBODY && o != me && !synced(w, o, e->w_wep[b], e->w_rel[b], t)) {
-                    global_race_seen(w, x, 0, o, pc);
+                    global_race_seen(w, x, b, 0, o, pc);
                     return;
                 }
                 if (r == SIM_GW_NOBODY || r == me || (r != SIM_GW_MULTI && synced(w, r, e->r_wep[b], e->r_rel[b], t)))
@@ -1575,62 +1591,103 @@ static int cp_issuer(const sim_worker *w, uintptr_t x)
 #define SIM_VOL_W 0x10u
 #define SIM_PLAIN_W 0x20u
 
-/* The other side of a race on word x: thread other's latest shared access of x that wrote (wr)
- * or read, from its lane's log, kept in the worker for the finding's record (sim_err_take), which
- * names its line; or, when the warp's stretch is in the request table (it made a global access,
- * an atomic, ...), the latest request of its lane that covers x. None when its warp has flushed
- * since (a barrier, a warp intrinsic, or all its lanes done: a race with a warp that has finished
- * is not named) or it was never kept (volatile accesses are not logged). Costs nothing until a
- * race is reported. */
-static void race_other(sim_worker *w, unsigned other, uintptr_t x, uint8_t bytes, int wr)
+/* Thread t's latest access of [lo, hi) in space that wrote (wr) or read, in its warp's history
+ * since the warp's last flush: its lane's log, or, when the warp's stretch is in the request table
+ * (it made a global access, an atomic, ...), the latest request of its lane that covers the bytes;
+ * after the flush of a warp whose lanes have all exited, what that flush kept. 1 with its pc and
+ * how many times the thread had executed pc_here before it (requests in the order the table got
+ * them: the order a lane that runs the warp's code straight makes them); 0 when the history does
+ * not hold it (the warp flushed since: a barrier, a warp intrinsic; volatile accesses are not
+ * kept). */
+static int hist_find(const sim_worker *w, const sim_thread *t, uintptr_t lo, uintptr_t hi, int wr, int space,
+                     uintptr_t pc_here, uintptr_t *pc, uint32_t *before)
 {
-    w->other_pc = 0;
-    /* the bytes the two accesses share: an entry of the other thread must cover one of them (its
-     * store to another byte of the word is no conflict) */
-    const uintptr_t lo = x + (unsigned)__builtin_ctz(bytes), hi = x + 32 - (unsigned)__builtin_clz(bytes);
-    if (other >= w->n_threads)
-        return;
-    const sim_thread *o = &w->threads[other];
-    const sim_warp *wp = &w->warps[o->warp];
-    uintptr_t pc = 0;
-    if (wp->log_table) { /* the stretch is in the table: the lane's latest request that covers x */
-        for (uint32_t i = wp->reqs_n; i-- > 0;) {
+    const sim_warp *wp = &w->warps[t->warp];
+    const unsigned lane = t->lane;
+    if (wp->log_table || (w->sample && !w->detailed) || wp->kept_on == SIM_KEPT_TABLE) { /* counting mode's sample: the table */
+        for (uint32_t i = wp->kept_on == SIM_KEPT_TABLE ? wp->kept_reqs : wp->reqs_n; i-- > 0;) {
             const sim_request *r = &wp->reqs[i];
-            if (!(r->lanes >> o->lane & 1) || r->wr != wr || (r->space & ~SIM_SPACE_ASYNC) != SIM_SPACE_SHARED)
+            if (!(r->lanes >> lane & 1) || r->wr != wr || (r->space & ~SIM_SPACE_ASYNC) != space)
                 continue;
             uintptr_t a = 0;
             unsigned size = r->size;
             if (r->affine) {
-                a = r->a0 + (uintptr_t)((intptr_t)((int)o->lane - (int)r->lane0) * r->stride);
+                a = r->a0 + (uintptr_t)((intptr_t)((int)lane - (int)r->lane0) * r->stride);
             } else {
                 const uint64_t *it = &wp->pool[(size_t)r->items * 32];
                 for (unsigned k = 0; k < r->n && !a; k++)
-                    if (IT_LANE(it[k]) == o->lane)
+                    if (IT_LANE(it[k]) == lane)
                         a = IT_ADDR(it[k]), size = IT_SIZE(it[k]);
             }
             if (a && a < hi && a + size > lo) {
-                pc = r->pc;
-                break;
+                uint32_t n = 0;
+                for (uint32_t j = 0; j < i; j++)
+                    n += wp->reqs[j].pc == pc_here && (wp->reqs[j].lanes >> lane & 1);
+                *pc = r->pc;
+                *before = n;
+                return 1;
             }
         }
-    } else if (wp->log && o->log_cur != LOG_OFF_CUR) { /* else the lane's log, newest first */
-        const uint64_t *b = log_base(wp, o->lane);
-        if (o->log_cur >= b && o->log_cur <= b + SIM_LOG_CAP)
-            for (const uint64_t *e = o->log_cur; e-- > b && !pc;)
-                if (LOG_WR(*e) == wr && log_addr(w, *e) < hi && log_addr(w, *e) + LOG_SIZE(*e) > lo)
-                    pc = LOG_PC(*e);
+        return 0;
     }
+    if (space != SIM_SPACE_SHARED || !wp->log || (t->log_cur == LOG_OFF_CUR && wp->kept_on != SIM_KEPT_LOG))
+        return 0;
+    const uint64_t *b = log_base(wp, lane), *end = wp->kept_on == SIM_KEPT_LOG ? b + wp->kept[lane] : t->log_cur;
+    if (end < b || end > b + SIM_LOG_CAP)
+        return 0;
+    for (const uint64_t *e = end; e-- > b;)
+        if (LOG_WR(*e) == wr && log_addr(w, *e) < hi && log_addr(w, *e) + LOG_SIZE(*e) > lo) {
+            uint32_t n = 0;
+            for (const uint64_t *f = b; f < e; f++)
+                n += LOG_PC(*f) == pc_here;
+            *pc = LOG_PC(*e);
+            *before = n;
+            return 1;
+        }
+    return 0;
+}
+
+/* The other side of a race on word x: thread other's latest access of x that wrote (wr) or read
+ * (hist_find), kept in the worker for the finding's record (sim_err_take), which names its line.
+ * And whether it comes after this access in the program (other_ahead): the other thread had
+ * executed this access's pc more times than this thread has, before making its own, so it ran
+ * ahead of this thread past this point (the order the simulator ran them; in the program this
+ * access is first). Only where the two histories start at one point: one warp, or both warps'
+ * at the block's last barrier (not after a warp intrinsic flushed one). Costs nothing until a
+ * race is reported. */
+static void race_other(sim_worker *w, unsigned other, uintptr_t x, uint8_t bytes, int wr, int my_wr,
+                       uintptr_t pc_here, int space)
+{
+    w->other_pc = 0;
+    w->other_ahead = 0;
+    /* the bytes the two accesses share: an entry of the other thread must cover one of them (its
+     * store to another byte of the word is no conflict) */
+    const uintptr_t lo = x + (unsigned)__builtin_ctz(bytes), hi = x + 32 - (unsigned)__builtin_clz(bytes);
+    if (other >= w->n_threads || !w->cur)
+        return;
+    const sim_thread *o = &w->threads[other], *t = w->cur;
+    uintptr_t pc = 0, mine = 0;
+    uint32_t o_runs = 0, my_runs = 0;
+    if (!hist_find(w, o, lo, hi, wr, space, pc_here, &pc, &o_runs))
+        return;
     w->other_pc = pc;
     w->other_tid = o->tid;
     w->other_wr = wr;
+    const sim_warp *ow = &w->warps[o->warp], *tw = &w->warps[t->warp];
+    const int same_start = o->warp == t->warp || (tw->hist_bar && (ow->kept_on ? ow->kept_bar : ow->hist_bar));
+    /* this thread's own access, just recorded: how often it had executed its pc before */
+    if (same_start && hist_find(w, t, lo, hi, my_wr, space, pc_here, &mine, &my_runs))
+        w->other_ahead = o_runs > my_runs;
 }
 
-static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uintptr_t x, int wr, unsigned other)
+static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uintptr_t x, int wr, unsigned other,
+                      uintptr_t pc)
 {
     char who[48], at[300];
     const uint8_t bytes = w->race_bytes & 0xf ? w->race_bytes & 0xf : 0xf; /* the shared bytes (race_word) */
     w->race_bytes = 0;
-    race_other(w, other, x, bytes, strcmp(kind, "write-after-read") != 0); /* the other access wrote, or read */
+    race_other(w, other, x, bytes, strcmp(kind, "write-after-read") != 0, wr, pc, /* the other access wrote, or read */
+               SIM_SPACE_SHARED);
     sim_describe_shared(at, sizeof at, w, x);
     const int how = w->race_how;
     w->race_how = 0;
@@ -1670,16 +1727,45 @@ static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uint
                  "come first; put __syncthreads() between the plain accesses and the atomics",
                  kind, at, how == 2 ? "an atomic (or volatile write)" : wr ? "a write" : "a read",
                  how == 1 ? "an atomic (or volatile write)" : "an access", who);
-    else if (other != SIM_MULTI && other / 32 == w->cur->warp) /* two lanes of one warp (dxtc's `s[i] += s[i ^ 8]`) */
+    else if (w->other_ahead && other != SIM_MULTI && !w->n_locks && strcmp(kind, "write-after-write") != 0) {
+        /* The other thread had passed this access's pc more often than this thread when it made its own
+         * (race_other): in the program this access comes first, and the hazard is named in that order, not
+         * in the order the simulator ran them (a missing barrier between a write and a read is
+         * read-after-write whichever thread ran first). Not where a lock was taken since the barrier: its
+         * holders run one after another, in the order the simulator ran them (`sum += 1` under a lock
+         * missing a fence). Two writes keep their name. */
+        const int lane = other / 32 == w->cur->warp;
+        char fix[300];
+        if (lane && !wr) /* a lane's read, then another's write: dxtc's `s[i] += s[i ^ 8]` */
+            snprintf(fix, sizeof fix, "A GPU makes one instruction's loads for the whole warp before its stores, but "
+                                      "CUDA promises no order between lanes since Volta: read into a register, "
+                                      "__syncwarp() (or tile.sync()), then write; where a loop refills shared memory, "
+                                      "put __syncthreads() at the end of its body");
+        else if (!wr)
+            snprintf(fix, sizeof fix, "Put __syncthreads() between this read and that write: where a loop refills "
+                                      "shared memory, at the end of its body");
+        else
+            snprintf(fix, sizeof fix, "Put __syncthreads() between this write and that read%s",
+                     lane ? " (__syncwarp() where only the warp's lanes share the data)" : "");
+        snprintf(out, n,
+                 "shared-memory race (%s hazard) on the word at %s: a %s of this thread and a %s by %s%s that comes "
+                 "after it in the program: that thread went on past this %s to its %s with no barrier between them "
+                 "(the simulator ran it first; on a GPU either may come first). %s",
+                 wr ? "read-after-write" : "write-after-read", at, wr ? "write" : "read", wr ? "read" : "write", who,
+                 lane ? ", a lane of its warp," : "", wr ? "write" : "read", wr ? "read" : "write", fix);
+    } else if (other != SIM_MULTI && other / 32 == w->cur->warp) { /* two lanes of one warp (dxtc's `s[i] += s[i ^ 8]`) */
+        const int raw = !strcmp(kind, "read-after-write"); /* a lane's write, then another's read */
         snprintf(out, n,
                  "shared-memory race (%s hazard) on the word at %s: %s of this thread and an access by %s, a "
-                 "lane of its warp, with no __syncthreads() or __syncwarp() between them. A GPU makes one "
-                 "instruction's loads for the whole warp before its stores, which such code relies on, but CUDA "
-                 "promises no order between lanes since Volta, and the simulator runs lanes one after another "
-                 "(counting mode computes another result): read into a register, __syncwarp() (or "
-                 "tile.sync()), then write",
-                 kind, at, wr ? "a write" : "a read", who);
-    else
+                 "lane of its warp, with no __syncthreads() or __syncwarp() between them. %sCUDA promises no order "
+                 "between lanes since Volta, and the simulator runs lanes one after another (counting mode "
+                 "computes another result): %s",
+                 kind, at, wr ? "a write" : "a read", who,
+                 raw ? "" : "A GPU makes one instruction's loads for the whole warp before its stores, which such code "
+                            "relies on, but ",
+                 raw ? "put __syncwarp() between the write and the read (__syncthreads() where other warps read it too)"
+                     : "read into a register, __syncwarp() (or tile.sync()), then write");
+    } else
         snprintf(out, n,
                  "shared-memory race (%s hazard) on the word at %s: %s of this thread and an access by %s "
                  "with no __syncthreads() between them",
@@ -1691,7 +1777,7 @@ static __attribute__((noinline, cold, noreturn)) void race_report(sim_worker *w,
                                                                  unsigned other, uintptr_t pc)
 {
     char text[1024];
-    race_text(w, text, sizeof text, kind, x, wr, other);
+    race_text(w, text, sizeof text, kind, x, wr, other, pc);
     sim_fail(w, SIM_ERR_SHARED_RACE, pc, "%s", text);
     sim_block_abort(w);
 }
@@ -1702,7 +1788,7 @@ static __attribute__((noinline, cold)) void race_seen(sim_worker *w, const char 
                                                      unsigned other, uintptr_t pc)
 {
     char text[sizeof w->race.text];
-    race_text(w, text, sizeof text, kind, x, wr, other); /* first: it finds the other access for the record */
+    race_text(w, text, sizeof text, kind, x, wr, other, pc); /* first: it finds the other access for the record */
     if (sim_err_take(w, &w->race, &w->has_race, SIM_ERR_SHARED_RACE, pc))
         memcpy(w->race.text, text, sizeof text);
 }
@@ -1782,7 +1868,7 @@ void sim_waw_settle(sim_worker *w, int in_fiber)
         }
         char text[1024];
         w->race_bytes = p->bytes;
-        race_text(w, text, sizeof text, "write-after-write", p->x, 1, p->other);
+        race_text(w, text, sizeof text, "write-after-write", p->x, 1, p->other, p->pc);
         sim_fail(w, SIM_ERR_SHARED_RACE, p->pc, "%s", text);
         w->cur = cur;
         w->block_failed = 1;
@@ -2458,6 +2544,7 @@ void sim_log_barrier(sim_worker *w, sim_warp *wp)
         /* a short stretch keeps its log: taking one back costs more than its lines (flash v2) */
         const int big = wp->log && log_count(w, (unsigned)(wp - w->warps), (unsigned)__builtin_ctz(live)) >= 256;
         sim_warp_flush(w, wp);
+        wp->hist_bar = 1; /* its lanes wait at the barrier: the next history starts there */
         if (big)
             log_release(w, wp);
     }
@@ -3133,6 +3220,13 @@ static __attribute__((noinline)) void log_resolve_rest(sim_worker *w, sim_warp *
 void sim_warp_flush(sim_worker *w, sim_warp *wp)
 {
     wp->at_bar = 0; /* a flush comes when every live lane waits (or the block ends), or at the release */
+    /* every lane has exited: nothing appends to its log or table again in this block, so what this
+     * flush counts stays where it is; else lanes that run on write over it */
+    const int fin = wp->done == wp->exists;
+    const uint8_t from_bar = wp->hist_bar; /* the history this flush counts starts at a barrier */
+    wp->hist_bar = 0; /* the next one starts here; a barrier's flush sets it again */
+    if (!fin)
+        wp->kept_on = SIM_KEPT_NONE;
     if (wp->log && w->detailed) { /* each lane's entries counted and its cursor armed again, in one pass
                                    * (counting mode's sample flushes too: its cursors are not armed) */
         sim_thread *th = &w->threads[(size_t)(wp - w->warps) * 32];
@@ -3148,6 +3242,17 @@ void sim_warp_flush(sim_worker *w, sim_warp *wp)
         }
         if (lanes)
             log_resolve(w, wp, lanes, cnt);
+        if (fin && lanes) { /* the warp's last entries: they stay readable (race_other) */
+            for (unsigned m = wp->exists; m; m &= m - 1)
+                wp->kept[__builtin_ctz(m)] = (uint16_t)cnt[__builtin_ctz(m)];
+            wp->kept_on = SIM_KEPT_LOG;
+            wp->kept_bar = from_bar;
+        }
+    }
+    if (fin && (wp->log_table || (w->sample && !w->detailed)) && wp->reqs_n) { /* its last requests, likewise (counted below, left in place) */
+        wp->kept_reqs = wp->reqs_n;
+        wp->kept_on = SIM_KEPT_TABLE;
+        wp->kept_bar = from_bar;
     }
     wp->log_table = 0;
     for (uint32_t i = 0; i < wp->reqs_n; i++)

@@ -216,6 +216,15 @@ typedef struct sim_warp {
         uint32_t k[32];  /* each lane's executions */
     } agg[SIM_AGG_SLOTS];
     unsigned n_agg; /* slots in use this block, in order (the block's start sets 0) */
+    /* For a race report (sim/access.c hist_find, race_other), after the hot fields: after the flush
+     * of a warp whose lanes have all exited, what it counted stays in place (nothing appends again
+     * in the block): each lane's log entries (kept), or the table's requests (kept_reqs). hist_bar:
+     * the history since the last flush starts at the block's start or its last barrier (not at a
+     * warp intrinsic); kept_bar: the kept one's did. */
+    enum { SIM_KEPT_NONE, SIM_KEPT_LOG, SIM_KEPT_TABLE } kept_on;
+    uint16_t kept[32];
+    uint32_t kept_reqs;
+    uint8_t hist_bar, kept_bar;
 } sim_warp;
 
 /* A lane's log holds this many shared accesses of a stretch, less one (8 bytes each: 512 KB a warp,
@@ -465,6 +474,8 @@ typedef struct sim_worker {
     uintptr_t other_pc;
     uint3 other_tid;
     int other_wr;
+    int other_ahead; /* its thread had passed this access's pc before making it: the two are the other way round in
+                      * the program (race_text) */
     uint8_t race_bytes; /* the bytes of the word both accesses touched (race_word), for race_other */
 } sim_worker;
 

@@ -1493,8 +1493,10 @@ static void resolve_stall(sim_worker *w)
             w->rel_end = w->n_threads;
         }
         if (w->detailed || w->sample)
-            for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++)
+            for (unsigned k = 0; k < (w->n_threads + 31) / 32; k++) {
                 sim_warp_flush(w, &w->warps[k]);
+                w->warps[k].hist_bar = 1; /* the histories start here (sim/access.c race_other) */
+            }
         if (__builtin_expect(w->sample_block, 0))
             sample_barrier(w);
         w->n_bar = 0;
@@ -1757,6 +1759,8 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
         wp->done = 0;
         wp->n_rdv = 0;
         wp->log_table = 0;
+        wp->kept_on = SIM_KEPT_NONE;
+        wp->hist_bar = 1;
         wp->at_bar = 0;
         wp->n_agg = 0;
     }
@@ -3172,12 +3176,13 @@ static void race_note(const sim_err_rec *r, const char *kernel)
 /* The note of a race on global memory (sim_launch_info.global_race_note). */
 static void global_race_note(const sim_err_rec *r, const char *kernel)
 {
-    char where[600];
+    char where[600], other[700];
     rec_where(r, kernel, where, sizeof where);
+    other_where(r, kernel, other, sizeof other);
     snprintf(last_info.global_race_note, sizeof last_info.global_race_note,
-             "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u)%s", r->text, kernel, where, r->block.x,
+             "%s\n    in kernel %s%s, block (%u,%u,%u), thread (%u,%u,%u)%s%s", r->text, kernel, where, r->block.x,
              r->block.y, r->block.z, r->thread.x, r->thread.y, r->thread.z,
-             detailed_mode ? "" : "; seen in counting mode's sample (--detail checks every access)");
+             detailed_mode ? "" : "; seen in counting mode's sample (--detail checks every access)", other);
 }
 
 /* The note of a shuffle that read a lane not taking part (sim_launch_info.undef_note). */

@@ -318,7 +318,7 @@ typedef struct sim_launch_info {
     /* detailed mode (and counting mode's sample): the first read of a global word that another
      * thread of the block wrote with no __syncthreads() (or, in its warp, __syncwarp()) between: a
      * data race a converged warp may hide on a GPU, whose result differs here; "" if none */
-    char global_race_note[2048];
+    char global_race_note[3072];
 } sim_launch_info;
 
 /* Runs every block of the grid to completion (launches are synchronous).

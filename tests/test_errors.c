@@ -461,13 +461,14 @@ typedef struct race_case {
     char hazard[48]; /* and how the report describes it */
 } race_case;
 
-/* shared_rotate: s[t] = t; [barrier;] read s[(t + shift) % n], n = 64. Threads
- * run in order: with shift 1 or 32, thread `shift` writes the word thread 0
- * has already read (write-after-read); with shift 63 thread 1 reads the word
- * thread 0 wrote (read-after-write). */
+/* shared_rotate: s[t] = t; [barrier;] read s[(t + shift) % n], n = 64: a write, then a read,
+ * with no barrier between them (read-after-write in the program's order, whichever thread ran
+ * first). Threads run in order: with shift 1 or 32, thread `shift` writes the word thread 0 has
+ * already read (thread 0 went on past its write to its read, and the report says so); with
+ * shift 63 thread 1 reads the word thread 0 wrote. */
 static race_case race_cases[] = {
-    {1, 1, "(write-after-read hazard)"},
-    {32, 32, "(write-after-read hazard)"},
+    {1, 1, "(read-after-write hazard)"},
+    {32, 32, "(read-after-write hazard)"},
     {63, 1, "(read-after-write hazard)"},
 };
 
@@ -487,14 +488,22 @@ ParameterizedTest(race_case *c, errors, shared_race)
     int st = shared_rotate_launch_sim(&cfg, d_out, c->shift, 0);
     assert_status(st, SIM_ERR_SHARED_RACE, what);
     ASSERT_ERROR_HAS(c->hazard, "%s", what);
-    ASSERT_ERROR_HAS(c->shift == 63 ? "a read of this thread and an access by thread 0"
-                                    : "a write of this thread and an access by thread 0",
-                     "%s", what);
-    ASSERT_ERROR_HAS("no __syncthreads()", "%s", what);
-    if (c->thread < 32) /* thread 0 and a lane of its warp: the report says how to order them */
-        ASSERT_ERROR_HAS("a lane of its warp, with no __syncthreads() or __syncwarp() between them", "%s", what);
-    else
-        cr_assert(!strstr(sim_last_error(), "a lane of its warp"), "%s: %s", what, sim_last_error());
+    if (c->shift == 63) { /* in the order they ran: thread 0's write, thread 1's read */
+        ASSERT_ERROR_HAS("a read of this thread and an access by thread 0, a lane of its warp, with no "
+                         "__syncthreads() or __syncwarp() between them",
+                         "%s", what);
+        ASSERT_ERROR_HAS("put __syncwarp() between the write and the read", "%s", what);
+    } else { /* thread 0's read ran first, but comes after its write in the program */
+        ASSERT_ERROR_HAS(c->thread < 32 ? "a write of this thread and a read by thread 0, a lane of its warp, that "
+                                          "comes after it in the program: that thread went on past this write to "
+                                          "its read with no barrier between them"
+                                        : "a write of this thread and a read by thread 0 that comes after it in the "
+                                          "program",
+                         "%s", what);
+        ASSERT_ERROR_HAS("Put __syncthreads() between this write and that read", "%s", what);
+        if (c->thread >= 32)
+            cr_assert(!strstr(sim_last_error(), "a lane of its warp"), "%s: %s", what, sim_last_error());
+    }
     assert_where("shared_rotate", c->shift == 63 ? "SITE:race_read" : "SITE:race_write", 0, c->thread, what);
     /* with the barrier: no race, right result */
     SIM_CHECK(shared_rotate_launch_sim(&cfg, d_out, c->shift, 1));

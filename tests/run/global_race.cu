@@ -13,7 +13,7 @@ __global__ void racy(unsigned char *key, int *out)
     if (threadIdx.x == 0) {
         int s = 0;
         for (int i = 0; i < 32; i++)
-            s += key[i];
+            s += key[i]; /* MARK:sum */
         *out = s;
     }
 }
