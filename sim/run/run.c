@@ -60,6 +60,9 @@ typedef struct opts {
     int n_ldflags;
     size_t xused;
     const char *mode, *arch, *json;
+    char arch_buf[16]; /* a preset named by nvcc's -arch (nvcc_flag) */
+    const char *nvonly[MAX_FLAGS]; /* nvcc's own flags the simulator takes silently: --mode cuda's nvcc gets them */
+    int n_nvonly;
     int detail, lines, no_counters, verbose;
     char **prog_args;
     int n_prog_args;
@@ -82,6 +85,8 @@ static void usage(FILE *f)
             "  -fopenmp, -pthread, -Xcompiler F[,F]  host compiler flags (F: -fopenmp, -pthread, -W..., -w):\n"
             "                           g++'s own, nvcc's through -Xcompiler\n"
             "  -lNAME, -LDIR, -Xlinker X  libraries and linker flags, as nvcc takes them (-lpng, -L/opt/lib)\n"
+            "  -arch=sm_NN, -O3, --extended-lambda, --use_fast_math, ...  nvcc's own flags, as Makefiles give\n"
+            "                           them: a target names the preset where one has its name (docs/run.md)\n"
             "  -v                       show the compiler commands\n"
             "The program's output is its own; simtlab's reports go to stderr. See docs/run.md.\n");
 }
@@ -107,11 +112,89 @@ static int host_flag(opts *o, const char *f)
     return 0;
 }
 
+/* nvcc's own flags as Makefiles write them (a student's `nvcc -O3 -arch=sm_80 --use_fast_math
+ * main.cu` becomes `simtlab run -O3 -arch=sm_80 --use_fast_math main.cu`): 1 if a is one (with
+ * its value, *i moved past it when it is the next argument), 0 if not, -1 after an error. The
+ * target (-arch, --gpu-architecture, -gencode's code=, -code) picks the device preset where
+ * there is one of that name (sm_80, sm_89, sm_90) and --arch does not; others are noted once and
+ * change nothing. Flags that change no result here are taken silently: optimisation and debug
+ * levels (the simulator's builds set their own), lambdas and constexpr (g++ compiles both),
+ * relocatable device code (one link of every file), ptxas's and the host compiler's choice. */
+static int nvcc_flag(opts *o, int argc, char **argv, int *i, int *seen_target, int seen_arch)
+{
+    static const char *const silent[] = {"--extended-lambda", "-extended-lambda", "--expt-extended-lambda",
+                                         "-expt-extended-lambda", "--expt-relaxed-constexpr",
+                                         "-expt-relaxed-constexpr", "-rdc=true", "--relocatable-device-code=true",
+                                         "-m64", "-O0", "-O1", "-O2", "-O3", "-g", "-G", "--device-debug",
+                                         "-Xptxas=-v", "--resource-usage", "-res-usage"};
+    static const char *const with_value[] = {"-ccbin", "--compiler-bindir", "-Xptxas", "--ptxas-options"};
+    const char *a = argv[*i];
+    if (o->n_nvonly + 2 > MAX_FLAGS)
+        return run_error("more than %d nvcc flags", MAX_FLAGS), -1;
+    for (size_t k = 0; k < sizeof silent / sizeof silent[0]; k++)
+        if (!strcmp(a, silent[k])) {
+            o->nvonly[o->n_nvonly++] = a;
+            return 1;
+        }
+    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
+        const size_t n = strlen(with_value[k]);
+        if (!strncmp(a, with_value[k], n) && (a[n] == '=' || !a[n])) {
+            if (!a[n] && (*i + 1 >= argc || !argv[*i + 1][0] || (k < 2 && argv[*i + 1][0] == '-'))) /* ptxas' are flags */
+                return run_error("%s needs a value", a), -1;
+            o->nvonly[o->n_nvonly++] = a;
+            if (!a[n])
+                o->nvonly[o->n_nvonly++] = argv[++*i];
+            return 1;
+        }
+    }
+    if (!strcmp(a, "--use_fast_math") || !strcmp(a, "-use_fast_math")) {
+        fprintf(stderr, "simtlab run: note: %s: the simulator computes expf, sinf, division and sqrtf at the CPU's "
+                        "full precision, not with the GPU's fast approximations (their last bits differ)\n",
+                a);
+        o->nvonly[o->n_nvonly++] = a;
+        return 1;
+    }
+    /* the target: -arch=X, -arch X, --gpu-architecture[=| ]X, -code=X, -gencode arch=..,code=X */
+    const char *val = NULL;
+    static const char *const target[] = {"-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode",
+                                         "--generate-code"};
+    for (size_t k = 0; k < sizeof target / sizeof target[0] && !val; k++) {
+        const size_t n = strlen(target[k]);
+        if (strncmp(a, target[k], n) || (a[n] != '=' && a[n]))
+            continue;
+        if (!a[n] && (*i + 1 >= argc || !argv[*i + 1][0] || argv[*i + 1][0] == '-'))
+            return run_error("%s needs a value (a GPU target: sm_80, sm_90, ...)", a), -1;
+        val = a[n] ? a + n + 1 : argv[++*i];
+    }
+    if (!val)
+        return 0;
+    const char *sm = strstr(val, "code="); /* -gencode arch=compute_80,code=sm_80 */
+    sm = sm ? sm + 5 : val;
+    char name[16] = "";
+    if (!strncmp(sm, "sm_", 3) || !strncmp(sm, "compute_", 8)) {
+        const char *d = sm + (sm[0] == 's' ? 3 : 8);
+        size_t len = strspn(d, "0123456789");
+        if (len && len < 6)
+            snprintf(name, sizeof name, "sm_%.*s", (int)len, d);
+    }
+    if (*seen_target || seen_arch) /* an earlier target, or --arch (which a later one overrides too), chose */
+        return 1;
+    *seen_target = 1;
+    if (name[0] && sim_device_find(name)) {
+        o->arch = strcpy(o->arch_buf, name);
+        return 1;
+    }
+    fprintf(stderr, "simtlab run: note: %s %s: no device preset of that name; the simulator models sm_90 (H100) "
+                    "unless --arch picks sm_80, sm_89, sm_90 or h200\n",
+            a, a == val || strchr(a, '=') ? "" : val);
+    return 1;
+}
+
 static int parse(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
     o->mode = "sim";
-    int seen_mode = 0, seen_arch = 0, seen_json = 0, n_not_c = 0;
+    int seen_mode = 0, seen_arch = 0, seen_target = 0, seen_json = 0, n_not_c = 0, rc_nvcc = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -222,6 +305,9 @@ static int parse(int argc, char **argv, opts *o)
                 if (rc)
                     return rc;
             }
+        } else if (a[0] == '-' && (rc_nvcc = nvcc_flag(o, argc, argv, &i, &seen_target, seen_arch)) != 0) {
+            if (rc_nvcc < 0)
+                return 2;
         } else if (a[0] == '-')
             return run_error("unknown option '%s' (program arguments go after --; see simtlab run --help)", a);
         else {
@@ -1319,6 +1405,15 @@ static int post_process(const opts *o, const char *dir, unit *u, int pass)
     }
     int a = 0;
     argv[a++] = SIMTLAB_OBJCOPY;
+    if (pass == PASS_DEV) {
+        /* The host pass runs the file's static initialisers (a global object's constructor, gflags'
+         * DEFINE_*); the device pass's copies of them would run them a second time, on the same
+         * object (weak here, the host pass's at the link) or a second copy of a static one. CUDA
+         * gives __device__, __constant__ and __shared__ variables no dynamic initialisation, so the
+         * device pass needs none of its own (its __tsan_init call does nothing: sim/access.c). */
+        argv[a++] = "--remove-section=.init_array*";
+        argv[a++] = "--remove-section=.ctors*";
+    }
     if (pass != PASS_HOST) {
         argv[a++] = "--rename-section";
         argv[a++] = ".text=simtlab_ktext";
@@ -1917,7 +2012,7 @@ int main(int argc, char **argv)
     }
     run_cuda_ctx cu;
     /* nvcc takes the host compiler's flags through -Xcompiler */
-    const char *nvflags[3 * MAX_FLAGS];
+    const char *nvflags[4 * MAX_FLAGS];
     char xc[MAX_FLAGS][128];
     int n_nv = 0;
     for (int i = 0; i < o.n_cflags; i++)
@@ -1928,6 +2023,8 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < o.n_ldflags; i++) /* nvcc takes -l, -L and -Xlinker as they are */
         nvflags[n_nv++] = o.ldflags[i];
+    for (int i = 0; i < o.n_nvonly; i++) /* and its own (nvcc_flag): --extended-lambda, --use_fast_math, ... */
+        nvflags[n_nv++] = o.nvonly[i];
     rc = want_cuda ? run_cuda_build(&o.files[0], o.n_files, nvflags, n_nv, o.arch, dir, o.verbose, &cu) : 0;
     if (lk >= 0)
         close(lk); /* the lock goes with it */

@@ -99,8 +99,13 @@ template <class _SimT> inline unsigned long long simtlab_ptx_bits(_SimT v) { ret
 #include <memory>
 #define __noinline__
 #define __launch_bounds__(...)
+#define __block_size__(...) /* nvcc 12.9's block size attribute: the launch gives the block's size here */
 #define __restrict__ __restrict
-#define __align__(n) __attribute__((aligned(n)))
+/* At most a page: static __shared__ variables are thread-local storage here, and the dynamic loader
+ * refuses a TLS segment aligned past a page ("cannot apply additional memory protection after
+ * relocation": `__shared__ __align__(16 * 1024) char smem[...]`, tpoisonooo's MMult_cuda_5; survey
+ * 18). Bank and sector counts look at an address's low 7 bits only. */
+#define __align__(n) __attribute__((aligned((n) > 4096 ? 4096 : (n))))
 #define __grid_constant__
 /* All threads of a block run on one OS thread: block-local storage is the
  * thread-local storage of that worker (sim/README "shared memory"). __constinit (GCC's

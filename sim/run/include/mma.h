@@ -149,9 +149,16 @@ inline void load_matrix_sync(fragment<accumulator, m, n, k, _SimT> &a, const _Si
 {
     sim_wmma_load(a.x, a.simtlab_desc, p, ldm, layout == mem_col_major, file, line);
 }
+/* the pointer's type is the fragment's, not deduced from the pointer: NVIDIA's overloads take
+ * float *, half *, ..., so `store_matrix_sync(nullptr, c, 16, mem_row_major)` compiles (a dead store
+ * that keeps a benchmark's loop: ashvardanian/less_slow.cpp) */
+template <class _SimT> struct simtlab_ptr_of {
+    typedef _SimT *type;
+};
 template <int m, int n, int k, class _SimT>
-inline void store_matrix_sync(_SimT *p, const fragment<accumulator, m, n, k, _SimT> &a, unsigned ldm, layout_t layout,
-                              const char *file = __builtin_FILE(), int line = __builtin_LINE())
+inline void store_matrix_sync(typename simtlab_ptr_of<_SimT>::type p, const fragment<accumulator, m, n, k, _SimT> &a,
+                              unsigned ldm, layout_t layout, const char *file = __builtin_FILE(),
+                              int line = __builtin_LINE())
 {
     sim_wmma_store(p, a.simtlab_desc, a.x, ldm, layout == mem_col_major, file, line);
 }
