@@ -1664,8 +1664,11 @@ static void timeout_report(sim_worker *w)
                          basename_of(t->site_file), t->site_line);
             else if (loc[0])
                 snprintf(where, sizeof where, "still running, last seen at %s", loc);
+            else if (t != w->timeout_thread) /* it gave way between two accesses (sim_l2_turn, make_room) */
+                snprintf(where, sizeof where, "ready to run, taking turns with the others (no barrier or warp "
+                                              "intrinsic since it started)");
             else
-                snprintf(where, sizeof where, "still running, last seen at an unknown line");
+                snprintf(where, sizeof where, "still running, stopped in code without a line (a library function)");
             if (k < sizeof text)
                 k += (size_t)snprintf(text + k, sizeof text - k, "%sthread (%u,%u,%u) %s", named ? "; " : "",
                                       t->tid.x, t->tid.y, t->tid.z, where);

@@ -677,6 +677,33 @@ static int print_static_refusals(const char *s)
  * of asm in a source file. Returns the number of lines printed (0 or 1). */
 static int print_asm_refusal(const char *s)
 {
+    /* PTX's constraints g++ has no x86 register for ("=f": a float register) stop the compiler
+     * before the assembler: "conv.h:2:3: error: output constraint 0 must specify a single register"
+     * (gau-nernst's 11_gemv/common.h; survey 18) */
+    static const char *const gxx[] = {"must specify a single register", "impossible constraint in 'asm'",
+                                      "invalid 'asm'", "inconsistent operand constraints in an 'asm'"};
+    for (const char *line = s; line && *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *err = memmem(line, len, ": error: ", 9);
+        for (size_t g = 0; err && g < sizeof gxx / sizeof gxx[0]; g++)
+            if (memmem(err, (size_t)(line + len - err), gxx[g], strlen(gxx[g]))) {
+                const char *pos = err; /* "file:line:col": the column dropped */
+                while (pos > line && isdigit((unsigned char)pos[-1]))
+                    pos--;
+                if (pos > line && pos[-1] == ':' && pos - 1 > line && isdigit((unsigned char)pos[-2]))
+                    pos--;
+                else
+                    pos = err;
+                fprintf(stderr,
+                        "%.*s: simtlab run: not supported by the simulator: inline PTX (asm) other than cp.async, "
+                        "ldmatrix and mma.sync, here in a header or a macro (g++: %.*s); run the program on a GPU "
+                        "(simtlab run --mode cuda), or see docs/run.md for what simtlab run supports\n",
+                        (int)(pos - line), line, (int)(line + len - err - 9), err + 9);
+                return 1;
+            }
+        line = end ? end + 1 : NULL;
+    }
     if (!strstr(s, ": Assembler messages:"))
         return 0;
     for (const char *line = s; line && *line;) {
@@ -690,7 +717,7 @@ static int print_asm_refusal(const char *s)
             const char *what = err + 9;
             fprintf(stderr,
                     "%.*s: simtlab run: not supported by the simulator: inline PTX (asm) other than cp.async, "
-                    "ldmatrix and mma.sync, here from a macro (the assembler: %.*s); run the program on a GPU "
+                    "ldmatrix and mma.sync, here from a header or a macro (the assembler: %.*s); run the program on a GPU "
                     "(simtlab run --mode cuda), or see docs/run.md for what simtlab run supports\n",
                     (int)(err - line), line, (int)(line + len - what), what);
             return 1;
