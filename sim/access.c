@@ -145,9 +145,10 @@ static void race_other(sim_worker *w, unsigned other, uintptr_t x, uint8_t bytes
                        uintptr_t pc_here, int space);
 
 /* A race on global word x (byte b of it) between this thread's access and other's. Named in the
- * program's order, as a shared one is (race_text): where the other thread had passed this access's
- * pc when it made its own, its access comes after this one in the program (HeCBench chacha20's
- * lanes write a key and lane 0 reads it: read-after-write, though lane 0 ran first). */
+ * program's order, as a shared one is (race_other, race_text): where the other thread had executed
+ * this access's pc more often than this thread when it made its own, its access comes after this
+ * one in the program (HeCBench chacha20's lanes write a key and lane 0 reads it: read-after-write,
+ * though lane 0 ran first). */
 static __attribute__((noinline, cold)) void global_race_seen(sim_worker *w, uintptr_t x, unsigned b, int wr,
                                                              unsigned other, uintptr_t pc)
 {

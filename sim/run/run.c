@@ -62,7 +62,7 @@ typedef struct opts {
     const char *mode, *arch, *json;
     char arch_buf[16]; /* a preset named by nvcc's -arch (nvcc_flag) */
     const char *nvonly[MAX_FLAGS]; /* nvcc's own flags the simulator takes silently: --mode cuda's nvcc gets them */
-    int n_nvonly;
+    int n_nvonly, target_noted;
     int detail, lines, no_counters, verbose;
     char **prog_args;
     int n_prog_args;
@@ -96,6 +96,13 @@ static int has_suffix(const char *s, const char *suf)
 {
     size_t a = strlen(s), b = strlen(suf);
     return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* A source file's name, as the command line takes them (a flag's value it cannot be) */
+static int is_source_name(const char *s)
+{
+    return has_suffix(s, ".cu") || has_suffix(s, ".cpp") || has_suffix(s, ".cc") || has_suffix(s, ".cxx") ||
+           has_suffix(s, ".c");
 }
 
 /* A host compiler flag (-fopenmp, -Xcompiler's list): the ones that change no kernel's code or
@@ -139,7 +146,8 @@ static int nvcc_flag(opts *o, int argc, char **argv, int *i, int *seen_target, i
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
         const size_t n = strlen(with_value[k]);
         if (!strncmp(a, with_value[k], n) && (a[n] == '=' || !a[n])) {
-            if (!a[n] && (*i + 1 >= argc || !argv[*i + 1][0] || (k < 2 && argv[*i + 1][0] == '-'))) /* ptxas' are flags */
+            if (!a[n] && (*i + 1 >= argc || !argv[*i + 1][0] || (k < 2 && argv[*i + 1][0] == '-') ||
+                          !strcmp(argv[*i + 1], "--") || is_source_name(argv[*i + 1]))) /* ptxas' are flags */
                 return run_error("%s needs a value", a), -1;
             o->nvonly[o->n_nvonly++] = a;
             if (!a[n])
@@ -162,31 +170,32 @@ static int nvcc_flag(opts *o, int argc, char **argv, int *i, int *seen_target, i
         const size_t n = strlen(target[k]);
         if (strncmp(a, target[k], n) || (a[n] != '=' && a[n]))
             continue;
-        if (!a[n] && (*i + 1 >= argc || !argv[*i + 1][0] || argv[*i + 1][0] == '-'))
+        if (!a[n] && (*i + 1 >= argc || !argv[*i + 1][0] || argv[*i + 1][0] == '-' || is_source_name(argv[*i + 1])))
             return run_error("%s needs a value (a GPU target: sm_80, sm_90, ...)", a), -1;
         val = a[n] ? a + n + 1 : argv[++*i];
     }
     if (!val)
         return 0;
-    const char *sm = strstr(val, "code="); /* -gencode arch=compute_80,code=sm_80 */
-    sm = sm ? sm + 5 : val;
+    /* -gencode arch=compute_80,code=sm_80, code=\"sm_80,compute_80\", code=[sm_80]: the real target */
+    const char *code = strstr(val, "code=");
+    code = code ? code + 5 : val;
+    const char *sm = strstr(code, "sm_"), *cp = strstr(code, "compute_");
+    sm = sm ? sm + 3 : cp ? cp + 8 : NULL;
     char name[16] = "";
-    if (!strncmp(sm, "sm_", 3) || !strncmp(sm, "compute_", 8)) {
-        const char *d = sm + (sm[0] == 's' ? 3 : 8);
-        size_t len = strspn(d, "0123456789");
-        if (len && len < 6)
-            snprintf(name, sizeof name, "sm_%.*s", (int)len, d);
-    }
-    if (*seen_target || seen_arch) /* an earlier target, or --arch (which a later one overrides too), chose */
+    const size_t len = sm ? strspn(sm, "0123456789") : 0;
+    if (len && len < 6)
+        snprintf(name, sizeof name, "sm_%.*s", (int)len, sm);
+    if (*seen_target || seen_arch) /* an earlier target with a preset, or --arch (which wins in any order), chose */
         return 1;
-    *seen_target = 1;
     if (name[0] && sim_device_find(name)) {
         o->arch = strcpy(o->arch_buf, name);
+        *seen_target = 1;
         return 1;
     }
-    fprintf(stderr, "simtlab run: note: %s %s: no device preset of that name; the simulator models sm_90 (H100) "
-                    "unless --arch picks sm_80, sm_89, sm_90 or h200\n",
-            a, a == val || strchr(a, '=') ? "" : val);
+    if (!o->target_noted++) /* a later target may still name a preset (-gencode for sm_70, then sm_80) */
+        fprintf(stderr, "simtlab run: note: %s%s%s: no device preset of that name; the simulator models sm_90 (H100) "
+                        "unless a later target or --arch picks sm_80, sm_89, sm_90 or h200\n",
+                a, a == val || strchr(a, '=') ? "" : " ", a == val || strchr(a, '=') ? "" : val);
     return 1;
 }
 
@@ -675,13 +684,46 @@ static int print_static_refusals(const char *s)
  * such instruction: `cp.async.commit_group'". Every assembler error of the device pass is such
  * PTX (host code's asm is x86 and assembles): one line, at the first, as the rewriter's refusal
  * of asm in a source file. Returns the number of lines printed (0 or 1). */
+/* Whether the source at "file:line" (the first n characters of where) reads like inline PTX in
+ * the few lines from there: a PTX type suffix (.b32, .f16, .u64, .pred ...) or a PTX register
+ * constraint ("=h", "=f", "=l", "=d", "h", "f"), which x86 asm does not write. */
+static int ptx_at(const char *where, size_t n)
+{
+    char path[4096];
+    const char *colon = memrchr(where, ':', n);
+    if (!colon || (size_t)(colon - where) >= sizeof path)
+        return 0;
+    const long want = strtol(colon + 1, NULL, 10);
+    snprintf(path, sizeof path, "%.*s", (int)(colon - where), where);
+    FILE *f = fopen(path, "r");
+    if (!f || want < 1) {
+        if (f)
+            fclose(f);
+        return 0;
+    }
+    static const char *const marks[] = {".b8", ".b16", ".b32", ".b64", ".u8", ".u16", ".u32", ".u64", ".s8", ".s16",
+                                        ".s32", ".s64", ".f16", ".f32", ".f64", ".pred", "\"=h\"", "\"=f\"", "\"=l\"",
+                                        "\"=d\"", "\"h\"(", "\"f\"("};
+    char buf[1024];
+    long no = 0;
+    int found = 0;
+    while (!found && no < want + 8 && fgets(buf, sizeof buf, f))
+        if (++no >= want)
+            for (size_t k = 0; k < sizeof marks / sizeof marks[0] && !found; k++)
+                found = strstr(buf, marks[k]) != NULL;
+    fclose(f);
+    return found;
+}
+
 static int print_asm_refusal(const char *s)
 {
-    /* PTX's constraints g++ has no x86 register for ("=f": a float register) stop the compiler
+    /* PTX's constraints g++ has no x86 register for ("=f": a float register, "=h") stop the compiler
      * before the assembler: "conv.h:2:3: error: output constraint 0 must specify a single register"
-     * (gau-nernst's 11_gemv/common.h; survey 18) */
-    static const char *const gxx[] = {"must specify a single register", "impossible constraint in 'asm'",
-                                      "invalid 'asm'", "inconsistent operand constraints in an 'asm'"};
+     * (gau-nernst's 11_gemv/common.h; survey 18). g++ quotes 'asm' in the locale's quotes (‘asm’):
+     * the messages are matched without them, and only where the source line there looks like PTX
+     * (ptx_at), not a host asm's own mistake */
+    static const char *const gxx[] = {"must specify a single register", "impossible constraint in ",
+                                      "inconsistent operand constraints in an "};
     for (const char *line = s; line && *line;) {
         const char *end = strchr(line, '\n');
         const size_t len = end ? (size_t)(end - line) : strlen(line);
@@ -695,9 +737,11 @@ static int print_asm_refusal(const char *s)
                     pos--;
                 else
                     pos = err;
+                if (!ptx_at(line, (size_t)(pos - line)))
+                    break;
                 fprintf(stderr,
                         "%.*s: simtlab run: not supported by the simulator: inline PTX (asm) other than cp.async, "
-                        "ldmatrix and mma.sync, here in a header or a macro (g++: %.*s); run the program on a GPU "
+                        "ldmatrix and mma.sync, here from a header or a macro (g++: %.*s); run the program on a GPU "
                         "(simtlab run --mode cuda), or see docs/run.md for what simtlab run supports\n",
                         (int)(pos - line), line, (int)(line + len - err - 9), err + 9);
                 return 1;
@@ -1382,6 +1426,105 @@ done:
     return out;
 }
 
+/* A relocation's target, when it is data of the file's own: a local symbol (an object, or a
+ * section and an addend) of a writable data section, not <iostream>'s std::ios_base::Init (every
+ * file's, harmless twice). Its section's index; 0: none. */
+static unsigned local_data(const char *f, const Elf64_Shdr *sh, unsigned ns, const Elf64_Sym *syms, size_t nsyms,
+                           const Elf64_Shdr *strs, const Elf64_Rela *rel)
+{
+    const size_t si = ELF64_R_SYM(rel->r_info);
+    if (si >= nsyms)
+        return 0;
+    const Elf64_Sym *t = &syms[si];
+    const unsigned ty = ELF64_ST_TYPE(t->st_info);
+    if (ELF64_ST_BIND(t->st_info) != STB_LOCAL || (ty != STT_OBJECT && ty != STT_SECTION) || t->st_shndx == SHN_UNDEF ||
+        t->st_shndx >= ns)
+        return 0;
+    const Elf64_Shdr *ts = &sh[t->st_shndx];
+    if (!(ts->sh_flags & SHF_ALLOC) || !(ts->sh_flags & SHF_WRITE) || (ts->sh_flags & SHF_EXECINSTR))
+        return 0;
+    const uint64_t at = ty == STT_SECTION ? (uint64_t)rel->r_addend + 4 : t->st_value; /* PC-relative: addend + 4 */
+    for (size_t z = 0; z < nsyms; z++) {
+        const Elf64_Sym *io = &syms[z];
+        if (io->st_shndx == t->st_shndx && ELF64_ST_TYPE(io->st_info) == STT_OBJECT && io->st_name < strs->sh_size &&
+            !strcmp(f + strs->sh_offset + io->st_name, "_ZStL8__ioinit") && at >= io->st_value &&
+            at < io->st_value + (io->st_size ? io->st_size : 1))
+            return 0;
+    }
+    return t->st_shndx;
+}
+
+/* Whether the device pass's static initialisers must stay: they build an object of the file's own
+ * (internal linkage: `static std::map<...> m`, a namespace-scope `const std::string`) that the
+ * device pass's copy of an inline or template host function reads (that copy, in a `.text._Z...`
+ * section, is linked first and is the one that runs, and it reads the device pass's copy of the
+ * object, which only the device pass's initialiser builds). Compared by section: a local data
+ * section an initialiser function (`_GLOBAL__sub_I_*`) writes, and such a function's relocation
+ * into it. 1: they stay; 0: they can go; -1: not a 64-bit ELF object it can read (they stay). */
+static int init_builds_local(const char *obj)
+{
+    size_t n;
+    char *f = read_file(obj, &n);
+    if (!f)
+        return -1;
+    int found = -1;
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f;
+    if (n < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > n || eh->e_shnum > (n - eh->e_shoff) / sizeof(Elf64_Shdr) ||
+        eh->e_shstrndx >= eh->e_shnum)
+        goto done;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(f + eh->e_shoff);
+    const unsigned ns = eh->e_shnum;
+    for (unsigned i = 0; i < ns; i++) /* every section's contents inside the file */
+        if (sh[i].sh_type != SHT_NOBITS && (sh[i].sh_offset > n || sh[i].sh_size > n - sh[i].sh_offset))
+            goto done;
+    const Elf64_Shdr *symtab = NULL, *names = &sh[eh->e_shstrndx];
+    for (unsigned i = 0; i < ns && !symtab; i++)
+        if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_link < ns && sh[i].sh_entsize == sizeof(Elf64_Sym))
+            symtab = &sh[i];
+    if (!symtab)
+        goto done;
+    const Elf64_Sym *syms = (const Elf64_Sym *)(f + symtab->sh_offset);
+    const size_t nsyms = symtab->sh_size / sizeof *syms;
+    const Elf64_Shdr *strs = &sh[symtab->sh_link];
+    unsigned char *written = calloc(ns, 1); /* local data sections an initialiser refers to */
+    if (!written)
+        goto done;
+    found = 0;
+    for (int phase = 0; phase < 2 && !found; phase++)
+        for (unsigned r = 0; r < ns && !found; r++) {
+            if (sh[r].sh_type != SHT_RELA || sh[r].sh_entsize != sizeof(Elf64_Rela) || sh[r].sh_info >= ns ||
+                &sh[sh[r].sh_link] != symtab)
+                continue;
+            const Elf64_Shdr *code = &sh[sh[r].sh_info];
+            const char *cname = code->sh_name < names->sh_size ? f + names->sh_offset + code->sh_name : "";
+            if (!(code->sh_flags & SHF_EXECINSTR) || (phase == 1 && strncmp(cname, ".text._Z", 8)))
+                continue;
+            const Elf64_Rela *rel = (const Elf64_Rela *)(f + sh[r].sh_offset);
+            for (size_t q = 0; q < sh[r].sh_size / sizeof *rel && !found; q++) {
+                if (phase == 0) { /* inside an initialiser function of this section? */
+                    int in_init = 0;
+                    for (size_t k = 0; k < nsyms && !in_init; k++)
+                        in_init = ELF64_ST_TYPE(syms[k].st_info) == STT_FUNC && syms[k].st_shndx == sh[r].sh_info &&
+                                  syms[k].st_name < strs->sh_size &&
+                                  !strncmp(f + strs->sh_offset + syms[k].st_name, "_GLOBAL__sub_I", 14) &&
+                                  rel[q].r_offset >= syms[k].st_value &&
+                                  rel[q].r_offset < syms[k].st_value + syms[k].st_size;
+                    const unsigned d = in_init ? local_data(f, sh, ns, syms, nsyms, strs, &rel[q]) : 0;
+                    if (d)
+                        written[d] = 1;
+                } else {
+                    const unsigned d = local_data(f, sh, ns, syms, nsyms, strs, &rel[q]);
+                    found = d && written[d];
+                }
+            }
+        }
+    free(written);
+done:
+    free(f);
+    return found;
+}
+
 static int post_process(const opts *o, const char *dir, unit *u, int pass)
 {
     char weak_list[4300] = "", weak_arg[4400] = "";
@@ -1432,12 +1575,14 @@ static int post_process(const opts *o, const char *dir, unit *u, int pass)
     }
     int a = 0;
     argv[a++] = SIMTLAB_OBJCOPY;
-    if (pass == PASS_DEV) {
+    if (pass == PASS_DEV && init_builds_local(u->obj[pass]) == 0) {
         /* The host pass runs the file's static initialisers (a global object's constructor, gflags'
          * DEFINE_*); the device pass's copies of them would run them a second time, on the same
-         * object (weak here, the host pass's at the link) or a second copy of a static one. CUDA
-         * gives __device__, __constant__ and __shared__ variables no dynamic initialisation, so the
-         * device pass needs none of its own (its __tsan_init call does nothing: sim/access.c). */
+         * object (weak here, the host pass's at the link). CUDA gives __device__, __constant__ and
+         * __shared__ variables no dynamic initialisation, so the device pass needs none of its own
+         * (its __tsan_init call does nothing: sim/access.c), unless they build an object of the
+         * file's own, which the device pass's inline and template host code reads (init_builds_local):
+         * then they stay, and the file's global objects are constructed twice, as before. */
         argv[a++] = "--remove-section=.init_array*";
         argv[a++] = "--remove-section=.ctors*";
     }
@@ -2008,6 +2153,8 @@ int main(int argc, char **argv)
         h = fnv_str(h, o.hostflags[i]);
     for (int i = 0; i < o.n_ldflags; i++)
         h = fnv_str(h, o.ldflags[i]);
+    for (int i = 0; i < o.n_nvonly; i++) /* --mode cuda's nvcc gets them: its cached binary was built with them */
+        h = fnv_str(h, o.nvonly[i]);
     h = fnv_libs(h, &o);
     for (size_t i = 0; i < sizeof simtlab_inputs / sizeof simtlab_inputs[0]; i++)
         h = fnv_stat(h, simtlab_inputs[i]);

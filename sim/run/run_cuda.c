@@ -126,7 +126,9 @@ int run_cuda_build(const char *const *files, int n_files, const char *const *cfl
     }
     for (int attempt = 0; attempt < 2; attempt++) {
         snprintf(archflag, sizeof archflag, "-arch=%s", a);
-        const char *argv[96 + 64 + 2];
+        const char **argv = malloc((size_t)(n_cflags + n_files + 16) * sizeof *argv); /* every flag and file */
+        if (!argv)
+            return run_error("out of host memory");
         int k = 0;
         argv[k++] = nvcc;
         argv[k++] = "-O2";
@@ -137,7 +139,7 @@ int run_cuda_build(const char *const *files, int n_files, const char *const *cfl
             argv[k++] = cflags[i];
         argv[k++] = "-o";
         argv[k++] = c->bin;
-        for (int i = 0; i < n_files && k < 150; i++)
+        for (int i = 0; i < n_files; i++)
             argv[k++] = files[i];
         if (toolkit_has(nvcc, "libcublas.so"))
             argv[k++] = "-lcublas";
@@ -145,6 +147,7 @@ int run_cuda_build(const char *const *files, int n_files, const char *const *cfl
             argv[k++] = "-lcurand";
         argv[k] = NULL;
         int rc = proc_run((char *const *)argv, log, verbose, NULL);
+        free(argv);
         if (rc < 0)
             return run_error("cannot run nvcc (%s): %s; --mode cuda needs the CUDA Toolkit (set CUDA_HOME or put nvcc on PATH)",
                        nvcc, strerror(errno));
