@@ -1494,7 +1494,7 @@ static int init_builds_local(const char *obj)
     for (int phase = 0; phase < 2 && !found; phase++)
         for (unsigned r = 0; r < ns && !found; r++) {
             if (sh[r].sh_type != SHT_RELA || sh[r].sh_entsize != sizeof(Elf64_Rela) || sh[r].sh_info >= ns ||
-                &sh[sh[r].sh_link] != symtab)
+                sh[r].sh_link >= ns || &sh[sh[r].sh_link] != symtab)
                 continue;
             const Elf64_Shdr *code = &sh[sh[r].sh_info];
             const char *cname = code->sh_name < names->sh_size ? f + names->sh_offset + code->sh_name : "";
