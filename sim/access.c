@@ -154,7 +154,7 @@ static __attribute__((noinline, cold)) void global_race_seen(sim_worker *w, uint
 {
     race_other(w, other /* SIM_GW_MULTI: past the block's threads */, x, (uint8_t)(1u << b), !wr, wr, pc,
                SIM_SPACE_GLOBAL);
-    const int ahead = w->other_ahead && !w->n_locks; /* not among a lock's holders (race_text) */
+    const int ahead = w->other_ahead;
     if (!sim_err_take(w, &w->grace, &w->has_grace, SIM_ERR_SHARED_RACE, pc))
         return;
     const sim_alloc *al = &sim_allocs[sim_arena.owner[(x - sim_arena.base) >> SIM_GRANULE_SHIFT]];
@@ -1676,8 +1676,11 @@ static void race_other(sim_worker *w, unsigned other, uintptr_t x, uint8_t bytes
     w->other_wr = wr;
     const sim_warp *ow = &w->warps[o->warp], *tw = &w->warps[t->warp];
     const int same_start = o->warp == t->warp || (tw->hist_bar && (ow->kept_on ? ow->kept_bar : ow->hist_bar));
-    /* this thread's own access, just recorded: how often it had executed its pc before */
-    if (same_start && hist_find(w, t, lo, hi, my_wr, space, pc_here, &mine, &my_runs))
+    /* this thread's own access, just recorded: how often it had executed its pc before. Not two
+     * writes (the name stays), nor where a lock was taken since the barrier: its holders run one
+     * after another, in the order the simulator ran them (`sum += 1` under a lock missing a fence) */
+    if (same_start && !(wr && my_wr) && !w->n_locks &&
+        hist_find(w, t, lo, hi, my_wr, space, pc_here, &mine, &my_runs))
         w->other_ahead = o_runs > my_runs;
 }
 
@@ -1728,13 +1731,11 @@ static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uint
                  "come first; put __syncthreads() between the plain accesses and the atomics",
                  kind, at, how == 2 ? "an atomic (or volatile write)" : wr ? "a write" : "a read",
                  how == 1 ? "an atomic (or volatile write)" : "an access", who);
-    else if (w->other_ahead && other != SIM_MULTI && !w->n_locks && strcmp(kind, "write-after-write") != 0) {
+    else if (w->other_ahead) {
         /* The other thread had passed this access's pc more often than this thread when it made its own
          * (race_other): in the program this access comes first, and the hazard is named in that order, not
          * in the order the simulator ran them (a missing barrier between a write and a read is
-         * read-after-write whichever thread ran first). Not where a lock was taken since the barrier: its
-         * holders run one after another, in the order the simulator ran them (`sum += 1` under a lock
-         * missing a fence). Two writes keep their name. */
+         * read-after-write whichever thread ran first). */
         const int lane = other / 32 == w->cur->warp;
         char fix[300];
         if (lane && !wr) /* a lane's read, then another's write: dxtc's `s[i] += s[i ^ 8]` */

@@ -1426,41 +1426,15 @@ done:
     return out;
 }
 
-/* A relocation's target, when it is data of the file's own: a local symbol (an object, or a
- * section and an addend) of a writable data section, not <iostream>'s std::ios_base::Init (every
- * file's, harmless twice). Its section's index; 0: none. */
-static unsigned local_data(const char *f, const Elf64_Shdr *sh, unsigned ns, const Elf64_Sym *syms, size_t nsyms,
-                           const Elf64_Shdr *strs, const Elf64_Rela *rel)
-{
-    const size_t si = ELF64_R_SYM(rel->r_info);
-    if (si >= nsyms)
-        return 0;
-    const Elf64_Sym *t = &syms[si];
-    const unsigned ty = ELF64_ST_TYPE(t->st_info);
-    if (ELF64_ST_BIND(t->st_info) != STB_LOCAL || (ty != STT_OBJECT && ty != STT_SECTION) || t->st_shndx == SHN_UNDEF ||
-        t->st_shndx >= ns)
-        return 0;
-    const Elf64_Shdr *ts = &sh[t->st_shndx];
-    if (!(ts->sh_flags & SHF_ALLOC) || !(ts->sh_flags & SHF_WRITE) || (ts->sh_flags & SHF_EXECINSTR))
-        return 0;
-    const uint64_t at = ty == STT_SECTION ? (uint64_t)rel->r_addend + 4 : t->st_value; /* PC-relative: addend + 4 */
-    for (size_t z = 0; z < nsyms; z++) {
-        const Elf64_Sym *io = &syms[z];
-        if (io->st_shndx == t->st_shndx && ELF64_ST_TYPE(io->st_info) == STT_OBJECT && io->st_name < strs->sh_size &&
-            !strcmp(f + strs->sh_offset + io->st_name, "_ZStL8__ioinit") && at >= io->st_value &&
-            at < io->st_value + (io->st_size ? io->st_size : 1))
-            return 0;
-    }
-    return t->st_shndx;
-}
-
 /* Whether the device pass's static initialisers must stay: they build an object of the file's own
  * (internal linkage: `static std::map<...> m`, a namespace-scope `const std::string`) that the
  * device pass's copy of an inline or template host function reads (that copy, in a `.text._Z...`
  * section, is linked first and is the one that runs, and it reads the device pass's copy of the
  * object, which only the device pass's initialiser builds). Compared by section: a local data
- * section an initialiser function (`_GLOBAL__sub_I_*`) writes, and such a function's relocation
- * into it. 1: they stay; 0: they can go; -1: not a 64-bit ELF object it can read (they stay). */
+ * section (a local symbol, an object or a section and an addend, of a writable data section; not
+ * <iostream>'s std::ios_base::Init, every file's, harmless twice) that a relocation inside an
+ * initialiser function (`_GLOBAL__sub_I_*`) names, and a relocation of a `.text._Z` section into
+ * it. 1: they stay; 0: they can go; -1: not a 64-bit ELF object it can read (they stay). */
 static int init_builds_local(const char *obj)
 {
     size_t n;
@@ -1468,6 +1442,7 @@ static int init_builds_local(const char *obj)
     if (!f)
         return -1;
     int found = -1;
+    unsigned char *written = NULL; /* per section: a local data section an initialiser refers to */
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f;
     if (n < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
         eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > n || eh->e_shnum > (n - eh->e_shoff) / sizeof(Elf64_Shdr) ||
@@ -1482,16 +1457,18 @@ static int init_builds_local(const char *obj)
     for (unsigned i = 0; i < ns && !symtab; i++)
         if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_link < ns && sh[i].sh_entsize == sizeof(Elf64_Sym))
             symtab = &sh[i];
-    if (!symtab)
+    if (!symtab || !(written = calloc(ns, 1)))
         goto done;
     const Elf64_Sym *syms = (const Elf64_Sym *)(f + symtab->sh_offset);
     const size_t nsyms = symtab->sh_size / sizeof *syms;
     const Elf64_Shdr *strs = &sh[symtab->sh_link];
-    unsigned char *written = calloc(ns, 1); /* local data sections an initialiser refers to */
-    if (!written)
-        goto done;
+    const Elf64_Sym *ioinit = NULL;
+    for (size_t z = 0; z < nsyms && !ioinit; z++)
+        if (ELF64_ST_TYPE(syms[z].st_info) == STT_OBJECT && syms[z].st_name < strs->sh_size &&
+            !strcmp(f + strs->sh_offset + syms[z].st_name, "_ZStL8__ioinit"))
+            ioinit = &syms[z];
     found = 0;
-    for (int phase = 0; phase < 2 && !found; phase++)
+    for (int phase = 0; phase < 2 && !found; phase++) /* 0: the initialisers' targets; 1: the COMDAT code's */
         for (unsigned r = 0; r < ns && !found; r++) {
             if (sh[r].sh_type != SHT_RELA || sh[r].sh_entsize != sizeof(Elf64_Rela) || sh[r].sh_info >= ns ||
                 sh[r].sh_link >= ns || &sh[sh[r].sh_link] != symtab)
@@ -1500,27 +1477,44 @@ static int init_builds_local(const char *obj)
             const char *cname = code->sh_name < names->sh_size ? f + names->sh_offset + code->sh_name : "";
             if (!(code->sh_flags & SHF_EXECINSTR) || (phase == 1 && strncmp(cname, ".text._Z", 8)))
                 continue;
+            /* phase 0: the initialiser functions of this section (few: one a file, and tsan's) */
+            uint64_t lo[8], hi[8];
+            unsigned ni = 0;
+            for (size_t k = 0; phase == 0 && k < nsyms && ni < 8; k++)
+                if (ELF64_ST_TYPE(syms[k].st_info) == STT_FUNC && syms[k].st_shndx == sh[r].sh_info &&
+                    syms[k].st_name < strs->sh_size &&
+                    !strncmp(f + strs->sh_offset + syms[k].st_name, "_GLOBAL__sub_I", 14))
+                    lo[ni] = syms[k].st_value, hi[ni++] = syms[k].st_value + syms[k].st_size;
+            if (phase == 0 && !ni)
+                continue;
             const Elf64_Rela *rel = (const Elf64_Rela *)(f + sh[r].sh_offset);
             for (size_t q = 0; q < sh[r].sh_size / sizeof *rel && !found; q++) {
-                if (phase == 0) { /* inside an initialiser function of this section? */
-                    int in_init = 0;
-                    for (size_t k = 0; k < nsyms && !in_init; k++)
-                        in_init = ELF64_ST_TYPE(syms[k].st_info) == STT_FUNC && syms[k].st_shndx == sh[r].sh_info &&
-                                  syms[k].st_name < strs->sh_size &&
-                                  !strncmp(f + strs->sh_offset + syms[k].st_name, "_GLOBAL__sub_I", 14) &&
-                                  rel[q].r_offset >= syms[k].st_value &&
-                                  rel[q].r_offset < syms[k].st_value + syms[k].st_size;
-                    const unsigned d = in_init ? local_data(f, sh, ns, syms, nsyms, strs, &rel[q]) : 0;
-                    if (d)
-                        written[d] = 1;
-                } else {
-                    const unsigned d = local_data(f, sh, ns, syms, nsyms, strs, &rel[q]);
-                    found = d && written[d];
-                }
+                int in_init = phase == 1;
+                for (unsigned k = 0; k < ni && !in_init; k++)
+                    in_init = rel[q].r_offset >= lo[k] && rel[q].r_offset < hi[k];
+                const size_t si = ELF64_R_SYM(rel[q].r_info);
+                if (!in_init || si >= nsyms)
+                    continue;
+                const Elf64_Sym *t = &syms[si];
+                const unsigned ty = ELF64_ST_TYPE(t->st_info);
+                if (ELF64_ST_BIND(t->st_info) != STB_LOCAL || (ty != STT_OBJECT && ty != STT_SECTION) ||
+                    t->st_shndx == SHN_UNDEF || t->st_shndx >= ns)
+                    continue;
+                const Elf64_Shdr *ts = &sh[t->st_shndx];
+                if (!(ts->sh_flags & SHF_ALLOC) || !(ts->sh_flags & SHF_WRITE) || (ts->sh_flags & SHF_EXECINSTR))
+                    continue;
+                const uint64_t at = ty == STT_SECTION ? (uint64_t)rel[q].r_addend + 4 : t->st_value; /* PC-relative */
+                if (ioinit && ioinit->st_shndx == t->st_shndx && at >= ioinit->st_value &&
+                    at < ioinit->st_value + (ioinit->st_size ? ioinit->st_size : 1))
+                    continue;
+                if (phase == 0)
+                    written[t->st_shndx] = 1;
+                else
+                    found = written[t->st_shndx];
             }
         }
-    free(written);
 done:
+    free(written);
     free(f);
     return found;
 }
