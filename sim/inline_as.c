@@ -88,7 +88,10 @@ static int hook_call(const char *line, int *wr, unsigned *size)
  * shared window in counting mode, the count; inside one otherwise, __simtlab_inside_readN/
  * writeN (shared_detailed); outside both, __simtlab_outside_readN/writeN, which does not test
  * the windows again. The worker comes from sim_tls_fast, which is never NULL (no launch:
- * sim_idle_worker, whose windows are empty, and the outside entry returns for it). The shared
+ * sim_idle_worker, whose windows are empty, and the outside entry returns for it), read in one
+ * instruction by the local-exec model: sim/tls.c is linked into the executable (the kernel units
+ * go into executables only, never a shared library), so its offset from %fs is a link-time
+ * constant and no GOT load is needed (lesson 4 -2.7 % instructions; docs/NOTES.md). The shared
  * hit is the last block, so that it falls through: the TLS load, one window's four
  * instructions and branch, the detailed test and the count. Both calls are one `call *%rcx`,
  * where the original call was: the return address, the pc of reports and of detailed mode's
@@ -98,8 +101,7 @@ static int emit_access(FILE *out, unsigned long i, int wr, unsigned size, const 
     const unsigned k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : 4;
     const char *rw = wr ? "write" : "read";
     return fprintf(out,
-                   "\tmovq\tsim_tls_fast@gottpoff(%%rip), %%rax\n"
-                   "\tmovq\t%%fs:(%%rax), %%rax\n"
+                   "\tmovq\t%%fs:sim_tls_fast@tpoff, %%rax\n"
                    "\tmovq\t%%rdi, %%rcx\n"
                    "\tsubq\t%zu(%%rax), %%rcx\n"
                    "\trorq\t$%u, %%rcx\n"

@@ -20,7 +20,7 @@ execute_process(COMMAND ${AS} --simtlab-print ${WORK}/in.s OUTPUT_VARIABLE out R
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "simtlab-as --simtlab-print failed (${rc})")
 endif()
-string(REGEX MATCHALL "sim_tls_fast@gottpoff" fast "${out}")
+string(REGEX MATCHALL "%fs:sim_tls_fast@tpoff, %rax" fast "${out}")
 list(LENGTH fast n_fast)
 if(NOT n_fast EQUAL 5)
   message(FATAL_ERROR "expected 5 fast paths (read4, write16, read1, write8, read2), got ${n_fast}:\n${out}")
