@@ -1676,28 +1676,38 @@ static void timeout_report(sim_worker *w)
                 shown = t;
             named++;
         }
+    unsigned items = named; /* the parts of the list so far: "; " before each after the first */
     if (n_run > named && k < sizeof text)
-        k += (size_t)snprintf(text + k, sizeof text - k, "; %u more running or ready to run", n_run - named);
+        k += (size_t)snprintf(text + k, sizeof text - k, "%s%u more running or ready to run", items++ ? "; " : "",
+                              n_run - named);
     if (n_bar && k < sizeof text) {
         char list[128];
         unsigned cnt;
         list_threads(w, list, sizeof list, SIM_T_BARRIER, NULL, 0, &cnt);
-        k += (size_t)snprintf(text + k, sizeof text - k, "; %u waiting at a barrier%s%s%s", n_bar,
-                              cnt ? " (__syncthreads: " : "", cnt ? list : "", cnt ? ")" : "");
+        /* every thread that has not exited there: the barrier was complete, and the stop came as
+         * it opened (a kernel that loops over barriers for longer than it may), no deadlock */
+        const int complete = !n_run && !n_warp && !n_cbar && !n_new && !w->bar_mismatch;
+        k += (size_t)snprintf(text + k, sizeof text - k, "%s%s%u waiting at a barrier%s%s%s%s", items++ ? "; " : "",
+                              complete ? "all " : "", n_bar, cnt ? " (__syncthreads: " : "", cnt ? list : "",
+                              cnt ? ")" : "",
+                              complete ? ", every thread that has not exited: the barrier was complete and stopped "
+                                         "as it opened"
+                                       : "");
     }
     if (n_warp && k < sizeof text) /* a warp intrinsic, or a volatile access's lockstep (sim/access.c) */
         k += (size_t)snprintf(text + k, sizeof text - k,
-                              "; %u waiting for the other lanes of their warp (at a warp intrinsic, or at a volatile "
+                              "%s%u waiting for the other lanes of their warp (at a warp intrinsic, or at a volatile "
                               "access, where a warp's lanes meet)",
-                              n_warp);
+                              items++ ? "; " : "", n_warp);
     if (n_cbar && k < sizeof text) {
         char list[200];
         unsigned cnt;
         list_threads(w, list, sizeof list, SIM_T_CBAR, NULL, 0, &cnt);
-        k += (size_t)snprintf(text + k, sizeof text - k, "; %u (%s) waiting at a cuda::barrier", n_cbar, list);
+        k += (size_t)snprintf(text + k, sizeof text - k, "%s%u (%s) waiting at a cuda::barrier", items++ ? "; " : "",
+                              n_cbar, list);
     }
     if (n_new && k < sizeof text)
-        k += (size_t)snprintf(text + k, sizeof text - k, "; %u not started", n_new);
+        k += (size_t)snprintf(text + k, sizeof text - k, "%s%u not started", items++ ? "; " : "", n_new);
     int spinning = 0; /* a thread still polls where the block last spun (not a spin that ended) */
     for (unsigned i = 0; i < w->next_new && w->spin_pc && !spinning; i++)
         spinning = w->threads[i].state != SIM_T_DONE && w->threads[i].last_pc == w->spin_pc;
@@ -1800,6 +1810,11 @@ static void run_block(sim_worker *w, uint64_t b, const simt_cfg *cfg)
         }
         if (w->next_new < n) { /* no stack could be had */
             sim_fail(w, SIM_ERR_MEMORY_ALLOCATION, 0, "out of host memory for thread stacks");
+            w->block_failed = 1;
+            break;
+        }
+        if (w->timed_out) { /* the watchdog fired since the test above: stop before a release, so the
+                             * report sees the threads at the barrier, not released (timeout_report) */
             w->block_failed = 1;
             break;
         }
