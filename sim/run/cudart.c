@@ -584,17 +584,34 @@ cudaError_t cudaDeviceSynchronize(void)
     return cudaSuccess;
 }
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+/* The L1/shared split asked for: kept for cudaDeviceGetCacheConfig (the simulator's shared memory
+ * is the preset's whatever the split; cudaDeviceReset forgets it) */
+static cudaFuncCache cache_config = cudaFuncCachePreferNone;
 cudaError_t cudaDeviceReset(void)
 {
     LOCKED();
     init();
     sticky_err = pending_err = last_err = cudaSuccess; /* as on a GPU: a new context */
+    cache_config = cudaFuncCachePreferNone;
     return cudaSuccess;
 }
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache c)
 {
-    (void)c;
     ENTER();
+    if ((unsigned)c > 3) {
+        char why[96];
+        snprintf(why, sizeof why, "config %d: not a cudaFuncCache (0-3)", (int)c);
+        return fail(cudaErrorInvalidValue, "cudaDeviceSetCacheConfig", why);
+    }
+    cache_config = c;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *c)
+{
+    ENTER();
+    if (!c)
+        return fail(cudaErrorInvalidValue, "cudaDeviceGetCacheConfig", "config is NULL");
+    *c = cache_config;
     return cudaSuccess;
 }
 
@@ -1677,6 +1694,18 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags)
     ENTER();
     if (!e)
         return fail(cudaErrorInvalidValue, "cudaEventCreate", "event is NULL");
+    if (flags & ~(unsigned)(cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess)) {
+        char why[128];
+        snprintf(why, sizeof why, "flags 0x%x: not cudaEvent* flags (cudaEventBlockingSync 1, cudaEventDisableTiming 2, "
+                 "cudaEventInterprocess 4)", flags);
+        return fail(cudaErrorInvalidValue, "cudaEventCreateWithFlags", why);
+    }
+    /* an interprocess event is an event in this process too (CUDA IPC itself, cudaIpc*, is refused
+     * by name when the program is built); CUDA asks for it without timing */
+    if ((flags & cudaEventInterprocess) && !(flags & cudaEventDisableTiming))
+        return fail(cudaErrorInvalidValue, "cudaEventCreateWithFlags",
+                    "cudaEventInterprocess needs cudaEventDisableTiming with it, as CUDA says: pass "
+                    "cudaEventInterprocess | cudaEventDisableTiming");
     *e = calloc(1, sizeof **e);
     if (!*e)
         return fail(cudaErrorMemoryAllocation, "cudaEventCreate", "out of host memory");

@@ -131,6 +131,21 @@ class thread_block : public thread_group {
     static dim3 thread_index() { return dim3(threadIdx); }
     static dim3 group_dim() { return dim3(blockDim); }
     static dim3 dim_threads() { return dim3(blockDim); }
+    /* CUDA 12.2's split barrier: barrier_arrive(), work that needs nothing of the others, then
+     * barrier_wait(std::move(token)), which returns once every thread has arrived. Here the
+     * barrier is the wait (the block's __syncthreads() at its line) and the arrival does nothing:
+     * a thread's accesses before its wait are ordered with the others' after theirs, and an access
+     * between the arrival and the wait that shares data another thread wrote or read before its
+     * own arrival is in the same barrier epoch, a race named as one (the split barrier's usual
+     * bug: consuming before the wait). Not seen: a write between the arrival and the wait that
+     * another thread reads after its wait (the barrier here orders them; a GPU does not). */
+    struct arrival_token {
+    };
+    static arrival_token barrier_arrive() { return arrival_token(); }
+    static void barrier_wait(arrival_token &&, const char *f = __builtin_FILE(), int l = __builtin_LINE())
+    {
+        sim_syncthreads(f, l);
+    }
 };
 
 static inline thread_block this_thread_block() { return thread_block(); }

@@ -188,7 +188,8 @@ typedef struct simtlab_event *cudaEvent_t;
 
 enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2, cudaMemAttachSingle = 4 };
 enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
-enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2 };
+/* cudaEventInterprocess is declared so that a program can ask for it and take the error (no CUDA IPC here) */
+enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2, cudaEventInterprocess = 4 };
 enum { cudaHostAllocDefault = 0, cudaHostAllocPortable = 1, cudaHostAllocMapped = 2, cudaHostAllocWriteCombined = 4 };
 enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2 };
 enum { cudaDeviceScheduleAuto = 0, cudaDeviceScheduleSpin = 1, cudaDeviceScheduleYield = 2,
@@ -358,6 +359,7 @@ cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaThreadSynchronize(void);
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache c);
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *c);
 cudaError_t cudaFree(void *p);
 cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k);
