@@ -2017,7 +2017,7 @@ static inline __attribute__((always_inline)) int race_check_fast(sim_worker *w, 
     const uint16_t rel = t->rel;
     sim_shadow *s = shadow_in(w, a, tls);
 #pragma GCC unroll 4 /* a float4's four words, straight: flash v2 detailed -5 % instructions */
-    for (unsigned i = 0; i < size / 4; i++)
+    for (unsigned i = 0; i < (size + 3) / 4; i++) /* the words from a (4-aligned: a size above 4 is 8 or 16) */
         if (!race_word_fast(w, t, me, wep, ep, &rel, s + i, 0xf, wr))
             return 0;
     return 1;
