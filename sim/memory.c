@@ -19,7 +19,11 @@
 
 #include "internal.h"
 
-#define SIM_ARENA_BYTES ((uintptr_t)256 << 30) /* 256 GiB of address space */
+/* 256 GiB of address space. A build for valgrind (cachegrind's deterministic instruction and
+ * cache counts: docs/NOTES.md, "Measuring without noise") passes a smaller one with -D. */
+#ifndef SIM_ARENA_BYTES
+#define SIM_ARENA_BYTES ((uintptr_t)256 << 30)
+#endif
 
 sim_arena_t sim_arena;
 sim_alloc sim_allocs[SIM_MAX_ALLOCS];
