@@ -135,10 +135,11 @@ class thread_block : public thread_group {
      * barrier_wait(std::move(token)), which returns once every thread has arrived. Here the
      * barrier is the wait (the block's __syncthreads() at its line) and the arrival does nothing:
      * a thread's accesses before its wait are ordered with the others' after theirs, and an access
-     * between the arrival and the wait that shares data another thread wrote or read before its
-     * own arrival is in the same barrier epoch, a race named as one (the split barrier's usual
-     * bug: consuming before the wait). Not seen: a write between the arrival and the wait that
-     * another thread reads after its wait (the barrier here orders them; a GPU does not). */
+     * between the arrival and the wait that conflicts with another thread's access before its own
+     * arrival (one of the two a write) is in the same barrier epoch, a race named as one (the split
+     * barrier's usual bug: consuming before the wait). Not seen: a write between the arrival and
+     * the wait that another thread reads after its wait (the barrier here orders them; a GPU does
+     * not). */
     struct arrival_token {
     };
     static arrival_token barrier_arrive() { return arrival_token(); }

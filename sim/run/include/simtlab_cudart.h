@@ -188,7 +188,7 @@ typedef struct simtlab_event *cudaEvent_t;
 
 enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2, cudaMemAttachSingle = 4 };
 enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
-/* cudaEventInterprocess is declared so that a program can ask for it and take the error (no CUDA IPC here) */
+/* an event made with cudaEventInterprocess is an event of this process here (cudaIpc* itself is refused by name) */
 enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2, cudaEventInterprocess = 4 };
 enum { cudaHostAllocDefault = 0, cudaHostAllocPortable = 1, cudaHostAllocMapped = 2, cudaHostAllocWriteCombined = 4 };
 enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2 };
