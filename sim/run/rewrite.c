@@ -482,6 +482,54 @@ static int explicit_specialization(const char *h, size_t n)
     return templates == 1 && empty == 1;
 }
 
+/* The function-pointer parameters of the template clause in header h (`template <void (*K)(int *)>`,
+ * `(&K)` too, or `auto K`), at most 8 names of 63 characters, into names; their count. A launch
+ * `K<<<...>>>` in the function's body then names the kernel K points to (survey 19:
+ * xiaohuangyu's cuda_learning 12_atomic_race/03, whose three kernels were all "Kernel"). */
+static int template_fn_params(const char *h, size_t n, char names[8][64])
+{
+    int k = 0;
+    for (size_t i = 0; i + 8 <= n; i++) {
+        if (strncmp(h + i, "template", 8) || (i > 0 && ident_char((unsigned char)h[i - 1])) ||
+            (i + 8 < n && ident_char((unsigned char)h[i + 8])))
+            continue;
+        size_t j = i + 8;
+        while (j < n && isspace((unsigned char)h[j]))
+            j++;
+        if (j >= n || h[j] != '<')
+            continue;
+        int angle = 0;
+        size_t e = j;
+        for (; e < n; e++) { /* the clause's end: its '>' at the outer level */
+            angle += h[e] == '<' ? 1 : h[e] == '>' ? -1 : 0;
+            if (!angle)
+                break;
+        }
+        for (size_t q = j; q < e && k < 8; q++) {
+            size_t a = q, b;
+            if ((h[q] == '(' && q + 1 < e && (h[q + 1] == '*' || h[q + 1] == '&'))) {
+                a = q + 2;
+            } else if (q + 4 < e && !strncmp(h + q, "auto", 4) && (q == 0 || !ident_char((unsigned char)h[q - 1])) &&
+                       isspace((unsigned char)h[q + 4])) {
+                a = q + 4;
+            } else {
+                continue;
+            }
+            while (a < e && isspace((unsigned char)h[a]))
+                a++;
+            for (b = a; b < e && ident_char((unsigned char)h[b]); b++)
+                ;
+            if (b > a && b - a < 64 && !isdigit((unsigned char)h[a])) {
+                memcpy(names[k], h + a, b - a);
+                names[k++][b - a] = 0;
+            }
+            q = b > q ? b - 1 : q;
+        }
+        i = e;
+    }
+    return k;
+}
+
 /* The '<' that opens the template arguments ending at h[e - 1] (a '>'), nested ones skipped;
  * 0 when none does. */
 static size_t angle_open(const char *h, size_t e)
@@ -1591,6 +1639,8 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
      * cls: the scope is a class, struct or union, whose member functions are inline (no mark) */
     unsigned char body[512] = {0}, cls[512] = {0};
     size_t hdr = o.n; /* where the current scope-level header starts in the output */
+    char tparams[8][64]; /* the function-pointer template parameters of the function being read */
+    int n_tparams = 0, tparam_depth = -1;
     dev_macros dm = {.n = 0};
     dev_macros_of(&dm, path, src, n, 0);
     cond_ctx cond = {.defines = defines, .n_defines = n_defines, .dm = &dm};
@@ -1903,6 +1953,10 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                         r->host_marks++;
                 }
             }
+            if (is_body && !in_body && hdr <= o.n && tparam_depth < 0) {
+                n_tparams = template_fn_params(o.p ? o.p + hdr : "", o.p ? o.n - hdr : 0, tparams);
+                tparam_depth = n_tparams ? depth : -1;
+            }
             if (dev_hdr && dev_depth < 0)
                 dev_depth = depth;
             dev_hdr = 0;
@@ -1918,6 +1972,8 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
         } else if (c == '}') {
             if (depth > 0)
                 depth--;
+            if (depth == tparam_depth)
+                n_tparams = 0, tparam_depth = -1;
             for (int k = 0; k < 4; k++) /* a scope closed: its declarations end; a body: its header's */
                 if (hn.depth[k] > depth || (hn.depth[k] == depth && hn.head[k]))
                     hn.depth[k] = -1;
@@ -2000,10 +2056,15 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                 for (int q = 0; q < def_nparams; q++)
                     param |= strlen(def_params[q]) == (size_t)(p - w0) && !strncmp(w0, def_params[q], (size_t)(p - w0));
             }
+            int tparam = 0; /* the kernel is a function-pointer template parameter: its closure holds the
+                             * pointer, which names the launch (simtlab_launch_fname) */
+            for (int q = 0; q < n_tparams; q++)
+                tparam |= !strcmp(kern, tparams[q]);
+            const char *kcall = tparam ? "SIMTLAB_KCALL_PTR_" : "SIMTLAB_KCALL_";
             if (strstr(kern, "##") || param) /* a name a macro pastes or passes: its string made after */
-                putf(&o, "::simtlab::make_launch(SIMTLAB_STR_(%s), __FILE__, __LINE__, SIMTLAB_KCALL_(%s), ", kern, kern);
+                putf(&o, "::simtlab::make_launch(SIMTLAB_STR_(%s), __FILE__, __LINE__, %s(%s), ", kern, kcall, kern);
             else
-                putf(&o, "::simtlab::make_launch(\"%s\", __FILE__, __LINE__, SIMTLAB_KCALL_(%s), ", kern, kern);
+                putf(&o, "::simtlab::make_launch(\"%s\", __FILE__, __LINE__, %s(%s), ", kern, kcall, kern);
             put_config(&o, src, cfg0, e, &hn);
             put(&o, ")", 1);
             for (size_t q = cfg0; q < e; q++)

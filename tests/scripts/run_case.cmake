@@ -1519,6 +1519,8 @@ elseif(CASE STREQUAL "fnptr_launch")
   expect("${js}" with_divergence kernels 0 name)
   expect("${js}" without_divergence kernels 1 name)
   expect("${js}" "tiled<4>" kernels 2 name)
+  expect("${js}" with_divergence kernels 3 name) # through a template parameter
+  expect("${js}" "tiled<5>" kernels 4 name)
 elseif(CASE STREQUAL "shared_overrun")
   # a write loop far past a static __shared__ array: reported at its line as past the end of the
   # static shared memory, the program sees cudaErrorIllegalAddress (it hung before)

@@ -1072,10 +1072,21 @@ static inline cudaError_t(cudaLaunchKernel)(const _SimT *k, dim3 g, dim3 b, void
     [=](auto &&...simtlab_a_) -> decltype(__VA_ARGS__(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...)) {          \
         return __VA_ARGS__(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...);                                       \
     }
+/* a function-pointer template parameter (sim/run/rewrite.c template_fn_params): the closure holds its
+ * value, one pointer, which names the launch by the kernel it points to */
+#define SIMTLAB_KCALL_PTR_(...)                                                                                      \
+    [simtlab_kp_ = __VA_ARGS__](auto &&...simtlab_a_)                                                                \
+        -> decltype(__VA_ARGS__(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...)) {                               \
+        return simtlab_kp_(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...);                                       \
+    }
 #else /* sim/run/run.c kcall_refused: a signature that names nothing of the program's; the traits then
        * find no karg parameter and pass copies of the values */
 #define SIMTLAB_KCALL_(...)                                                                                          \
     [=](auto &&...simtlab_a_) -> void { __VA_ARGS__(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...); }
+#define SIMTLAB_KCALL_PTR_(...)                                                                                      \
+    [simtlab_kp_ = __VA_ARGS__](auto &&...simtlab_a_) -> void {                                                      \
+        simtlab_kp_(static_cast<decltype(simtlab_a_) &&>(simtlab_a_)...);                                              \
+    }
 #endif
 
 
