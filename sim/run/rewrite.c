@@ -238,6 +238,27 @@ static size_t skip_space(const char *h, size_t j, size_t n)
     return j;
 }
 
+/* Where h[i] starts `template <...>` (the keyword alone, then its clause): the index of the
+ * clause's '<' in *lt and of its closing '>' (n if it has none) returned; else 0. */
+static size_t template_clause(const char *h, size_t i, size_t n, size_t *lt)
+{
+    if (i + 8 > n || strncmp(h + i, "template", 8) || (i > 0 && ident_char((unsigned char)h[i - 1])) ||
+        (i + 8 < n && ident_char((unsigned char)h[i + 8])))
+        return 0;
+    size_t j = skip_space(h, i + 8, n);
+    if (j >= n || h[j] != '<')
+        return 0;
+    *lt = j;
+    int ang = 0;
+    for (; j < n; j++) {
+        if (h[j] == '<')
+            ang++;
+        else if (h[j] == '>' && --ang == 0)
+            break;
+    }
+    return j;
+}
+
 /* Where the bracket `open` that closes at o->p[p - 1] (a `close`) opens, going back over nested
  * pairs; -1 if it never does. */
 static long open_of(const buf *o, long p, char open, char close)
@@ -489,34 +510,20 @@ static int explicit_specialization(const char *h, size_t n)
 static int template_fn_params(const char *h, size_t n, char names[8][64])
 {
     int k = 0;
-    for (size_t i = 0; i + 8 <= n; i++) {
-        if (strncmp(h + i, "template", 8) || (i > 0 && ident_char((unsigned char)h[i - 1])) ||
-            (i + 8 < n && ident_char((unsigned char)h[i + 8])))
+    for (size_t i = 0; i < n; i++) {
+        size_t j, e = template_clause(h, i, n, &j);
+        if (!e)
             continue;
-        size_t j = i + 8;
-        while (j < n && isspace((unsigned char)h[j]))
-            j++;
-        if (j >= n || h[j] != '<')
-            continue;
-        int angle = 0;
-        size_t e = j;
-        for (; e < n; e++) { /* the clause's end: its '>' at the outer level */
-            angle += h[e] == '<' ? 1 : h[e] == '>' ? -1 : 0;
-            if (!angle)
-                break;
-        }
         for (size_t q = j; q < e && k < 8; q++) {
-            size_t a = q, b;
-            if ((h[q] == '(' && q + 1 < e && (h[q + 1] == '*' || h[q + 1] == '&'))) {
+            size_t a, b;
+            if (h[q] == '(' && q + 1 < e && (h[q + 1] == '*' || h[q + 1] == '&'))
                 a = q + 2;
-            } else if (q + 4 < e && !strncmp(h + q, "auto", 4) && (q == 0 || !ident_char((unsigned char)h[q - 1])) &&
-                       isspace((unsigned char)h[q + 4])) {
+            else if (q + 4 < e && !strncmp(h + q, "auto", 4) && (q == 0 || !ident_char((unsigned char)h[q - 1])) &&
+                     isspace((unsigned char)h[q + 4]))
                 a = q + 4;
-            } else {
+            else
                 continue;
-            }
-            while (a < e && isspace((unsigned char)h[a]))
-                a++;
+            a = skip_space(h, a, e);
             for (b = a; b < e && ident_char((unsigned char)h[b]); b++)
                 ;
             if (b > a && b - a < 64 && !isdigit((unsigned char)h[a])) {
@@ -578,21 +585,10 @@ static long host_fn_mark(const char *h, size_t n)
         }
         if (c == '=' && par == 0 && !(i > 0 && strchr("<>=!+-*/%&|^", h[i - 1])) && !(i + 1 < n && h[i + 1] == '='))
             return -1; /* an initializer, or operator= (left alone) */
-        if (!strncmp(h + i, "template", 8) && (i == 0 || !ident_char((unsigned char)h[i - 1])) && i + 8 <= n &&
-            !ident_char((unsigned char)h[i + 8])) { /* skip template <...> */
-            size_t j = i + 8;
-            j = skip_space(h, j, n);
-            if (j < n && h[j] == '<') {
-                int ang = 0;
-                for (; j < n; j++) {
-                    if (h[j] == '<')
-                        ang++;
-                    else if (h[j] == '>' && --ang == 0)
-                        break;
-                }
-                i = j;
-                continue;
-            }
+        size_t lt, gt = template_clause(h, i, n, &lt);
+        if (gt) { /* skip template <...> */
+            i = gt;
+            continue;
         }
         if (c == ')')
             par--;
