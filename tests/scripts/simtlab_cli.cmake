@@ -3,7 +3,9 @@
 #                 `simtlab help` prints the help, exit 0
 #   PART=quiet    `simtlab lesson list` with nothing to rebuild prints only the
 #                 lesson list (no build output); run twice, the first may rebuild
-#                 or print the configuration once
+#                 or print the configuration once; with nothing changed since the
+#                 last build no build step runs, with a source newer than the
+#                 target's stamp the build runs
 #   cmake -DSIMTLAB=<script> -DBUILD=<build dir> -DLESSON=<lesson> -DPART=unknown|quiet -P simtlab_cli.cmake
 cmake_minimum_required(VERSION 3.20)
 function(fail text)
@@ -45,7 +47,26 @@ elseif(PART STREQUAL "quiet")
     string(LENGTH "${err}" n)
     fail("`simtlab lesson list` with nothing to rebuild should print the lesson list only (exit ${rc}, ${n} characters on stderr):\n${err}\nstdout:\n${out}")
   endif()
-  message(STATUS "`simtlab lesson list`: the list only (first run said: ${first})")
+  # nothing changed since the last build of the lesson: no build step at all (build.log
+  # is not written again); a source file newer than the target's stamp: the build runs
+  # (the stamp is aged rather than a source touched, so no other build sees a change)
+  set(stamp "${BUILD}/.built-lesson")
+  if(NOT EXISTS "${stamp}")
+    fail("`simtlab lesson list` built the lesson but left no stamp ${stamp}")
+  endif()
+  file(REMOVE "${BUILD}/build.log")
+  execute_process(COMMAND ${SIMTLAB} lesson list RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc STREQUAL "0" OR EXISTS "${BUILD}/build.log")
+    fail("`simtlab lesson list` with nothing changed since the last build ran the build (exit ${rc}):\n${err}")
+  endif()
+  execute_process(COMMAND touch -d "2000-01-01 00:00:00" "${stamp}" RESULT_VARIABLE rc)
+  execute_process(COMMAND ${SIMTLAB} lesson list RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  file(TIMESTAMP "${stamp}" year "%Y")
+  if(NOT rc STREQUAL "0" OR NOT EXISTS "${BUILD}/build.log" OR year STREQUAL "2000")
+    fail("`simtlab lesson list` with sources newer than ${stamp} did not build (exit ${rc}; stamp year ${year}):\n${err}")
+  endif()
+  message(STATUS "`simtlab lesson list`: the list only (first run said: ${first}); no build step when nothing "
+                 "changed, the build when a source is newer than the stamp")
 else()
   fail("PART must be unknown or quiet, not ${PART}")
 endif()
