@@ -229,6 +229,34 @@ static void global_race(sim_worker *w, uintptr_t a, unsigned size, int wr, uintp
     }
 }
 
+/* The device heap gave [a, a + n) to the running thread (sim/run/cudart.c: malloc and new in a
+ * kernel): other threads' accesses to those bytes this epoch were to an earlier block there, which
+ * they freed, and the heap's lock orders them before this allocation: no race with them. Their
+ * entries in the block's table are emptied, word by word or, for a range longer than the table
+ * has entries, entry by entry. */
+void sim_global_forget(uintptr_t a, size_t n)
+{
+    sim_worker *w = sim_tls_worker;
+    if (!w || !w->cur || !w->gw || w->gw_ep != w->epoch || !w->gw_n || !n)
+        return;
+    const uintptr_t lo = a & ~(uintptr_t)3, hi = a + n;
+    const uint32_t mask = w->gw_cap - 1;
+    if ((hi - lo) / 4 <= w->gw_n) {
+        for (uintptr_t x = lo; x < hi; x += 4)
+            for (uint32_t h = gw_hash(x, mask); w->gw[h].ep == w->gw_ep; h = (h + 1) & mask)
+                if (w->gw[h].x == x) {
+                    for (unsigned b = 0; b < 4; b++)
+                        w->gw[h].w_tid[b] = w->gw[h].r_tid[b] = SIM_GW_NOBODY;
+                    break;
+                }
+        return;
+    }
+    for (uint32_t i = 0; i < w->gw_cap; i++)
+        if (w->gw[i].ep == w->gw_ep && w->gw[i].x >= lo && w->gw[i].x < hi)
+            for (unsigned b = 0; b < 4; b++)
+                w->gw[i].w_tid[b] = w->gw[i].r_tid[b] = SIM_GW_NOBODY;
+}
+
 /* A global access in detailed mode (or once the watchdog's flag is up: detail_record stops the
  * thread), or in a stretch of counting mode's sample (sim/launch.c): its request and race check,
  * then the L2 trace. */

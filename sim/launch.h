@@ -441,6 +441,10 @@ int sim_kernel_name_at(const void *p, char *out, size_t n);
 int sim_worker_count(void);
 /* 1 when the caller is a simulated CUDA thread (a kernel's code), 0 in host code. */
 int sim_in_thread(void);
+/* The device heap gave [a, a + n) to the running thread (malloc or new in a kernel): earlier
+ * accesses of the block's other threads to those bytes, to a block they freed, are no race with
+ * this thread's. Nothing in host code. */
+void sim_global_forget(uintptr_t a, size_t n);
 /* A simulated thread waits on the clock (clock64() in a loop): the block's other threads run
  * meanwhile, not yet started ones first, so a block's threads wait together as a GPU's do;
  * the watchdog (SIMTLAB_TIMEOUT) may stop it here. pc: the caller's. Nothing in host code. */

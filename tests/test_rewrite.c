@@ -370,9 +370,41 @@ Test(rewrite, malloc_and_free_in_device_code_use_the_device_heap)
               "another scope's free stays, device clock() is renamed, host clock() is not:\n%s", r.text);
     cr_assert_eq(r.heap_calls, 0);
     free(r.text);
-    const char *with_new = "__global__ void k(float **o) {\n  o[0] = new float[4];\n}\n";
-    cr_assert_eq(cu_rewrite(with_new, strlen(with_new), "t.cu", &r), -1);
-    cr_assert(strstr(r.err, "t.cu:2: not supported by the simulator: new and delete in device code"), "%s", r.err);
+}
+
+/* new and delete in device code come from the device heap (cuda_runtime.h's simtlab_device_heap
+ * and deleters); placement new, `operator new`, a deleted function and host code stay as they are;
+ * `new (std::nothrow)` is refused, as nvcc refuses it */
+Test(rewrite, device_new_delete)
+{
+    const char *src = "struct S { __device__ S(const S &) = delete; __device__ void *operator new(size_t n);\n"
+                      "  __device__ void operator delete(void *p); };\n"
+                      "__global__ void k(float **o, int *buf) {\n  o[0] = new float[4];\n  S *s = new S(1);\n"
+                      "  new (buf) int(3);\n  ::new (&buf[1]) int(4);\n  delete s;\n  delete [] o[0];\n"
+                      "  delete(o[1]);\n}\n"
+                      "void h(float *p) { delete[] p; int *q = new int; delete q; }\n"
+                      "struct B { int *p; __device__ B() : p(new int[2]) {} };\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "S(const S &) = delete;") && strstr(r.text, "void *operator new(size_t n)") &&
+                  strstr(r.text, "void operator delete(void *p)"),
+              "declarations stay:\n%s", r.text);
+    cr_assert(strstr(r.text, "o[0] = new (simtlab_device_heap) float[4];") &&
+                  strstr(r.text, "S *s = new (simtlab_device_heap) S(1);"),
+              "new from the device heap:\n%s", r.text);
+    cr_assert(strstr(r.text, "  new (buf) int(3);") && strstr(r.text, "::new (&buf[1]) int(4);"),
+              "placement new stays:\n%s", r.text);
+    cr_assert(strstr(r.text, "simtlab_device_deleter() ->* s;") &&
+                  strstr(r.text, "simtlab_device_array_deleter() ->* o[0];") &&
+                  strstr(r.text, "simtlab_device_deleter() ->*(o[1]);"),
+              "delete through the deleters:\n%s", r.text);
+    cr_assert(strstr(r.text, "{ delete[] p; int *q = new int; delete q; }"), "host code stays:\n%s", r.text);
+    cr_assert(strstr(r.text, "__device__ B() : p(new (simtlab_device_heap) int[2]) {}"),
+              "a device constructor's initializer list:\n%s", r.text);
+    cr_assert_eq(r.heap_calls, 6, "each new and delete wants the heap: %d", r.heap_calls);
+    free(r.text);
+    const char *nothrow = "__global__ void k(float **o) {\n  o[0] = new ( std :: nothrow ) float[4];\n}\n";
+    cr_assert_eq(cu_rewrite(nothrow, strlen(nothrow), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:2: `new (std::nothrow)` in device code: nvcc refuses it"), "%s", r.err);
 }
 
 /* NVIDIA's interval sample: a class template with __device__ constructors (an attribute after a

@@ -884,6 +884,8 @@ void *simtlab_device_malloc(size_t n)
     pthread_mutex_unlock(&heap.lock);
     if (bad)
         heap_corrupt(bad); /* ends the block: does not return in a kernel */
+    if (got) /* what other threads did to a freed block here is ordered before: no race */
+        sim_global_forget((uintptr_t)got, need - sizeof(heap_hdr));
     return got; /* NULL when the heap is full, as on a GPU */
 }
 void simtlab_device_free(void *p)

@@ -137,10 +137,9 @@ static const feature features[] = {
      {NULL}},
     {"inline PTX (asm) other than cp.async, ldmatrix and mma.sync", {"asm", "__asm__"}, {NULL}},
     {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
-    {"new and delete in device code (malloc and free work there)", {NULL}, {NULL}},
 };
-enum { F_ASM = 15, F_DYNPAR = 16, F_NEW = 17 };
-_Static_assert(sizeof features / sizeof *features == F_NEW + 1, "F_ASM, F_DYNPAR and F_NEW index features[]");
+enum { F_ASM = 15, F_DYNPAR = 16 };
+_Static_assert(sizeof features / sizeof *features == F_DYNPAR + 1, "F_ASM and F_DYNPAR index features[]");
 
 static int id_matches(const char *pat, const char *id, size_t len)
 {
@@ -754,6 +753,65 @@ static int heap_call(const char *src, size_t i, const char *id, size_t len, size
             return 0; /* another scope's: Pool::free, Arena<int>::free */
     }
     return 1;
+}
+
+/* `new` or `delete` at src[i..e) in device code. On a GPU they allocate from the device heap, as
+ * malloc does there (and `new` gives nullptr when it is full: no exception), so:
+ *   new T(...), new T[n]                        ->  new (simtlab_device_heap) T...
+ *   delete p, delete[] p                        ->  simtlab_device_deleter() ->* p,
+ *                                                   simtlab_device_array_deleter() ->* p
+ * (cuda_runtime.h: the allocation functions call simtlab_device_malloc, the deleters run the
+ * destructors and call simtlab_device_free; ->* binds tighter than any operator that can follow a
+ * delete-expression, so the operand needs no closing parenthesis). Placement new, `new (p) T`,
+ * allocates nothing and stays, as do `operator new`/`operator delete` and a deleted function's
+ * `= delete`. Where a replacement was written, the index past what it replaced; else 0; and
+ * (size_t)-1 for `new (std::nothrow)`, which nvcc refuses in device code (that operator new is a
+ * host function). */
+static size_t device_new_delete(buf *o, const char *src, size_t i, size_t e, size_t n)
+{
+    size_t b = i;
+    while (b > 0 && isspace((unsigned char)src[b - 1]))
+        b--;
+    if (e - i == 6 && b > 0 && src[b - 1] == '=' && !(b > 1 && strchr("=!<>", src[b - 2])))
+        return 0; /* `f() = delete;` */
+    size_t w = b;
+    while (w > 0 && ident_char((unsigned char)src[w - 1]))
+        w--;
+    if (b - w == 8 && !strncmp(src + w, "operator", 8))
+        return 0;
+    size_t q = skip_space(src, e, n);
+    if (e - i == 3) { /* new */
+        if (q < n && src[q] == '(') { /* placement, or std::nothrow */
+            size_t c = q + 1;
+            while (c < n && src[c] != ')' && src[c] != '\n')
+                c++;
+            if (c >= n || src[c] != ')')
+                return 0;
+            size_t a = skip_space(src, q + 1, c), z = c;
+            while (z > a && isspace((unsigned char)src[z - 1]))
+                z--;
+            if (z - a >= 2 && src[a] == ':' && src[a + 1] == ':')
+                a = skip_space(src, a + 2, z);
+            if (z - a >= 3 && !strncmp(src + a, "std", 3) && !ident_char((unsigned char)src[a + 3])) {
+                a = skip_space(src, a + 3, z);
+                if (z - a < 2 || src[a] != ':' || src[a + 1] != ':')
+                    return 0;
+                a = skip_space(src, a + 2, z);
+            }
+            return z - a == 7 && !strncmp(src + a, "nothrow", 7) ? (size_t)-1 : 0; /* else placement new */
+        }
+        puts_(o, "new (simtlab_device_heap)");
+        return e;
+    }
+    if (q + 1 < n && src[q] == '[') { /* delete[] */
+        size_t c = skip_space(src, q + 1, n);
+        if (c >= n || src[c] != ']' || memchr(src + e, '\n', c - e))
+            return 0;
+        puts_(o, "simtlab_device_array_deleter() ->*");
+        return c + 1;
+    }
+    puts_(o, "simtlab_device_deleter() ->*");
+    return e;
 }
 
 /* ---- inline PTX: cp.async, ldmatrix, mma.sync ------------------------------------------------
@@ -1874,12 +1932,19 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                     continue;
                 }
             }
-            if (dev_depth >= 0 && ((len == 3 && !strncmp(id, "new", 3)) || (len == 6 && !strncmp(id, "delete", 6)))) {
-                size_t q = e; /* placement new, `new (p) T`, allocates nothing: it stays */
-                while (q < n && isspace((unsigned char)src[q]))
-                    q++;
-                if (len == 6 || q >= n || src[q] != '(')
-                    feature_found(&sc, F_NEW, sc.line, len == 3 ? "new" : "delete");
+            if ((dev_depth >= 0 || dev_hdr) && /* a device constructor's initializer list too */
+                ((len == 3 && !strncmp(id, "new", 3)) || (len == 6 && !strncmp(id, "delete", 6)))) {
+                const size_t past = device_new_delete(&o, src, sc.i, e, n);
+                if (past == (size_t)-1 && !sc.skipped && !sc.header)
+                    problem(&sc, sc.line,
+                            "`new (std::nothrow)` in device code: nvcc refuses it (that operator new is a host "
+                            "function); a kernel's plain `new` gives nullptr when the device heap is full, as "
+                            "nothrow would: write `new T`");
+                else if (past && past != (size_t)-1) {
+                    r->heap_calls++;
+                    sc.i = past;
+                    continue;
+                }
             }
             if ((dev_depth >= 0 || dev_hdr) && heap_call(src, sc.i, id, len, e, n)) { /* device code, a constructor's initializer list too */
                 puts_(&o, len == 6 ? "simtlab_device_malloc" : len == 4 ? "simtlab_device_free" : "simtlab_clock");

@@ -503,6 +503,63 @@ using ::simtlab_device_malloc;
 #define SIMTLAB_WANT_HEAP_(n) \
     __attribute__((unused)) static const int simtlab_heap_wanted_##n = simtlab_want_device_heap();
 #define SIMTLAB_WANT_HEAP(n) SIMTLAB_WANT_HEAP_(n)
+/* new and delete in device code allocate from the same heap (the rewriter: `new T` becomes
+ * `new (simtlab_device_heap) T`, `delete p` `simtlab_device_deleter() ->* p`). As on a GPU, new
+ * gives nullptr when the heap is full (the constructor does not run) and throws nothing. delete
+ * runs the destructor (a virtual one: the object's own, and the whole object is freed) and frees;
+ * delete[] runs the elements' destructors, last first, from the count g++ keeps before an array
+ * of a type that has one (the Itanium C++ ABI's cookie). */
+struct simtlab_device_heap_t {
+};
+static constexpr simtlab_device_heap_t simtlab_device_heap{};
+inline void *operator new(std::size_t _SimN, simtlab_device_heap_t) noexcept { return simtlab_device_malloc(_SimN); }
+inline void *operator new[](std::size_t _SimN, simtlab_device_heap_t) noexcept { return simtlab_device_malloc(_SimN); }
+inline void operator delete(void *_SimP, simtlab_device_heap_t) noexcept { simtlab_device_free(_SimP); } /* a throwing */
+inline void operator delete[](void *_SimP, simtlab_device_heap_t) noexcept { simtlab_device_free(_SimP); } /* constructor */
+struct simtlab_device_deleter {
+};
+struct simtlab_device_array_deleter {
+};
+/* C++11 (a program's own -std=c++14 reaches g++ after the shim's -std=c++17); _Sim names, as the
+ * rest of the shim, since a program may define any other as a macro (-DT=7: test run_macro_names) */
+template <class _SimT, bool = std::is_polymorphic<_SimT>::value> struct simtlab_device_object {
+    static void *_SimWhole(_SimT *_SimP) { return const_cast<void *>(static_cast<const volatile void *>(_SimP)); }
+};
+template <class _SimT> struct simtlab_device_object<_SimT, true> { /* the most derived object, where a base may sit */
+    static void *_SimWhole(_SimT *_SimP) { return const_cast<void *>(dynamic_cast<const volatile void *>(_SimP)); }
+};
+template <class _SimT> inline typename std::enable_if<!std::is_void<_SimT>::value>::type simtlab_device_destroy(_SimT *_SimP)
+{
+    _SimP->~_SimT();
+}
+template <class _SimT> inline typename std::enable_if<std::is_void<_SimT>::value>::type simtlab_device_destroy(_SimT *) {}
+template <class _SimT> inline void operator->*(simtlab_device_deleter, _SimT *_SimP)
+{
+    if (!_SimP)
+        return;
+    void *_SimWhole = simtlab_device_object<_SimT>::_SimWhole(_SimP);
+    simtlab_device_destroy(_SimP);
+    simtlab_device_free(_SimWhole);
+}
+template <class _SimT, bool = std::is_void<_SimT>::value || std::is_trivially_destructible<_SimT>::value>
+struct simtlab_device_array { /* no destructor to run: no count kept, the block starts at the array */
+    static void _SimRelease(_SimT *_SimP) { simtlab_device_free(const_cast<void *>(static_cast<const volatile void *>(_SimP))); }
+};
+template <class _SimT> struct simtlab_device_array<_SimT, false> {
+    static void _SimRelease(_SimT *_SimP)
+    {
+        char *_SimB = (char *)const_cast<typename std::remove_cv<_SimT>::type *>(_SimP);
+        const std::size_t _SimCount = ((const std::size_t *)_SimB)[-1];
+        for (std::size_t _SimK = _SimCount; _SimK > 0; _SimK--)
+            _SimP[_SimK - 1].~_SimT();
+        simtlab_device_free(_SimB - (sizeof(std::size_t) > alignof(_SimT) ? sizeof(std::size_t) : alignof(_SimT)));
+    }
+};
+template <class _SimT> inline void operator->*(simtlab_device_array_deleter, _SimT *_SimP)
+{
+    if (_SimP)
+        simtlab_device_array<_SimT>::_SimRelease(_SimP);
+}
 
 /* ---- atomics: counted as their own requests (sim/access.c) ------------- */
 enum { SIMTLAB_ATOM_ADD, SIMTLAB_ATOM_SUB, SIMTLAB_ATOM_MIN, SIMTLAB_ATOM_MAX, SIMTLAB_ATOM_EXCH, SIMTLAB_ATOM_CAS,
