@@ -920,7 +920,7 @@ void *sim_cvta_from_shared(size_t s)
 }
 
 static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
-static void vol_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc);
+static void vol_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc, int note);
 
 static __attribute__((noinline)) void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc,
                                                     int atomic);
@@ -1162,14 +1162,19 @@ static void access_general(sim_worker *w, uintptr_t a, unsigned size, int wr, ui
             if (!atomic)
                 shared_race_check(w, a, size, wr, pc);
             else if (!w->async) /* a volatile access: a race with plain ones only */
-                vol_race_check(w, a, size, wr, pc);
+                vol_race_check(w, a, size, wr, pc, 0);
             else if (w->async == SIM_SPACE_SKIP) /* an atomic's write half: as a volatile write (below) */
-                vol_race_check(w, a, size, 1, pc);
+                vol_race_check(w, a, size, 1, pc, 0);
         } else if (w->sample && w->async != SIM_SPACE_SKIP) { /* counting mode's sample: atomics and async
                                                                  * copies too (their own requests; an atomic's
                                                                  * write half records nothing) */
-            if (sample_take(w))
+            if (sample_take(w)) {
                 detail_record(w, a, size, wr, pc, SIM_SPACE_SHARED);
+                /* a volatile access against the stretch's plain ones (a reduction's unrolled last
+                 * warp missing the barrier before it): the note, as for plain accesses above */
+                if (atomic && !w->async && !w->has_race && w->sample_n <= SIM_SAMPLE_RACE_ACCESSES && w->shadow_tls)
+                    vol_race_check(w, a, size, wr, pc, 1);
+            }
         }
         return;
     }
@@ -2075,7 +2080,8 @@ static void shared_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr,
  * access is checked against a plain writer (a volatile write is marked SIM_VOL_W in w_bytes) and
  * leaves its own trace in the shadow as a plain access does, which plain accesses then check;
  * a volatile write is not checked against earlier readers (a plain read before it is missed). */
-static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc)
+static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a, unsigned size, int wr, uintptr_t pc,
+                                                      int note)
 {
     const sim_thread *t = w->cur;
     if (!wr && (t->fenced & SIM_FENCED)) /* a flag and fence protocol's read (data written, fence, flag; flag, fence, data): */
@@ -2089,15 +2095,15 @@ static __attribute__((noinline)) void vol_race_check(sim_worker *w, uintptr_t a,
             (!(s->w_bytes & SIM_VOL_W) || (s->w_bytes & SIM_PLAIN_W)) && !synced(w, s->w_tid, s->w_wep, s->w_rel, t)) {
             w->race_how = wr ? 2 : 0; /* this access is the atomic or the volatile write */
             if (wr && s->w_tid != SIM_ASYNC)
-                waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_bytes, s->w_tid, pc, 0);
+                waw_defer(w, x, (uint8_t)(s->w_bytes & bytes), s->w_bytes, s->w_tid, pc, note);
             else
-                w->race_bytes = s->w_bytes & bytes & 0xf, race_found(w, 0, "read-after-write", x, wr, s->w_tid, pc);
+                w->race_bytes = s->w_bytes & bytes & 0xf, race_found(w, note, "read-after-write", x, wr, s->w_tid, pc);
         }
         if (wr && w->async == SIM_SPACE_SKIP && s->r_epoch == ep && (s->r_bytes & bytes) && s->r_tid != me &&
             s->r_tid != SIM_NOBODY && s->r_tid != SIM_SPLIT &&
             (s->r_tid == SIM_MULTI || !synced(w, s->r_tid, s->r_wep, s->r_rel, t))) { /* an atomic after another's read */
             w->race_how = 2;
-            w->race_bytes = s->r_bytes & bytes & 0xf, race_found(w, 0, "write-after-read", x, 1, s->r_tid, pc);
+            w->race_bytes = s->r_bytes & bytes & 0xf, race_found(w, note, "write-after-read", x, 1, s->r_tid, pc);
         }
         if (wr) {
             /* another thread's atomic or volatile write in this epoch, not ordered with this one: the word

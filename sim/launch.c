@@ -1643,8 +1643,9 @@ static void timeout_report(sim_worker *w)
                               sig == SIGINT ? "SIGINT: Ctrl-C" : "SIGTERM");
     else
         k += (size_t)snprintf(text + k, sizeof text - k,
-                              "the launch ran longer than SIMTLAB_TIMEOUT=%ld s and was stopped (a thread that never "
-                              "ends, or waits for something no thread does). In this block: ",
+                              "the launch ran longer than SIMTLAB_TIMEOUT=%ld s and was stopped (a kernel too long "
+                              "for this CPU, or a thread that never ends or waits for something no thread does: the "
+                              "count of finished blocks below says which). In this block: ",
                               env_timeout_s);
     /* the threads running (or spinning) with where they were last seen: at most 4 named, the
      * one the watchdog stopped first; a thread that has not run since a barrier or a warp
