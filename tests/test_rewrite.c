@@ -131,6 +131,17 @@ Test(rewrite, unsupported_features_named_with_their_line)
                             "cuModuleLoad, cuLaunchKernel, ...) (CUdeviceptr)"),
               "%s", r.err);
     cr_assert(!strstr(r.err, "t.cu:2:"), "%s", r.err);
+    /* graphs: stream capture is supported, the explicit API named */
+    const char *graphs = "void g(cudaStream_t s) {\n  cudaGraph_t gr; cudaGraphExec_t x;\n"
+                         "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n  cudaStreamEndCapture(s, &gr);\n"
+                         "  cudaGraphInstantiate(&x, gr, 0);\n  cudaGraphLaunch(x, s);\n"
+                         "  cudaGraphNode_t nd; cudaGraphAddEmptyNode(&nd, gr, NULL, 0);\n}\n";
+    cr_assert_eq(cu_rewrite(graphs, strlen(graphs), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:7: not supported by the simulator: the explicit CUDA graph API (cudaGraphCreate, "
+                            "cudaGraphAdd*Node, node parameters, cudaGraphExecUpdate; a graph made by stream capture "
+                            "is supported) (cudaGraphAddEmptyNode)"),
+              "%s", r.err);
+    cr_assert(!strstr(r.err, "t.cu:2:") && !strstr(r.err, "t.cu:3:") && !strstr(r.err, "t.cu:5:"), "%s", r.err);
 }
 
 /* cuRAND: XORWOW, Philox and MRG32k3a, device and host API, pass (sim/run/include/curand_kernel.h,
@@ -372,9 +383,9 @@ Test(rewrite, malloc_and_free_in_device_code_use_the_device_heap)
     free(r.text);
 }
 
-/* new and delete in device code come from the device heap (cuda_runtime.h's simtlab_device_heap
- * and deleters); placement new, `operator new`, a deleted function and host code stay as they are;
- * `new (std::nothrow)` is refused, as nvcc refuses it */
+/* new in device code comes from the device heap (cuda_runtime.h's simtlab_device_heap; delete is
+ * the program's operator delete, not rewritten); placement new, `operator new`, a deleted function
+ * and host code stay as they are; `new (std::nothrow)` is refused, as nvcc refuses it */
 Test(rewrite, device_new_delete)
 {
     const char *src = "struct S { __device__ S(const S &) = delete; __device__ void *operator new(size_t n);\n"
@@ -393,14 +404,11 @@ Test(rewrite, device_new_delete)
               "new from the device heap:\n%s", r.text);
     cr_assert(strstr(r.text, "  new (buf) int(3);") && strstr(r.text, "::new (&buf[1]) int(4);"),
               "placement new stays:\n%s", r.text);
-    cr_assert(strstr(r.text, "simtlab_device_deleter() ->* s;") &&
-                  strstr(r.text, "simtlab_device_array_deleter() ->* o[0];") &&
-                  strstr(r.text, "simtlab_device_deleter() ->*(o[1]);"),
-              "delete through the deleters:\n%s", r.text);
+    cr_assert(strstr(r.text, "  delete s;\n  delete [] o[0];\n  delete(o[1]);"), "delete stays:\n%s", r.text);
     cr_assert(strstr(r.text, "{ delete[] p; int *q = new int; delete q; }"), "host code stays:\n%s", r.text);
     cr_assert(strstr(r.text, "__device__ B() : p(new (simtlab_device_heap) int[2]) {}"),
               "a device constructor's initializer list:\n%s", r.text);
-    cr_assert_eq(r.heap_calls, 6, "each new and delete wants the heap: %d", r.heap_calls);
+    cr_assert_eq(r.heap_calls, 3, "each new wants the heap: %d", r.heap_calls);
     free(r.text);
     const char *nothrow = "__global__ void k(float **o) {\n  o[0] = new ( std :: nothrow ) float[4];\n}\n";
     cr_assert_eq(cu_rewrite(nothrow, strlen(nothrow), "t.cu", &r), -1);

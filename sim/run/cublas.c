@@ -118,10 +118,15 @@ static struct simtlab_cublas_context *handle_of(cublasHandle_t h, const char *fn
            (void *)h);
     return NULL;
 }
+/* a call that computes on a capturing stream: the simulator records its kernels in the graph but
+ * reads its scalars and returns its results now, so it is refused and the capture invalidated
+ * (simtlab_capture_refuse); the handle's settings (cublasSet*, cublasGet*) are not work */
 #define HANDLE(h, fn)                                                                                          \
     struct simtlab_cublas_context *ctx = handle_of(h, fn, file, line);                                          \
     if (!ctx)                                                                                                   \
-    return CUBLAS_STATUS_NOT_INITIALIZED
+        return CUBLAS_STATUS_NOT_INITIALIZED;                                                                   \
+    if (strncmp(fn, "cublasSet", 9) && strncmp(fn, "cublasGet", 9) && simtlab_capture_refuse(ctx->stream, fn)) \
+    return CUBLAS_STATUS_NOT_SUPPORTED
 
 cublasStatus_t simtlab_cublasCreate(const char *file, int line, cublasHandle_t *handle)
 {

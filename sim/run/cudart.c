@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <execinfo.h>
 #include <string.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -577,9 +578,40 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
     p->texturePitchAlignment = 32;
     return cudaSuccess;
 }
+/* CUDA graphs (below): what a capturing stream records */
+struct simtlab_graph_node {
+    enum { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST } kind;
+    char *name;       /* kernel: its launch's name (a copy), file and line, configuration, arguments */
+    const char *file;
+    int line, library;
+    simtlab_dim3 grid, block;
+    size_t shared;
+    void (*thunk)(const void *);
+    void *args;
+    size_t args_size;
+    void *dst;        /* memcpy, memset */
+    const void *src;
+    size_t n;
+    cudaMemcpyKind k;
+    int v;
+    cudaHostFn_t fn;  /* host function */
+    void *user;
+};
+struct capture;
+static struct capture *capturing(cudaStream_t s);
+static cudaError_t capture_node(struct capture *c, const char *call, const struct simtlab_graph_node *nd);
+static cudaError_t capture_sync(cudaStream_t s, const char *call);
+static cudaError_t capture_join(cudaStream_t s, cudaEvent_t e);
+static cudaError_t capture_implicit(cudaStream_t s, const char *call);
+static void capture_stream_gone(cudaStream_t s);
+static unsigned long long capture_id(const struct capture *c);
+
 cudaError_t cudaDeviceSynchronize(void)
 {
     ENTER_SYNC();
+    cudaError_t ce = capture_sync(NULL, "cudaDeviceSynchronize");
+    if (ce)
+        return ce;
     host_sync();
     return cudaSuccess;
 }
@@ -855,6 +887,33 @@ static void heap_corrupt(const char *b)
              "that malloc() in a kernel returned overwrote the next block's header", (void *)b, (size_t)(b - heap.base));
     sim_kernel_trap(what, NULL, 0);
 }
+int simtlab_device_heap_owns(const void *p)
+{
+    return heap.base && (const char *)p >= heap.base && (const char *)p < heap.base + heap.size;
+}
+/* The next operator delete of form k after the program's own (cuda_runtime.h): libstdc++'s, or
+ * the address sanitizer's where it is linked (it checks that what new allocated delete frees);
+ * free() if there is none */
+static void next_delete_free(void *p, ...) { free(p); }
+void *simtlab_next_delete(unsigned k)
+{
+    static const char *const names[12] = {"_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm",
+                                          "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
+                                          "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
+                                          "_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t",
+                                          "_ZdlPvSt11align_val_tRKSt9nothrow_t", "_ZdaPvSt11align_val_tRKSt9nothrow_t"};
+    static void *fn[12];
+    if (k >= 12)
+        return (void *)next_delete_free;
+    void *f = __atomic_load_n(&fn[k], __ATOMIC_ACQUIRE);
+    if (!f) {
+        f = dlsym(RTLD_NEXT, names[k]);
+        if (!f)
+            f = (void *)next_delete_free;
+        __atomic_store_n(&fn[k], f, __ATOMIC_RELEASE);
+    }
+    return f;
+}
 void *simtlab_device_malloc(size_t n)
 {
     if (!sim_in_thread())
@@ -1007,7 +1066,8 @@ cudaError_t simtlab_bad_pool(const char *fn)
 }
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
 {
-    (void)s;
+    if (simtlab_capture_refuse(s, "cudaFreeAsync"))
+        return cudaErrorStreamCaptureUnsupported;
     ASYNC_AS(cudaFree(p));
 }
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device)
@@ -1187,7 +1247,15 @@ static cudaError_t memcpy_on(void *dst, const void *src, size_t n, cudaMemcpyKin
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k) { return memcpy_on(dst, src, n, k, 1); }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t s)
 {
-    (void)s;
+    {
+        ENTER(); /* the capture's state under the lock, as every call reads it */
+        struct capture *c = capturing(s);
+        if (!c && capture_implicit(s, "cudaMemcpyAsync"))
+            return cudaErrorStreamCaptureImplicit;
+        if (c)
+            return capture_node(c, "cudaMemcpyAsync", &(struct simtlab_graph_node){.kind = NODE_MEMCPY, .dst = dst,
+                                                                                  .src = src, .n = n, .k = k});
+    }
     return memcpy_on(dst, src, n, k, 0);
 }
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
@@ -1213,7 +1281,15 @@ cudaError_t cudaMemset(void *p, int v, size_t n)
 }
 cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s)
 {
-    (void)s;
+    {
+        ENTER();
+        struct capture *c = capturing(s);
+        if (!c && capture_implicit(s, "cudaMemsetAsync"))
+            return cudaErrorStreamCaptureImplicit;
+        if (c)
+            return capture_node(c, "cudaMemsetAsync",
+                                &(struct simtlab_graph_node){.kind = NODE_MEMSET, .dst = p, .v = v, .n = n});
+    }
     return cudaMemset(p, v, n);
 }
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
@@ -1498,10 +1574,13 @@ cudaError_t cudaHostUnregister(void *p)
 }
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *user)
 {
-    (void)s;
     ENTER();
     if (!fn)
         return fail(cudaErrorInvalidValue, "cudaLaunchHostFunc", "the function is NULL");
+    struct capture *c = capturing(s);
+    if (c)
+        return capture_node(c, "cudaLaunchHostFunc",
+                            &(struct simtlab_graph_node){.kind = NODE_HOST, .fn = fn, .user = user});
     fn(user);
     return cudaSuccess;
 }
@@ -1509,6 +1588,8 @@ cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t fn, void 
 {
     (void)flags;
     ENTER();
+    if (simtlab_capture_refuse(s, "cudaStreamAddCallback")) /* CUDA refuses it in a capture too */
+        return cudaErrorStreamCaptureUnsupported;
     if (!fn)
         return fail(cudaErrorInvalidValue, "cudaStreamAddCallback", "the callback is NULL");
     fn(s, cudaSuccess, user);
@@ -1591,14 +1672,14 @@ cudaError_t simtlab_func_set_attribute(int attr, int value)
 /* ---- streams and events: launches run in order, at once ------------------------------ */
 /* a stream's attributes are kept for cudaStreamGetAttribute; launches run in order whatever
  * they say (the default stream, 0, has its own) */
-struct simtlab_stream { cudaStreamAttrValue window, sync, priority; unsigned flags; };
-static struct simtlab_stream default_stream;
+struct simtlab_stream { cudaStreamAttrValue window, sync, priority; unsigned flags; struct capture *cap; };
+static struct simtlab_stream default_stream, per_thread_stream; /* per-thread: a stream a capture may take */
 /* a stream's record: the default stream's for NULL, cudaStreamLegacy and cudaStreamPerThread */
 static struct simtlab_stream *stream_of(cudaStream_t s)
 {
-    return !s || s == cudaStreamLegacy || s == cudaStreamPerThread ? &default_stream : s;
+    return !s || s == cudaStreamLegacy ? &default_stream : s == cudaStreamPerThread ? &per_thread_stream : s;
 }
-struct simtlab_event { double t_ms; int recorded; unsigned flags; };
+struct simtlab_event { double t_ms; int recorded; unsigned flags; struct capture *cap; unsigned long long cap_id; };
 cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
 {
@@ -1613,28 +1694,31 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
 cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
     ENTER();
-    if (stream_of(s) != &default_stream) /* the special handles are no allocation */
+    capture_stream_gone(s);
+    if (stream_of(s) != &default_stream && stream_of(s) != &per_thread_stream) /* the special handles are no allocation */
         free(s);
     return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
-    (void)s;
     ENTER_SYNC();
+    if (capturing(s))
+        return capture_sync(s, "cudaStreamSynchronize");
     host_sync();
     return cudaSuccess;
 }
 cudaError_t cudaStreamQuery(cudaStream_t s)
 {
-    (void)s;
     ENTER_SYNC();
+    if (capturing(s))
+        return capture_sync(s, "cudaStreamQuery");
     return cudaSuccess;
 }
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
 {
-    (void)s, (void)e, (void)flags;
+    (void)flags;
     ENTER();
-    return cudaSuccess;
+    return capture_join(s, e);
 }
 static cudaStreamAttrValue *stream_attr(cudaStream_t s, cudaStreamAttrID attr)
 {
@@ -1690,6 +1774,359 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaSt
     *value = *from;
     return cudaSuccess;
 }
+
+/* ---- CUDA graphs, by stream capture ---------------------------------------------------------
+ * Between cudaStreamBeginCapture and cudaStreamEndCapture the stream's work is recorded as nodes,
+ * in the order it was issued: kernel launches (the launch's copy of its arguments, copied again, as
+ * a graph keeps its kernels' parameters), cudaMemcpyAsync, cudaMemsetAsync, cudaLaunchHostFunc. A
+ * stream that waits (cudaStreamWaitEvent) on an event recorded in a capturing stream joins that
+ * capture: its work goes into the same graph, still in issue order, which is one order the
+ * graph's dependencies allow (the simulator runs one thing at a time anyway). cudaGraphLaunch
+ * runs an instantiated graph's nodes in that order. A synchronizing call on a capturing stream (or
+ * cudaDeviceSynchronize during a capture not in relaxed mode) fails with
+ * cudaErrorStreamCaptureUnsupported and invalidates the capture, as CUDA does. */
+struct simtlab_graph {
+    struct simtlab_graph_node *nodes;
+    size_t n, cap;
+};
+struct simtlab_graph_exec {
+    struct simtlab_graph g;
+};
+struct capture {
+    struct capture *next; /* the records, in use or ended (reused: as many as ever ran at once) */
+    cudaGraph_t g;
+    cudaStream_t origin;
+    unsigned long long id;
+    cudaStreamCaptureMode mode;
+    int active, invalid;
+};
+static struct capture *captures;
+static unsigned long long capture_ids;
+static _Thread_local cudaStreamCaptureMode thread_capture_mode; /* cudaThreadExchangeStreamCaptureMode */
+
+/* the capture the stream's work goes to, or NULL */
+static struct capture *capturing(cudaStream_t s)
+{
+    struct capture *c = stream_of(s)->cap;
+    return c && c->active ? c : NULL;
+}
+static void node_release(struct simtlab_graph_node *nd)
+{
+    if (nd->kind == NODE_KERNEL)
+        free(nd->name), free(nd->args);
+}
+static void graph_release(struct simtlab_graph *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        node_release(&g->nodes[i]);
+    free(g->nodes);
+    g->nodes = NULL;
+    g->n = g->cap = 0;
+}
+/* a copy of nd appended to g (a kernel's name and arguments copied too): 0, or -1 out of memory */
+static int graph_add(struct simtlab_graph *g, const struct simtlab_graph_node *nd)
+{
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 16;
+        struct simtlab_graph_node *t = realloc(g->nodes, cap * sizeof *t);
+        if (!t)
+            return -1;
+        g->nodes = t;
+        g->cap = cap;
+    }
+    struct simtlab_graph_node c = *nd;
+    if (c.kind == NODE_KERNEL) {
+        c.name = strdup(nd->name);
+        /* as aligned as the launch's own block may need (an alignas(64) parameter, -march=native's
+         * aligned vector moves) */
+        c.args = aligned_alloc(64, (nd->args_size + 63) & ~(size_t)63 ? (nd->args_size + 63) & ~(size_t)63 : 64);
+        if (!c.name || !c.args) {
+            free(c.name), free(c.args);
+            return -1;
+        }
+        memcpy(c.args, nd->args, nd->args_size);
+    }
+    g->nodes[g->n++] = c;
+    return 0;
+}
+/* work issued to a capturing stream: recorded in its graph, not run */
+static cudaError_t capture_node(struct capture *c, const char *call, const struct simtlab_graph_node *nd)
+{
+    if (c->invalid)
+        return fail(cudaErrorStreamCaptureInvalidated, call,
+                    "the stream's capture was invalidated by a synchronizing call during it (above)");
+    return graph_add(c->g, nd) ? fail(cudaErrorMemoryAllocation, call, "out of host memory for the graph")
+                               : cudaSuccess;
+}
+/* the nodes, in order; the first error (a kernel's fault comes at the next synchronizing call, as
+ * for any launch) */
+static cudaError_t graph_run(const struct simtlab_graph *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        const struct simtlab_graph_node *nd = &g->nodes[i];
+        cudaError_t e = cudaSuccess;
+        switch (nd->kind) {
+        case NODE_KERNEL:
+            if (nd->library)
+                simtlab_launch_is_library();
+            e = simtlab_launch(nd->name, nd->file, nd->line, nd->grid, nd->block, nd->shared, NULL, nd->thunk,
+                               nd->args, nd->args_size);
+            break;
+        case NODE_MEMCPY: e = memcpy_on(nd->dst, nd->src, nd->n, nd->k, 0); break;
+        case NODE_MEMSET: e = cudaMemset(nd->dst, nd->v, nd->n); break;
+        case NODE_HOST: nd->fn(nd->user); break;
+        }
+        if (e)
+            return e;
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode)
+{
+    ENTER();
+    if (stream_of(s) == &default_stream)
+        return fail(cudaErrorStreamCaptureUnsupported, "cudaStreamBeginCapture",
+                    "the legacy default stream (0) cannot be captured: create a stream (cudaStreamCreate), or use "
+                    "cudaStreamPerThread, and capture that");
+    if ((unsigned)mode > cudaStreamCaptureModeRelaxed) {
+        char why[120];
+        snprintf(why, sizeof why, "mode %d is no cudaStreamCaptureMode (0 global, 1 thread-local, 2 relaxed)",
+                 (int)mode);
+        return fail(cudaErrorInvalidValue, "cudaStreamBeginCapture", why);
+    }
+    if (capturing(s))
+        return fail(cudaErrorIllegalState, "cudaStreamBeginCapture",
+                    "the stream is capturing already (end it with cudaStreamEndCapture first)");
+    struct capture *c = captures;
+    while (c && c->active) /* an ended one's record (an event naming it sees the new id) */
+        c = c->next;
+    const int fresh = !c;
+    cudaGraph_t g = calloc(1, sizeof *g);
+    if (fresh)
+        c = calloc(1, sizeof *c);
+    if (!c || !g) {
+        free(g);
+        if (fresh)
+            free(c);
+        return fail(cudaErrorMemoryAllocation, "cudaStreamBeginCapture", "out of host memory");
+    }
+    *c = (struct capture){fresh ? captures : c->next, g, s, ++capture_ids, mode, 1, 0};
+    if (fresh)
+        captures = c;
+    stream_of(s)->cap = c;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *graph)
+{
+    ENTER();
+    if (!graph)
+        return fail(cudaErrorInvalidValue, "cudaStreamEndCapture", "graph is NULL");
+    struct capture *c = capturing(s);
+    if (!c)
+        return fail(cudaErrorIllegalState, "cudaStreamEndCapture",
+                    "the stream is not capturing (cudaStreamBeginCapture starts a capture)");
+    if (c->origin != s) { /* and the capture is invalidated, as on the H100 (scripts/gpu/s43.sh) */
+        c->invalid = 1;
+        return fail(cudaErrorStreamCaptureUnmatched, "cudaStreamEndCapture",
+                    "this stream joined another stream's capture (it waited on an event recorded there): end the "
+                    "capture on the stream that began it; the capture is invalidated");
+    }
+    c->active = 0;
+    if (c->invalid) {
+        graph_release(c->g);
+        free(c->g);
+        c->g = NULL;
+        *graph = NULL;
+        return fail(cudaErrorStreamCaptureInvalidated, "cudaStreamEndCapture",
+                    "a call during the capture invalidated it (above); no graph is made");
+    }
+    *graph = c->g;
+    c->g = NULL;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamIsCapturing(cudaStream_t s, cudaStreamCaptureStatus *status)
+{
+    return simtlab_stream_capture_info(s, status, NULL, NULL);
+}
+cudaError_t simtlab_stream_capture_info(cudaStream_t s, cudaStreamCaptureStatus *status, unsigned long long *id,
+                                        cudaGraph_t *graph)
+{
+    ENTER();
+    if (!status)
+        return fail(cudaErrorInvalidValue, "cudaStreamIsCapturing", "status is NULL");
+    const struct capture *c = capturing(s);
+    *status = !c ? cudaStreamCaptureStatusNone : c->invalid ? cudaStreamCaptureStatusInvalidated
+                                                            : cudaStreamCaptureStatusActive;
+    if (id)
+        *id = c ? c->id : 0;
+    if (graph)
+        *graph = c ? c->g : NULL;
+    return cudaSuccess;
+}
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode *mode)
+{
+    ENTER();
+    if (!mode || (unsigned)*mode > cudaStreamCaptureModeRelaxed)
+        return fail(cudaErrorInvalidValue, "cudaThreadExchangeStreamCaptureMode", "mode is NULL or not 0-2");
+    cudaStreamCaptureMode old = thread_capture_mode;
+    thread_capture_mode = *mode;
+    *mode = old;
+    return cudaSuccess;
+}
+/* s is destroyed: a capture it began can no longer end, and ends here, its graph dropped (CUDA
+ * invalidates it); one it joined goes on */
+static void capture_stream_gone(cudaStream_t s)
+{
+    struct capture *c = capturing(s);
+    if (!c || c->origin != s)
+        return;
+    c->active = 0;
+    graph_release(c->g);
+    free(c->g);
+    c->g = NULL;
+}
+/* s waits on e: where e was recorded in a capturing stream, s joins that capture (a fork) */
+static unsigned long long capture_id(const struct capture *c) { return c->id; }
+static cudaError_t capture_join(cudaStream_t s, cudaEvent_t e)
+{
+    /* the capture the event was recorded in, if it still runs (its record is reused once it ends) */
+    if (!e || !e->cap || !e->cap->active || e->cap->id != e->cap_id || stream_of(s) == &default_stream)
+        return cudaSuccess;
+    struct capture *mine = capturing(s);
+    if (mine && mine != e->cap) { /* two captures would merge: CUDA refuses it, and so both end here */
+        mine->invalid = e->cap->invalid = 1;
+        return fail(cudaErrorStreamCaptureMerge, "cudaStreamWaitEvent",
+                    "the stream is capturing, and the event was recorded in another stream's capture: two captures "
+                    "cannot merge; both are invalidated");
+    }
+    stream_of(s)->cap = e->cap;
+    return cudaSuccess;
+}
+/* A launch, copy or memset on the legacy default stream while a blocking stream captures: the
+ * legacy stream would wait for the captured work (an implicit synchronization), which CUDA
+ * refuses, invalidating the capture; a capture of a cudaStreamNonBlocking stream is not touched */
+static cudaError_t capture_implicit(cudaStream_t s, const char *call)
+{
+    if (stream_of(s) != &default_stream)
+        return cudaSuccess;
+    int hit = 0;
+    for (struct capture *c = captures; c; c = c->next)
+        if (c->active && c->mode != cudaStreamCaptureModeRelaxed && !(stream_of(c->origin)->flags & cudaStreamNonBlocking))
+            c->invalid = hit = 1;
+    return hit ? fail(cudaErrorStreamCaptureImplicit, call,
+                      "work on the legacy default stream (0) while a stream captures: it would wait for the "
+                      "captured work (an implicit synchronization); the capture is invalidated. Issue it to the "
+                      "capturing stream, or to a stream made with cudaStreamNonBlocking")
+               : cudaSuccess;
+}
+/* Work the simulator does not record in a graph (stream-ordered allocation, cuBLAS, the other async
+ * copies, a stream callback) issued to a capturing stream: it would run once, now, and be missing
+ * from every launch of the graph. 1 (the capture invalidated, the reason said) or 0. */
+int simtlab_capture_refuse(cudaStream_t s, const char *call)
+{
+    LOCKED();
+    struct capture *c = capturing(s);
+    if (!c)
+        return 0;
+    c->invalid = 1;
+    char why[400];
+    snprintf(why, sizeof why,
+             "the stream is capturing, and the simulator records only kernel launches, cudaMemcpyAsync, "
+             "cudaMemsetAsync and cudaLaunchHostFunc in a graph, not %s: the capture is invalidated (issue it "
+             "before or after the capture)",
+             call);
+    (void)fail(cudaErrorStreamCaptureUnsupported, call, why);
+    return 1;
+}
+/* A synchronizing call (call) on stream s (NULL: the device's): an error, and the capture
+ * invalidated, where it would wait on work that is only being recorded */
+static cudaError_t capture_sync(cudaStream_t s, const char *call)
+{
+    int hit = 0;
+    for (struct capture *c = captures; c; c = c->next)
+        if (c->active && (s ? stream_of(s)->cap == c : c->mode != cudaStreamCaptureModeRelaxed))
+            c->invalid = hit = 1;
+    if (!hit)
+        return cudaSuccess;
+    return fail(cudaErrorStreamCaptureUnsupported, call,
+                s ? "the stream is capturing: its work runs when the graph is launched (cudaGraphLaunch), so there "
+                    "is nothing to wait for; the capture is invalidated"
+                  : "a stream is capturing (not in relaxed mode), and this would wait for its work, which runs "
+                    "when the graph is launched; the capture is invalidated");
+}
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags)
+{
+    (void)flags; /* upload, auto-free, priorities: nothing to do on the simulator */
+    ENTER();
+    if (!exec || !graph)
+        return fail(cudaErrorInvalidValue, "cudaGraphInstantiate", exec ? "the graph is NULL" : "exec is NULL");
+    cudaGraphExec_t x = calloc(1, sizeof *x);
+    if (!x)
+        return fail(cudaErrorMemoryAllocation, "cudaGraphInstantiate", "out of host memory");
+    for (size_t i = 0; i < graph->n; i++)
+        if (graph_add(&x->g, &graph->nodes[i])) {
+            graph_release(&x->g);
+            free(x);
+            return fail(cudaErrorMemoryAllocation, "cudaGraphInstantiate", "out of host memory");
+        }
+    *exec = x;
+    return cudaSuccess;
+}
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s)
+{
+    ENTER();
+    if (!exec)
+        return fail(cudaErrorInvalidResourceHandle, "cudaGraphLaunch", "the graph exec is NULL (not instantiated?)");
+    struct capture *c = capturing(s);
+    if (c) { /* launched into a capture: its nodes join the graph being made */
+        for (size_t i = 0; i < exec->g.n; i++) {
+            cudaError_t e = capture_node(c, "cudaGraphLaunch", &exec->g.nodes[i]);
+            if (e)
+                return e;
+        }
+        return cudaSuccess;
+    }
+    return graph_run(&exec->g);
+}
+cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t s)
+{
+    (void)s;
+    ENTER();
+    return exec ? cudaSuccess : fail(cudaErrorInvalidResourceHandle, "cudaGraphUpload", "the graph exec is NULL");
+}
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec)
+{
+    ENTER();
+    if (exec) {
+        graph_release(&exec->g);
+        free(exec);
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaGraphDestroy(cudaGraph_t graph)
+{
+    ENTER();
+    if (graph) {
+        graph_release(graph);
+        free(graph);
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *n)
+{
+    ENTER();
+    if (!graph || !n)
+        return fail(cudaErrorInvalidValue, "cudaGraphGetNodes", graph ? "numNodes is NULL" : "the graph is NULL");
+    if (!nodes) {
+        *n = graph->n;
+        return cudaSuccess;
+    }
+    for (size_t i = 0; i < *n; i++) /* the slots past the graph's nodes NULL, as CUDA's */
+        nodes[i] = i < graph->n ? &graph->nodes[i] : NULL;
+    *n = *n < graph->n ? *n : graph->n;
+    return cudaSuccess;
+}
+
 cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags)
 {
@@ -1722,10 +2159,14 @@ cudaError_t cudaEventDestroy(cudaEvent_t e)
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 {
-    (void)s;
     ENTER();
     if (!e)
         return fail(cudaErrorInvalidResourceHandle, "cudaEventRecord", "the event is NULL (not created?)");
+    e->cap = capturing(s); /* in a capture: a point in the graph that other streams may wait on */
+    if (e->cap) {
+        e->cap_id = capture_id(e->cap);
+        return cudaSuccess;
+    }
     const double h = host_ms();
     e->t_ms = clock_ms > h ? clock_ms : h;
     e->recorded = 1;
@@ -1870,7 +2311,6 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
 {
     const int library = next_is_library;
     next_is_library = 0;
-    (void)stream;
     ENTER();
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     if (sim_in_cuda_thread()) { /* a launch from a simulated thread: a kernel inside the running one */
@@ -1890,6 +2330,15 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
                 kernel, base, line);
         return cudaSuccess;
     }
+    struct capture *cap = capturing(stream);
+    if (!cap && capture_implicit(stream, "the launch"))
+        return cudaErrorStreamCaptureImplicit;
+    if (cap) /* recorded in the stream's graph; it runs at cudaGraphLaunch */
+        return capture_node(cap, "the launch",
+                            &(struct simtlab_graph_node){.kind = NODE_KERNEL, .name = (char *)kernel, .file = file,
+                                                         .line = line, .library = library, .grid = grid,
+                                                         .block = block, .shared = shared, .thunk = thunk,
+                                                         .args = (void *)args, .args_size = args_size});
     simt_cfg cfg = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, NULL, 0};
     char heap_why[600];
     if (make_heap(heap_why, sizeof heap_why))

@@ -121,7 +121,12 @@ static const feature features[] = {
     /* half and bfloat16 are supported (cuda_fp16.h, cuda_bf16.h); fp8 is not, though cuda_fp8.h
      * alone is fine (simtlab_nofp8.h: it also brings half and bfloat16) */
     {"fp8 (__nv_fp8_e4m3, __nv_fp8_e5m2)", {"__nv_fp8*", "__nv_cvt_*"}, {NULL}},
-    {"CUDA graphs", {"cudaGraph*", "cudaStreamBeginCapture"}, {NULL}},
+    /* graphs made by stream capture are supported (sim/run/cudart.c); the explicit API is not */
+    {"the explicit CUDA graph API (cudaGraphCreate, cudaGraphAdd*Node, node parameters, cudaGraphExecUpdate; "
+     "a graph made by stream capture is supported)",
+     {"cudaGraph*", "cudaStreamBeginCaptureToGraph", "cudaStreamGetCaptureInfo_v*", "cudaStreamUpdateCaptureDependencies*",
+      "cudaKernelNodeParams"}, /* but graph_supported's names */
+     {NULL}},
     {"CUDA IPC (cudaIpc*: memory shared between processes)", {"cudaIpc*"}, {NULL}},
     /* but cuda/pipeline and cuda/barrier (check_include) */
     {"libcu++ (cuda::atomic, most of cuda::std; a thread's or a block's cuda::pipeline, a block's cuda::barrier "
@@ -160,6 +165,21 @@ static void feature_found(scan *sc, int f, int line, const char *detail)
             features[f].what, detail);
 }
 
+/* The graph API's names that stream capture uses (sim/run/cudart.c): cudaGraph* but these */
+static int graph_supported(const char *name)
+{
+    static const char *const ok[] = {"cudaGraph_t", "cudaGraphExec_t", "cudaGraphNode_t", "cudaGraphInstantiate",
+                                     "cudaGraphInstantiateWithFlags", "cudaGraphLaunch", "cudaGraphUpload",
+                                     "cudaGraphExecDestroy", "cudaGraphDestroy", "cudaGraphGetNodes",
+                                     "cudaGraphInstantiateFlags", "cudaGraphInstantiateFlagAutoFreeOnLaunch",
+                                     "cudaGraphInstantiateFlagUpload", "cudaGraphInstantiateFlagDeviceLaunch",
+                                     "cudaGraphInstantiateFlagUseNodePriority"};
+    for (size_t k = 0; k < sizeof ok / sizeof *ok; k++)
+        if (!strcmp(name, ok[k]))
+            return 1;
+    return 0;
+}
+
 /* An identifier of the program: a feature we lack? (texture only as texture<...>) */
 static void check_ident(scan *sc, const char *id, size_t len, size_t after, int in_device)
 {
@@ -177,6 +197,8 @@ static void check_ident(scan *sc, const char *id, size_t len, size_t after, int 
                     !(j + 1 < sc->n && sc->s[j] == ':' && sc->s[j + 1] == ':'))
                     continue;
                 if (f == F_ASM && !in_device) /* host inline assembly is the host's business */
+                    continue;
+                if (graph_supported(name))
                     continue;
                 feature_found(sc, f, sc->line, name);
             }
@@ -755,62 +777,45 @@ static int heap_call(const char *src, size_t i, const char *id, size_t len, size
     return 1;
 }
 
-/* `new` or `delete` at src[i..e) in device code. On a GPU they allocate from the device heap, as
- * malloc does there (and `new` gives nullptr when it is full: no exception), so:
- *   new T(...), new T[n]                        ->  new (simtlab_device_heap) T...
- *   delete p, delete[] p                        ->  simtlab_device_deleter() ->* p,
- *                                                   simtlab_device_array_deleter() ->* p
- * (cuda_runtime.h: the allocation functions call simtlab_device_malloc, the deleters run the
- * destructors and call simtlab_device_free; ->* binds tighter than any operator that can follow a
- * delete-expression, so the operand needs no closing parenthesis). Placement new, `new (p) T`,
- * allocates nothing and stays, as do `operator new`/`operator delete` and a deleted function's
- * `= delete`. Where a replacement was written, the index past what it replaced; else 0; and
- * (size_t)-1 for `new (std::nothrow)`, which nvcc refuses in device code (that operator new is a
- * host function). */
-static size_t device_new_delete(buf *o, const char *src, size_t i, size_t e, size_t n)
+/* `new` at src[i..e) in device code. On a GPU it allocates from the device heap, as malloc does
+ * there (and gives nullptr when it is full: no exception), so `new T(...)`, `new T[n]` become
+ * `new (simtlab_device_heap) T...` (cuda_runtime.h: the allocation functions call
+ * simtlab_device_malloc). Placement new, `new (p) T`, allocates nothing and stays, as does an
+ * `operator new` declaration. delete is not rewritten: the program's operator delete
+ * (cuda_runtime.h) gives a heap block back to the heap. Where a replacement was written, the index
+ * past what it replaced; else 0; and (size_t)-1 for `new (std::nothrow)`, which nvcc refuses in
+ * device code (that operator new is a host function). */
+static size_t device_new(buf *o, const char *src, size_t i, size_t e, size_t n)
 {
     size_t b = i;
     while (b > 0 && isspace((unsigned char)src[b - 1]))
         b--;
-    if (e - i == 6 && b > 0 && src[b - 1] == '=' && !(b > 1 && strchr("=!<>", src[b - 2])))
-        return 0; /* `f() = delete;` */
     size_t w = b;
     while (w > 0 && ident_char((unsigned char)src[w - 1]))
         w--;
     if (b - w == 8 && !strncmp(src + w, "operator", 8))
         return 0;
-    size_t q = skip_space(src, e, n);
-    if (e - i == 3) { /* new */
-        if (q < n && src[q] == '(') { /* placement, or std::nothrow */
-            size_t c = q + 1;
-            while (c < n && src[c] != ')' && src[c] != '\n')
-                c++;
-            if (c >= n || src[c] != ')')
-                return 0;
-            size_t a = skip_space(src, q + 1, c), z = c;
-            while (z > a && isspace((unsigned char)src[z - 1]))
-                z--;
-            if (z - a >= 2 && src[a] == ':' && src[a + 1] == ':')
-                a = skip_space(src, a + 2, z);
-            if (z - a >= 3 && !strncmp(src + a, "std", 3) && !ident_char((unsigned char)src[a + 3])) {
-                a = skip_space(src, a + 3, z);
-                if (z - a < 2 || src[a] != ':' || src[a + 1] != ':')
-                    return 0;
-                a = skip_space(src, a + 2, z);
-            }
-            return z - a == 7 && !strncmp(src + a, "nothrow", 7) ? (size_t)-1 : 0; /* else placement new */
-        }
-        puts_(o, "new (simtlab_device_heap)");
-        return e;
-    }
-    if (q + 1 < n && src[q] == '[') { /* delete[] */
-        size_t c = skip_space(src, q + 1, n);
-        if (c >= n || src[c] != ']' || memchr(src + e, '\n', c - e))
+    const size_t q = skip_space(src, e, n);
+    if (q < n && src[q] == '(') { /* placement, or std::nothrow */
+        size_t c = q + 1;
+        while (c < n && src[c] != ')' && src[c] != '\n')
+            c++;
+        if (c >= n || src[c] != ')')
             return 0;
-        puts_(o, "simtlab_device_array_deleter() ->*");
-        return c + 1;
+        size_t a = skip_space(src, q + 1, c), z = c;
+        while (z > a && isspace((unsigned char)src[z - 1]))
+            z--;
+        if (z - a >= 2 && src[a] == ':' && src[a + 1] == ':')
+            a = skip_space(src, a + 2, z);
+        if (z - a >= 3 && !strncmp(src + a, "std", 3) && !ident_char((unsigned char)src[a + 3])) {
+            a = skip_space(src, a + 3, z);
+            if (z - a < 2 || src[a] != ':' || src[a + 1] != ':')
+                return 0;
+            a = skip_space(src, a + 2, z);
+        }
+        return z - a == 7 && !strncmp(src + a, "nothrow", 7) ? (size_t)-1 : 0; /* else placement new */
     }
-    puts_(o, "simtlab_device_deleter() ->*");
+    puts_(o, "new (simtlab_device_heap)");
     return e;
 }
 
@@ -1933,8 +1938,8 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                 }
             }
             if ((dev_depth >= 0 || dev_hdr) && /* a device constructor's initializer list too */
-                ((len == 3 && !strncmp(id, "new", 3)) || (len == 6 && !strncmp(id, "delete", 6)))) {
-                const size_t past = device_new_delete(&o, src, sc.i, e, n);
+                len == 3 && !strncmp(id, "new", 3)) {
+                const size_t past = device_new(&o, src, sc.i, e, n);
                 if (past == (size_t)-1 && !sc.skipped && !sc.header)
                     problem(&sc, sc.line,
                             "`new (std::nothrow)` in device code: nvcc refuses it (that operator new is a host "

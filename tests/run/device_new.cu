@@ -1,7 +1,8 @@
 // tests/run/device_new.cu - new and delete in kernels, from the device heap as malloc is
 // (cudaLimitMallocHeapSize): arrays of ints, objects with constructors and destructors (arrays
 // of them: the destructors run, last first), a virtual destructor through a second base (the
-// whole object is freed), nullptr when the heap is full (no constructor runs),
+// whole object is freed), a private destructor's `delete this`, an array of arrays, nullptr when
+// the heap is full,
 // placement new in shared memory (allocates nothing). Three rounds in a 1 MiB heap, then one
 // block of almost all of it: what was not freed whole would not leave room, and freeing a wrong
 // address is a report. Prints
@@ -71,11 +72,33 @@ __global__ void objects(int *out, int n)
     delete (Counted *)nullptr; // does nothing
 }
 
+class RefCounted { // a private destructor: only its own `delete this` may end it
+    int refs = 1;
+    __device__ ~RefCounted() { atomicAdd(&destroyed, 1); }
+
+public:
+    __device__ RefCounted() { atomicAdd(&constructed, 1); }
+    __device__ void release()
+    {
+        if (--refs == 0)
+            delete this;
+    }
+};
+
+__global__ void shapes(int *out) // `delete this`, and an array of arrays
+{
+    RefCounted *r = new RefCounted;
+    r->release();
+    Counted(*grid)[2] = new Counted[3][2];
+    grid[2][1].v = 7;
+    out[0] = grid[2][1].v + grid[0][0].v;
+    delete[] grid;
+}
+
 __global__ void too_big(int *out)
 {
-    char *p = new char[2 << 20];
-    Counted *c = new Counted[1 << 20]; // 4 MiB: nullptr, and no constructor runs
-    out[0] = p == nullptr && c == nullptr;
+    char *p = new char[2 << 20]; // nullptr (a GPU's operator new is not noexcept: a failing `new T`
+    out[0] = p == nullptr;       // with a constructor faults there, where the simulator gives nullptr)
     delete[] p;
 }
 
@@ -131,12 +154,21 @@ int main()
                3 * total * 6, ok ? "right" : "wrong");
         return 1;
     }
+    shapes<<<1, 1>>>(d);
+    cudaMemcpy(h, d, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaMemcpyFromSymbol(&c, constructed, sizeof c);
+    cudaMemcpyFromSymbol(&x, destroyed, sizeof x);
+    if (h[0] != 6 || c != 3 * total * 5 + 7 || x != 3 * total * 6 + 7) {
+        printf("device_new: delete this and Counted[3][2]: %d (want 6), %d constructed, %d destroyed (want 7 each)\n",
+               h[0], c - 3 * total * 5, x - 3 * total * 6);
+        return 1;
+    }
     too_big<<<1, 1>>>(d);
     cudaMemcpy(h, d, sizeof(int), cudaMemcpyDeviceToHost);
     cudaMemcpyFromSymbol(&c, constructed, sizeof c);
-    if (h[0] != 1 || c != 3 * total * 5) {
+    if (h[0] != 1 || c != 3 * total * 5 + 7) {
         printf("device_new: past the heap: %s, %d constructors ran\n", h[0] ? "nullptr" : "not nullptr",
-               c - 3 * total * 5);
+               c - 3 * total * 5 - 7);
         return 1;
     }
     in_shared<<<1, 32>>>(d);

@@ -503,63 +503,49 @@ using ::simtlab_device_malloc;
 #define SIMTLAB_WANT_HEAP_(n) \
     __attribute__((unused)) static const int simtlab_heap_wanted_##n = simtlab_want_device_heap();
 #define SIMTLAB_WANT_HEAP(n) SIMTLAB_WANT_HEAP_(n)
-/* new and delete in device code allocate from the same heap (the rewriter: `new T` becomes
- * `new (simtlab_device_heap) T`, `delete p` `simtlab_device_deleter() ->* p`). As on a GPU, new
- * gives nullptr when the heap is full (the constructor does not run) and throws nothing. delete
- * runs the destructor (a virtual one: the object's own, and the whole object is freed) and frees;
- * delete[] runs the elements' destructors, last first, from the count g++ keeps before an array
- * of a type that has one (the Itanium C++ ABI's cookie). */
+/* new in device code allocates from the same heap (the rewriter: `new T` becomes
+ * `new (simtlab_device_heap) T`); as on a GPU it gives nullptr when the heap is full (the
+ * constructor does not run) and throws nothing; in host code (a __host__ __device__ function) it is
+ * the C++ library's. delete is not rewritten: g++ does what it does (destructors, a virtual one's
+ * whole object, an array's count, a class's own operator delete), and the program's global
+ * operator delete, every form of it below, gives a block of the device heap back to the heap and
+ * passes anything else on to the next definition (the C++ library's, or the sanitizer's). Weak:
+ * one a program, whichever of its files; a program's own replacement wins. */
 struct simtlab_device_heap_t {
 };
 static constexpr simtlab_device_heap_t simtlab_device_heap{};
-inline void *operator new(std::size_t _SimN, simtlab_device_heap_t) noexcept { return simtlab_device_malloc(_SimN); }
-inline void *operator new[](std::size_t _SimN, simtlab_device_heap_t) noexcept { return simtlab_device_malloc(_SimN); }
-inline void operator delete(void *_SimP, simtlab_device_heap_t) noexcept { simtlab_device_free(_SimP); } /* a throwing */
-inline void operator delete[](void *_SimP, simtlab_device_heap_t) noexcept { simtlab_device_free(_SimP); } /* constructor */
-struct simtlab_device_deleter {
-};
-struct simtlab_device_array_deleter {
-};
-/* C++11 (a program's own -std=c++14 reaches g++ after the shim's -std=c++17); _Sim names, as the
- * rest of the shim, since a program may define any other as a macro (-DT=7: test run_macro_names) */
-template <class _SimT, bool = std::is_polymorphic<_SimT>::value> struct simtlab_device_object {
-    static void *_SimWhole(_SimT *_SimP) { return const_cast<void *>(static_cast<const volatile void *>(_SimP)); }
-};
-template <class _SimT> struct simtlab_device_object<_SimT, true> { /* the most derived object, where a base may sit */
-    static void *_SimWhole(_SimT *_SimP) { return const_cast<void *>(dynamic_cast<const volatile void *>(_SimP)); }
-};
-template <class _SimT> inline typename std::enable_if<!std::is_void<_SimT>::value>::type simtlab_device_destroy(_SimT *_SimP)
+inline void *operator new(std::size_t _SimN, simtlab_device_heap_t) noexcept
 {
-    _SimP->~_SimT();
+    return sim_in_thread() ? simtlab_device_malloc(_SimN) : ::operator new(_SimN, std::nothrow);
 }
-template <class _SimT> inline typename std::enable_if<std::is_void<_SimT>::value>::type simtlab_device_destroy(_SimT *) {}
-template <class _SimT> inline void operator->*(simtlab_device_deleter, _SimT *_SimP)
+inline void *operator new[](std::size_t _SimN, simtlab_device_heap_t) noexcept
 {
-    if (!_SimP)
-        return;
-    void *_SimWhole = simtlab_device_object<_SimT>::_SimWhole(_SimP);
-    simtlab_device_destroy(_SimP);
-    simtlab_device_free(_SimWhole);
+    return sim_in_thread() ? simtlab_device_malloc(_SimN) : ::operator new[](_SimN, std::nothrow);
 }
-template <class _SimT, bool = std::is_void<_SimT>::value || std::is_trivially_destructible<_SimT>::value>
-struct simtlab_device_array { /* no destructor to run: no count kept, the block starts at the array */
-    static void _SimRelease(_SimT *_SimP) { simtlab_device_free(const_cast<void *>(static_cast<const volatile void *>(_SimP))); }
-};
-template <class _SimT> struct simtlab_device_array<_SimT, false> {
-    static void _SimRelease(_SimT *_SimP)
-    {
-        char *_SimB = (char *)const_cast<typename std::remove_cv<_SimT>::type *>(_SimP);
-        const std::size_t _SimCount = ((const std::size_t *)_SimB)[-1];
-        for (std::size_t _SimK = _SimCount; _SimK > 0; _SimK--)
-            _SimP[_SimK - 1].~_SimT();
-        simtlab_device_free(_SimB - (sizeof(std::size_t) > alignof(_SimT) ? sizeof(std::size_t) : alignof(_SimT)));
+inline void operator delete(void *_SimP, simtlab_device_heap_t) noexcept { ::operator delete(_SimP); } /* a throwing */
+inline void operator delete[](void *_SimP, simtlab_device_heap_t) noexcept { ::operator delete[](_SimP); } /* constructor */
+#define SIMTLAB_DELETE_(k, params, ...)                                                                           \
+    __attribute__((weak)) void operator delete params noexcept                                                    \
+    {                                                                                                             \
+        if (simtlab_device_heap_owns(_SimP))                                                                      \
+            simtlab_device_free(_SimP);                                                                           \
+        else                                                                                                      \
+            ((void(*) params)simtlab_next_delete(2 * (k)))(__VA_ARGS__);                                          \
+    }                                                                                                             \
+    __attribute__((weak)) void operator delete[] params noexcept                                                  \
+    {                                                                                                             \
+        if (simtlab_device_heap_owns(_SimP))                                                                      \
+            simtlab_device_free(_SimP);                                                                           \
+        else                                                                                                      \
+            ((void(*) params)simtlab_next_delete(2 * (k) + 1))(__VA_ARGS__);                                      \
     }
-};
-template <class _SimT> inline void operator->*(simtlab_device_array_deleter, _SimT *_SimP)
-{
-    if (_SimP)
-        simtlab_device_array<_SimT>::_SimRelease(_SimP);
-}
+SIMTLAB_DELETE_(0, (void *_SimP), _SimP)
+SIMTLAB_DELETE_(1, (void *_SimP, std::size_t _SimN), _SimP, _SimN)
+SIMTLAB_DELETE_(2, (void *_SimP, std::align_val_t _SimA), _SimP, _SimA)
+SIMTLAB_DELETE_(3, (void *_SimP, std::size_t _SimN, std::align_val_t _SimA), _SimP, _SimN, _SimA)
+SIMTLAB_DELETE_(4, (void *_SimP, const std::nothrow_t &_SimT), _SimP, _SimT)
+SIMTLAB_DELETE_(5, (void *_SimP, std::align_val_t _SimA, const std::nothrow_t &_SimT), _SimP, _SimA, _SimT)
+#undef SIMTLAB_DELETE_
 
 /* ---- atomics: counted as their own requests (sim/access.c) ------------- */
 enum { SIMTLAB_ATOM_ADD, SIMTLAB_ATOM_SUB, SIMTLAB_ATOM_MIN, SIMTLAB_ATOM_MAX, SIMTLAB_ATOM_EXCH, SIMTLAB_ATOM_CAS,
@@ -734,21 +720,24 @@ template <class _SimT>
 static inline cudaError_t cudaMallocAsync(_SimT **p, size_t n, cudaStream_t s, const char *file = __builtin_FILE(),
                                           int line = __builtin_LINE())
 {
-    (void)s;
+    if (simtlab_capture_refuse(s, "cudaMallocAsync"))
+        return cudaErrorStreamCaptureUnsupported;
     return simtlab_malloc((void **)p, n, "cudaMallocAsync", file, line);
 }
 template <class _SimT>
 static inline cudaError_t cudaMallocAsync(_SimT **p, size_t n, cudaMemPool_t pool, cudaStream_t s,
                                           const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
-    (void)s;
+    if (simtlab_capture_refuse(s, "cudaMallocAsync"))
+        return cudaErrorStreamCaptureUnsupported;
     return pool ? simtlab_malloc((void **)p, n, "cudaMallocAsync", file, line) : simtlab_bad_pool("cudaMallocAsync");
 }
 template <class _SimT>
 static inline cudaError_t cudaMallocFromPoolAsync(_SimT **p, size_t n, cudaMemPool_t pool, cudaStream_t s,
                                                   const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
-    (void)s;
+    if (simtlab_capture_refuse(s, "cudaMallocFromPoolAsync"))
+        return cudaErrorStreamCaptureUnsupported;
     return pool ? simtlab_malloc((void **)p, n, "cudaMallocFromPoolAsync", file, line)
                 : simtlab_bad_pool("cudaMallocFromPoolAsync");
 }
@@ -875,6 +864,31 @@ static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, _SimT *p, siz
     return cudaStreamAttachMemAsync(s, (void *)p, len, flags);
 }
 static inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e) { return cudaStreamWaitEvent(s, e, 0); }
+/* CUDA 12's cudaGraphInstantiate(exec, graph, flags) and CUDA 11's five-argument form */
+static inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g, unsigned long long flags = 0)
+{
+    return cudaGraphInstantiateWithFlags(e, g, flags);
+}
+static inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g, cudaGraphNode_t *err_node, char *log,
+                                               size_t log_size)
+{
+    if (err_node)
+        *err_node = NULL;
+    if (log && log_size)
+        log[0] = 0;
+    return cudaGraphInstantiateWithFlags(e, g, 0);
+}
+/* CUDA 12's form; a capture's dependencies are not kept (an empty list) */
+static inline cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, cudaStreamCaptureStatus *status,
+                                                   unsigned long long *id = 0, cudaGraph_t *graph = 0,
+                                                   const cudaGraphNode_t **deps = 0, size_t *n_deps = 0)
+{
+    if (deps)
+        *deps = NULL;
+    if (n_deps)
+        *n_deps = 0;
+    return simtlab_stream_capture_info(s, status, id, graph);
+}
 template <class _SimT>
 static inline cudaError_t cudaMallocPitch(_SimT **p, size_t *pitch, size_t width, size_t height)
 {

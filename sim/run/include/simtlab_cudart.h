@@ -449,6 +449,41 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID attr, const 
 cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaStreamAttrValue *value);
 cudaError_t cudaCtxResetPersistingL2Cache(void); /* accepted: no line persists in the L2 model */
 
+/* CUDA graphs by stream capture (docs/run.md "CUDA graphs"): between cudaStreamBeginCapture and
+ * cudaStreamEndCapture a stream's kernel launches, cudaMemcpyAsync, cudaMemsetAsync and
+ * cudaLaunchHostFunc are recorded, not run (a stream that waits on an event recorded in a capturing
+ * stream joins its capture); cudaGraphLaunch runs them again, in the order they were recorded. The
+ * explicit graph API (cudaGraphCreate, cudaGraphAdd*Node, node parameters, cudaGraphExecUpdate) is
+ * not supported (the rewriter names it). */
+typedef struct simtlab_graph *cudaGraph_t;
+typedef struct simtlab_graph_exec *cudaGraphExec_t;
+typedef struct simtlab_graph_node *cudaGraphNode_t;
+typedef enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1, cudaStreamCaptureModeRelaxed = 2
+} cudaStreamCaptureMode;
+typedef enum cudaStreamCaptureStatus {
+    cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1, cudaStreamCaptureStatusInvalidated = 2
+} cudaStreamCaptureStatus;
+enum cudaGraphInstantiateFlags {
+    cudaGraphInstantiateFlagAutoFreeOnLaunch = 1, cudaGraphInstantiateFlagUpload = 2,
+    cudaGraphInstantiateFlagDeviceLaunch = 4, cudaGraphInstantiateFlagUseNodePriority = 8
+};
+cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *graph);
+cudaError_t cudaStreamIsCapturing(cudaStream_t s, cudaStreamCaptureStatus *status);
+cudaError_t simtlab_stream_capture_info(cudaStream_t s, cudaStreamCaptureStatus *status, unsigned long long *id,
+                                        cudaGraph_t *graph);
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode *mode);
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s);
+cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t s);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *n);
+/* work a graph does not record (stream-ordered allocation, cuBLAS, ...) on a capturing stream: 1,
+ * the capture invalidated and the reason said (cudaErrorStreamCaptureUnsupported); else 0 */
+int simtlab_capture_refuse(cudaStream_t s, const char *call);
+
 /* Memory pools: the device's default and those cudaMemPoolCreate makes; cudaMallocAsync and cudaFreeAsync (cuda_runtime.h)
  * allocate and free at once (streams run in order). Attributes are kept, with no effect. */
 typedef struct simtlab_mempool *cudaMemPool_t;
@@ -574,6 +609,11 @@ cudaError_t simtlab_func_set_attribute(int attr, int value);
 void *simtlab_device_malloc(size_t n);
 void simtlab_device_free(void *p);
 int simtlab_want_device_heap(void);
+/* for the program's operator delete (cuda_runtime.h): whether p is in the device heap, and the next
+ * definition of operator delete's form k (0 (void *), 1 [], 2 sized, 3 sized [], 4 aligned, 5
+ * aligned [], 6 sized aligned, 7 its [], 8 nothrow, 9 its [], 10 aligned nothrow, 11 its []) */
+int simtlab_device_heap_owns(const void *p);
+void *simtlab_next_delete(unsigned k);
 /* clock64() in a kernel: the host's monotonic clock in cycles of cudaDeviceProp.clockRate */
 long long simtlab_clock64(void);
 
