@@ -97,8 +97,11 @@ __global__ void shapes(int *out) // `delete this`, and an array of arrays
 
 __global__ void too_big(int *out)
 {
-    char *p = new char[2 << 20]; // nullptr (a GPU's operator new is not noexcept: a failing `new T`
-    out[0] = p == nullptr;       // with a constructor faults there, where the simulator gives nullptr)
+    // far past any heap: nullptr (the H100 gave 2 MiB from a heap set to 1 MiB: its size is rounded
+    // up; and a failing `new T` of a type with a constructor faults there, where the simulator gives
+    // nullptr: a GPU's operator new is not noexcept)
+    char *p = new char[(size_t)1 << 40];
+    out[0] = p == nullptr;
     delete[] p;
 }
 
