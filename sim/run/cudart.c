@@ -1672,7 +1672,12 @@ cudaError_t simtlab_func_set_attribute(int attr, int value)
 /* ---- streams and events: launches run in order, at once ------------------------------ */
 /* a stream's attributes are kept for cudaStreamGetAttribute; launches run in order whatever
  * they say (the default stream, 0, has its own) */
-struct simtlab_stream { cudaStreamAttrValue window, sync, priority; unsigned flags; struct capture *cap; };
+struct simtlab_stream {
+    cudaStreamAttrValue window, sync, priority;
+    unsigned flags;
+    struct capture *cap;        /* the capture it began or joined, while cap->id is cap_id (records are reused) */
+    unsigned long long cap_id;
+};
 static struct simtlab_stream default_stream, per_thread_stream; /* per-thread: a stream a capture may take */
 /* a stream's record: the default stream's for NULL, cudaStreamLegacy and cudaStreamPerThread */
 static struct simtlab_stream *stream_of(cudaStream_t s)
@@ -1807,8 +1812,9 @@ static _Thread_local cudaStreamCaptureMode thread_capture_mode; /* cudaThreadExc
 /* the capture the stream's work goes to, or NULL */
 static struct capture *capturing(cudaStream_t s)
 {
-    struct capture *c = stream_of(s)->cap;
-    return c && c->active ? c : NULL;
+    const struct simtlab_stream *t = stream_of(s);
+    struct capture *c = t->cap;
+    return c && c->active && c->id == t->cap_id ? c : NULL;
 }
 static void node_release(struct simtlab_graph_node *nd)
 {
@@ -1914,6 +1920,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode)
     if (fresh)
         captures = c;
     stream_of(s)->cap = c;
+    stream_of(s)->cap_id = c->id;
     return cudaSuccess;
 }
 cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *graph)
@@ -2000,6 +2007,7 @@ static cudaError_t capture_join(cudaStream_t s, cudaEvent_t e)
                     "cannot merge; both are invalidated");
     }
     stream_of(s)->cap = e->cap;
+    stream_of(s)->cap_id = e->cap_id;
     return cudaSuccess;
 }
 /* A launch, copy or memset on the legacy default stream while a blocking stream captures: the
@@ -2044,7 +2052,7 @@ static cudaError_t capture_sync(cudaStream_t s, const char *call)
 {
     int hit = 0;
     for (struct capture *c = captures; c; c = c->next)
-        if (c->active && (s ? stream_of(s)->cap == c : c->mode != cudaStreamCaptureModeRelaxed))
+        if (c->active && (s ? capturing(s) == c : c->mode != cudaStreamCaptureModeRelaxed))
             c->invalid = hit = 1;
     if (!hit)
         return cudaSuccess;

@@ -119,6 +119,11 @@ int main(int argc, char **argv)
     CHECK(cudaStreamEndCapture(s1, &graph), cudaErrorIllegalState);
     (void)cudaGetLastError();
     CHECK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal), cudaSuccess);
+    CHECK(cudaStreamIsCapturing(s2, &st), cudaSuccess); // s2 joined the first capture only
+    if (st != cudaStreamCaptureStatusNone) {
+        printf("graph_capture: s2 is in the new capture of s1 (%d)\n", (int)st);
+        return 1;
+    }
     add<<<1, 32, 0, s1>>>(x, 1, 32);
     CHECK(cudaStreamSynchronize(s1), cudaErrorStreamCaptureUnsupported);
     (void)cudaGetLastError();
