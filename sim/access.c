@@ -1800,10 +1800,11 @@ static void race_text(sim_worker *w, char *out, size_t n, const char *kind, uint
                             "relies on, but ",
                  raw ? "put __syncwarp() between the write and the read (__syncthreads() where other warps read it too)"
                      : "read into a register, __syncwarp() (or tile.sync()), then write");
-    } else
+    } else /* survey 20: the note named no fix (a warp-synchronous reduction without volatile or __syncwarp()) */
         snprintf(out, n,
                  "shared-memory race (%s hazard) on the word at %s: %s of this thread and an access by %s "
-                 "with no __syncthreads() between them",
+                 "with no __syncthreads() between them. Put __syncthreads() between them; where only a warp's "
+                 "lanes share the data (a reduction's last steps), __syncwarp() between the steps",
                  kind, at, wr ? "a write" : "a read", who);
 }
 
