@@ -1829,6 +1829,16 @@ static void graph_release(struct simtlab_graph *g)
     g->nodes = NULL;
     g->n = g->cap = 0;
 }
+/* an ended capture whose graph no one gets (invalidated, or its stream destroyed): the graph freed */
+static void capture_drop(struct capture *c)
+{
+    c->active = 0;
+    if (c->g) {
+        graph_release(c->g);
+        free(c->g);
+        c->g = NULL;
+    }
+}
 /* a copy of nd appended to g (a kernel's name and arguments copied too): 0, or -1 out of memory */
 static int graph_add(struct simtlab_graph *g, const struct simtlab_graph_node *nd)
 {
@@ -1940,9 +1950,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *graph)
     }
     c->active = 0;
     if (c->invalid) {
-        graph_release(c->g);
-        free(c->g);
-        c->g = NULL;
+        capture_drop(c);
         *graph = NULL;
         return fail(cudaErrorStreamCaptureInvalidated, "cudaStreamEndCapture",
                     "a call during the capture invalidated it (above); no graph is made");
@@ -1987,10 +1995,7 @@ static void capture_stream_gone(cudaStream_t s)
     struct capture *c = capturing(s);
     if (!c || c->origin != s)
         return;
-    c->active = 0;
-    graph_release(c->g);
-    free(c->g);
-    c->g = NULL;
+    capture_drop(c);
 }
 /* s waits on e: where e was recorded in a capturing stream, s joins that capture (a fork) */
 static unsigned long long capture_id(const struct capture *c) { return c->id; }
