@@ -824,14 +824,37 @@ Test(rewrite, ptx_cp_async)
               "%s", r4.text);
     same_lines(pred, &r4);
     free(r4.text);
+    /* ld, st and mov: CUTLASS's guarded load (a block with outputs), a store (no outputs, still the
+     * io form: its reports name the asm's line), an asm with outputs only, a volatile load not read */
+    const char *ldst = "__global__ void k(const float *x, float *y, int ok) {\n  unsigned a = 0; float one;\n"
+                       "  asm volatile(\"{ .reg .pred p; setp.ne.b32 p, %2, 0; mov.b32 %0, %3; @p ld.global.L2::128B.u32 "
+                       "%0, [%1]; }\" : \"=r\"(a) : \"l\"(x), \"r\"(ok), \"r\"(a));\n"
+                       "  asm volatile(\"st.global.v2.f32 [%0], {%1, %2};\" :: \"l\"(y), \"f\"(1.0f), \"f\"(2.0f));\n"
+                       "  asm(\"mov.f32 %0, 0f3F800000;\" : \"=f\"(one));\n}\n";
+    rewrite_result r5 = rw(ldst);
+    cr_assert(strstr(r5.text, "simtlab_ptx_asm_io(__FILE__, __LINE__, \"{ .reg .pred p; setp.ne.b32 p, %2, 0; mov.b32 %0, "
+                              "%3; @p ld.global.L2::128B.u32 %0, [%1]; }\" , 1, 3, (void *)&(a), sizeof(a), "
+                              "simtlab_ptx_bits(x), simtlab_ptx_bits(ok), simtlab_ptx_bits(a));"),
+              "%s", r5.text);
+    cr_assert(strstr(r5.text, "simtlab_ptx_asm_io(__FILE__, __LINE__, \"st.global.v2.f32 [%0], {%1, %2};\" , 0, 3, "
+                              "simtlab_ptx_bits(y), simtlab_ptx_bits(1.0f), simtlab_ptx_bits(2.0f));"),
+              "%s", r5.text);
+    cr_assert(strstr(r5.text, "simtlab_ptx_asm_io(__FILE__, __LINE__, \"mov.f32 %0, 0f3F800000;\" , 1, 0, (void *)&(one), "
+                              "sizeof(one));"),
+              "%s", r5.text);
+    same_lines(ldst, &r5);
+    free(r5.text);
+    const char *vol = "__global__ void k(const unsigned *p, unsigned *o) {\n  asm volatile(\"ld.volatile.global.u32 %0, "
+                      "[%1];\" : \"=r\"(o[0]) : \"l\"(p));\n}\n";
+    rewrite_result r6;
+    cr_assert_eq(cu_rewrite(vol, strlen(vol), "t.cu", &r6), -1, "ld.volatile is not read");
     const char *const refused[] = {
         "__global__ void k(unsigned p, unsigned *o) {\n  asm volatile(\"{ .reg .pred q; setp.ne.b32 q, %1, 0; @q "
         "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1]; }\" : \"=r\"(o[0]) : \"r\"(p));\n}\n",
         "__global__ void k(unsigned d) {\n  asm volatile(\"{ .reg .pred q; setp.ne.b32 q, %0, 0; @q mov.u32 %0, 1; }\" "
         ":: \"r\"(d));\n}\n",
-        /* a block in an asm with outputs: simtlab_ptx_asm_io reads no blocks */
-        "__global__ void k(unsigned p, unsigned *o) {\n  asm volatile(\"{\\n ldmatrix.sync.aligned.m8n8.x1.shared.b16 "
-        "{%0}, [%1];\\n}\\n\" : \"=r\"(o[0]) : \"r\"(p));\n}\n",
+        /* an ld with no output to load into */
+        "__global__ void k(const unsigned *p) {\n  asm volatile(\"ld.global.u32 %0, [%0];\" :: \"l\"(p));\n}\n",
         /* setp of a type the runtime does not read */
         "__global__ void k(unsigned d, unsigned s, const float *x) {\n  asm volatile(\"{ .reg .pred q; setp.ne.f32 q, %0, "
         "0; @q cp.async.ca.shared.global [%1], [%2], 4; }\" :: \"r\"(d), \"r\"(s), \"l\"(x));\n}\n"};
@@ -844,5 +867,5 @@ Test(rewrite, ptx_cp_async)
     const char *other = "__global__ void k(int *o) {\n  unsigned l;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l));\n}\n";
     rewrite_result r2;
     cr_assert_eq(cu_rewrite(other, strlen(other), "t.cu", &r2), -1);
-    cr_assert(strstr(r2.err, "t.cu:3: not supported by the simulator: inline PTX (asm) other than cp.async, ldmatrix and mma.sync"), "%s", r2.err);
+    cr_assert(strstr(r2.err, "t.cu:3: not supported by the simulator: inline PTX (asm) other than cp.async, ldmatrix, mma.sync, ld, st and mov"), "%s", r2.err);
 }

@@ -197,62 +197,6 @@ static int ptx_pred_insn(ptx_preds *p, const char *t, size_t len, const unsigned
     return 0;
 }
 
-void simtlab_ptx_asm(const char *tmpl, int n, ...)
-{
-    const uintptr_t pc = (uintptr_t)__builtin_return_address(0);
-    unsigned long long a[32];
-    va_list ap;
-    va_start(ap, n);
-    for (int i = 0; i < n && i < 32; i++)
-        a[i] = va_arg(ap, unsigned long long);
-    va_end(ap);
-    n = n < 32 ? n : 32;
-    ptx_preds preds = {0};
-    size_t len;
-    for (const char *t0 = tmpl; (t0 = next_insn(t0, &len)) != NULL; t0 += len) {
-        const char *t = t0;
-        size_t tl = len;
-        ptx_trim(&t, &tl); /* a block's braces */
-        if (!tl)
-            continue;
-        const int pr = ptx_pred_insn(&preds, t, tl, a, n, pc);
-        if (pr < 0)
-            return;
-        if (!pr)
-            continue;
-        const size_t g = ptx_guard(t, tl);
-        if (g) { /* @p or @!p: the instruction runs where p (or !p) holds */
-            const int neg = t[1] == '!', k = pred_find(&preds, t + 1 + neg, ident_len(t + 1 + neg, g - 1 - neg));
-            if (k < 0 || preds.v[k] < 0) {
-                sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: its predicate is not %s by the asm before it",
-                                 (int)tl, t, k < 0 ? "declared (.reg .pred)" : "set (setp)");
-                return;
-            }
-            if (preds.v[k] == neg)
-                continue; /* predicated off: no copy, nothing counted (the chip issues no request) */
-            t += g, tl -= g;
-        }
-        unsigned long long v;
-        if (!strncmp(t, "cp.async.commit_group", 21)) {
-            sim_cp_async_commit();
-        } else if (!strncmp(t, "cp.async.wait_group", 19)) {
-            if (!operand(t + 19, a, n, &v)) {
-                sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: its group count is not a number", (int)tl, t);
-                return;
-            }
-            sim_cp_async_wait_prior(v > 8 ? 8u : (unsigned)v);
-        } else if (!strncmp(t, "cp.async.wait_all", 17)) {
-            sim_cp_async_commit();
-            sim_cp_async_wait_prior(0);
-        } else if (!strncmp(t, "cp.async.ca.", 12) || !strncmp(t, "cp.async.cg.", 12)) {
-            ptx_copy(t, tl, a, n, pc);
-        } else {
-            sim_kernel_fault(SIM_ERR_TRAP, pc, "inline PTX %.*s: not one simtlab translates", (int)tl, t);
-            return;
-        }
-    }
-}
-
 /* ---- ldmatrix and mma.sync: a warp's registers ------------------------------------------- */
 /* The operands of an instruction as register lists: "{%0, %1}, [%4]" -> groups of operand
  * numbers (a bracket is a group of one). Returns the number of groups; -1 on anything else. */
@@ -536,6 +480,277 @@ static void ptx_mma(ptx_lane *p)
     sim_warp_aligned(p, mma_all, p->file, p->line);
 }
 
+/* ---- ld, st and mov ---------------------------------------------------------------------------- */
+/* Register k set to v: its operand's value for the instructions after, and an output's variable
+ * (its low bytes, as many as it has, little-endian); 0, or -1 after a report (k an input). */
+static int set_reg(ptx_lane *p, int k, unsigned long long v)
+{
+    if (k < 0 || k >= p->n || !p->out[k]) {
+        sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: operand %%%d is %s: an instruction that writes it "
+                         "needs it as an output (\"=r\" or \"+r\")", (int)p->len, p->insn, k,
+                         k < p->n ? "an input" : "not one of the asm's");
+        return -1;
+    }
+    p->in[k] = v;
+    memcpy(p->out[k], &v, p->out_size[k] < 8 ? p->out_size[k] : 8);
+    return 0;
+}
+
+/* An operand's text t[0..n) as a register number: %k (-1: not one) */
+static int reg_of(const char *t, size_t n)
+{
+    while (n && isspace((unsigned char)*t))
+        t++, n--;
+    while (n && isspace((unsigned char)t[n - 1]))
+        n--;
+    if (n < 2 || *t != '%')
+        return -1;
+    int k = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (!isdigit((unsigned char)t[i]) || k > 31)
+            return -1;
+        k = 10 * k + (t[i] - '0');
+    }
+    return k < 32 ? k : -1;
+}
+
+/* A source operand: a register's value, an integer, or PTX's float bits 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX */
+static int source(const ptx_lane *p, const char *t, size_t n, unsigned long long *v)
+{
+    while (n && isspace((unsigned char)*t))
+        t++, n--;
+    char num[40];
+    if (!n || n >= sizeof num)
+        return 0;
+    memcpy(num, t, n);
+    num[n] = 0;
+    if (*t == '%') {
+        const int k = reg_of(t, n);
+        if (k < 0 || k >= p->n)
+            return 0;
+        *v = p->in[k];
+        return 1;
+    }
+    char *end;
+    if (n > 2 && num[0] == '0' && (num[1] == 'f' || num[1] == 'F' || num[1] == 'd' || num[1] == 'D'))
+        *v = strtoull(num + 2, &end, 16);
+    else
+        *v = (unsigned long long)strtoll(num, &end, 0);
+    while (isspace((unsigned char)*end))
+        end++;
+    return *end == 0;
+}
+
+/* The operands after the opcode, split at the commas outside braces: up to 4, each t[o[i]..o[i]+l[i]) */
+static int split_operands(const char *t, size_t n, size_t o[4], size_t l[4])
+{
+    size_t i = 0;
+    while (i < n && !isspace((unsigned char)t[i]))
+        i++;
+    int k = 0, depth = 0;
+    size_t start = i;
+    for (; i <= n; i++) {
+        if (i == n || (t[i] == ',' && !depth)) {
+            if (k == 4)
+                return -1;
+            o[k] = start, l[k] = i - start, k++;
+            start = i + 1;
+        } else if (t[i] == '{' || t[i] == '[') {
+            depth++;
+        } else if (t[i] == '}' || t[i] == ']') {
+            depth--;
+        }
+    }
+    return k;
+}
+
+/* `mov.type d, a`: d an output, a a register or a number */
+static void ptx_mov(ptx_lane *p, unsigned size)
+{
+    size_t o[4], l[4];
+    unsigned long long v;
+    const int k = split_operands(p->insn, p->len, o, l) == 2 ? reg_of(p->insn + o[0], l[0]) : -1;
+    if (k < 0 || !source(p, p->insn + o[1], l[1], &v)) {
+        sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: simtlab reads `mov.type %%d, %%a` with %%a an "
+                         "operand or a number", (int)p->len, p->insn);
+        return;
+    }
+    (void)set_reg(p, k, size < 8 ? v & ((1ull << 8 * size) - 1) : v);
+}
+
+/* ld and st (ptx_ldst_parse's forms): the access checked and counted as the kernel's own of that
+ * size (a .v4.u32 is one 16-byte request, as LDG.128), then made; ld's registers set. */
+static void ptx_ldst_run(ptx_lane *p)
+{
+    ptx_ldst m;
+    size_t o[4], l[4];
+    const int nops = split_operands(p->insn, p->len, o, l);
+    if (!ptx_ldst_parse(p->insn, p->len, &m) || nops != 2 + m.hint) {
+        sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: simtlab reads ld and st with %d operands%s",
+                         (int)p->len, p->insn, 2 + m.hint, m.hint ? " (the cache policy last)" : "");
+        return;
+    }
+    const char *at = p->insn + o[m.st ? 0 : 1], *regs = p->insn + o[m.st ? 1 : 0];
+    size_t atn = l[m.st ? 0 : 1], regn = l[m.st ? 1 : 0];
+    while (atn && isspace((unsigned char)*at))
+        at++, atn--;
+    while (regn && isspace((unsigned char)*regs))
+        regs++, regn--;
+    while (regn && isspace((unsigned char)regs[regn - 1]))
+        regn--;
+    /* the registers: {%a, %b...} of .vN, or one */
+    const char *el[4];
+    size_t eln[4];
+    unsigned ne = 0;
+    if (regn && *regs == '{' && regs[regn - 1] == '}') {
+        size_t s = 1;
+        for (size_t i = 1; i < regn; i++)
+            if (regs[i] == ',' || i == regn - 1) {
+                if (ne == 4)
+                    break;
+                el[ne] = regs + s, eln[ne] = i - s, ne++;
+                s = i + 1;
+            }
+    } else {
+        el[0] = regs, eln[0] = regn, ne = 1;
+    }
+    unsigned long long av;
+    if (!atn || *at != '[' || ne != m.vec || !operand(at, p->in, p->n, &av)) {
+        sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: simtlab reads %s with an address [%%k] or [%%k+imm] "
+                         "and %u register%s", (int)p->len, p->insn, m.st ? "st" : "ld", m.vec,
+                         m.vec > 1 ? "s in braces" : "");
+        return;
+    }
+    const char *a = m.space == 2 ? shared_ptr(av) : (const char *)(uintptr_t)av;
+    const unsigned total = m.vec * m.size;
+    const int space = sim_space_of(a);
+    const char *op = m.st ? "st" : "ld";
+    if ((m.space == 1 && (space == 1 || space == 2)) || (m.space == 2 && space == 0)) {
+        sim_kernel_fault(SIM_ERR_ILLEGAL_ADDRESS, p->pc,
+                         "inline PTX %.*s: %s.%s of %p, an address in %s memory: a GPU faults (an illegal address); "
+                         "use %s, or the generic %s without a state space",
+                         (int)p->len, p->insn, op, m.space == 1 ? "global" : "shared", (const void *)a,
+                         space == 0 ? "global" : space == 1 ? "shared" : "local", space == 1 ? "ld.shared / st.shared"
+                         : space == 0 ? "ld.global / st.global" : "a global address",
+                         op);
+        return;
+    }
+    if ((uintptr_t)a % total) {
+        sim_kernel_fault(SIM_ERR_MISALIGNED_ADDRESS, p->pc,
+                         "inline PTX %.*s: an access of %u bytes needs an address aligned to %u: %p", (int)p->len,
+                         p->insn, total, total, (const void *)a);
+        return;
+    }
+    unsigned long long v[4];
+    if (m.st)
+        for (unsigned i = 0; i < ne; i++)
+            if (!source(p, el[i], eln[i], &v[i])) {
+                sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: its value %.*s is not an operand or a number",
+                                 (int)p->len, p->insn, (int)eln[i], el[i]);
+                return;
+            }
+    int dst[4];
+    if (!m.st)
+        for (unsigned i = 0; i < ne; i++)
+            if ((dst[i] = reg_of(el[i], eln[i])) < 0) {
+                sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: its destination %.*s is not an operand",
+                                 (int)p->len, p->insn, (int)eln[i], el[i]);
+                return;
+            }
+    sim_access_at((uintptr_t)a, total, m.st, p->pc, p->file, p->line); /* a fault does not return */
+    unsigned char b[16];
+    if (m.st) {
+        for (unsigned i = 0; i < ne; i++)
+            memcpy(b + i * m.size, &v[i], m.size);
+        memcpy((void *)(uintptr_t)a, b, total);
+        return;
+    }
+    memcpy(b, a, total);
+    for (unsigned i = 0; i < ne; i++) {
+        unsigned long long x = 0;
+        memcpy(&x, b + i * m.size, m.size);
+        if (m.sign && m.size < 8 && (x >> (8 * m.size - 1) & 1))
+            x |= ~0ull << 8 * m.size;
+        if (set_reg(p, dst[i], x))
+            return;
+    }
+}
+
+/* ---- an asm statement's instructions, in order ----------------------------------------------- */
+static void ptx_run(ptx_lane *p, const char *tmpl)
+{
+    ptx_preds preds = {0};
+    size_t len;
+    for (const char *t0 = tmpl; (t0 = next_insn(t0, &len)) != NULL; t0 += len) {
+        const char *t = t0;
+        size_t tl = len;
+        ptx_trim(&t, &tl); /* a block's braces */
+        if (!tl)
+            continue;
+        p->insn = t, p->len = tl;
+        const int pr = ptx_pred_insn(&preds, t, tl, p->in, p->n, p->pc);
+        if (pr < 0)
+            return;
+        if (!pr)
+            continue;
+        const size_t g = ptx_guard(t, tl);
+        if (g) { /* @p or @!p: the instruction runs where p (or !p) holds */
+            const int neg = t[1] == '!', k = pred_find(&preds, t + 1 + neg, ident_len(t + 1 + neg, g - 1 - neg));
+            if (k < 0 || preds.v[k] < 0) {
+                sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: its predicate is not %s by the asm before it",
+                                 (int)tl, t, k < 0 ? "declared (.reg .pred)" : "set (setp)");
+                return;
+            }
+            if (preds.v[k] == neg)
+                continue; /* predicated off: no access, nothing counted (the chip issues no request) */
+            t += g, tl -= g;
+            p->insn = t, p->len = tl;
+        }
+        unsigned long long v;
+        ptx_ldst m;
+        unsigned msize;
+        if (!strncmp(t, "cp.async.commit_group", 21)) {
+            sim_cp_async_commit();
+        } else if (!strncmp(t, "cp.async.wait_group", 19)) {
+            if (!operand(t + 19, p->in, p->n, &v)) {
+                sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: its group count is not a number", (int)tl, t);
+                return;
+            }
+            sim_cp_async_wait_prior(v > 8 ? 8u : (unsigned)v);
+        } else if (!strncmp(t, "cp.async.wait_all", 17)) {
+            sim_cp_async_commit();
+            sim_cp_async_wait_prior(0);
+        } else if (!strncmp(t, "cp.async.ca.", 12) || !strncmp(t, "cp.async.cg.", 12)) {
+            ptx_copy(t, tl, p->in, p->n, p->pc);
+        } else if (!strncmp(t, "ldmatrix.", 9)) {
+            ptx_ldmatrix(p);
+        } else if (!strncmp(t, "mma.sync.", 9)) {
+            ptx_mma(p);
+        } else if (ptx_ldst_parse(t, tl, &m)) {
+            ptx_ldst_run(p);
+        } else if ((msize = ptx_mov_parse(t, tl)) != 0) {
+            ptx_mov(p, msize);
+        } else {
+            sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: not one simtlab translates", (int)tl, t);
+            return;
+        }
+    }
+}
+
+void simtlab_ptx_asm(const char *tmpl, int n, ...)
+{
+    ptx_lane p;
+    memset(&p, 0, sizeof p);
+    p.pc = (uintptr_t)__builtin_return_address(0);
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n && i < 32; i++)
+        p.in[i] = va_arg(ap, unsigned long long);
+    va_end(ap);
+    p.n = n < 32 ? n : 32;
+    ptx_run(&p, tmpl);
+}
+
 void simtlab_ptx_asm_io(const char *file, int line, const char *tmpl, int nout, int nin, ...)
 {
     ptx_lane p;
@@ -548,8 +763,8 @@ void simtlab_ptx_asm_io(const char *file, int line, const char *tmpl, int nout, 
         if (i < nout) {
             p.out[i] = va_arg(ap, void *);
             p.out_size[i] = (unsigned)va_arg(ap, size_t);
-            uint32_t v = 0;
-            memcpy(&v, p.out[i], p.out_size[i] < 4 ? p.out_size[i] : 4);
+            unsigned long long v = 0; /* a "+" register's value ("=": whatever the variable held) */
+            memcpy(&v, p.out[i], p.out_size[i] < 8 ? p.out_size[i] : 8);
             p.in[i] = v;
         } else {
             p.in[i] = va_arg(ap, unsigned long long);
@@ -557,17 +772,5 @@ void simtlab_ptx_asm_io(const char *file, int line, const char *tmpl, int nout, 
     }
     va_end(ap);
     p.n = nout + nin < 32 ? nout + nin : 32;
-    size_t len;
-    for (const char *t = tmpl; (t = next_insn(t, &len)) != NULL; t += len) {
-        p.insn = t, p.len = len;
-        if (!strncmp(t, "ldmatrix.", 9))
-            ptx_ldmatrix(&p);
-        else if (!strncmp(t, "mma.sync.", 9))
-            ptx_mma(&p);
-        else {
-            sim_kernel_fault(SIM_ERR_TRAP, p.pc, "inline PTX %.*s: not one simtlab translates with outputs", (int)len,
-                             t);
-            return;
-        }
-    }
+    ptx_run(&p, tmpl);
 }

@@ -140,7 +140,7 @@ static const feature features[] = {
       "CUmemAllocationProp", "CUmemAccessDesc", "cuInit", "cuCtx*", "cuModule*", "cuLaunchKernel", "cuMemCreate",
       "cuMemAddressReserve", "cuMemMap", "cuMemAlloc*"},
      {NULL}},
-    {"inline PTX (asm) other than cp.async, ldmatrix and mma.sync", {"asm", "__asm__"}, {NULL}},
+    {"inline PTX (asm) other than cp.async, ldmatrix, mma.sync, ld, st and mov", {"asm", "__asm__"}, {NULL}},
     {"dynamic parallelism (a launch inside a kernel)", {NULL}, {NULL}},
 };
 enum { F_ASM = 15, F_DYNPAR = 16 };
@@ -828,9 +828,10 @@ static size_t device_new(buf *o, const char *src, size_t i, size_t e, size_t n)
  * sizeof(r0), ..., simtlab_ptx_bits(in0), ...)` (sim/run/ptx.c parses the template and does the
  * work). Only an asm whose every instruction is one of these; anything else stays, and is
  * refused in one line. */
-/* 0: not translated; 1: an instruction; 2: one of a guarded copy's block (its braces, `.reg .pred`,
- * `setp`, `@p`), which only simtlab_ptx_asm (no outputs) reads */
-static int ptx_insn_ok(const char *t, size_t n)
+/* 0: not translated; 1: an instruction; 2: one of a guarded block (its braces, `.reg .pred`,
+ * `setp`, `@p`). In *writes, bit 0 for an instruction that writes registers (ld, mov: those must
+ * be the asm's outputs, so such an asm has some), bit 1 for one that accesses memory (ld, st). */
+static int ptx_insn_ok(const char *t, size_t n, int *writes)
 {
     const char *t0 = t;
     const size_t n0 = n;
@@ -848,6 +849,13 @@ static int ptx_insn_ok(const char *t, size_t n)
         return !memchr(t, '{', n) && !memchr(t, '@', n) ? 2 : 0;
     const size_t g = ptx_guard(t, n);
     t += g, n -= g;
+    /* ld, st and mov of registers (CUTLASS's guarded global loads and stores, vector shared
+     * accesses): a register list only in an ld's or st's operands */
+    ptx_ldst m;
+    if (n && !memchr(t, '@', n) && (ptx_ldst_parse(t, n, &m) || ptx_mov_parse(t, n))) {
+        *writes |= (t[0] != 's') | (t[0] != 'm') << 1;
+        return g || braces ? 2 : 1;
+    }
     static const char *const ok[] = {"cp.async.ca.shared", "cp.async.cg.shared", "cp.async.commit_group",
                                      "cp.async.wait_group", "cp.async.wait_all", "ldmatrix.sync.aligned.",
                                      "mma.sync.aligned.m16n8k16.", "mma.sync.aligned.m16n8k8."};
@@ -861,7 +869,7 @@ static int ptx_insn_ok(const char *t, size_t n)
 
 /* The template's instructions (its string literals' contents, between `from` and `to`), each one
  * translated? The template's largest %N in *maxop (-1: none). */
-static int ptx_template_ok(const char *src, size_t from, size_t to, int *maxop, int *block)
+static int ptx_template_ok(const char *src, size_t from, size_t to, int *maxop, int *block, int *writes)
 {
     char t[1024];
     size_t tn = 0;
@@ -900,9 +908,10 @@ static int ptx_template_ok(const char *src, size_t from, size_t to, int *maxop, 
         }
     size_t a = 0;
     *block = 0;
+    *writes = 0;
     for (size_t i = 0; i <= tn; i++)
         if (i == tn || t[i] == ';' || t[i] == '\n') {
-            const int ok = ptx_insn_ok(t + a, i - a);
+            const int ok = ptx_insn_ok(t + a, i - a, writes);
             if (!ok)
                 return 0;
             *block |= ok == 2;
@@ -998,12 +1007,14 @@ static size_t ptx_asm(buf *o, const char *src, size_t i, size_t e, size_t to, in
         }
         q++;
     }
-    if (!close || nsec == 2)
+    if (!close)
         return 0;
     if (nsec == 1) /* a basic asm, `asm volatile("cp.async.wait_all;")`: no operands */
         sec[nsec++] = close + 1, sec[nsec++] = close + 1;
-    int maxop, block;
-    if (!ptx_template_ok(src, sec[0], sec[1] - 1, &maxop, &block))
+    else if (nsec == 2) /* outputs only: `asm("mov.f32 %0, 0f3F800000;" : "=f"(one))` */
+        sec[nsec++] = close + 1;
+    int maxop, block, writes;
+    if (!ptx_template_ok(src, sec[0], sec[1] - 1, &maxop, &block, &writes))
         return 0;
     /* the outputs, then the inputs: "constraint" (expression), ... (operands %0... in that order) */
     const size_t in_end = nsec > 3 ? sec[3] - 1 : close;
@@ -1042,14 +1053,17 @@ static size_t ptx_asm(buf *o, const char *src, size_t i, size_t e, size_t to, in
             q = r;
         }
     }
-    if (maxop >= (int)nargs || (nout && block)) /* a guarded block in an asm with outputs: not read */
+    if (maxop >= (int)nargs || ((writes & 1) && !nout)) /* an ld or mov with nothing to write to */
         return 0;
-    if (nout) /* the outputs' addresses and sizes first; the call's line for warp-wide misuse */
+    /* the outputs' addresses and sizes first; the call's line for warp-wide misuse and for the
+     * reports of its loads and stores */
+    const int io = nout || (writes & 2);
+    if (io)
         puts_(o, "simtlab_ptx_asm_io(__FILE__, __LINE__, ");
     else
         puts_(o, "simtlab_ptx_asm(");
     put_one_line(o, src, sec[0], sec[1] - 1); /* the template's literals */
-    if (nout)
+    if (io)
         putf(o, ", %d", (int)nout);
     putf(o, ", %d", (int)(nargs - nout));
     for (size_t a = 0; a < nargs; a++) {

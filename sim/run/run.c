@@ -743,8 +743,8 @@ static int print_asm_refusal(const char *s)
                 if (!ptx_at(line, (size_t)(pos - line)))
                     break;
                 fprintf(stderr,
-                        "%.*s: simtlab run: not supported by the simulator: inline PTX (asm) other than cp.async, "
-                        "ldmatrix and mma.sync, here from a header or a macro (g++: %.*s); run the program on a GPU "
+                        "%.*s: simtlab run: not supported by the simulator: inline PTX (asm) other than cp.async, ldmatrix, "
+                        "mma.sync, ld, st and mov, here from a header or a macro (g++: %.*s); run the program on a GPU "
                         "(simtlab run --mode cuda), or see docs/run.md for what simtlab run supports\n",
                         (int)(pos - line), line, (int)(line + len - err - 9), err + 9);
                 return 1;
@@ -763,8 +763,8 @@ static int print_asm_refusal(const char *s)
         if (err && num < err && num > line && num[-1] == ':' && line[0] != ' ') {
             const char *what = err + 9;
             fprintf(stderr,
-                    "%.*s: simtlab run: not supported by the simulator: inline PTX (asm) other than cp.async, "
-                    "ldmatrix and mma.sync, here from a header or a macro (the assembler: %.*s); run the program on a GPU "
+                    "%.*s: simtlab run: not supported by the simulator: inline PTX (asm) other than cp.async, ldmatrix, "
+                    "mma.sync, ld, st and mov, here from a header or a macro (the assembler: %.*s); run the program on a GPU "
                     "(simtlab run --mode cuda), or see docs/run.md for what simtlab run supports\n",
                     (int)(err - line), line, (int)(line + len - what), what);
             return 1;

@@ -1036,32 +1036,76 @@ elseif(CASE STREQUAL "address_space")
   expect_text("${out}" "address_space: correct" "result")
   # inline PTX from a macro of the program's own header reaches the assembler: refused in one line
   # at the line that expands it, not as the assembler's "no such instruction" (PTX other than
-  # cp.async, ldmatrix and mma.sync, which are translated: cases ptx_cp_async and ptx_mma)
+  # cp.async, ldmatrix, mma.sync, ld, st and mov, which are translated: cases ptx_cp_async, ptx_mma
+  # and ptx_ldst)
   file(WRITE ${WORK}/src/ptx.h "#pragma once\n#define COMMIT() asm volatile(\"membar.gl;\\n\" ::)\n")
   file(WRITE ${WORK}/src/ptxmacro.cu "#include \"ptx.h\"\n__global__ void k(int *o) {\n  COMMIT();\n  o[threadIdx.x] = 1;\n}\nint main() { int *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return cudaDeviceSynchronize(); }\n")
   run(2 ${WORK}/src/ptxmacro.cu)
-  expect_text("${err}" "ptxmacro.cu:3: simtlab run: not supported by the simulator: inline PTX \\(asm\\) other than cp.async, ldmatrix and mma.sync, here from a header or a macro" "the refusal")
+  expect_text("${err}" "ptxmacro.cu:3: simtlab run: not supported by the simulator: inline PTX \\(asm\\) other than cp.async, ldmatrix, mma.sync, ld, st and mov, here from a header or a macro" "the refusal")
   if("${err}" MATCHES "Assembler messages")
     fail("the assembler's own messages are shown:\n${err}")
   endif()
   # a header's asm with a float register ("=f"), which g++ cannot give an x86 register: refused in
   # one line at the header's line, not as g++'s "output constraint 0 must specify a single register"
-  file(WRITE ${WORK}/src/conv.h "#pragma once\n__device__ inline void bits(float *o, int x) {\n  asm volatile(\"mov.b32 %0, %1;\" : \"=f\"(o[0]) : \"r\"(x));\n}\n")
+  file(WRITE ${WORK}/src/conv.h "#pragma once\n__device__ inline void bits(float *o, int x) {\n  asm volatile(\"cvt.rn.f32.s32 %0, %1;\" : \"=f\"(o[0]) : \"r\"(x));\n}\n")
   file(WRITE ${WORK}/src/ptxf.cu "#include \"conv.h\"\n__global__ void k(float *o) { bits(o, 1); }\nint main() { float *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return cudaDeviceSynchronize(); }\n")
   run(2 ${WORK}/src/ptxf.cu)
-  expect_text("${err}" "conv.h:3: simtlab run: not supported by the simulator: inline PTX \\(asm\\) other than cp.async, ldmatrix and mma.sync, here from a header or a macro \\(g\\+\\+: output constraint 0 must specify a single register\\)" "a header's \"=f\" asm: the refusal")
+  expect_text("${err}" "conv.h:3: simtlab run: not supported by the simulator: inline PTX \\(asm\\) other than cp.async, ldmatrix, mma.sync, ld, st and mov, here from a header or a macro \\(g\\+\\+: output constraint 0 must specify a single register\\)" "a header's \"=f\" asm: the refusal")
   if("${err}" MATCHES "error: output constraint")
     fail("g++'s own error is shown:\n${err}")
   endif()
   # a header's PTX with braces (a scope block, a vector operand), which g++ takes for x86 dialect
-  # alternatives: the same one line (survey 20: junstar92's predicated loads gave g++'s error)
-  file(WRITE ${WORK}/src/ldp.cuh "#pragma once\n__device__ inline void ldp(unsigned &a, unsigned &b, const void *p, bool q) {\n  asm volatile(\"{\\n .reg .pred r;\\n setp.ne.b32 r, %3, 0;\\n @r ld.global.v2.u32 {%0, %1}, [%2];\\n}\\n\" : \"+r\"(a), \"+r\"(b) : \"l\"(p), \"r\"((int)q));\n}\n")
+  # alternatives: the same one line (survey 20: junstar92's predicated loads gave g++'s error; those
+  # are translated now, case ptx_ldst: an ld.volatile is not)
+  file(WRITE ${WORK}/src/ldp.cuh "#pragma once\n__device__ inline void ldp(unsigned &a, unsigned &b, const void *p, bool q) {\n  asm volatile(\"{\\n .reg .pred r;\\n setp.ne.b32 r, %3, 0;\\n @r ld.volatile.global.v2.u32 {%0, %1}, [%2];\\n}\\n\" : \"+r\"(a), \"+r\"(b) : \"l\"(p), \"r\"((int)q));\n}\n")
   file(WRITE ${WORK}/src/ptxb.cu "#include \"ldp.cuh\"\n__global__ void k(unsigned *o) { unsigned a = 0, b = 0; ldp(a, b, o, true); o[0] = a + b; }\nint main() { unsigned *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return cudaDeviceSynchronize(); }\n")
   run(2 ${WORK}/src/ptxb.cu)
-  expect_text("${err}" "ldp.cuh:3: simtlab run: not supported by the simulator: inline PTX \\(asm\\) other than cp.async, ldmatrix and mma.sync, here from a header or a macro \\(g\\+\\+: invalid .asm.: nested assembly dialect alternatives\\)" "a header's PTX with braces: the refusal")
+  expect_text("${err}" "ldp.cuh:3: simtlab run: not supported by the simulator: inline PTX \\(asm\\) other than cp.async, ldmatrix, mma.sync, ld, st and mov, here from a header or a macro \\(g\\+\\+: invalid .asm.: nested assembly dialect alternatives\\)" "a header's PTX with braces: the refusal")
   if("${err}" MATCHES "error: invalid")
     fail("g++'s own error is shown:\n${err}")
   endif()
+elseif(CASE STREQUAL "ptx_ldst")
+  # ld, st and mov as inline PTX (CUTLASS's guarded global loads and stores, vector shared
+  # accesses): correct in both modes, no race in --detail; each access counted as one of its size:
+  # the guarded kernel reads 4000 + 1000 + 500 bytes (250 threads' 16, 125 threads' 8, 125
+  # threads' 4: 125 + 32 + 16 sectors), its guarded v4 stores write 4000 of its 7072; the shared
+  # kernel's st.shared.v4 4 wavefronts a warp, ld.shared.v2 at a 16-byte stride 4 (2-way), ld.shared.f32
+  # at that stride 4 (4-way): 24 wavefronts, 10 of them conflicts; widths' s8, u16, f32 and b64
+  foreach(mode "" --detail)
+    run(0 ${SRC}/tests/run/ptx_ldst.cu ${mode} --json ${J})
+    expect_text("${out}" "ptx_ldst: correct" "result (${mode})")
+    if("${err}" MATCHES "race|simtlab: kernel")
+      fail("a report on correct PTX (${mode}):\n${err}")
+    endif()
+    file(READ ${J} js)
+    expect("${js}" 5500 kernels 0 hbm read_bytes)
+    expect("${js}" 7072 kernels 0 hbm write_bytes)
+    expect("${js}" 1024 kernels 1 sram write_bytes)
+    expect("${js}" 768 kernels 1 sram read_bytes)
+    expect("${js}" 224 kernels 2 hbm read_bytes)
+    expect("${js}" 640 kernels 2 hbm write_bytes)
+  endforeach()
+  expect("${js}" 173 kernels 0 hbm read_sectors)
+  expect("${js}" 24 kernels 1 sram wavefronts)
+  expect("${js}" 10 kernels 1 sram bank_conflicts)
+  expect("${js}" 7 kernels 2 hbm read_sectors)
+  expect("${js}" 20 kernels 2 hbm write_sectors)
+  # an ld.global.v4 4 bytes past 16: the misaligned-address report at the asm's line
+  line_of(l ${SRC}/tests/run/ptx_ldst.cu bad_align)
+  run(2 ${SRC}/tests/run/ptx_ldst.cu -- misaligned)
+  expect_text("${out}" "ptx_ldst misaligned: misaligned address" "misaligned: the program's error")
+  expect_text("${err}" "inline PTX ld.global.v4.u32 .*: an access of 16 bytes needs an address aligned to 16" "misaligned: the report")
+  expect_text("${err}" "in kernel misaligned \\(ptx_ldst.cu:${l}\\)" "misaligned: where")
+  # ld.global of a shared address: a GPU faults, so does the simulator
+  line_of(l ${SRC}/tests/run/ptx_ldst.cu bad_space)
+  run(2 ${SRC}/tests/run/ptx_ldst.cu -- space)
+  expect_text("${out}" "ptx_ldst space: an illegal memory access was encountered" "space: the program's error")
+  expect_text("${err}" "ld.global of 0x[0-9a-f]+, an address in shared memory: a GPU faults.*use ld.shared" "space: the report")
+  expect_text("${err}" "in kernel space \\(ptx_ldst.cu:${l}\\)" "space: where")
+  # a guard one past the end (<= for <): the load is the simulator's out-of-bounds report
+  run(2 ${SRC}/tests/run/ptx_ldst.cu -- past)
+  expect_text("${err}" "invalid global read of 16 bytes at address 0x[0-9a-f]+: 0 bytes past the end of allocation 'xp" "past: the report")
+  expect_text("${err}" "thread \\(250,0,0\\)" "past: the thread")
 elseif(CASE STREQUAL "ptx_cp_async")
   # cp.async as inline PTX (macros of LeetCUDA's and cuda_hgemm's kind, and an asm in a kernel):
   # correct, each block's 8 tiles of 2 KiB as 16-byte copies (512 sectors, 128 wavefronts a block,
