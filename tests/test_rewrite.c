@@ -771,6 +771,27 @@ Test(rewrite, allocation_names)
 /* inline PTX of the cp.async family becomes simtlab_ptx_asm (sim/run/ptx.c): in a kernel and in a
  * macro over continuation lines, comments dropped, the lines kept; other PTX (and an asm with
  * outputs) stays, and in device code is reported */
+/* cudaLaunchKernel((void *)k, ...): the cast to void * of a kernel's name dropped, so that the shim's
+ * typed overload takes the call; anything else in the first argument left as it is */
+Test(rewrite, launch_void_cast)
+{
+    const char *src = "__global__ void k(int *p) {}\nnamespace ns { template <class T, int N> __global__ void t(T *p) {} }\n"
+                      "int main() {\n  void *a[1];\n"
+                      "  cudaLaunchKernel((void *)k, 1, 1, a, 0, 0);\n"
+                      "  cudaLaunchKernel( ( const void* ) &ns::t<float, 4>, 1, 1, a);\n"
+                      "  cudaLaunchKernel((void *)pick(), 1, 1, a);\n"
+                      "  obj.cudaLaunchKernel((void *)k, 1, 1, a);\n"
+                      "  cudaLaunchKernel((void **)k, 1, 1, a);\n}\n";
+    rewrite_result r = rw(src);
+    cr_assert(strstr(r.text, "  cudaLaunchKernel(k, 1, 1, a, 0, 0);"), "%s", r.text);
+    cr_assert(strstr(r.text, "  cudaLaunchKernel(&ns::t<float, 4>, 1, 1, a);"), "%s", r.text);
+    cr_assert(strstr(r.text, "  cudaLaunchKernel((void *)pick(), 1, 1, a);"), "%s", r.text);
+    cr_assert(strstr(r.text, "  obj.cudaLaunchKernel((void *)k, 1, 1, a);"), "%s", r.text);
+    cr_assert(strstr(r.text, "  cudaLaunchKernel((void **)k, 1, 1, a);"), "%s", r.text);
+    same_lines(src, &r);
+    free(r.text);
+}
+
 Test(rewrite, ptx_cp_async)
 {
     const char *src =

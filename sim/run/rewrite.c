@@ -819,6 +819,73 @@ static size_t device_new(buf *o, const char *src, size_t i, size_t e, size_t n)
     return e;
 }
 
+/* `cudaLaunchKernel((void *)kernel, ...)`, CUDA's C form, as library-style code and NVIDIA's samples
+ * write it: the cast drops the parameter types, which the simulator needs to read args (a GPU's
+ * driver has them from the kernel's metadata), so the rewriter drops the cast and the C++ overload
+ * (the shim's, over the kernel's type) takes the call. Only a cast to `void *` or `const void *` of
+ * a name (`k`, `&k`, `ns::k`, `k<float, 4>`) as the first argument: src[e..) follows the function's
+ * name; returns 1 with *open the call's '(' and *past the operand's start (after the cast). */
+static int launch_void_cast(const char *src, size_t e, size_t n, size_t *open, size_t *past)
+{
+    size_t j = skip_space(src, e, n);
+    if (j >= n || src[j] != '(')
+        return 0;
+    *open = j;
+    j = skip_space(src, j + 1, n);
+    if (j >= n || src[j] != '(')
+        return 0;
+    j = skip_space(src, j + 1, n);
+    if (j + 5 < n && !strncmp(src + j, "const", 5) && !ident_char((unsigned char)src[j + 5]))
+        j = skip_space(src, j + 5, n);
+    if (j + 4 >= n || strncmp(src + j, "void", 4) || ident_char((unsigned char)src[j + 4]))
+        return 0;
+    j = skip_space(src, j + 4, n);
+    if (j >= n || src[j] != '*')
+        return 0;
+    j = skip_space(src, j + 1, n);
+    if (j >= n || src[j] != ')')
+        return 0;
+    const size_t operand = skip_space(src, j + 1, n);
+    size_t k = operand;
+    if (k < n && src[k] == '&')
+        k = skip_space(src, k + 1, n);
+    int names = 0;
+    for (;;) { /* a name, maybe qualified: ns::k */
+        if (k + 1 < n && src[k] == ':' && src[k + 1] == ':')
+            k = skip_space(src, k + 2, n);
+        const size_t id = k;
+        while (k < n && ident_char((unsigned char)src[k]))
+            k++;
+        if (k == id || isdigit((unsigned char)src[id]))
+            return 0;
+        names++;
+        const size_t q = skip_space(src, k, n);
+        if (q + 1 < n && src[q] == ':' && src[q + 1] == ':') {
+            k = q;
+            continue;
+        }
+        break;
+    }
+    k = skip_space(src, k, n);
+    if (k < n && src[k] == '<') { /* template arguments, balanced */
+        int d = 0;
+        for (; k < n; k++) {
+            d += (src[k] == '<' || src[k] == '(') - (src[k] == '>' || src[k] == ')');
+            if (!d)
+                break;
+            if (src[k] == ';' || src[k] == '{')
+                return 0;
+        }
+        if (k >= n)
+            return 0;
+        k = skip_space(src, k + 1, n);
+    }
+    if (!names || k >= n || src[k] != ',')
+        return 0;
+    *past = operand;
+    return 1;
+}
+
 /* ---- inline PTX: cp.async, ldmatrix, mma.sync ------------------------------------------------
  * `asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(s), "l"(g))` and its kin
  * (commit_group, wait_group N, wait_all), the asynchronous copies of GEMM and attention kernels
@@ -1964,6 +2031,14 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                     sc.i = past;
                     continue;
                 }
+            }
+            size_t open, past;
+            if (len == 16 && !strncmp(id, "cudaLaunchKernel", 16) && !member_name(src, sc.i) &&
+                launch_void_cast(src, e, n, &open, &past)) {
+                put(&o, src + sc.i, open + 1 - sc.i); /* the name and its '(': the cast goes */
+                paren++;
+                sc.i = past;
+                continue;
             }
             if ((dev_depth >= 0 || dev_hdr) && heap_call(src, sc.i, id, len, e, n)) { /* device code, a constructor's initializer list too */
                 puts_(&o, len == 6 ? "simtlab_device_malloc" : len == 4 ? "simtlab_device_free" : "simtlab_clock");

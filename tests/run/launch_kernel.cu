@@ -1,9 +1,10 @@
 // tests/run/launch_kernel.cu - cudaLaunchKernel, the runtime API's launch: args[i] points at the
 // kernel's i-th argument (copied at the call). A plain kernel, a template whose arguments hold a
 // comma, a struct by value, a kernel through a pointer member, CUDA's template with its explicit
-// argument; the arguments changed after the call do not reach the launch. Then
-// the C API's form, the kernel cast to void *: a GPU runs it; the simulator cannot see the
-// parameter types and returns cudaErrorInvalidDeviceFunction with a message (the line says which).
+// argument; the arguments changed after the call do not reach the launch. Then the C API's form,
+// the kernel cast to void * in the call: the rewriter drops the cast, and it runs; a void *
+// variable holding a kernel: the simulator cannot see the parameter types and returns
+// cudaErrorInvalidDeviceFunction with a message (the line says which), where a GPU runs it.
 #include <cstdio>
 
 struct Affine {
@@ -54,11 +55,20 @@ int main()
         bad += y[i] != 3.0f * (2.0f * i + 1.0f);
     printf("launch_kernel: typed %s %s %s %s, %d wrong\n", cudaGetErrorName(e), cudaGetErrorName(e2),
            cudaGetErrorName(e3), cudaGetErrorName(e4), bad);
-    cudaError_t ev = cudaLaunchKernel((void *)axpb, dim3(1), dim3(32), args, 0, 0); // MARK:voidform
+    // the C API's form, the kernel cast to void * (library code, NVIDIA's samples): the rewriter
+    // drops the cast, so the C++ overload takes it (y * 2, a template through its qualified name)
+    cudaError_t ec = cudaLaunchKernel((const void *)::scale<float, 2>, dim3((n + 255) / 256), dim3(256), args2, 0, 0);
+    cudaError_t ec2 = cudaDeviceSynchronize();
+    for (int i = 0; i < n; i++)
+        bad += y[i] != 6.0f * (2.0f * i + 1.0f);
+    printf("launch_kernel: cast form %s %s, %d wrong\n", cudaGetErrorName(ec), cudaGetErrorName(ec2), bad);
+    // a void * variable: no type anywhere, cudaErrorInvalidDeviceFunction and the fix named
+    void *fp = (void *)axpb;
+    cudaError_t ev = cudaLaunchKernel(fp, dim3(1), dim3(32), args, 0, 0); // MARK:voidform
     cudaDeviceSynchronize();
     cudaGetLastError();
     printf("launch_kernel: void pointer form %s\n", cudaGetErrorName(ev));
-    if (bad || e || e2 || e3 || e4)
+    if (bad || e || e2 || e3 || e4 || ec || ec2)
         return 1;
     printf("launch_kernel: correct\n");
     return 0;
