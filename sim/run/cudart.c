@@ -580,7 +580,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
 }
 /* CUDA graphs (below): what a capturing stream records */
 struct simtlab_graph_node {
-    enum { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST } kind;
+    enum { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_EMPTY, NODE_MEMCPY3D, NODE_MEMSET2D } kind;
     char *name;       /* kernel: its launch's name (a copy), file and line, configuration, arguments */
     const char *file;
     int line, library;
@@ -596,6 +596,12 @@ struct simtlab_graph_node {
     int v;
     cudaHostFn_t fn;  /* host function */
     void *user;
+    cudaMemcpy3DParms m3; /* cudaGraphAddMemcpyNode's copy */
+    size_t pitch, width, height; /* cudaGraphAddMemsetNode's rows (dst, v: its value) */
+    unsigned elem;    /* its element's bytes: 1, 2 or 4 */
+    struct simtlab_graph *owner; /* the graph it is in (its handle's check), and where */
+    size_t index;
+    size_t *deps, n_deps; /* the indexes of the nodes it depends on (cudaGraphAdd*Node, cudaGraphAddDependencies) */
 };
 struct capture;
 static struct capture *capturing(cudaStream_t s);
@@ -1791,7 +1797,7 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaSt
  * cudaDeviceSynchronize during a capture not in relaxed mode) fails with
  * cudaErrorStreamCaptureUnsupported and invalidates the capture, as CUDA does. */
 struct simtlab_graph {
-    struct simtlab_graph_node *nodes;
+    struct simtlab_graph_node **nodes; /* each allocated on its own: a cudaGraphNode_t stays valid */
     size_t n, cap;
 };
 struct simtlab_graph_exec {
@@ -1820,11 +1826,13 @@ static void node_release(struct simtlab_graph_node *nd)
 {
     if (nd->kind == NODE_KERNEL)
         free(nd->name), free(nd->args);
+    free(nd->deps);
+    free(nd);
 }
 static void graph_release(struct simtlab_graph *g)
 {
     for (size_t i = 0; i < g->n; i++)
-        node_release(&g->nodes[i]);
+        node_release(g->nodes[i]);
     free(g->nodes);
     g->nodes = NULL;
     g->n = g->cap = 0;
@@ -1839,31 +1847,37 @@ static void capture_drop(struct capture *c)
         c->g = NULL;
     }
 }
-/* a copy of nd appended to g (a kernel's name and arguments copied too): 0, or -1 out of memory */
-static int graph_add(struct simtlab_graph *g, const struct simtlab_graph_node *nd)
+/* a copy of nd appended to g (a kernel's name and arguments copied too, not its dependencies): the
+ * new node, or NULL out of memory */
+static struct simtlab_graph_node *graph_add(struct simtlab_graph *g, const struct simtlab_graph_node *nd)
 {
     if (g->n == g->cap) {
         size_t cap = g->cap ? 2 * g->cap : 16;
-        struct simtlab_graph_node *t = realloc(g->nodes, cap * sizeof *t);
+        struct simtlab_graph_node **t = realloc(g->nodes, cap * sizeof *t);
         if (!t)
-            return -1;
+            return NULL;
         g->nodes = t;
         g->cap = cap;
     }
-    struct simtlab_graph_node c = *nd;
-    if (c.kind == NODE_KERNEL) {
-        c.name = strdup(nd->name);
+    struct simtlab_graph_node *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *nd;
+    c->deps = NULL, c->n_deps = 0;
+    c->owner = g, c->index = g->n;
+    if (c->kind == NODE_KERNEL) {
+        c->name = strdup(nd->name);
         /* as aligned as the launch's own block may need (an alignas(64) parameter, -march=native's
          * aligned vector moves) */
-        c.args = aligned_alloc(64, (nd->args_size + 63) & ~(size_t)63 ? (nd->args_size + 63) & ~(size_t)63 : 64);
-        if (!c.name || !c.args) {
-            free(c.name), free(c.args);
-            return -1;
+        c->args = aligned_alloc(64, (nd->args_size + 63) & ~(size_t)63 ? (nd->args_size + 63) & ~(size_t)63 : 64);
+        if (!c->name || !c->args) {
+            free(c->name), free(c->args), free(c);
+            return NULL;
         }
-        memcpy(c.args, nd->args, nd->args_size);
+        memcpy(c->args, nd->args, nd->args_size);
     }
     g->nodes[g->n++] = c;
-    return 0;
+    return c;
 }
 /* work issued to a capturing stream: recorded in its graph, not run */
 static cudaError_t capture_node(struct capture *c, const char *call, const struct simtlab_graph_node *nd)
@@ -1871,15 +1885,16 @@ static cudaError_t capture_node(struct capture *c, const char *call, const struc
     if (c->invalid)
         return fail(cudaErrorStreamCaptureInvalidated, call,
                     "the stream's capture was invalidated by a synchronizing call during it (above)");
-    return graph_add(c->g, nd) ? fail(cudaErrorMemoryAllocation, call, "out of host memory for the graph")
-                               : cudaSuccess;
+    return graph_add(c->g, nd) ? cudaSuccess
+                               : fail(cudaErrorMemoryAllocation, call, "out of host memory for the graph");
 }
+static cudaError_t memset_rows(const struct simtlab_graph_node *nd);
 /* the nodes, in order; the first error (a kernel's fault comes at the next synchronizing call, as
  * for any launch) */
 static cudaError_t graph_run(const struct simtlab_graph *g)
 {
     for (size_t i = 0; i < g->n; i++) {
-        const struct simtlab_graph_node *nd = &g->nodes[i];
+        const struct simtlab_graph_node *nd = g->nodes[i];
         cudaError_t e = cudaSuccess;
         switch (nd->kind) {
         case NODE_KERNEL:
@@ -1891,6 +1906,9 @@ static cudaError_t graph_run(const struct simtlab_graph *g)
         case NODE_MEMCPY: e = memcpy_on(nd->dst, nd->src, nd->n, nd->k, 0); break;
         case NODE_MEMSET: e = cudaMemset(nd->dst, nd->v, nd->n); break;
         case NODE_HOST: nd->fn(nd->user); break;
+        case NODE_EMPTY: break;
+        case NODE_MEMCPY3D: e = cudaMemcpy3D(&nd->m3); break;
+        case NODE_MEMSET2D: e = memset_rows(nd); break;
         }
         if (e)
             return e;
@@ -2067,6 +2085,33 @@ static cudaError_t capture_sync(cudaStream_t s, const char *call)
                   : "a stream is capturing (not in relaxed mode), and this would wait for its work, which runs "
                     "when the graph is launched; the capture is invalidated");
 }
+/* g's nodes in an order their dependencies allow, each before every node that depends on it, the
+ * earlier added first where both may go (a captured graph: the order it was issued in): 0, -1 out of
+ * memory, -2 a cycle */
+static int graph_order(const struct simtlab_graph *g, size_t *order)
+{
+    unsigned char *done = calloc(g->n + 1, 1);
+    if (!done)
+        return -1;
+    size_t k = 0;
+    for (int progress = 1; k < g->n && progress;) {
+        progress = 0;
+        for (size_t i = 0; i < g->n; i++) {
+            const struct simtlab_graph_node *nd = g->nodes[i];
+            if (done[i])
+                continue;
+            size_t d = 0;
+            while (d < nd->n_deps && done[nd->deps[d]])
+                d++;
+            if (d == nd->n_deps) {
+                done[i] = 1, order[k++] = i, progress = 1;
+                break; /* from the start again: the earliest added ready node goes next */
+            }
+        }
+    }
+    free(done);
+    return k == g->n ? 0 : -2;
+}
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags)
 {
     (void)flags; /* upload, auto-free, priorities: nothing to do on the simulator */
@@ -2074,14 +2119,24 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t gra
     if (!exec || !graph)
         return fail(cudaErrorInvalidValue, "cudaGraphInstantiate", exec ? "the graph is NULL" : "exec is NULL");
     cudaGraphExec_t x = calloc(1, sizeof *x);
-    if (!x)
-        return fail(cudaErrorMemoryAllocation, "cudaGraphInstantiate", "out of host memory");
-    for (size_t i = 0; i < graph->n; i++)
-        if (graph_add(&x->g, &graph->nodes[i])) {
+    size_t *order = malloc((graph->n + 1) * sizeof *order);
+    const int o = x && order ? graph_order(graph, order) : -1;
+    if (o == -2) {
+        free(x), free(order);
+        return fail(cudaErrorInvalidValue, "cudaGraphInstantiate",
+                    "the graph's dependencies make a cycle (cudaGraphAddDependencies): no node of it can run first");
+    }
+    for (size_t i = 0; !o && i < graph->n; i++)
+        if (!graph_add(&x->g, graph->nodes[order[i]])) {
             graph_release(&x->g);
-            free(x);
-            return fail(cudaErrorMemoryAllocation, "cudaGraphInstantiate", "out of host memory");
+            free(x), x = NULL;
+            break;
         }
+    free(order);
+    if (o || !x) {
+        free(x);
+        return fail(cudaErrorMemoryAllocation, "cudaGraphInstantiate", "out of host memory");
+    }
     *exec = x;
     return cudaSuccess;
 }
@@ -2093,7 +2148,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s)
     struct capture *c = capturing(s);
     if (c) { /* launched into a capture: its nodes join the graph being made */
         for (size_t i = 0; i < exec->g.n; i++) {
-            cudaError_t e = capture_node(c, "cudaGraphLaunch", &exec->g.nodes[i]);
+            cudaError_t e = capture_node(c, "cudaGraphLaunch", exec->g.nodes[i]);
             if (e)
                 return e;
         }
@@ -2135,9 +2190,255 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t 
         return cudaSuccess;
     }
     for (size_t i = 0; i < *n; i++) /* the slots past the graph's nodes NULL, as CUDA's */
-        nodes[i] = i < graph->n ? &graph->nodes[i] : NULL;
+        nodes[i] = i < graph->n ? graph->nodes[i] : NULL;
     *n = *n < graph->n ? *n : graph->n;
     return cudaSuccess;
+}
+
+/* ---- the explicit graph API: nodes added one by one, with their dependencies ------------------- */
+/* A memset node's rows: width elements of elem bytes, each the value's low bytes, pitch apart */
+static cudaError_t memset_rows(const struct simtlab_graph_node *nd)
+{
+    if (nd->elem == 1)
+        return cudaMemset2D(nd->dst, nd->pitch, nd->v, nd->width, nd->height);
+    unsigned char *row = malloc(nd->width * nd->elem + 1);
+    if (!row)
+        return fail(cudaErrorMemoryAllocation, "cudaGraphLaunch", "out of host memory for a memset node's row");
+    for (size_t i = 0; i < nd->width; i++)
+        memcpy(row + i * nd->elem, &nd->v, nd->elem); /* little-endian: the value's low bytes */
+    cudaError_t e = cudaSuccess;
+    for (size_t r = 0; r < nd->height && !e; r++)
+        e = cudaMemcpy((char *)nd->dst + r * nd->pitch, row, nd->width * nd->elem, cudaMemcpyHostToDevice);
+    free(row);
+    return e;
+}
+/* node in graph g? (its handle's check: a node of another graph, or none) */
+static int node_in(cudaGraph_t g, cudaGraphNode_t node)
+{
+    return node && node->owner == g && node->index < g->n && g->nodes[node->index] == node;
+}
+/* nd added to g after deps[0..n): *out the node; the call's error else */
+static cudaError_t add_node(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
+                            const struct simtlab_graph_node *nd, const char *call)
+{
+    if (!out || !g)
+        return fail(cudaErrorInvalidValue, call, g ? "pGraphNode is NULL" : "the graph is NULL");
+    if (n && !deps)
+        return fail(cudaErrorInvalidValue, call, "pDependencies is NULL, and numDependencies is not 0");
+    for (size_t i = 0; i < n; i++)
+        if (!node_in(g, deps[i])) {
+            char why[160];
+            snprintf(why, sizeof why, "dependency %zu is %s", i, deps[i] ? "a node of another graph" : "NULL");
+            return fail(cudaErrorInvalidValue, call, why);
+        }
+    size_t *d = n ? malloc(n * sizeof *d) : NULL;
+    struct simtlab_graph_node *c = n && !d ? NULL : graph_add(g, nd);
+    if (!c) {
+        free(d);
+        return fail(cudaErrorMemoryAllocation, call, "out of host memory for the graph");
+    }
+    for (size_t i = 0; i < n; i++)
+        d[i] = deps[i]->index;
+    c->deps = d, c->n_deps = n;
+    *out = c;
+    return cudaSuccess;
+}
+cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags)
+{
+    ENTER();
+    if (!g)
+        return fail(cudaErrorInvalidValue, "cudaGraphCreate", "pGraph is NULL");
+    if (flags)
+        return fail(cudaErrorInvalidValue, "cudaGraphCreate", "flags must be 0");
+    *g = calloc(1, sizeof **g);
+    return *g ? cudaSuccess : fail(cudaErrorMemoryAllocation, "cudaGraphCreate", "out of host memory");
+}
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n)
+{
+    ENTER();
+    return add_node(node, g, deps, n, &(struct simtlab_graph_node){.kind = NODE_EMPTY}, "cudaGraphAddEmptyNode");
+}
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
+                                 const cudaHostNodeParams *p)
+{
+    ENTER();
+    if (!p || !p->fn)
+        return fail(cudaErrorInvalidValue, "cudaGraphAddHostNode", p ? "the host function is NULL" : "pNodeParams is NULL");
+    return add_node(node, g, deps, n, &(struct simtlab_graph_node){.kind = NODE_HOST, .fn = p->fn, .user = p->userData},
+                    "cudaGraphAddHostNode");
+}
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
+                                   const cudaMemsetParams *p)
+{
+    ENTER();
+    if (!p)
+        return fail(cudaErrorInvalidValue, "cudaGraphAddMemsetNode", "pMemsetParams is NULL");
+    if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) {
+        char why[120];
+        snprintf(why, sizeof why, "elementSize %u: a memset node sets elements of 1, 2 or 4 bytes", p->elementSize);
+        return fail(cudaErrorInvalidValue, "cudaGraphAddMemsetNode", why);
+    }
+    if (p->height > 1 && p->pitch < p->width * p->elementSize) {
+        char why[160];
+        snprintf(why, sizeof why, "pitch %zu is less than a row's %zu bytes (width %zu x elementSize %u)", p->pitch,
+                 p->width * p->elementSize, p->width, p->elementSize);
+        return fail(cudaErrorInvalidValue, "cudaGraphAddMemsetNode", why);
+    }
+    if (sim_space_of(p->dst) != 0)
+        return fail(cudaErrorInvalidValue, "cudaGraphAddMemsetNode",
+                    "dst is not device memory (a memset node sets memory from cudaMalloc)");
+    return add_node(node, g, deps, n,
+                    &(struct simtlab_graph_node){.kind = NODE_MEMSET2D, .dst = p->dst, .v = (int)p->value,
+                                                 .pitch = p->height > 1 ? p->pitch : p->width * p->elementSize,
+                                                 .width = p->width, .height = p->height ? p->height : 1,
+                                                 .elem = p->elementSize},
+                    "cudaGraphAddMemsetNode");
+}
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
+                                   const cudaMemcpy3DParms *p)
+{
+    ENTER();
+    if (!p)
+        return fail(cudaErrorInvalidValue, "cudaGraphAddMemcpyNode", "pCopyParams is NULL");
+    return add_node(node, g, deps, n, &(struct simtlab_graph_node){.kind = NODE_MEMCPY3D, .m3 = *p},
+                    "cudaGraphAddMemcpyNode");
+}
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
+                                     void *dst, const void *src, size_t count, cudaMemcpyKind kind)
+{
+    ENTER();
+    if ((unsigned)kind > cudaMemcpyDefault)
+        return fail(cudaErrorInvalidMemcpyDirection, "cudaGraphAddMemcpyNode1D", "kind is no cudaMemcpyKind");
+    return add_node(node, g, deps, n,
+                    &(struct simtlab_graph_node){.kind = NODE_MEMCPY, .dst = dst, .src = src, .n = count, .k = kind},
+                    "cudaGraphAddMemcpyNode1D");
+}
+cudaError_t simtlab_graph_add_deps(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to, size_t n)
+{
+    ENTER();
+    if (!g)
+        return fail(cudaErrorInvalidValue, "cudaGraphAddDependencies", "the graph is NULL");
+    if (n && (!from || !to))
+        return fail(cudaErrorInvalidValue, "cudaGraphAddDependencies", "from or to is NULL");
+    for (size_t i = 0; i < n; i++)
+        if (!node_in(g, from[i]) || !node_in(g, to[i]) || from[i] == to[i]) {
+            char why[160];
+            snprintf(why, sizeof why, "edge %zu: %s", i,
+                     from[i] == to[i] && from[i] ? "a node cannot depend on itself" : "a node NULL or of another graph");
+            return fail(cudaErrorInvalidValue, "cudaGraphAddDependencies", why);
+        }
+    for (size_t i = 0; i < n; i++) {
+        struct simtlab_graph_node *t = to[i];
+        int have = 0;
+        for (size_t d = 0; d < t->n_deps; d++)
+            have |= t->deps[d] == from[i]->index;
+        if (have)
+            continue;
+        size_t *nd = realloc(t->deps, (t->n_deps + 1) * sizeof *nd);
+        if (!nd)
+            return fail(cudaErrorMemoryAllocation, "cudaGraphAddDependencies", "out of host memory");
+        nd[t->n_deps++] = from[i]->index;
+        t->deps = nd;
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType *t)
+{
+    ENTER();
+    if (!node || !t)
+        return fail(cudaErrorInvalidValue, "cudaGraphNodeGetType", node ? "pType is NULL" : "the node is NULL");
+    static const cudaGraphNodeType type[] = {
+        [NODE_KERNEL] = cudaGraphNodeTypeKernel, [NODE_MEMCPY] = cudaGraphNodeTypeMemcpy,
+        [NODE_MEMSET] = cudaGraphNodeTypeMemset, [NODE_HOST] = cudaGraphNodeTypeHost,
+        [NODE_EMPTY] = cudaGraphNodeTypeEmpty,   [NODE_MEMCPY3D] = cudaGraphNodeTypeMemcpy,
+        [NODE_MEMSET2D] = cudaGraphNodeTypeMemset};
+    *t = type[node->kind];
+    return cudaSuccess;
+}
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t g, cudaGraphNode_t *nodes, size_t *n)
+{
+    ENTER();
+    if (!g || !n)
+        return fail(cudaErrorInvalidValue, "cudaGraphGetRootNodes", g ? "pNumRootNodes is NULL" : "the graph is NULL");
+    size_t k = 0;
+    for (size_t i = 0; i < g->n; i++)
+        if (!g->nodes[i]->n_deps) {
+            if (nodes && k < *n)
+                nodes[k] = g->nodes[i];
+            k++;
+        }
+    if (nodes)
+        for (size_t i = k; i < *n; i++)
+            nodes[i] = NULL;
+    *n = nodes && *n < k ? *n : k;
+    return cudaSuccess;
+}
+cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t g)
+{
+    ENTER();
+    if (!clone || !g)
+        return fail(cudaErrorInvalidValue, "cudaGraphClone", g ? "pGraphClone is NULL" : "the graph is NULL");
+    cudaGraph_t c = calloc(1, sizeof *c);
+    int ok = c != NULL;
+    for (size_t i = 0; ok && i < g->n; i++) {
+        struct simtlab_graph_node *nd = graph_add(c, g->nodes[i]);
+        ok = nd && (!g->nodes[i]->n_deps || (nd->deps = malloc(g->nodes[i]->n_deps * sizeof *nd->deps)));
+        if (ok && g->nodes[i]->n_deps) {
+            memcpy(nd->deps, g->nodes[i]->deps, g->nodes[i]->n_deps * sizeof *nd->deps);
+            nd->n_deps = g->nodes[i]->n_deps;
+        }
+    }
+    if (!ok) {
+        if (c)
+            graph_release(c);
+        free(c);
+        return fail(cudaErrorMemoryAllocation, "cudaGraphClone", "out of host memory");
+    }
+    *clone = c;
+    return cudaSuccess;
+}
+/* A kernel node: the shim calls begin, then launches the kernel through its typed path (the
+ * arguments read by its parameter types, as cudaLaunchKernel's), which simtlab_launch records into
+ * the graph instead of running (record), then end with the launch's result. */
+static _Thread_local struct {
+    cudaGraph_t g;
+    cudaGraphNode_t *out;
+    const cudaGraphNode_t *deps;
+    size_t n;
+    cudaError_t e;
+} record;
+cudaError_t simtlab_graph_record_begin(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
+                                       const void *func)
+{
+    ENTER();
+    if (!func)
+        return fail(cudaErrorInvalidDeviceFunction, "cudaGraphAddKernelNode", "the kernel (func) is NULL");
+    if (!node || !g)
+        return fail(cudaErrorInvalidValue, "cudaGraphAddKernelNode", g ? "pGraphNode is NULL" : "the graph is NULL");
+    for (size_t i = 0; i < n; i++)
+        if (!deps || !node_in(g, deps[i]))
+            return fail(cudaErrorInvalidValue, "cudaGraphAddKernelNode", "a dependency is NULL or of another graph");
+    record.g = g, record.out = node, record.deps = deps, record.n = n, record.e = cudaErrorUnknown;
+    return cudaSuccess;
+}
+cudaError_t simtlab_graph_record_end(cudaError_t launch)
+{
+    ENTER();
+    const cudaError_t e = launch ? launch : record.e;
+    record.g = NULL;
+    return e;
+}
+cudaError_t simtlab_graph_kernel_untyped(const char *file, int line)
+{
+    char why[500];
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    snprintf(why, sizeof why,
+             "at %s:%d the kernel node's func is a void pointer, and the simulator needs the kernel's parameter "
+             "types to read kernelParams (a GPU's driver has them from the kernel's metadata): assign the kernel "
+             "itself, `params.func = kernel;` (the cast `(void *)kernel` is dropped by simtlab run where it is "
+             "written so)",
+             base, line);
+    return fail(cudaErrorInvalidDeviceFunction, "cudaGraphAddKernelNode", why);
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
@@ -2334,6 +2635,15 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
                 "like it return cudaErrorNotSupported (said once)",
                 kernel, base, line);
         return cudaErrorNotSupported; /* the host's last error stays the outer launch's */
+    }
+    if (record.g) { /* cudaGraphAddKernelNode's: a node of its graph, not a launch */
+        record.e = add_node(record.out, record.g, record.deps, record.n,
+                            &(struct simtlab_graph_node){.kind = NODE_KERNEL, .name = (char *)kernel, .file = file,
+                                                         .line = line, .library = library, .grid = grid,
+                                                         .block = block, .shared = shared, .thunk = thunk,
+                                                         .args = (void *)args, .args_size = args_size},
+                            "cudaGraphAddKernelNode");
+        return record.e;
     }
     if (pending_err) { /* an earlier kernel faulted: on a GPU its context is lost, and what is queued never runs */
         static int said;

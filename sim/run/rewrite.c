@@ -121,11 +121,14 @@ static const feature features[] = {
     /* half and bfloat16 are supported (cuda_fp16.h, cuda_bf16.h); fp8 is not, though cuda_fp8.h
      * alone is fine (simtlab_nofp8.h: it also brings half and bfloat16) */
     {"fp8 (__nv_fp8_e4m3, __nv_fp8_e5m2)", {"__nv_fp8*", "__nv_cvt_*"}, {NULL}},
-    /* graphs made by stream capture are supported (sim/run/cudart.c); the explicit API is not */
-    {"the explicit CUDA graph API (cudaGraphCreate, cudaGraphAdd*Node, node parameters, cudaGraphExecUpdate; "
-     "a graph made by stream capture is supported)",
-     {"cudaGraph*", "cudaStreamBeginCaptureToGraph", "cudaStreamGetCaptureInfo_v*", "cudaStreamUpdateCaptureDependencies*",
-      "cudaKernelNodeParams"}, /* but graph_supported's names */
+    /* graphs made by stream capture and the explicit API's node building are supported
+     * (sim/run/cudart.c); node parameters' getters and setters, child graphs, event and memory
+     * nodes, conditional nodes and updates of an instantiated graph are not */
+    {"parts of the CUDA graph API (node parameters' getters and setters, child graph, event and memory nodes, "
+     "cudaGraphExecUpdate and cudaGraphExec*SetParams; graphs made by stream capture, and cudaGraphCreate with "
+     "cudaGraphAdd{Kernel,Memcpy,Memcpy1D,Memset,Host,Empty}Node and cudaGraphAddDependencies, are supported)",
+     {"cudaGraph*", "cudaStreamBeginCaptureToGraph", "cudaStreamGetCaptureInfo_v*", "cudaStreamUpdateCaptureDependencies*"},
+     /* but graph_supported's names */
      {NULL}},
     {"CUDA IPC (cudaIpc*: memory shared between processes)", {"cudaIpc*"}, {NULL}},
     /* but cuda/pipeline and cuda/barrier (check_include) */
@@ -165,7 +168,8 @@ static void feature_found(scan *sc, int f, int line, const char *detail)
             features[f].what, detail);
 }
 
-/* The graph API's names that stream capture uses (sim/run/cudart.c): cudaGraph* but these */
+/* The graph API's names sim/run/cudart.c has (stream capture, the explicit API's nodes): cudaGraph*
+ * but these */
 static int graph_supported(const char *name)
 {
     static const char *const ok[] = {"cudaGraph_t", "cudaGraphExec_t", "cudaGraphNode_t", "cudaGraphInstantiate",
@@ -173,7 +177,14 @@ static int graph_supported(const char *name)
                                      "cudaGraphExecDestroy", "cudaGraphDestroy", "cudaGraphGetNodes",
                                      "cudaGraphInstantiateFlags", "cudaGraphInstantiateFlagAutoFreeOnLaunch",
                                      "cudaGraphInstantiateFlagUpload", "cudaGraphInstantiateFlagDeviceLaunch",
-                                     "cudaGraphInstantiateFlagUseNodePriority"};
+                                     "cudaGraphInstantiateFlagUseNodePriority", "cudaGraphCreate",
+                                     "cudaGraphAddKernelNode", "cudaGraphAddMemcpyNode", "cudaGraphAddMemcpyNode1D",
+                                     "cudaGraphAddMemsetNode", "cudaGraphAddHostNode", "cudaGraphAddEmptyNode",
+                                     "cudaGraphAddDependencies", "cudaGraphNodeGetType", "cudaGraphGetRootNodes",
+                                     "cudaGraphClone", "cudaGraphNodeType", "cudaGraphNodeTypeKernel",
+                                     "cudaGraphNodeTypeMemcpy", "cudaGraphNodeTypeMemset", "cudaGraphNodeTypeHost",
+                                     "cudaGraphNodeTypeGraph", "cudaGraphNodeTypeEmpty", "cudaGraphNodeTypeWaitEvent",
+                                     "cudaGraphNodeTypeEventRecord", "cudaGraphEdgeData"};
     for (size_t k = 0; k < sizeof ok / sizeof *ok; k++)
         if (!strcmp(name, ok[k]))
             return 1;
@@ -825,13 +836,11 @@ static size_t device_new(buf *o, const char *src, size_t i, size_t e, size_t n)
  * (the shim's, over the kernel's type) takes the call. Only a cast to `void *` or `const void *` of
  * a name (`k`, `&k`, `ns::k`, `k<float, 4>`) as the first argument: src[e..) follows the function's
  * name; returns 1 with *open the call's '(' and *past the operand's start (after the cast). */
-static int launch_void_cast(const char *src, size_t e, size_t n, size_t *open, size_t *past)
+/* src[j..): a cast to `void *` or `const void *` of a name (`k`, `&k`, `ns::k`, `k<float, 4>`)
+ * followed by `end`: 1 with *past the name's start (after the cast) */
+static int void_cast_name(const char *src, size_t j, size_t n, char end, size_t *past)
 {
-    size_t j = skip_space(src, e, n);
-    if (j >= n || src[j] != '(')
-        return 0;
-    *open = j;
-    j = skip_space(src, j + 1, n);
+    j = skip_space(src, j, n);
     if (j >= n || src[j] != '(')
         return 0;
     j = skip_space(src, j + 1, n);
@@ -849,7 +858,6 @@ static int launch_void_cast(const char *src, size_t e, size_t n, size_t *open, s
     size_t k = operand;
     if (k < n && src[k] == '&')
         k = skip_space(src, k + 1, n);
-    int names = 0;
     for (;;) { /* a name, maybe qualified: ns::k */
         if (k + 1 < n && src[k] == ':' && src[k + 1] == ':')
             k = skip_space(src, k + 2, n);
@@ -858,7 +866,6 @@ static int launch_void_cast(const char *src, size_t e, size_t n, size_t *open, s
             k++;
         if (k == id || isdigit((unsigned char)src[id]))
             return 0;
-        names++;
         const size_t q = skip_space(src, k, n);
         if (q + 1 < n && src[q] == ':' && src[q + 1] == ':') {
             k = q;
@@ -880,10 +887,36 @@ static int launch_void_cast(const char *src, size_t e, size_t n, size_t *open, s
             return 0;
         k = skip_space(src, k + 1, n);
     }
-    if (!names || k >= n || src[k] != ',')
+    if (k >= n || src[k] != end)
         return 0;
     *past = operand;
     return 1;
+}
+
+/* `cudaLaunchKernel((void *)kernel, ...)`, CUDA's C form, as library-style code and NVIDIA's samples
+ * write it: the cast drops the parameter types, which the simulator needs to read args (a GPU's
+ * driver has them from the kernel's metadata), so the rewriter drops the cast and the C++ overload
+ * (the shim's, over the kernel's type) takes the call. Only a cast of a name as the first
+ * argument (void_cast_name): src[e..) follows the function's name; returns 1 with *open the call's
+ * '(' and *past the operand's start (after the cast). */
+static int launch_void_cast(const char *src, size_t e, size_t n, size_t *open, size_t *past)
+{
+    const size_t j = skip_space(src, e, n);
+    if (j >= n || src[j] != '(')
+        return 0;
+    *open = j;
+    return void_cast_name(src, j + 1, n, ',', past);
+}
+
+/* The same for a kernel node's `params.func = (void *)kernel;` (NVIDIA's simpleCudaGraphs): src[e..)
+ * follows `func`, a member (after `.` or `->`); 1 with *eq past the '=' and *past the name's start */
+static int func_void_cast(const char *src, size_t e, size_t n, size_t *eq, size_t *past)
+{
+    const size_t j = skip_space(src, e, n);
+    if (j + 1 >= n || src[j] != '=' || src[j + 1] == '=')
+        return 0;
+    *eq = j + 1;
+    return void_cast_name(src, j + 1, n, ';', past);
 }
 
 /* ---- inline PTX: cp.async, ldmatrix, mma.sync ------------------------------------------------
@@ -2040,12 +2073,20 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                 sc.i = past;
                 continue;
             }
+            if (len == 4 && !strncmp(id, "func", 4) && member_name(src, sc.i) && func_void_cast(src, e, n, &open, &past)) {
+                put(&o, src + sc.i, open - sc.i); /* `func =`: the cast goes */
+                put(&o, " ", 1);
+                sc.i = past;
+                continue;
+            }
             if ((dev_depth >= 0 || dev_hdr) && heap_call(src, sc.i, id, len, e, n)) { /* device code, a constructor's initializer list too */
                 puts_(&o, len == 6 ? "simtlab_device_malloc" : len == 4 ? "simtlab_device_free" : "simtlab_clock");
                 r->heap_calls += len != 5;
                 sc.i = e;
                 continue;
             }
+            if (len == 20 && !strncmp(id, "cudaKernelNodeParams", 20))
+                hn.members |= 1u << 2 | 1u << 3; /* its gridDim and blockDim (the shim's simtlab_host_ members) */
             int bk = builtin_var(id, len);
             if (bk) {
                 const int host = dev_depth < 0 && !dev_hdr, k = bk - 1;

@@ -1067,6 +1067,33 @@ elseif(CASE STREQUAL "address_space")
   if("${err}" MATCHES "error: invalid")
     fail("g++'s own error is shown:\n${err}")
   endif()
+elseif(CASE STREQUAL "graph_explicit")
+  # a graph built node by node (copies in and out, a 4-byte memset, two kernel nodes, one assigned
+  # as `(void *)saxpy`, a host node, an empty one, an edge added after its nodes that orders a node
+  # added first): correct over three launches with new inputs and a clone, in both modes; 8
+  # kernel launches, named; a void * func refused with the fix; a cycle refused at instantiation
+  foreach(mode "" --detail)
+    run(0 ${SRC}/tests/run/graph_explicit.cu ${mode} --json ${J})
+    expect_text("${out}" "graph_explicit: correct" "result (${mode})")
+    if("${err}" MATCHES "race|simtlab: kernel|simtlab: cuda")
+      fail("a report on a correct graph (${mode}):\n${err}")
+    endif()
+  endforeach()
+  file(READ ${J} js)
+  string(JSON nk LENGTH "${js}" kernels)
+  if(NOT nk EQUAL 8)
+    fail("${nk} kernel launches, expected 8 (4 launches of the graph's two kernel nodes)")
+  endif()
+  expect("${js}" "saxpy" kernels 0 name)
+  expect("${js}" "scale<float>" kernels 7 name)
+  expect("${js}" 8192 kernels 0 hbm read_bytes)
+  line_of(l ${SRC}/tests/run/graph_explicit.cu untyped)
+  run(2 ${SRC}/tests/run/graph_explicit.cu -- untyped)
+  expect_text("${out}" "graph_explicit untyped: cudaErrorInvalidDeviceFunction" "untyped: the program's error")
+  expect_text("${err}" "cudaGraphAddKernelNode at graph_explicit.cu:${l} returned cudaErrorInvalidDeviceFunction: .*func is a void pointer.*assign the kernel itself" "untyped: the message")
+  run(2 ${SRC}/tests/run/graph_explicit.cu -- cycle)
+  expect_text("${out}" "graph_explicit cycle: cudaErrorInvalidValue" "cycle: the program's error")
+  expect_text("${err}" "the graph's dependencies make a cycle" "cycle: the message")
 elseif(CASE STREQUAL "ptx_ldst")
   # ld, st and mov as inline PTX (CUTLASS's guarded global loads and stores, vector shared
   # accesses): correct in both modes, no race in --detail; each access counted as one of its size:

@@ -1133,6 +1133,73 @@ static inline cudaError_t(cudaLaunchKernel)(const _SimT *k, dim3 g, dim3 b, void
     return simtlab_launch_kernel("(cudaLaunchKernel)", file, line, k, g, b, args, s, st);
 }
 #define cudaLaunchKernel(...) simtlab_launch_kernel(#__VA_ARGS__, __FILE__, __LINE__, __VA_ARGS__)
+/* The explicit graph API's kernel node (sim/run/cudart.c records it): func holds the kernel with its
+ * type, where the program assigns the kernel itself (`params.func = kernel`; simtlab run's rewriter
+ * drops the cast of `params.func = (void *)kernel;`), so that kernelParams is read as the kernel's
+ * parameters, as cudaLaunchKernel reads args. A void * from elsewhere has no type: the node is
+ * refused with the fix named. */
+struct cudaKernelNodeParams;
+namespace simtlab {
+template <class... _SimP>
+static inline cudaError_t kernel_node_add(void *k, const char *file, int line, const cudaKernelNodeParams *p);
+}
+struct simtlab_kfunc {
+    void *p;
+    cudaError_t (*add)(void *, const char *, int, const cudaKernelNodeParams *);
+    simtlab_kfunc() = default;
+    simtlab_kfunc(void *q) : p(q), add(nullptr) {}
+    template <class... _SimP>
+    simtlab_kfunc(void (*k)(_SimP...)) : p((void *)k), add(&simtlab::kernel_node_add<_SimP...>)
+    {
+    }
+    operator void *() const { return p; }
+};
+struct cudaKernelNodeParams { /* gridDim and blockDim are macros here: the rewriter renames the members */
+    simtlab_kfunc func;
+    dim3 simtlab_host_gridDim, simtlab_host_blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams, **extra;
+};
+namespace simtlab {
+template <class... _SimP>
+static inline cudaError_t kernel_node_add(void *k, const char *file, int line, const cudaKernelNodeParams *p)
+{
+    return launch_kernel(simtlab_launch_fname("(kernel node)", &k), file, line, (void (*)(_SimP...))k,
+                         p->simtlab_host_gridDim, p->simtlab_host_blockDim, p->kernelParams, p->sharedMemBytes, 0,
+                         std::index_sequence_for<_SimP...>());
+}
+} // namespace simtlab
+static inline cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                                 size_t n, const cudaKernelNodeParams *p,
+                                                 const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    if (!p)
+        return simtlab_api_fail(cudaErrorInvalidValue, "cudaGraphAddKernelNode", "pNodeParams is NULL");
+    if (p->func.p && !p->func.add)
+        return simtlab_graph_kernel_untyped(file, line);
+    if (!p->kernelParams && p->extra)
+        return simtlab_api_fail(cudaErrorInvalidValue, "cudaGraphAddKernelNode",
+                                "the simulator reads a kernel node's arguments from kernelParams, not extra");
+    cudaError_t e = simtlab_graph_record_begin(node, g, deps, n, p->func.p);
+    if (e)
+        return e;
+    return simtlab_graph_record_end(p->func.add(p->func.p, file, line, p));
+}
+/* CUDA 12's four arguments and 12.3's with edge data (only the default edge: all 0) */
+static inline cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                                   size_t n)
+{
+    return simtlab_graph_add_deps(g, from, to, n);
+}
+static inline cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                                   const cudaGraphEdgeData *ed, size_t n)
+{
+    for (size_t i = 0; ed && i < n; i++)
+        if (ed[i].from_port || ed[i].to_port || ed[i].type)
+            return simtlab_api_fail(cudaErrorNotSupported, "cudaGraphAddDependencies",
+                                    "edge data other than the default (ports and type 0) is not simulated");
+    return simtlab_graph_add_deps(g, from, to, n);
+}
 #define SIMTLAB_LAUNCH_(name, file, line, fn, ...) ::simtlab::make_launch(name, file, line, fn, __VA_ARGS__)
 /* a launch's kernel name pasted in a macro (`fill_##tag##_kernel<<<...>>>`), as a string */
 #define SIMTLAB_STR_(...) #__VA_ARGS__

@@ -453,8 +453,11 @@ cudaError_t cudaCtxResetPersistingL2Cache(void); /* accepted: no line persists i
  * cudaStreamEndCapture a stream's kernel launches, cudaMemcpyAsync, cudaMemsetAsync and
  * cudaLaunchHostFunc are recorded, not run (a stream that waits on an event recorded in a capturing
  * stream joins its capture); cudaGraphLaunch runs them again, in the order they were recorded. The
- * explicit graph API (cudaGraphCreate, cudaGraphAdd*Node, node parameters, cudaGraphExecUpdate) is
- * not supported (the rewriter names it). */
+ * explicit graph API builds one node by node (cudaGraphCreate, cudaGraphAdd{Kernel, Memcpy,
+ * Memcpy1D, Memset, Host, Empty}Node, cudaGraphAddDependencies, cudaGraphClone); an instantiated
+ * graph runs its nodes in an order their dependencies allow, the earlier added first. Node
+ * parameters' getters and setters, child graphs, event nodes and cudaGraphExecUpdate are not
+ * supported (the rewriter names them). */
 typedef struct simtlab_graph *cudaGraph_t;
 typedef struct simtlab_graph_exec *cudaGraphExec_t;
 typedef struct simtlab_graph_node *cudaGraphNode_t;
@@ -480,6 +483,43 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t s);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
 cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *n);
+typedef enum cudaGraphNodeType {
+    cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2, cudaGraphNodeTypeHost = 3,
+    cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5, cudaGraphNodeTypeWaitEvent = 6,
+    cudaGraphNodeTypeEventRecord = 7
+} cudaGraphNodeType;
+typedef struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned int value, elementSize;
+    size_t width, height;
+} cudaMemsetParams;
+typedef struct cudaHostNodeParams {
+    cudaHostFn_t fn;
+    void *userData;
+} cudaHostNodeParams;
+typedef struct cudaGraphEdgeData { /* CUDA 12.3's; only the default edge (all 0) is taken */
+    unsigned char from_port, to_port, type, reserved[5];
+} cudaGraphEdgeData;
+cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags);
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n);
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
+                                 const cudaHostNodeParams *p);
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
+                                   const cudaMemsetParams *p);
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
+                                   const cudaMemcpy3DParms *p);
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
+                                     void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+cudaError_t simtlab_graph_add_deps(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to, size_t n);
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType *t);
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t g, cudaGraphNode_t *nodes, size_t *n);
+cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t g);
+/* cudaGraphAddKernelNode (cuda_runtime.h): the node recorded from the kernel's typed launch */
+cudaError_t simtlab_graph_record_begin(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
+                                       const void *func);
+cudaError_t simtlab_graph_record_end(cudaError_t launch);
+cudaError_t simtlab_graph_kernel_untyped(const char *file, int line);
 /* work a graph does not record (stream-ordered allocation, cuBLAS, ...) on a capturing stream: 1,
  * the capture invalidated and the reason said (cudaErrorStreamCaptureUnsupported); else 0 */
 int simtlab_capture_refuse(cudaStream_t s, const char *call);
