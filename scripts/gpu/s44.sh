@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/gpu/s44.sh - session 44's device call: tests/run/ptx_ldst.cu (ld, st and mov as inline
-# PTX) built by nvcc and run on the chip (it checks itself: "ptx_ldst: correct"; its misaligned and
-# space modes must fail there too), then `simtlab run --mode compare --detail` of it (the
+# PTX), graph_explicit.cu (a graph built node by node) and launch_kernel.cu built by nvcc and run on
+# the chip (each checks itself: "...: correct"; ptx_ldst's misaligned and space modes must fail
+# there too, graph_explicit's untyped mode runs there, its cycle mode fails), then `simtlab run --mode compare --detail` of it (the
 # simulator's sectors and wavefronts of the PTX accesses beside the chip's counters), on any card;
 # then, on an H200 only, session 39's owed compares (s39d.sh, which builds the same tree).
 #   OUT=/dir bash scripts/gpu/s44.sh     (on the device machine, repository root)
@@ -14,6 +15,12 @@ gpu_outdir "$D"
     /tmp/pl44 $m
     echo "ptx_ldst '$m' rc=$?"
   done
+  nvcc -O2 -arch=sm_90 -o /tmp/ge44 tests/run/graph_explicit.cu && for m in "" untyped cycle; do
+    /tmp/ge44 $m
+    echo "graph_explicit '$m' rc=$?"
+  done
+  nvcc -O2 -arch=sm_90 -o /tmp/lk44 tests/run/launch_kernel.cu && /tmp/lk44
+  echo "launch_kernel rc=$?"
 } >"$D/chip.txt" 2>&1
 cat "$D/chip.txt"
 B=/tmp/bs39d # s39d's build directory, so that its build is reused
