@@ -270,6 +270,7 @@ static uint32_t reg32(const ptx_lane *p, int k)
 static void set32(const ptx_lane *p, int k, uint32_t v)
 {
     if (k < 32 && p->out[k]) {
+        ((ptx_lane *)p)->in[k] = v; /* for the asm's instructions after it (a lane's ptx_lane: still live) */
         if (p->out_size[k] >= 4)
             memcpy(p->out[k], &v, 4);
         else
@@ -492,7 +493,12 @@ static int set_reg(ptx_lane *p, int k, unsigned long long v)
         return -1;
     }
     p->in[k] = v;
-    memcpy(p->out[k], &v, p->out_size[k] < 8 ? p->out_size[k] : 8);
+    const unsigned bytes = p->out_size[k] < 8 ? p->out_size[k] : 8;
+    /* an output bound to memory (`"=r"(o[i])`): the GPU stores the register there, a store counted
+     * and checked as the kernel's own (bounds, races); a local variable is a register, not counted */
+    if (sim_space_of(p->out[k]) != 2)
+        sim_access_at((uintptr_t)p->out[k], bytes, 1, p->pc, p->file, p->line); /* a fault does not return */
+    memcpy(p->out[k], &v, bytes);
     return 0;
 }
 
@@ -514,11 +520,30 @@ static int reg_of(const char *t, size_t n)
     return k < 32 ? k : -1;
 }
 
-/* A source operand: a register's value, an integer, or PTX's float bits 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX */
-static int source(const ptx_lane *p, const char *t, size_t n, unsigned long long *v)
+/* A float constant d as the bits of a float type of fbytes bytes (4 or 8) */
+static unsigned long long float_bits(double d, unsigned fbytes)
+{
+    if (fbytes == 8) {
+        unsigned long long b;
+        memcpy(&b, &d, 8);
+        return b;
+    }
+    const float f = (float)d;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+/* A source operand: a register's value, or a constant as PTX writes one: an integer (decimal, hex
+ * 0x, octal 0, binary 0b, a trailing U; negative ones as two's complement), for a float type
+ * (fbytes 4 or 8; 0: an integer type) a decimal float or PTX's hex float 0fXXXXXXXX (single) or
+ * 0dXXXXXXXXXXXXXXXX (double), converted to the type's size as ptxas converts it */
+static int source(const ptx_lane *p, const char *t, size_t n, unsigned fbytes, unsigned long long *v)
 {
     while (n && isspace((unsigned char)*t))
         t++, n--;
+    while (n && isspace((unsigned char)t[n - 1]))
+        n--;
     char num[40];
     if (!n || n >= sizeof num)
         return 0;
@@ -532,12 +557,36 @@ static int source(const ptx_lane *p, const char *t, size_t n, unsigned long long
         return 1;
     }
     char *end;
-    if (n > 2 && num[0] == '0' && (num[1] == 'f' || num[1] == 'F' || num[1] == 'd' || num[1] == 'D'))
-        *v = strtoull(num + 2, &end, 16);
-    else
-        *v = (unsigned long long)strtoll(num, &end, 0);
-    while (isspace((unsigned char)*end))
-        end++;
+    if (n > 2 && num[0] == '0' && strchr("fFdD", num[1])) {
+        const unsigned long long bits = strtoull(num + 2, &end, 16);
+        if (end != num + 2 + (num[1] == 'f' || num[1] == 'F' ? 8 : 16))
+            return 0; /* 8 or 16 hex digits exactly */
+        double d;
+        if (num[1] == 'f' || num[1] == 'F') {
+            const uint32_t b32 = (uint32_t)bits;
+            float f;
+            memcpy(&f, &b32, 4);
+            d = f;
+        } else {
+            memcpy(&d, &bits, 8);
+        }
+        *v = fbytes ? float_bits(d, fbytes) : bits;
+        return 1;
+    }
+    const int hex = strstr(num, "0x") || strstr(num, "0X");
+    if (fbytes && !hex && strpbrk(num, ".eE")) {
+        *v = float_bits(strtod(num, &end), fbytes);
+    } else {
+        const int neg = num[0] == '-';
+        const char *q = num + (neg || num[0] == '+');
+        const unsigned long long x = q[0] == '0' && (q[1] == 'b' || q[1] == 'B') ? strtoull(q + 2, &end, 2)
+                                                                                 : strtoull(q, &end, 0);
+        if (end == q || *q == '-' || *q == '+')
+            return 0;
+        if (*end == 'U' || *end == 'u')
+            end++;
+        *v = fbytes ? float_bits(neg ? -(double)x : (double)x, fbytes) : neg ? 0ull - x : x;
+    }
     return *end == 0;
 }
 
@@ -570,7 +619,8 @@ static void ptx_mov(ptx_lane *p, unsigned size)
     size_t o[4], l[4];
     unsigned long long v;
     const int k = split_operands(p->insn, p->len, o, l) == 2 ? reg_of(p->insn + o[0], l[0]) : -1;
-    if (k < 0 || !source(p, p->insn + o[1], l[1], &v)) {
+    const unsigned fbytes = p->insn[4] == 'f' ? size : 0; /* mov.f32, mov.f64: a float constant */
+    if (k < 0 || !source(p, p->insn + o[1], l[1], fbytes, &v)) {
         sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: simtlab reads `mov.type %%d, %%a` with %%a an "
                          "operand or a number", (int)p->len, p->insn);
         return;
@@ -625,13 +675,14 @@ static void ptx_ldst_run(ptx_lane *p)
     const unsigned total = m.vec * m.size;
     const int space = sim_space_of(a);
     const char *op = m.st ? "st" : "ld";
-    if ((m.space == 1 && (space == 1 || space == 2)) || (m.space == 2 && space == 0)) {
+    if ((m.space == 1 && (space == 1 || space == 2)) || (m.space == 2 && space != 1 && space != -1)) {
         sim_kernel_fault(SIM_ERR_ILLEGAL_ADDRESS, p->pc,
                          "inline PTX %.*s: %s.%s of %p, an address in %s memory: a GPU faults (an illegal address); "
                          "use %s, or the generic %s without a state space",
                          (int)p->len, p->insn, op, m.space == 1 ? "global" : "shared", (const void *)a,
-                         space == 0 ? "global" : space == 1 ? "shared" : "local", space == 1 ? "ld.shared / st.shared"
-                         : space == 0 ? "ld.global / st.global" : "a global address",
+                         space == 0 ? "global" : space == 1 ? "shared" : space == 2 ? "local" : "constant",
+                         space == 1 ? "ld.shared / st.shared"
+                         : space == 0 ? "ld.global / st.global" : "a global or shared address",
                          op);
         return;
     }
@@ -644,7 +695,7 @@ static void ptx_ldst_run(ptx_lane *p)
     unsigned long long v[4];
     if (m.st)
         for (unsigned i = 0; i < ne; i++)
-            if (!source(p, el[i], eln[i], &v[i])) {
+            if (!source(p, el[i], eln[i], m.fl ? m.size : 0, &v[i])) {
                 sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: its value %.*s is not an operand or a number",
                                  (int)p->len, p->insn, (int)eln[i], el[i]);
                 return;

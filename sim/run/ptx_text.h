@@ -59,6 +59,7 @@ typedef struct ptx_ldst {
     unsigned vec;  /* 1, 2 or 4 elements */
     unsigned size; /* bytes an element: 1, 2, 4 or 8 */
     int sign;      /* .s8, .s16, .s32: sign-extended into a wider register */
+    int fl;        /* .f32, .f64: a constant operand is a float */
     int hint;      /* .L2::cache_hint: a cache-policy operand after the others */
 } ptx_ldst;
 
@@ -86,7 +87,7 @@ static inline int ptx_ldst_parse(const char *t, size_t n, ptx_ldst *m)
         e++;
     if (e < 4 || (strncmp(t, "ld.", 3) && strncmp(t, "st.", 3)))
         return 0;
-    *m = (ptx_ldst){t[0] == 's', 0, 1, 0, 0, 0};
+    *m = (ptx_ldst){t[0] == 's', 0, 1, 0, 0, 0, 0};
     int nc = 0;
     for (size_t i = 3; i < e;) {
         size_t j = i;
@@ -119,6 +120,7 @@ static inline int ptx_ldst_parse(const char *t, size_t n, ptx_ldst *m)
             m->vec = (unsigned)(q[1] - '0');
         } else if ((m->size = ptx_type_bytes(q, l, &sign)) != 0) {
             m->sign = sign;
+            m->fl = q[0] == 'f';
         } else {
             return 0;
         }

@@ -3,7 +3,7 @@
 // `@p ld.global`), and vector shared accesses through __cvta_generic_to_shared, under `simtlab
 // run` (tests/scripts/run_case.cmake, case ptx_ldst). The rewriter turns each asm into a call
 // (sim/run/ptx.c); builds with nvcc too, and checks itself on a GPU.
-//   ./ptx_ldst             four kernels, each checked against the host's own computation:
+//   ./ptx_ldst             five kernels, each checked against the host's own computation:
 //     guarded   N = 1000 floats, 256 threads: thread t loads 16 bytes at 4t guarded by 4t < N (250
 //               threads; the others keep -1 from their mov), 8 and 4 bytes the same way, and stores
 //               its 16 bytes back guarded: 4000 bytes read and written by the v4 part
@@ -11,9 +11,12 @@
 //               words, through 32-bit shared addresses
 //     widths    ld.global.nc.f32, ld.global.s8 (sign-extended), ld.global.u16, st.global.b64 and a
 //               mov of PTX's float immediate 0f3F800000 (1.0f)
+//     consts    mov.u64 of 0xFFFFFFFFFFFFFFFF, mov.f64 of a single's bits, mov.f32 of 1.5, and outputs
+//               bound to global memory (`"=l"(o64[t])`): their stores counted (768 bytes written)
 //   ./ptx_ldst misaligned  ld.global.v4.u32 at an address 4 bytes past 16: a report, the block ends
 //   ./ptx_ldst space       ld.global of a shared address: a report (a GPU faults)
 //   ./ptx_ldst past        a guarded load whose guard is wrong (past the end): the out-of-bounds report
+//   ./ptx_ldst shlocal     ld.shared of a local variable's address: a report (a GPU faults)
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>
@@ -106,6 +109,28 @@ __global__ void widths(const float *x, const signed char *sc, const unsigned sho
     asm volatile("st.global.b64 [%0], %1;" ::"l"(w64 + t), "l"((unsigned long long)t << 40 | 7u));
 }
 
+// constants as PTX writes them, and outputs bound to memory (`"=l"(o64[t])`: the register's store
+// to o64[t] is the kernel's own, counted and checked)
+__global__ void consts(unsigned long long *o64, double *od, float *of, unsigned *om, const unsigned *src)
+{
+    const int t = threadIdx.x;
+    double d;
+    float f;
+    asm("mov.u64 %0, 0xFFFFFFFFFFFFFFFF;" : "=l"(o64[t]));
+    asm("mov.f64 %0, 0f3F800000;" : "=d"(d)); // a single's bits, widened: 1.0
+    asm("mov.f32 %0, 1.5;" : "=f"(f));
+    asm("ld.global.u32 %0, [%1+4];" : "=r"(om[t]) : "l"(src + t - 1));
+    od[t] = d;
+    of[t] = f;
+}
+
+__global__ void shlocal(unsigned *o)
+{
+    unsigned loc[4] = {1, 2, 3, 4}, v;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "l"(&loc[threadIdx.x % 4])); // MARK:bad_shared
+    o[threadIdx.x] = v;
+}
+
 __global__ void misaligned(const float *x, float *y)
 {
     uint4 a;
@@ -151,11 +176,13 @@ int main(int argc, char **argv)
     cudaMalloc(&z4, 4 * 256);
     cudaMemcpy(x, hx, 4 * N, cudaMemcpyHostToDevice); // N floats: x has room for 1024 (a GPU's
     cudaMemset(y, 0, 4 * 1024);                       // allocation is rounded up anyway)
-    if (!strcmp(mode, "misaligned") || !strcmp(mode, "space") || !strcmp(mode, "past")) {
+    if (!strcmp(mode, "misaligned") || !strcmp(mode, "space") || !strcmp(mode, "past") || !strcmp(mode, "shlocal")) {
         if (mode[0] == 'm')
             misaligned<<<1, 32>>>(x, y);
-        else if (mode[0] == 's')
+        else if (!strcmp(mode, "space"))
             space<<<1, 32>>>(y);
+        else if (!strcmp(mode, "shlocal"))
+            shlocal<<<1, 32>>>((unsigned *)y);
         else {
             float *xp; // exactly N floats: thread 250's 16 bytes are past its end
             cudaMalloc(&xp, 4 * N);
@@ -215,6 +242,32 @@ int main(int argc, char **argv)
         bad |= check("ld.global.s8", hi[t] != hs[t]);
         bad |= check("ld.global.u16", hu16[t] != hu[t]);
         bad |= check("st.global.b64", hw[t] != ((unsigned long long)t << 40 | 7u));
+    }
+    unsigned long long *o64;
+    double *od;
+    float *of;
+    unsigned *om, *src, hsrc[32];
+    cudaMalloc(&o64, 256);
+    cudaMalloc(&od, 256);
+    cudaMalloc(&of, 128);
+    cudaMalloc(&om, 128);
+    cudaMalloc(&src, 128);
+    for (int i = 0; i < 32; i++)
+        hsrc[i] = 0xabc00u + (unsigned)i;
+    cudaMemcpy(src, hsrc, 128, cudaMemcpyHostToDevice);
+    consts<<<1, 32>>>(o64, od, of, om, src);
+    double hd[32];
+    float hf[32];
+    unsigned hm[32];
+    cudaMemcpy(hw, o64, 256, cudaMemcpyDeviceToHost);
+    cudaMemcpy(hd, od, 256, cudaMemcpyDeviceToHost);
+    cudaMemcpy(hf, of, 128, cudaMemcpyDeviceToHost);
+    cudaMemcpy(hm, om, 128, cudaMemcpyDeviceToHost);
+    for (int t = 0; t < 32; t++) {
+        bad |= check("mov.u64 of all ones", hw[t] != ~0ull);
+        bad |= check("mov.f64 of 0f3F800000", hd[t] != 1.0);
+        bad |= check("mov.f32 of 1.5", hf[t] != 1.5f);
+        bad |= check("ld.global into an output in memory", hm[t] != hsrc[t]);
     }
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
