@@ -796,18 +796,24 @@ Test(rewrite, launch_void_cast)
     cr_assert(strstr(r.text, "  cudaLaunchKernel((void **)k, 1, 1, a);"), "%s", r.text);
     same_lines(src, &r);
     free(r.text);
-    /* a kernel node's func: `p.func = (void *)k;` loses its cast; another member or a call keeps it */
+    /* a kernel node's func: `p.func = (void *)k;` goes through the shim's simtlab_node_func, which
+     * keeps a kernel's type; another member or a call keeps its cast */
     const char *node = "__global__ void k(int *p) {}\nvoid f(cudaKernelNodeParams p, cudaKernelNodeParams *q) {\n"
                        "  p.func = (void *)k;\n  q->func = (void*)ns::k<int>;\n  p.other = (void *)k;\n"
                        "  p.func = (void *)make();\n  p.gridDim = dim3(4);\n}\n";
     rewrite_result r2 = rw(node);
-    cr_assert(strstr(r2.text, "  p.func = k;"), "%s", r2.text);
-    cr_assert(strstr(r2.text, "  q->func = ns::k<int>;"), "%s", r2.text);
+    cr_assert(strstr(r2.text, "  p.func = simtlab_node_func(k);"), "%s", r2.text);
+    cr_assert(strstr(r2.text, "  q->func = simtlab_node_func(ns::k<int>);"), "%s", r2.text);
     cr_assert(strstr(r2.text, "  p.other = (void *)k;"), "%s", r2.text);
     cr_assert(strstr(r2.text, "  p.func = (void *)make();"), "%s", r2.text);
     cr_assert(strstr(r2.text, "  p.simtlab_host_gridDim = dim3(4);"), "%s", r2.text);
     same_lines(node, &r2);
     free(r2.text);
+    /* a file without kernel nodes: another struct's func member is the program's business */
+    const char *task = "struct Task { void *func; };\nvoid w(void *);\nvoid f(Task t) {\n  t.func = (void *)w;\n}\n";
+    rewrite_result r3 = rw(task);
+    cr_assert(strstr(r3.text, "  t.func = (void *)w;"), "%s", r3.text);
+    free(r3.text);
 }
 
 Test(rewrite, ptx_cp_async)

@@ -1885,22 +1885,30 @@ static cudaError_t capture_node(struct capture *c, const char *call, const struc
     if (c->invalid)
         return fail(cudaErrorStreamCaptureInvalidated, call,
                     "the stream's capture was invalidated by a synchronizing call during it (above)");
-    return graph_add(c->g, nd) ? cudaSuccess
-                               : fail(cudaErrorMemoryAllocation, call, "out of host memory for the graph");
+    struct simtlab_graph_node *a = graph_add(c->g, nd);
+    if (a && a->index) { /* after the node issued before it (the simulator records one order: a chain) */
+        a->deps = malloc(sizeof *a->deps);
+        if (a->deps)
+            a->deps[0] = a->index - 1, a->n_deps = 1;
+    }
+    return a ? cudaSuccess : fail(cudaErrorMemoryAllocation, call, "out of host memory for the graph");
 }
 static cudaError_t memset_rows(const struct simtlab_graph_node *nd);
-/* the nodes, in order; the first error (a kernel's fault comes at the next synchronizing call, as
- * for any launch) */
-static cudaError_t graph_run(const struct simtlab_graph *g)
+/* the nodes, in order, as work on stream s: the first error (a kernel's fault comes at the next
+ * synchronizing call, as for any launch; the copies and memsets are asynchronous calls, which do
+ * not report it) */
+static cudaError_t graph_run(const struct simtlab_graph *g, cudaStream_t s)
 {
     for (size_t i = 0; i < g->n; i++) {
         const struct simtlab_graph_node *nd = g->nodes[i];
         cudaError_t e = cudaSuccess;
+        const int was = async_call;
+        async_call = 1;
         switch (nd->kind) {
         case NODE_KERNEL:
             if (nd->library)
                 simtlab_launch_is_library();
-            e = simtlab_launch(nd->name, nd->file, nd->line, nd->grid, nd->block, nd->shared, NULL, nd->thunk,
+            e = simtlab_launch(nd->name, nd->file, nd->line, nd->grid, nd->block, nd->shared, s, nd->thunk,
                                nd->args, nd->args_size);
             break;
         case NODE_MEMCPY: e = memcpy_on(nd->dst, nd->src, nd->n, nd->k, 0); break;
@@ -1910,6 +1918,7 @@ static cudaError_t graph_run(const struct simtlab_graph *g)
         case NODE_MEMCPY3D: e = cudaMemcpy3D(&nd->m3); break;
         case NODE_MEMSET2D: e = memset_rows(nd); break;
         }
+        async_call = was;
         if (e)
             return e;
     }
@@ -2090,6 +2099,15 @@ static cudaError_t capture_sync(cudaStream_t s, const char *call)
  * memory, -2 a cycle */
 static int graph_order(const struct simtlab_graph *g, size_t *order)
 {
+    int forward = 1; /* every dependency added before its node (a capture's, most explicit graphs'): as added */
+    for (size_t i = 0; i < g->n && forward; i++)
+        for (size_t d = 0; d < g->nodes[i]->n_deps; d++)
+            forward &= g->nodes[i]->deps[d] < i;
+    if (forward) {
+        for (size_t i = 0; i < g->n; i++)
+            order[i] = i;
+        return 0;
+    }
     unsigned char *done = calloc(g->n + 1, 1);
     if (!done)
         return -1;
@@ -2154,7 +2172,9 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s)
         }
         return cudaSuccess;
     }
-    return graph_run(&exec->g);
+    if (capture_implicit(s, "cudaGraphLaunch")) /* the legacy stream while another captures */
+        return cudaErrorStreamCaptureImplicit;
+    return graph_run(&exec->g, s);
 }
 cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t s)
 {
@@ -2199,8 +2219,6 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t 
 /* A memset node's rows: width elements of elem bytes, each the value's low bytes, pitch apart */
 static cudaError_t memset_rows(const struct simtlab_graph_node *nd)
 {
-    if (nd->elem == 1)
-        return cudaMemset2D(nd->dst, nd->pitch, nd->v, nd->width, nd->height);
     unsigned char *row = malloc(nd->width * nd->elem + 1);
     if (!row)
         return fail(cudaErrorMemoryAllocation, "cudaGraphLaunch", "out of host memory for a memset node's row");
@@ -2208,7 +2226,7 @@ static cudaError_t memset_rows(const struct simtlab_graph_node *nd)
         memcpy(row + i * nd->elem, &nd->v, nd->elem); /* little-endian: the value's low bytes */
     cudaError_t e = cudaSuccess;
     for (size_t r = 0; r < nd->height && !e; r++)
-        e = cudaMemcpy((char *)nd->dst + r * nd->pitch, row, nd->width * nd->elem, cudaMemcpyHostToDevice);
+        e = memcpy_on((char *)nd->dst + r * nd->pitch, row, nd->width * nd->elem, cudaMemcpyHostToDevice, 0);
     free(row);
     return e;
 }
@@ -2284,9 +2302,21 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *node, cudaGraph_t g, const c
                  p->width * p->elementSize, p->width, p->elementSize);
         return fail(cudaErrorInvalidValue, "cudaGraphAddMemsetNode", why);
     }
-    if (sim_space_of(p->dst) != 0)
+    sim_alloc_info a;
+    if (sim_alloc_query(p->dst, &a) != SIM_OK) {
+        sim_get_last_status();
         return fail(cudaErrorInvalidValue, "cudaGraphAddMemsetNode",
                     "dst is not device memory (a memset node sets memory from cudaMalloc)");
+    }
+    const size_t rows = p->height ? p->height : 1, end = (size_t)((char *)p->dst - (char *)a.base) +
+                                                          (rows - 1) * (rows > 1 ? p->pitch : 0) +
+                                                          p->width * p->elementSize;
+    if (end > a.bytes) {
+        char why[300];
+        snprintf(why, sizeof why, "its rows end %zu bytes into the allocation %s of %zu bytes", end,
+                 a.name ? a.name : "", a.bytes);
+        return fail(cudaErrorInvalidValue, "cudaGraphAddMemsetNode", why);
+    }
     return add_node(node, g, deps, n,
                     &(struct simtlab_graph_node){.kind = NODE_MEMSET2D, .dst = p->dst, .v = (int)p->value,
                                                  .pitch = p->height > 1 ? p->pitch : p->width * p->elementSize,
@@ -2300,6 +2330,15 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *node, cudaGraph_t g, const c
     ENTER();
     if (!p)
         return fail(cudaErrorInvalidValue, "cudaGraphAddMemcpyNode", "pCopyParams is NULL");
+    if (p->srcArray || p->dstArray)
+        return fail(cudaErrorNotSupported, "cudaGraphAddMemcpyNode",
+                    "CUDA arrays are not supported by the simulator (no texture unit): copy between pitched "
+                    "pointers (srcPtr, dstPtr)");
+    char why[200];
+    if (p->extent.width && p->extent.height && p->extent.depth &&
+        (!box_fits(p->srcPtr, p->srcPos, p->extent, "source", why, sizeof why) ||
+         !box_fits(p->dstPtr, p->dstPos, p->extent, "destination", why, sizeof why)))
+        return fail(cudaErrorInvalidValue, "cudaGraphAddMemcpyNode", why);
     return add_node(node, g, deps, n, &(struct simtlab_graph_node){.kind = NODE_MEMCPY3D, .m3 = *p},
                     "cudaGraphAddMemcpyNode");
 }
@@ -2423,9 +2462,8 @@ cudaError_t simtlab_graph_record_begin(cudaGraphNode_t *node, cudaGraph_t g, con
 }
 cudaError_t simtlab_graph_record_end(cudaError_t launch)
 {
-    ENTER();
     const cudaError_t e = launch ? launch : record.e;
-    record.g = NULL;
+    record.g = NULL; /* first: nothing after this records, whatever ENTER finds */
     return e;
 }
 cudaError_t simtlab_graph_kernel_untyped(const char *file, int line)

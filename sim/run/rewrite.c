@@ -838,7 +838,7 @@ static size_t device_new(buf *o, const char *src, size_t i, size_t e, size_t n)
  * name; returns 1 with *open the call's '(' and *past the operand's start (after the cast). */
 /* src[j..): a cast to `void *` or `const void *` of a name (`k`, `&k`, `ns::k`, `k<float, 4>`)
  * followed by `end`: 1 with *past the name's start (after the cast) */
-static int void_cast_name(const char *src, size_t j, size_t n, char end, size_t *past)
+static int void_cast_name(const char *src, size_t j, size_t n, char end, size_t *past, size_t *stop)
 {
     j = skip_space(src, j, n);
     if (j >= n || src[j] != '(')
@@ -890,6 +890,7 @@ static int void_cast_name(const char *src, size_t j, size_t n, char end, size_t 
     if (k >= n || src[k] != end)
         return 0;
     *past = operand;
+    *stop = k;
     return 1;
 }
 
@@ -905,18 +906,22 @@ static int launch_void_cast(const char *src, size_t e, size_t n, size_t *open, s
     if (j >= n || src[j] != '(')
         return 0;
     *open = j;
-    return void_cast_name(src, j + 1, n, ',', past);
+    size_t stop;
+    return void_cast_name(src, j + 1, n, ',', past, &stop);
 }
 
-/* The same for a kernel node's `params.func = (void *)kernel;` (NVIDIA's simpleCudaGraphs): src[e..)
- * follows `func`, a member (after `.` or `->`); 1 with *eq past the '=' and *past the name's start */
-static int func_void_cast(const char *src, size_t e, size_t n, size_t *eq, size_t *past)
+/* The same for a kernel node's `params.func = (void *)kernel;` (NVIDIA's simpleCudaGraphs), in a
+ * file that names cudaKernelNodeParams: src[e..) follows `func`, a member (after `.` or `->`); 1
+ * with *eq past the '=' and the name at src[*past..*stop), which becomes
+ * `simtlab_node_func(name)` (the shim's: the kernel with its type for a kernel, `(void *)name`
+ * for anything else, so that another struct's `func` member is as before) */
+static int func_void_cast(const char *src, size_t e, size_t n, size_t *eq, size_t *past, size_t *stop)
 {
     const size_t j = skip_space(src, e, n);
     if (j + 1 >= n || src[j] != '=' || src[j + 1] == '=')
         return 0;
     *eq = j + 1;
-    return void_cast_name(src, j + 1, n, ';', past);
+    return void_cast_name(src, j + 1, n, ';', past, stop);
 }
 
 /* ---- inline PTX: cp.async, ldmatrix, mma.sync ------------------------------------------------
@@ -1818,6 +1823,12 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
     dev_macros_of(&dm, path, src, n, 0);
     cond_ctx cond = {.defines = defines, .n_defines = n_defines, .dm = &dm};
     host_names hn = {{-1, -1, -1, -1}, {0}, 0, -1};
+    /* a file that names the graph API's kernel node parameters: their gridDim and blockDim members
+     * (the shim's simtlab_host_ ones, the names being macros), anywhere in it, and its
+     * `params.func = (void *)kernel;` (func_void_cast) */
+    const int node_params = memmem(src, n, "cudaKernelNodeParams", 20) != NULL;
+    if (node_params)
+        hn.members |= 1u << 2 | 1u << 3;
     int paren = 0; /* ( and [ open, outside literals and comments */
     size_t def_end = 0; /* inside a #define holding a launch: where it ends */
     int def_nparams = 0;
@@ -2073,10 +2084,14 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                 sc.i = past;
                 continue;
             }
-            if (len == 4 && !strncmp(id, "func", 4) && member_name(src, sc.i) && func_void_cast(src, e, n, &open, &past)) {
-                put(&o, src + sc.i, open - sc.i); /* `func =`: the cast goes */
-                put(&o, " ", 1);
-                sc.i = past;
+            size_t stop;
+            if (node_params && len == 4 && !strncmp(id, "func", 4) && member_name(src, sc.i) &&
+                func_void_cast(src, e, n, &open, &past, &stop)) {
+                put(&o, src + sc.i, open - sc.i); /* `func =`, then the name through the shim's helper */
+                puts_(&o, " simtlab_node_func(");
+                put(&o, src + past, stop - past);
+                puts_(&o, ")");
+                sc.i = stop;
                 continue;
             }
             if ((dev_depth >= 0 || dev_hdr) && heap_call(src, sc.i, id, len, e, n)) { /* device code, a constructor's initializer list too */
@@ -2085,8 +2100,6 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                 sc.i = e;
                 continue;
             }
-            if (len == 20 && !strncmp(id, "cudaKernelNodeParams", 20))
-                hn.members |= 1u << 2 | 1u << 3; /* its gridDim and blockDim (the shim's simtlab_host_ members) */
             int bk = builtin_var(id, len);
             if (bk) {
                 const int host = dev_depth < 0 && !dev_hdr, k = bk - 1;

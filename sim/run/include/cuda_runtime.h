@@ -1160,10 +1160,40 @@ struct cudaKernelNodeParams { /* gridDim and blockDim are macros here: the rewri
     unsigned int sharedMemBytes;
     void **kernelParams, **extra;
 };
+/* `params.func = (void *)name;` as the rewriter writes it in a file that names cudaKernelNodeParams:
+ * a kernel keeps its type; any other pointer or number is the cast it was */
+template <class... _SimP>
+static inline simtlab_kfunc simtlab_node_func(void (*k)(_SimP...))
+{
+    return simtlab_kfunc(k);
+}
+template <class _SimT>
+static inline void *simtlab_node_func(_SimT *x)
+{
+    return (void *)x;
+}
+template <class _SimT>
+static inline typename std::enable_if<std::is_integral<_SimT>::value, void *>::type simtlab_node_func(_SimT x)
+{
+    return (void *)(uintptr_t)x;
+}
+/* a kernel node's func where CUDA takes the kernel as a pointer */
+static inline cudaError_t cudaFuncSetAttribute(const simtlab_kfunc &, cudaFuncAttribute attr, int value)
+{
+    return simtlab_func_set_attribute((int)attr, value);
+}
+static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const simtlab_kfunc &)
+{
+    return simtlab_func_get_attributes(a);
+}
+static inline cudaError_t cudaFuncSetCacheConfig(const simtlab_kfunc &, cudaFuncCache) { return cudaSuccess; }
 namespace simtlab {
 template <class... _SimP>
 static inline cudaError_t kernel_node_add(void *k, const char *file, int line, const cudaKernelNodeParams *p)
 {
+    if (!p->kernelParams && sizeof...(_SimP))
+        return simtlab_api_fail(cudaErrorInvalidValue, "cudaGraphAddKernelNode",
+                                "kernelParams is NULL, and the kernel has parameters");
     return launch_kernel(simtlab_launch_fname("(kernel node)", &k), file, line, (void (*)(_SimP...))k,
                          p->simtlab_host_gridDim, p->simtlab_host_blockDim, p->kernelParams, p->sharedMemBytes, 0,
                          std::index_sequence_for<_SimP...>());
