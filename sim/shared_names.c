@@ -23,7 +23,7 @@
 
 typedef struct tls_sym {
     uint64_t off, size;
-    char name[96];
+    char *name; /* whole: a long kernel's mangled name cut short no longer parses (survey 21) */
 } tls_sym;
 
 static tls_sym *syms;
@@ -49,8 +49,8 @@ static void plain_name(const char *m, char *out, size_t n, char *fn, size_t fnn)
     if (!strncmp(m, "_ZZ", 3)) {
         const char *p = m + 3, *last = NULL;
         size_t last_len = 0;
-        if (*p == 'N') /* a nested name: its last component is the function */
-            p++;
+        const int nested = *p == 'N'; /* a nested name: its last component is the function */
+        p += nested;
         while (*p >= '0' && *p <= '9') { /* the function's name (components) */
             char *end;
             const long len = strtol(p, &end, 10);
@@ -58,6 +58,8 @@ static void plain_name(const char *m, char *out, size_t n, char *fn, size_t fnn)
                 break;
             last = end, last_len = (size_t)len;
             p = end + len;
+            if (!nested) /* one component; what follows is the parameters (`8CSRGraph`: a class by value) */
+                break;
         }
         if (last)
             snprintf(fn, fnn, "%.*s", (int)last_len, last);
@@ -136,7 +138,8 @@ static void load(void)
             }
             syms[n_syms].off = sym[k].st_value;
             syms[n_syms].size = sym[k].st_size;
-            snprintf(syms[n_syms].name, sizeof syms[n_syms].name, "%s", nm);
+            if (!(syms[n_syms].name = strdup(nm)))
+                goto out;
             n_syms++;
         }
     }
@@ -166,7 +169,7 @@ void sim_describe_shared(char *out, size_t n, const sim_worker *w, uintptr_t x)
         }
         if (lo && off < syms[lo - 1].off + syms[lo - 1].size) {
             const tls_sym *s = &syms[lo - 1];
-            char name[96], fn[96];
+            char name[256], fn[256];
             plain_name(s->name, name, sizeof name, fn, sizeof fn);
             snprintf(out, n, "0x%llx (__shared__ '%s'%s%s, byte %llu of its %llu)", (unsigned long long)x, name,
                      fn[0] ? " of " : "", fn, (unsigned long long)(off - s->off), (unsigned long long)s->size);

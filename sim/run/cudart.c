@@ -2725,19 +2725,20 @@ cudaError_t simtlab_launch(const char *kernel, const char *file, int line, simtl
         }
         last_err = e;
         sim_get_last_status();
-    } else {
-        /* notes: said, not failed, once a kernel each */
-        static note_said race_said, undef_said, grace_said;
-        if (li->race_note[0] && note_first(&race_said, kernel))
-            say("kernel %s (launched at %s:%d) ran; counting mode's sample saw this (said once a kernel):\n%s",
-                kernel, base, line, li->race_note);
-        if (li->undef_note[0] && note_first(&undef_said, kernel))
-            say("kernel %s (launched at %s:%d) ran; it read an undefined value (said once a kernel):\n%s", kernel,
-                base, line, li->undef_note);
-        if (li->global_race_note[0] && note_first(&grace_said, kernel))
-            say("kernel %s (launched at %s:%d) ran; its threads race on global memory (said once a kernel):\n%s",
-                kernel, base, line, li->global_race_note);
     }
+    /* notes: said, not failed, once a kernel each; after a fault too, where a race before it is
+     * often the fault's cause (a published index overwritten with no barrier, then read: survey 21) */
+    static note_said race_said, undef_said, grace_said;
+    const char *how = s ? "failed (above); before that" : "ran;";
+    if (li->race_note[0] && note_first(&race_said, kernel))
+        say("kernel %s (launched at %s:%d) %s counting mode's sample saw this (said once a kernel):\n%s", kernel,
+            base, line, how, li->race_note);
+    if (li->undef_note[0] && note_first(&undef_said, kernel))
+        say("kernel %s (launched at %s:%d) %s it read an undefined value (said once a kernel):\n%s", kernel, base,
+            line, how, li->undef_note);
+    if (li->global_race_note[0] && note_first(&grace_said, kernel))
+        say("kernel %s (launched at %s:%d) %s its threads race on global memory (said once a kernel):\n%s", kernel,
+            base, line, how, li->global_race_note);
     /* the launch's simulated GPU time: the time model's prediction for the preset's chip
      * (sim/timemodel.c; docs/run.md says how close it comes) */
     const int ran = s != SIM_ERR_INVALID_CONFIGURATION && s != SIM_ERR_INVALID_VALUE; /* a grid of 0: no time */

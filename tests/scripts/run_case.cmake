@@ -1067,6 +1067,26 @@ elseif(CASE STREQUAL "address_space")
   if("${err}" MATCHES "error: invalid")
     fail("g++'s own error is shown:\n${err}")
   endif()
+elseif(CASE STREQUAL "race_fault")
+  # survey 21: a race counting mode's sample saw is said after the fault it caused (it was
+  # dropped when the launch failed); a shared variable named with its kernel where the kernel's
+  # first parameter is a struct by value, and where the kernel's mangled name is long
+  line_of(lr ${SRC}/tests/run/race_fault.cu read)
+  line_of(lw ${SRC}/tests/run/race_fault.cu write)
+  run(2 ${SRC}/tests/run/race_fault.cu -- fault)
+  expect_text("${out}" "race_fault fault: cudaErrorIllegalAddress" "fault: the program's error")
+  expect_text("${err}" "invalid shared read of 4 bytes at dynamic shared offset" "fault: the fault")
+  expect_text("${err}" "kernel publish \\(launched at race_fault.cu:[0-9]+\\) failed \\(above\\); before that counting mode's sample saw this" "fault: the race after it")
+  expect_text("${err}" "in kernel publish \\(race_fault.cu:${lr}\\).*the other thread's write: in kernel publish \\(race_fault.cu:${lw}\\)" "fault: the race's lines")
+  # a program that exits non-zero in counting mode: the hint that --detail checks every access
+  expect_text("${err}" "simtlab run: the program exited with status 2. Counting mode checks a sample of the shared accesses .*`simtlab run --detail [^`]*race_fault.cu` checks every shared and global access" "fault: the hint")
+  run(0 ${SRC}/tests/run/race_fault.cu --detail -- names)
+  expect_text("${err}" "__shared__ 'buf' of rotate, byte" "names: a struct parameter's kernel")
+  if("${err}" MATCHES "exited with status")
+    fail("the hint after a run that exited 0:\n${err}")
+  endif()
+  run(0 ${SRC}/tests/run/race_fault.cu --detail -- long)
+  expect_text("${err}" "__shared__ 'frontier_counter' of frontier_expansion_with_block_level_privatization_and_overflow_handling_kernel, byte" "names: a long kernel name")
 elseif(CASE STREQUAL "graph_explicit")
   # a graph built node by node (copies in and out, a 4-byte memset, two kernel nodes, one assigned
   # as `(void *)saxpy`, a host node, an empty one, an edge added after its nodes that orders a node
