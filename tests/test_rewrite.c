@@ -137,13 +137,13 @@ Test(rewrite, unsupported_features_named_with_their_line)
                          "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n  cudaStreamEndCapture(s, &gr);\n"
                          "  cudaGraphInstantiate(&x, gr, 0);\n  cudaGraphLaunch(x, s);\n"
                          "  cudaGraphNode_t nd; cudaGraphAddEmptyNode(&nd, gr, NULL, 0);\n"
-                         "  cudaGraphExecKernelNodeSetParams(x, nd, NULL);\n}\n";
+                         "  cudaGraphExecMemsetNodeSetParams(x, nd, NULL);\n}\n";
     cr_assert_eq(cu_rewrite(graphs, strlen(graphs), "t.cu", &r), -1);
     cr_assert(strstr(r.err, "t.cu:8: not supported by the simulator: parts of the CUDA graph API (node parameters' "
-                            "getters and setters, child graph, event and memory nodes, cudaGraphExecUpdate and "
-                            "cudaGraphExec*SetParams; graphs made by stream capture, and cudaGraphCreate with "
-                            "cudaGraphAdd{Kernel,Memcpy,Memcpy1D,Memset,Host,Empty}Node and "
-                            "cudaGraphAddDependencies, are supported) (cudaGraphExecKernelNodeSetParams)"),
+                            "getters, setters but a kernel node's, child graph, event and memory nodes, "
+                            "cudaGraphExecUpdate; graphs made by stream capture, and cudaGraphCreate with "
+                            "cudaGraphAdd{Kernel,Memcpy,Memcpy1D,Memset,Host,Empty}Node, cudaGraphAddDependencies and "
+                            "cudaGraph[Exec]KernelNodeSetParams, are supported) (cudaGraphExecMemsetNodeSetParams)"),
               "%s", r.err);
     cr_assert(!strstr(r.err, "t.cu:2:") && !strstr(r.err, "t.cu:3:") && !strstr(r.err, "t.cu:5:") &&
                   !strstr(r.err, "t.cu:7:"),

@@ -599,6 +599,7 @@ struct simtlab_graph_node {
     cudaMemcpy3DParms m3; /* cudaGraphAddMemcpyNode's copy */
     size_t pitch, width, height; /* cudaGraphAddMemsetNode's rows (dst, v: its value) */
     unsigned elem;    /* its element's bytes: 1, 2 or 4 */
+    const struct simtlab_graph_node *orig; /* an exec's node: the graph's node it was made from */
     struct simtlab_graph *owner; /* the graph it is in (its handle's check), and where */
     size_t index;
     size_t *deps, n_deps; /* the indexes of the nodes it depends on (cudaGraphAdd*Node, cudaGraphAddDependencies) */
@@ -2144,12 +2145,15 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t gra
         return fail(cudaErrorInvalidValue, "cudaGraphInstantiate",
                     "the graph's dependencies make a cycle (cudaGraphAddDependencies): no node of it can run first");
     }
-    for (size_t i = 0; !o && i < graph->n; i++)
-        if (!graph_add(&x->g, graph->nodes[order[i]])) {
+    for (size_t i = 0; !o && i < graph->n; i++) {
+        struct simtlab_graph_node *c = graph_add(&x->g, graph->nodes[order[i]]);
+        if (!c) {
             graph_release(&x->g);
             free(x), x = NULL;
             break;
         }
+        c->orig = graph->nodes[order[i]]; /* cudaGraphExecKernelNodeSetParams finds it by this */
+    }
     free(order);
     if (o || !x) {
         free(x);
@@ -2445,6 +2449,9 @@ static _Thread_local struct {
     const cudaGraphNode_t *deps;
     size_t n;
     cudaError_t e;
+    struct simtlab_graph_node *target; /* a kernel node's new parameters (set_begin): replaced at the end */
+    struct simtlab_graph tmp;          /* where they are recorded first */
+    cudaGraphNode_t tmp_node;
 } record;
 cudaError_t simtlab_graph_record_begin(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
                                        const void *func)
@@ -2464,7 +2471,49 @@ cudaError_t simtlab_graph_record_end(cudaError_t launch)
 {
     const cudaError_t e = launch ? launch : record.e;
     record.g = NULL; /* first: nothing after this records, whatever ENTER finds */
+    struct simtlab_graph_node *t = record.target;
+    record.target = NULL;
+    if (t) { /* a set: the recorded node's launch replaces the target's, which keeps its place and edges */
+        if (!e && record.tmp.n == 1) {
+            struct simtlab_graph_node *nd = record.tmp.nodes[0];
+            free(t->name), free(t->args);
+            t->name = nd->name, t->file = nd->file, t->line = nd->line, t->library = nd->library;
+            t->grid = nd->grid, t->block = nd->block, t->shared = nd->shared;
+            t->thunk = nd->thunk, t->args = nd->args, t->args_size = nd->args_size;
+            nd->name = NULL, nd->args = NULL; /* now the target's */
+        }
+        graph_release(&record.tmp);
+    }
     return e;
+}
+/* cudaGraphKernelNodeSetParams (x NULL: the graph's node) and cudaGraphExecKernelNodeSetParams (the
+ * exec's node made from it): the new launch is recorded as a kernel node's is, then replaces the
+ * node's kernel, configuration and arguments (simtlab_graph_record_end) */
+cudaError_t simtlab_graph_kernel_set_begin(cudaGraphExec_t x, cudaGraphNode_t node, const void *func)
+{
+    ENTER();
+    const char *call = x ? "cudaGraphExecKernelNodeSetParams" : "cudaGraphKernelNodeSetParams";
+    if (!func)
+        return fail(cudaErrorInvalidDeviceFunction, call, "the kernel (func) is NULL");
+    if (!node)
+        return fail(cudaErrorInvalidValue, call, "the node is NULL");
+    struct simtlab_graph_node *t = NULL;
+    if (x) {
+        for (size_t i = 0; i < x->g.n && !t; i++)
+            if (x->g.nodes[i]->orig == node)
+                t = x->g.nodes[i];
+        if (!t)
+            return fail(cudaErrorInvalidValue, call, "the node is not one of the graph the exec was instantiated from");
+    } else {
+        t = node;
+    }
+    if (t->kind != NODE_KERNEL)
+        return fail(cudaErrorInvalidValue, call, "the node is not a kernel node");
+    graph_release(&record.tmp);
+    record.g = &record.tmp, record.out = &record.tmp_node, record.deps = NULL, record.n = 0;
+    record.e = cudaErrorUnknown;
+    record.target = t;
+    return cudaSuccess;
 }
 cudaError_t simtlab_graph_kernel_untyped(const char *file, int line)
 {

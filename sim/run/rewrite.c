@@ -124,9 +124,10 @@ static const feature features[] = {
     /* graphs made by stream capture and the explicit API's node building are supported
      * (sim/run/cudart.c); node parameters' getters and setters, child graphs, event and memory
      * nodes, conditional nodes and updates of an instantiated graph are not */
-    {"parts of the CUDA graph API (node parameters' getters and setters, child graph, event and memory nodes, "
-     "cudaGraphExecUpdate and cudaGraphExec*SetParams; graphs made by stream capture, and cudaGraphCreate with "
-     "cudaGraphAdd{Kernel,Memcpy,Memcpy1D,Memset,Host,Empty}Node and cudaGraphAddDependencies, are supported)",
+    {"parts of the CUDA graph API (node parameters' getters, setters but a kernel node's, child graph, event and "
+     "memory nodes, cudaGraphExecUpdate; graphs made by stream capture, and cudaGraphCreate with "
+     "cudaGraphAdd{Kernel,Memcpy,Memcpy1D,Memset,Host,Empty}Node, cudaGraphAddDependencies and "
+     "cudaGraph[Exec]KernelNodeSetParams, are supported)",
      {"cudaGraph*", "cudaStreamBeginCaptureToGraph", "cudaStreamGetCaptureInfo_v*", "cudaStreamUpdateCaptureDependencies*"},
      /* but graph_supported's names */
      {NULL}},
@@ -184,7 +185,8 @@ static int graph_supported(const char *name)
                                      "cudaGraphClone", "cudaGraphNodeType", "cudaGraphNodeTypeKernel",
                                      "cudaGraphNodeTypeMemcpy", "cudaGraphNodeTypeMemset", "cudaGraphNodeTypeHost",
                                      "cudaGraphNodeTypeGraph", "cudaGraphNodeTypeEmpty", "cudaGraphNodeTypeWaitEvent",
-                                     "cudaGraphNodeTypeEventRecord", "cudaGraphEdgeData"};
+                                     "cudaGraphNodeTypeEventRecord", "cudaGraphEdgeData",
+                                     "cudaGraphKernelNodeSetParams", "cudaGraphExecKernelNodeSetParams"};
     for (size_t k = 0; k < sizeof ok / sizeof *ok; k++)
         if (!strcmp(name, ok[k]))
             return 1;

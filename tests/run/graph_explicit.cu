@@ -6,7 +6,9 @@
 //                              func assigned as `(void *)saxpy`), y *= 3 (a template kernel node
 //                              assigned typed), a host node counting, y copied out (a 3D-parameter
 //                              memcpy node added FIRST, ordered by cudaGraphAddDependencies), an
-//                              empty node; launched 3 times with new x each time, then a clone;
+//                              empty node; launched 3 times with new x each time, then with new
+//                              saxpy parameters (cudaGraphExecKernelNodeSetParams), then a clone
+//                              made after new scale parameters (cudaGraphKernelNodeSetParams);
 //                              node types and root nodes checked
 //   ./graph_explicit untyped   a void * variable as func: the node is refused
 //   ./graph_explicit cycle     A -> B and B -> A: cudaGraphInstantiate refuses the graph
@@ -158,6 +160,21 @@ int main(int argc, char **argv)
         for (int i = 0; i < N; i++)
             bad |= hy[i] != 3.0f * (2.0f * hx[i] + 1.0f);
     }
+    // new parameters: the exec's saxpy with a = 4 (the graph keeps 2), the graph's scale by 5 (the
+    // exec keeps 3): a clone made after it scales by 5, with a = 2
+    a = 4.0f;
+    CHECK(cudaGraphExecKernelNodeSetParams(x, k1, &kp));
+    for (int i = 0; i < N; i++)
+        hx[i] = 0.25f * i;
+    CHECK(cudaGraphLaunch(x, s));
+    CHECK(cudaStreamSynchronize(s));
+    for (int i = 0; i < N; i++)
+        bad |= hy[i] != 3.0f * (4.0f * hx[i] + 1.0f);
+    a = 2.0f;
+    float five = 5.0f;
+    void *args3[] = {&dy, &five, &n};
+    kp2.kernelParams = args3;
+    CHECK(cudaGraphKernelNodeSetParams(k2, &kp2));
     cudaGraph_t c;
     cudaGraphExec_t cx;
     CHECK(cudaGraphClone(&c, g));
@@ -168,8 +185,8 @@ int main(int argc, char **argv)
     CHECK(cudaGraphLaunch(cx, s));
     CHECK(cudaStreamSynchronize(s));
     for (int i = 0; i < N; i++)
-        bad |= hy[i] != 3.0f * (2.0f * hx[i] + 1.0f);
-    bad |= host_calls != 4;
+        bad |= hy[i] != 5.0f * (2.0f * hx[i] + 1.0f);
+    bad |= host_calls != 5;
     CHECK(cudaGraphExecDestroy(cx));
     CHECK(cudaGraphExecDestroy(x));
     CHECK(cudaGraphDestroy(c));

@@ -1215,6 +1215,36 @@ static inline cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGrap
         return e;
     return simtlab_graph_record_end(p->func.add(p->func.p, file, line, p));
 }
+/* a kernel node's new parameters: of the graph's node, or of an exec's node made from it */
+static inline cudaError_t simtlab_kernel_node_set(cudaGraphExec_t x, cudaGraphNode_t node, const cudaKernelNodeParams *p,
+                                                  const char *call, const char *file, int line)
+{
+    if (!p)
+        return simtlab_api_fail(cudaErrorInvalidValue, call, "pNodeParams is NULL");
+    if (p->func.p && !p->func.add)
+        return simtlab_graph_kernel_untyped(file, line);
+    if (!p->kernelParams && p->extra)
+        return simtlab_api_fail(cudaErrorInvalidValue, call,
+                                "the simulator reads a kernel node's arguments from kernelParams, not extra");
+    cudaError_t e = simtlab_graph_kernel_set_begin(x, node, p->func.p);
+    if (e)
+        return e;
+    return simtlab_graph_record_end(p->func.add(p->func.p, file, line, p));
+}
+static inline cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams *p,
+                                                       const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return simtlab_kernel_node_set(NULL, node, p, "cudaGraphKernelNodeSetParams", file, line);
+}
+static inline cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t node,
+                                                           const cudaKernelNodeParams *p,
+                                                           const char *file = __builtin_FILE(),
+                                                           int line = __builtin_LINE())
+{
+    if (!x)
+        return simtlab_api_fail(cudaErrorInvalidValue, "cudaGraphExecKernelNodeSetParams", "the graph exec is NULL");
+    return simtlab_kernel_node_set(x, node, p, "cudaGraphExecKernelNodeSetParams", file, line);
+}
 /* CUDA 12's four arguments and 12.3's with edge data (only the default edge: all 0) */
 static inline cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
                                                    size_t n)

@@ -455,9 +455,10 @@ cudaError_t cudaCtxResetPersistingL2Cache(void); /* accepted: no line persists i
  * stream joins its capture); cudaGraphLaunch runs them again, in the order they were recorded. The
  * explicit graph API builds one node by node (cudaGraphCreate, cudaGraphAdd{Kernel, Memcpy,
  * Memcpy1D, Memset, Host, Empty}Node, cudaGraphAddDependencies, cudaGraphClone); an instantiated
- * graph runs its nodes in an order their dependencies allow, the earlier added first. Node
- * parameters' getters and setters, child graphs, event nodes and cudaGraphExecUpdate are not
- * supported (the rewriter names them). */
+ * graph runs its nodes in an order their dependencies allow, the earlier added first; a kernel
+ * node's parameters may be set again (cudaGraphKernelNodeSetParams, cudaGraphExecKernelNodeSetParams).
+ * The other parameter getters and setters, child graphs, event nodes and cudaGraphExecUpdate are
+ * not supported (the rewriter names them). */
 typedef struct simtlab_graph *cudaGraph_t;
 typedef struct simtlab_graph_exec *cudaGraphExec_t;
 typedef struct simtlab_graph_node *cudaGraphNode_t;
@@ -520,6 +521,7 @@ cudaError_t simtlab_graph_record_begin(cudaGraphNode_t *node, cudaGraph_t g, con
                                        const void *func);
 cudaError_t simtlab_graph_record_end(cudaError_t launch);
 cudaError_t simtlab_graph_kernel_untyped(const char *file, int line);
+cudaError_t simtlab_graph_kernel_set_begin(cudaGraphExec_t x, cudaGraphNode_t node, const void *func);
 /* work a graph does not record (stream-ordered allocation, cuBLAS, ...) on a capturing stream: 1,
  * the capture invalidated and the reason said (cudaErrorStreamCaptureUnsupported); else 0 */
 int simtlab_capture_refuse(cudaStream_t s, const char *call);
