@@ -1797,12 +1797,29 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaSt
  * runs an instantiated graph's nodes in that order. A synchronizing call on a capturing stream (or
  * cudaDeviceSynchronize during a capture not in relaxed mode) fails with
  * cudaErrorStreamCaptureUnsupported and invalidates the capture, as CUDA does. */
+/* Every graph and exec the program holds, on a list: one it never destroys is still reachable at
+ * its exit (LeakSanitizer, in the ASan build's tests, reports none), as a GPU's are kept too */
+struct live {
+    struct live *prev, *next;
+};
+static struct live live_objs = {&live_objs, &live_objs};
+static void live_add(struct live *l)
+{
+    l->next = live_objs.next, l->prev = &live_objs;
+    live_objs.next->prev = l, live_objs.next = l;
+}
+static void live_del(struct live *l)
+{
+    if (l->next)
+        l->prev->next = l->next, l->next->prev = l->prev, l->next = l->prev = NULL;
+}
 struct simtlab_graph {
+    struct live live; /* first: the list points at the graph's start */
     struct simtlab_graph_node **nodes; /* each allocated on its own: a cudaGraphNode_t stays valid */
     size_t n, cap;
 };
 struct simtlab_graph_exec {
-    struct simtlab_graph g;
+    struct simtlab_graph g; /* first: its live is the exec's */
 };
 struct capture {
     struct capture *next; /* the records, in use or ended (reused: as many as ever ran at once) */
@@ -1844,6 +1861,7 @@ static void capture_drop(struct capture *c)
     c->active = 0;
     if (c->g) {
         graph_release(c->g);
+        live_del(&c->g->live);
         free(c->g);
         c->g = NULL;
     }
@@ -1954,6 +1972,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode)
             free(c);
         return fail(cudaErrorMemoryAllocation, "cudaStreamBeginCapture", "out of host memory");
     }
+    live_add(&g->live);
     *c = (struct capture){fresh ? captures : c->next, g, s, ++capture_ids, mode, 1, 0};
     if (fresh)
         captures = c;
@@ -2159,6 +2178,7 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t gra
         free(x);
         return fail(cudaErrorMemoryAllocation, "cudaGraphInstantiate", "out of host memory");
     }
+    live_add(&x->g.live);
     *exec = x;
     return cudaSuccess;
 }
@@ -2191,6 +2211,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec)
     ENTER();
     if (exec) {
         graph_release(&exec->g);
+        live_del(&exec->g.live);
         free(exec);
     }
     return cudaSuccess;
@@ -2200,6 +2221,7 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
     ENTER();
     if (graph) {
         graph_release(graph);
+        live_del(&graph->live);
         free(graph);
     }
     return cudaSuccess;
@@ -2273,7 +2295,10 @@ cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags)
     if (flags)
         return fail(cudaErrorInvalidValue, "cudaGraphCreate", "flags must be 0");
     *g = calloc(1, sizeof **g);
-    return *g ? cudaSuccess : fail(cudaErrorMemoryAllocation, "cudaGraphCreate", "out of host memory");
+    if (!*g)
+        return fail(cudaErrorMemoryAllocation, "cudaGraphCreate", "out of host memory");
+    live_add(&(*g)->live);
+    return cudaSuccess;
 }
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n)
 {
@@ -2437,6 +2462,7 @@ cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t g)
         free(c);
         return fail(cudaErrorMemoryAllocation, "cudaGraphClone", "out of host memory");
     }
+    live_add(&c->live);
     *clone = c;
     return cudaSuccess;
 }
