@@ -148,6 +148,12 @@ Test(rewrite, unsupported_features_named_with_their_line)
     cr_assert(!strstr(r.err, "t.cu:2:") && !strstr(r.err, "t.cu:3:") && !strstr(r.err, "t.cu:5:") &&
                   !strstr(r.err, "t.cu:7:"),
               "%s", r.err);
+    /* a function of the program's own whose name begins like the graph API's (simpleCudaGraphs'
+     * cudaGraphsManual): defined and called, not refused */
+    const char *own = "cudaError_t cudaGraphsManual(int n) {\n  return cudaSuccess;\n}\n"
+                      "int main() {\n  cudaGraphsManual(4);\n  return (int)cudaGraphsManual (2);\n}\n";
+    cr_assert_eq(cu_rewrite(own, strlen(own), "t.cu", &r), 0, "%s", r.err);
+    free(r.text);
 }
 
 /* cuRAND: XORWOW, Philox and MRG32k3a, device and host API, pass (sim/run/include/curand_kernel.h,
@@ -787,13 +793,15 @@ Test(rewrite, launch_void_cast)
                       "  cudaLaunchKernel( ( const void* ) &ns::t<float, 4>, 1, 1, a);\n"
                       "  cudaLaunchKernel((void *)pick(), 1, 1, a);\n"
                       "  obj.cudaLaunchKernel((void *)k, 1, 1, a);\n"
-                      "  cudaLaunchKernel((void **)k, 1, 1, a);\n}\n";
+                      "  cudaLaunchKernel((void **)k, 1, 1, a);\n"
+                      "  cudaLaunchKernel(reinterpret_cast<const void *>(&ns::t<int, 2>), 1, 1, a);\n}\n";
     rewrite_result r = rw(src);
     cr_assert(strstr(r.text, "  cudaLaunchKernel(k, 1, 1, a, 0, 0);"), "%s", r.text);
     cr_assert(strstr(r.text, "  cudaLaunchKernel(&ns::t<float, 4>, 1, 1, a);"), "%s", r.text);
     cr_assert(strstr(r.text, "  cudaLaunchKernel((void *)pick(), 1, 1, a);"), "%s", r.text);
     cr_assert(strstr(r.text, "  obj.cudaLaunchKernel((void *)k, 1, 1, a);"), "%s", r.text);
     cr_assert(strstr(r.text, "  cudaLaunchKernel((void **)k, 1, 1, a);"), "%s", r.text);
+    cr_assert(strstr(r.text, "  cudaLaunchKernel(&ns::t<int, 2>, 1, 1, a);"), "%s", r.text);
     same_lines(src, &r);
     free(r.text);
     /* a kernel node's func: `p.func = (void *)k;` goes through the shim's simtlab_node_func, which
@@ -889,6 +897,20 @@ Test(rewrite, ptx_cp_async)
               "%s", r5.text);
     same_lines(ldst, &r5);
     free(r5.text);
+    /* a template with #if between its literals (YHs' ldg32_nc): every branch read, the directives
+     * kept at their lines' starts, the lines numbered as before */
+    const char *pp = "__device__ void ld(float &r, const void *p, bool g) {\n  asm volatile(\n"
+                     "    \"{.reg .pred p; setp.ne.b32 p, %2, 0;\\n\"\n#if __CUDA_ARCH__ >= 750\n"
+                     "    \" @p ld.global.nc.L2::128B.f32 %0, [%1];}\\n\"\n#else\n"
+                     "    \" @p ld.global.nc.f32 %0, [%1];}\\n\"\n#endif\n"
+                     "    : \"=f\"(r) : \"l\"(p), \"r\"((int)g));\n}\nint after;\n";
+    rewrite_result r7 = rw(pp);
+    cr_assert(strstr(r7.text, "simtlab_ptx_asm_io(__FILE__, __LINE__, \n    \"{.reg .pred p;"), "%s", r7.text);
+    cr_assert(strstr(r7.text, "\n#if __CUDA_ARCH__ >= 750\n") && strstr(r7.text, "\n#else\n") &&
+                  strstr(r7.text, "\n#endif\n"),
+              "%s", r7.text);
+    same_lines(pp, &r7);
+    free(r7.text);
     const char *vol = "__global__ void k(const unsigned *p, unsigned *o) {\n  asm volatile(\"ld.volatile.global.u32 %0, "
                       "[%1];\" : \"=r\"(o[0]) : \"l\"(p));\n}\n";
     rewrite_result r6;

@@ -1386,7 +1386,10 @@ static char *pitched_at(cudaPitchedPtr p, size_t x, size_t y, size_t z)
 static int box_fits(cudaPitchedPtr p, cudaPos pos, cudaExtent e, const char *side, char *why, size_t n)
 {
     size_t x_end, last_row, rows, off;
-    if (__builtin_add_overflow(pos.x, e.width, &x_end) || x_end > p.pitch) {
+    /* one row at the start (height and depth 1): its pitch is never used, and may be 0 (a 1D copy
+     * as NVIDIA's CUPTI graph sample writes its memcpy nodes; survey 22) */
+    const int one_row = e.height == 1 && e.depth == 1 && !pos.y && !pos.z;
+    if (__builtin_add_overflow(pos.x, e.width, &x_end) || (x_end > p.pitch && !one_row)) {
         snprintf(why, n, "the %s box's rows (x %zu + width %zu bytes) are wider than its pitch %zu", side, pos.x,
                  e.width, p.pitch);
         return 0;

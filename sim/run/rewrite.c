@@ -193,6 +193,44 @@ static int graph_supported(const char *name)
     return 0;
 }
 
+/* Whether the program defines or declares a function named id itself (`cudaError_t
+ * cudaGraphsManual(...)`, NVIDIA's simpleCudaGraphs; survey 22): an occurrence followed by '('
+ * after a type (an identifier that is no statement keyword, or `*`, `&`, `>`), not after `=`, `(`
+ * or `return` as a call is. Asked only of a name a feature's prefix matched. */
+static int own_function(const char *src, size_t n, const char *id, size_t len)
+{
+    static const char *const kw[] = {"return", "else", "case", "do", "throw", "sizeof", "co_return", "co_await",
+                                     "new", "delete", "typeid", "decltype", "not", "and", "or"};
+    for (const char *p = src; (p = memmem(p, (size_t)(src + n - p), id, len)) != NULL; p += len) {
+        const size_t i = (size_t)(p - src), e = i + len;
+        if ((i && ident_char((unsigned char)src[i - 1])) || (e < n && ident_char((unsigned char)src[e])))
+            continue;
+        size_t j = e;
+        while (j < n && isspace((unsigned char)src[j]))
+            j++;
+        if (j >= n || src[j] != '(')
+            continue;
+        size_t b = i;
+        while (b > 0 && isspace((unsigned char)src[b - 1]))
+            b--;
+        if (!b)
+            continue;
+        if (src[b - 1] == '*' || src[b - 1] == '&' || src[b - 1] == '>')
+            return 1;
+        if (!ident_char((unsigned char)src[b - 1]))
+            continue;
+        size_t a = b;
+        while (a > 0 && ident_char((unsigned char)src[a - 1]))
+            a--;
+        int keyword = 0;
+        for (size_t k = 0; k < sizeof kw / sizeof *kw; k++)
+            keyword |= b - a == strlen(kw[k]) && !strncmp(src + a, kw[k], b - a);
+        if (!keyword)
+            return 1;
+    }
+    return 0;
+}
+
 /* An identifier of the program: a feature we lack? (texture only as texture<...>) */
 static void check_ident(scan *sc, const char *id, size_t len, size_t after, int in_device)
 {
@@ -213,6 +251,9 @@ static void check_ident(scan *sc, const char *id, size_t len, size_t after, int 
                     continue;
                 if (graph_supported(name))
                     continue;
+                const size_t pl = strlen(features[f].ids[k]);
+                if (features[f].ids[k][pl - 1] == '*' && own_function(sc->s, sc->n, id, len))
+                    continue; /* the program's own function, which merely begins like the feature's names */
                 feature_found(sc, f, sc->line, name);
             }
 }
@@ -832,19 +873,21 @@ static size_t device_new(buf *o, const char *src, size_t i, size_t e, size_t n)
     return e;
 }
 
-/* `cudaLaunchKernel((void *)kernel, ...)`, CUDA's C form, as library-style code and NVIDIA's samples
- * write it: the cast drops the parameter types, which the simulator needs to read args (a GPU's
- * driver has them from the kernel's metadata), so the rewriter drops the cast and the C++ overload
- * (the shim's, over the kernel's type) takes the call. Only a cast to `void *` or `const void *` of
- * a name (`k`, `&k`, `ns::k`, `k<float, 4>`) as the first argument: src[e..) follows the function's
- * name; returns 1 with *open the call's '(' and *past the operand's start (after the cast). */
-/* src[j..): a cast to `void *` or `const void *` of a name (`k`, `&k`, `ns::k`, `k<float, 4>`)
- * followed by `end`: 1 with *past the name's start (after the cast) */
-static int void_cast_name(const char *src, size_t j, size_t n, char end, size_t *past, size_t *stop)
+/* src[j..): a cast to `void *` or `const void *` of a name (`k`, `&k`, `ns::k`, `k<float, 4>`),
+ * C's `(void *)k` or `reinterpret_cast<const void *>(k)`, followed by `end`: 1 with the name at
+ * src[*past..*op_end) and *stop at `end` */
+static int void_cast_name(const char *src, size_t j, size_t n, char end, size_t *past, size_t *op_end, size_t *stop)
 {
     j = skip_space(src, j, n);
-    if (j >= n || src[j] != '(')
+    int rc = 0; /* reinterpret_cast<...>(name) */
+    if (j + 16 < n && !strncmp(src + j, "reinterpret_cast", 16) && !ident_char((unsigned char)src[j + 16])) {
+        rc = 1;
+        j = skip_space(src, j + 16, n);
+        if (j >= n || src[j] != '<')
+            return 0;
+    } else if (j >= n || src[j] != '(') {
         return 0;
+    }
     j = skip_space(src, j + 1, n);
     if (j + 5 < n && !strncmp(src + j, "const", 5) && !ident_char((unsigned char)src[j + 5]))
         j = skip_space(src, j + 5, n);
@@ -854,9 +897,15 @@ static int void_cast_name(const char *src, size_t j, size_t n, char end, size_t 
     if (j >= n || src[j] != '*')
         return 0;
     j = skip_space(src, j + 1, n);
-    if (j >= n || src[j] != ')')
+    if (j >= n || src[j] != (rc ? '>' : ')'))
         return 0;
-    const size_t operand = skip_space(src, j + 1, n);
+    j = skip_space(src, j + 1, n);
+    if (rc) {
+        if (j >= n || src[j] != '(')
+            return 0;
+        j = skip_space(src, j + 1, n);
+    }
+    const size_t operand = j;
     size_t k = operand;
     if (k < n && src[k] == '&')
         k = skip_space(src, k + 1, n);
@@ -889,27 +938,36 @@ static int void_cast_name(const char *src, size_t j, size_t n, char end, size_t 
             return 0;
         k = skip_space(src, k + 1, n);
     }
+    size_t oe = k;
+    while (oe > operand && isspace((unsigned char)src[oe - 1]))
+        oe--;
+    if (rc) { /* its closing parenthesis */
+        if (k >= n || src[k] != ')')
+            return 0;
+        k = skip_space(src, k + 1, n);
+    }
     if (k >= n || src[k] != end)
         return 0;
     *past = operand;
+    *op_end = oe;
     *stop = k;
     return 1;
 }
 
 /* `cudaLaunchKernel((void *)kernel, ...)`, CUDA's C form, as library-style code and NVIDIA's samples
- * write it: the cast drops the parameter types, which the simulator needs to read args (a GPU's
- * driver has them from the kernel's metadata), so the rewriter drops the cast and the C++ overload
- * (the shim's, over the kernel's type) takes the call. Only a cast of a name as the first
- * argument (void_cast_name): src[e..) follows the function's name; returns 1 with *open the call's
- * '(' and *past the operand's start (after the cast). */
-static int launch_void_cast(const char *src, size_t e, size_t n, size_t *open, size_t *past)
+ * write it (or `reinterpret_cast<const void *>(kernel)`): the cast drops the parameter types, which
+ * the simulator needs to read args (a GPU's driver has them from the kernel's metadata), so the
+ * rewriter drops the cast and the C++ overload (the shim's, over the kernel's type) takes the call.
+ * Only a cast of a name as the first argument (void_cast_name): src[e..) follows the function's
+ * name; returns 1 with *open the call's '(', the name at src[*past..*op_end), *stop at the ','. */
+static int launch_void_cast(const char *src, size_t e, size_t n, size_t *open, size_t *past, size_t *op_end,
+                            size_t *stop)
 {
     const size_t j = skip_space(src, e, n);
     if (j >= n || src[j] != '(')
         return 0;
     *open = j;
-    size_t stop;
-    return void_cast_name(src, j + 1, n, ',', past, &stop);
+    return void_cast_name(src, j + 1, n, ',', past, op_end, stop);
 }
 
 /* The same for a kernel node's `params.func = (void *)kernel;` (NVIDIA's simpleCudaGraphs), in a
@@ -917,13 +975,14 @@ static int launch_void_cast(const char *src, size_t e, size_t n, size_t *open, s
  * with *eq past the '=' and the name at src[*past..*stop), which becomes
  * `simtlab_node_func(name)` (the shim's: the kernel with its type for a kernel, `(void *)name`
  * for anything else, so that another struct's `func` member is as before) */
-static int func_void_cast(const char *src, size_t e, size_t n, size_t *eq, size_t *past, size_t *stop)
+static int func_void_cast(const char *src, size_t e, size_t n, size_t *eq, size_t *past, size_t *op_end,
+                          size_t *stop)
 {
     const size_t j = skip_space(src, e, n);
     if (j + 1 >= n || src[j] != '=' || src[j + 1] == '=')
         return 0;
     *eq = j + 1;
-    return void_cast_name(src, j + 1, n, ';', past, stop);
+    return void_cast_name(src, j + 1, n, ';', past, op_end, stop);
 }
 
 /* ---- inline PTX: cp.async, ldmatrix, mma.sync ------------------------------------------------
@@ -976,14 +1035,27 @@ static int ptx_insn_ok(const char *t, size_t n, int *writes)
 
 /* The template's instructions (its string literals' contents, between `from` and `to`), each one
  * translated? The template's largest %N in *maxop (-1: none). */
-static int ptx_template_ok(const char *src, size_t from, size_t to, int *maxop, int *block, int *writes)
+static int ptx_template_ok(const char *src, size_t from, size_t to, int *maxop, int *block, int *writes, int *pp)
 {
     char t[1024];
     size_t tn = 0;
+    *pp = 0;
     for (size_t i = from; i < to;) {
         if (src[i] == '/' && i + 1 < to && (src[i + 1] == '*' || src[i + 1] == '/')) { /* a comment */
             const size_t past = src[i + 1] == '*' ? past_literal(src, i, to) : i;
             i = past != i ? past : i + strcspn(src + i, "\n");
+            continue;
+        }
+        if (src[i] == '#') { /* `#if __CUDACC_VER_MAJOR__ >= 11` between the literals (YHs' ldg32_nc): every
+                              * branch's instructions are read; the directives stay for the preprocessor */
+            size_t b = i;
+            while (b > from && (src[b - 1] == ' ' || src[b - 1] == '\t'))
+                b--;
+            if (b > from && src[b - 1] != '\n')
+                return 0;
+            while (i < to && src[i] != '\n') /* to the line's end, continuations too */
+                i += src[i] == '\\' && i + 1 < to && src[i + 1] == '\n' ? 2 : 1;
+            *pp = 1;
             continue;
         }
         if (src[i] != '"') {
@@ -1120,8 +1192,8 @@ static size_t ptx_asm(buf *o, const char *src, size_t i, size_t e, size_t to, in
         sec[nsec++] = close + 1, sec[nsec++] = close + 1;
     else if (nsec == 2) /* outputs only: `asm("mov.f32 %0, 0f3F800000;" : "=f"(one))` */
         sec[nsec++] = close + 1;
-    int maxop, block, writes;
-    if (!ptx_template_ok(src, sec[0], sec[1] - 1, &maxop, &block, &writes))
+    int maxop, block, writes, pp;
+    if (!ptx_template_ok(src, sec[0], sec[1] - 1, &maxop, &block, &writes, &pp) || (pp && cont))
         return 0;
     /* the outputs, then the inputs: "constraint" (expression), ... (operands %0... in that order) */
     const size_t in_end = nsec > 3 ? sec[3] - 1 : close;
@@ -1169,7 +1241,14 @@ static size_t ptx_asm(buf *o, const char *src, size_t i, size_t e, size_t to, in
         puts_(o, "simtlab_ptx_asm_io(__FILE__, __LINE__, ");
     else
         puts_(o, "simtlab_ptx_asm(");
-    put_one_line(o, src, sec[0], sec[1] - 1); /* the template's literals */
+    size_t kept = 0; /* the template's newlines, kept around its directives */
+    if (pp) {
+        put(o, src + sec[0], sec[1] - 1 - sec[0]); /* as written: its directives at their lines' starts */
+        for (size_t q = sec[0]; q < sec[1] - 1; q++)
+            kept += src[q] == '\n';
+    } else {
+        put_one_line(o, src, sec[0], sec[1] - 1); /* the template's literals */
+    }
     if (io)
         putf(o, ", %d", (int)nout);
     putf(o, ", %d", (int)(nargs - nout));
@@ -1186,7 +1265,7 @@ static size_t ptx_asm(buf *o, const char *src, size_t i, size_t e, size_t to, in
     }
     puts_(o, ")");
     for (size_t q = i; q <= close; q++)
-        if (src[q] == '\n')
+        if (src[q] == '\n' && !(kept && kept--))
             puts_(o, cont ? " \\\n" : "\n");
     return close + 1;
 }
@@ -2078,20 +2157,20 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                     continue;
                 }
             }
-            size_t open, past;
+            size_t open, past, op_end, stop;
             if (len == 16 && !strncmp(id, "cudaLaunchKernel", 16) && !member_name(src, sc.i) &&
-                launch_void_cast(src, e, n, &open, &past)) {
-                put(&o, src + sc.i, open + 1 - sc.i); /* the name and its '(': the cast goes */
+                launch_void_cast(src, e, n, &open, &past, &op_end, &stop)) {
+                put(&o, src + sc.i, open + 1 - sc.i); /* the name and its '(', the kernel's name: the cast goes */
                 paren++;
-                sc.i = past;
+                put(&o, src + past, op_end - past);
+                sc.i = stop;
                 continue;
             }
-            size_t stop;
             if (node_params && len == 4 && !strncmp(id, "func", 4) && member_name(src, sc.i) &&
-                func_void_cast(src, e, n, &open, &past, &stop)) {
+                func_void_cast(src, e, n, &open, &past, &op_end, &stop)) {
                 put(&o, src + sc.i, open - sc.i); /* `func =`, then the name through the shim's helper */
                 puts_(&o, " simtlab_node_func(");
-                put(&o, src + past, stop - past);
+                put(&o, src + past, op_end - past);
                 puts_(&o, ")");
                 sc.i = stop;
                 continue;

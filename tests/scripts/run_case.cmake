@@ -1115,6 +1115,11 @@ elseif(CASE STREQUAL "graph_explicit")
   run(2 ${SRC}/tests/run/graph_explicit.cu -- cycle)
   expect_text("${out}" "graph_explicit cycle: cudaErrorInvalidValue" "cycle: the program's error")
   expect_text("${err}" "the graph's dependencies make a cycle" "cycle: the message")
+  # survey 22: a memcpy node of one row with pitch 0 (NVIDIA's CUPTI graph sample), and the
+  # program's own function named like the graph API's (simpleCudaGraphs' cudaGraphsManual)
+  file(WRITE ${WORK}/src/pitch0.cu "#include <cstdio>\ncudaError_t cudaGraphsManual(float *d, float *h) {\n  cudaGraph_t g; cudaGraphNode_t n; cudaGraphExec_t x;\n  cudaMemcpy3DParms m = {0};\n  m.srcPtr = make_cudaPitchedPtr(h, 0, 64, 1);\n  m.dstPtr = make_cudaPitchedPtr(d, 0, 64, 1);\n  m.extent = make_cudaExtent(64 * sizeof(float), 1, 1);\n  m.kind = cudaMemcpyHostToDevice;\n  cudaGraphCreate(&g, 0);\n  cudaError_t e = cudaGraphAddMemcpyNode(&n, g, NULL, 0, &m);\n  if (e) return e;\n  cudaGraphInstantiate(&x, g, 0);\n  cudaGraphLaunch(x, 0);\n  return cudaDeviceSynchronize();\n}\nint main() {\n  float h[64], b[64], *d;\n  for (int i = 0; i < 64; i++) h[i] = (float)i;\n  cudaMalloc(&d, sizeof h);\n  cudaError_t e = cudaGraphsManual(d, h);\n  cudaMemcpy(b, d, sizeof b, cudaMemcpyDeviceToHost);\n  printf(\"pitch0: %s %g\\n\", cudaGetErrorName(e), b[63]);\n  return 0;\n}\n")
+  run(0 ${WORK}/src/pitch0.cu)
+  expect_text("${out}" "pitch0: cudaSuccess 63" "a one-row memcpy node with pitch 0")
 elseif(CASE STREQUAL "ptx_ldst")
   # ld, st and mov as inline PTX (CUTLASS's guarded global loads and stores, vector shared
   # accesses): correct in both modes, no race in --detail; each access counted as one of its size:
