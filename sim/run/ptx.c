@@ -245,6 +245,10 @@ typedef struct ptx_lane {
     uintptr_t pc;
     const char *file; /* the asm's, for a warp-wide misuse report */
     int line;
+    int n_loc;        /* the asm's own registers (`.reg .u64 a;`), operands 32 + i */
+    char loc_name[8][16];
+    unsigned loc_bytes[8];
+    unsigned long long loc[8];
 } ptx_lane;
 
 static void ptx_meet(void *const args[32]) { (void)args; }
@@ -486,6 +490,11 @@ static void ptx_mma(ptx_lane *p)
  * (its low bytes, as many as it has, little-endian); 0, or -1 after a report (k an input). */
 static int set_reg(ptx_lane *p, int k, unsigned long long v)
 {
+    if (k >= 32 && k - 32 < p->n_loc) { /* one of the asm's own registers: its type's bytes */
+        const unsigned b = p->loc_bytes[k - 32];
+        p->loc[k - 32] = b < 8 ? v & ((1ull << 8 * b) - 1) : v;
+        return 0;
+    }
     if (k < 0 || k >= p->n || !p->out[k]) {
         sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: operand %%%d is %s: an instruction that writes it "
                          "needs it as an output (\"=r\" or \"+r\")", (int)p->len, p->insn, k,
@@ -503,12 +512,15 @@ static int set_reg(ptx_lane *p, int k, unsigned long long v)
 }
 
 /* An operand's text t[0..n) as a register number: %k (-1: not one) */
-static int reg_of(const char *t, size_t n)
+static int reg_of(const ptx_lane *p, const char *t, size_t n)
 {
     while (n && isspace((unsigned char)*t))
         t++, n--;
     while (n && isspace((unsigned char)t[n - 1]))
         n--;
+    for (int i = 0; i < p->n_loc; i++) /* the asm's own register, by its name */
+        if (strlen(p->loc_name[i]) == n && !strncmp(p->loc_name[i], t, n))
+            return 32 + i;
     if (n < 2 || *t != '%')
         return -1;
     int k = 0;
@@ -549,8 +561,12 @@ static int source(const ptx_lane *p, const char *t, size_t n, unsigned fbytes, u
         return 0;
     memcpy(num, t, n);
     num[n] = 0;
+    const int k = reg_of(p, t, n);
+    if (k >= 32) {
+        *v = p->loc[k - 32];
+        return 1;
+    }
     if (*t == '%') {
-        const int k = reg_of(t, n);
         if (k < 0 || k >= p->n)
             return 0;
         *v = p->in[k];
@@ -618,7 +634,7 @@ static void ptx_mov(ptx_lane *p, unsigned size)
 {
     size_t o[4], l[4];
     unsigned long long v;
-    const int k = split_operands(p->insn, p->len, o, l) == 2 ? reg_of(p->insn + o[0], l[0]) : -1;
+    const int k = split_operands(p->insn, p->len, o, l) == 2 ? reg_of(p, p->insn + o[0], l[0]) : -1;
     const unsigned fbytes = p->insn[4] == 'f' ? size : 0; /* mov.f32, mov.f64: a float constant */
     if (k < 0 || !source(p, p->insn + o[1], l[1], fbytes, &v)) {
         sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: simtlab reads `mov.type %%d, %%a` with %%a an "
@@ -703,7 +719,7 @@ static void ptx_ldst_run(ptx_lane *p)
     int dst[4];
     if (!m.st)
         for (unsigned i = 0; i < ne; i++)
-            if ((dst[i] = reg_of(el[i], eln[i])) < 0) {
+            if ((dst[i] = reg_of(p, el[i], eln[i])) < 0) {
                 sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: its destination %.*s is not an operand",
                                  (int)p->len, p->insn, (int)eln[i], el[i]);
                 return;
@@ -727,6 +743,77 @@ static void ptx_ldst_run(ptx_lane *p)
     }
 }
 
+/* `.reg .u64 a, b;` (a type of 16 to 64 bits, no predicates: those are ptx_pred_insn's): the asm's
+ * own registers, 0 until written; 0, or -1 after a report */
+static int ptx_local_decl(ptx_lane *p)
+{
+    const char *t = p->insn;
+    const size_t len = p->len;
+    size_t i = 5; /* past ".reg " */
+    while (i < len && isspace((unsigned char)t[i]))
+        i++;
+    size_t e = i + 1;
+    while (e < len && !isspace((unsigned char)t[e]))
+        e++;
+    int sign;
+    const unsigned bytes = i < len && t[i] == '.' ? ptx_type_bytes(t + i + 1, e - i - 1, &sign) : 0;
+    if (bytes < 2) {
+        sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: simtlab reads registers of .b16 to .f64 types",
+                         (int)len, t);
+        return -1;
+    }
+    for (i = e; i < len;) {
+        while (i < len && (isspace((unsigned char)t[i]) || t[i] == ','))
+            i++;
+        const size_t l = ident_len(t + i, len - i);
+        if (!l)
+            break;
+        if (p->n_loc == 8 || l >= sizeof p->loc_name[0]) {
+            sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: simtlab reads up to 8 registers an asm, of up "
+                             "to 15 characters", (int)len, t);
+            return -1;
+        }
+        memcpy(p->loc_name[p->n_loc], t + i, l);
+        p->loc_name[p->n_loc][l] = 0;
+        p->loc_bytes[p->n_loc] = bytes;
+        p->loc[p->n_loc++] = 0;
+        i += l;
+    }
+    return 0;
+}
+
+/* `cvta.to.shared.u64 d, a` (a generic address as the 32-bit shared one, __cvta_generic_to_shared:
+ * YHs' and nnfusion's sgemm write it so), `cvta.shared.u64 d, a` (the other way), and `cvt` between
+ * integer types (`cvt.u32.u64 d, a`: the low bits; a wider signed one sign-extends) */
+static void ptx_convert(ptx_lane *p)
+{
+    size_t o[4], l[4];
+    unsigned long long v;
+    const int k = split_operands(p->insn, p->len, o, l) == 2 ? reg_of(p, p->insn + o[0], l[0]) : -1;
+    if (k < 0 || !source(p, p->insn + o[1], l[1], 0, &v)) {
+        sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: simtlab reads it with a destination register and "
+                         "a register or a number", (int)p->len, p->insn);
+        return;
+    }
+    const char *t = p->insn;
+    if (!strncmp(t, "cvta.to.shared.", 15)) {
+        v = sim_cvta_to_shared((const void *)(uintptr_t)v);
+    } else if (!strncmp(t, "cvta.shared.", 12)) {
+        v = (uintptr_t)sim_cvta_from_shared((size_t)v);
+    } else { /* cvt.dtype.atype: the source's bits, sign-extended from a signed type; set_reg keeps
+              * the destination's (its register's width) */
+        int as = 0;
+        const char *a = (const char *)memchr(t + 4, '.', p->len - 4); /* ptx_convert_parse found it */
+        size_t an = 0;
+        while (a + 1 + an < t + p->len && !isspace((unsigned char)a[1 + an]))
+            an++;
+        const unsigned ab = ptx_type_bytes(a + 1, an, &as);
+        if (ab && ab < 8)
+            v = as && (v >> (8 * ab - 1) & 1) ? v | ~0ull << 8 * ab : v & ((1ull << 8 * ab) - 1);
+    }
+    (void)set_reg(p, k, v);
+}
+
 /* ---- an asm statement's instructions, in order ----------------------------------------------- */
 static void ptx_run(ptx_lane *p, const char *tmpl)
 {
@@ -739,6 +826,11 @@ static void ptx_run(ptx_lane *p, const char *tmpl)
         if (!tl)
             continue;
         p->insn = t, p->len = tl;
+        if (tl > 5 && !strncmp(t, ".reg ", 5) && strncmp(t, ".reg .pred", 10)) {
+            if (ptx_local_decl(p))
+                return;
+            continue;
+        }
         const int pr = ptx_pred_insn(&preds, t, tl, p->in, p->n, p->pc);
         if (pr < 0)
             return;
@@ -781,6 +873,8 @@ static void ptx_run(ptx_lane *p, const char *tmpl)
             ptx_ldst_run(p);
         } else if ((msize = ptx_mov_parse(t, tl)) != 0) {
             ptx_mov(p, msize);
+        } else if (ptx_convert_parse(t, tl)) {
+            ptx_convert(p);
         } else {
             sim_kernel_fault(SIM_ERR_TRAP, p->pc, "inline PTX %.*s: not one simtlab translates", (int)tl, t);
             return;

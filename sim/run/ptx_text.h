@@ -147,4 +147,34 @@ static inline unsigned ptx_mov_parse(const char *t, size_t n)
     return b >= 2 ? b : 0;
 }
 
+/* `cvta.to.shared.u64|u32 d, a`, `cvta.shared.u64|u32 d, a` and `cvt.itype.itype d, a` between integer
+ * types (no rounding modifier, no float): 1 when t is one */
+static inline int ptx_convert_parse(const char *t, size_t n)
+{
+    size_t e = 0;
+    while (e < n && !isspace((unsigned char)t[e]))
+        e++;
+    if ((e == 18 && (!strncmp(t, "cvta.to.shared.u64", 18) || !strncmp(t, "cvta.to.shared.u32", 18))) ||
+        (e == 15 && (!strncmp(t, "cvta.shared.u64", 15) || !strncmp(t, "cvta.shared.u32", 15))))
+        return !memchr(t, '{', n) && !memchr(t, '[', n);
+    if (e < 10 || strncmp(t, "cvt.", 4))
+        return 0;
+    const char *d = t + 4, *dot = (const char *)memchr(d, '.', e - 4);
+    int sign;
+    return dot && d[0] != 'f' && dot[1] != 'f' && ptx_type_bytes(d, (size_t)(dot - d), &sign) &&
+           ptx_type_bytes(dot + 1, (size_t)(t + e - dot - 1), &sign) && !memchr(t, '{', n) && !memchr(t, '[', n);
+}
+
+/* `.reg .u64 a, b` of a type of 16 to 64 bits: 1 when t declares such registers of the asm's own */
+static inline int ptx_local_reg(const char *t, size_t n)
+{
+    if (n < 10 || strncmp(t, ".reg .", 6) || !strncmp(t, ".reg .pred", 10) || memchr(t, '{', n) || memchr(t, '@', n))
+        return 0;
+    size_t e = 6;
+    while (e < n && !isspace((unsigned char)t[e]))
+        e++;
+    int sign;
+    return ptx_type_bytes(t + 6, e - 6, &sign) >= 2;
+}
+
 #endif

@@ -1022,6 +1022,15 @@ static int ptx_insn_ok(const char *t, size_t n, int *writes)
         *writes |= (t[0] != 's') | (t[0] != 'm') << 1;
         return g || braces ? 2 : 1;
     }
+    /* the asm's own registers and the conversions of a generic address to a shared one
+     * (`{.reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a;}`: __cvta_generic_to_shared as
+     * YHs' and nnfusion's sgemm write it) */
+    if (!g && ptx_local_reg(t, n))
+        return 2;
+    if (n && !memchr(t, '@', n) && ptx_convert_parse(t, n)) {
+        *writes |= 1;
+        return g || braces ? 2 : 1;
+    }
     static const char *const ok[] = {"cp.async.ca.shared", "cp.async.cg.shared", "cp.async.commit_group",
                                      "cp.async.wait_group", "cp.async.wait_all", "ldmatrix.sync.aligned.",
                                      "mma.sync.aligned.m16n8k16.", "mma.sync.aligned.m16n8k8."};

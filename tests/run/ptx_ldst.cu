@@ -8,7 +8,8 @@
 //               threads; the others keep -1 from their mov), 8 and 4 bytes the same way, and stores
 //               its 16 bytes back guarded: 4000 bytes read and written by the v4 part
 //     shared    st.shared.v4.f32, then ld.shared.v2.f32 and ld.shared.f32 [%1+4] of a neighbour's
-//               words, through 32-bit shared addresses
+//               words, through 32-bit shared addresses (one made by cvta.to.shared.u64 into the
+//               asm's own .reg .u64 and cvt.u32.u64)
 //     widths    ld.global.nc.f32, ld.global.s8 (sign-extended), ld.global.u16, st.global.b64 and a
 //               mov of PTX's float immediate 0f3F800000 (1.0f)
 //     consts    mov.u64 of 0xFFFFFFFFFFFFFFFF, mov.f64 of a single's bits, mov.f32 of 1.5, and outputs
@@ -85,7 +86,14 @@ __global__ void shared(const float *x, float *y)
     asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(me), "f"(x[4 * t]), "f"(x[4 * t + 1]),
                  "f"(x[4 * t + 2]), "f"(x[4 * t + 3]));
     __syncthreads();
-    const unsigned other = (unsigned)__cvta_generic_to_shared(&s[4 * ((t + 1) % 64)]);
+    unsigned other; // __cvta_generic_to_shared as YHs' sgemm writes it: the asm's own register
+    asm("{.reg .u64 u64addr;\n"
+        " cvta.to.shared.u64 u64addr, %1;\n"
+        " cvt.u32.u64 %0, u64addr;}\n"
+        : "=r"(other)
+        : "l"(&s[4 * ((t + 1) % 64)]));
+    if (other != (unsigned)__cvta_generic_to_shared(&s[4 * ((t + 1) % 64)]))
+        other = 0; // a wrong conversion reads the wrong words: the check below fails
     float a, b, c;
     asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(a), "=f"(b) : "r"(other));
     asm volatile("ld.shared.f32 %0, [%1+8];" : "=f"(c) : "r"(other));
