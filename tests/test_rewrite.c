@@ -154,6 +154,11 @@ Test(rewrite, unsupported_features_named_with_their_line)
                       "int main() {\n  cudaGraphsManual(4);\n  return (int)cudaGraphsManual (2);\n}\n";
     cr_assert_eq(cu_rewrite(own, strlen(own), "t.cu", &r), 0, "%s", r.err);
     free(r.text);
+    /* a mention in a comment, and a call after `&&`, are no definition: the refusal stays */
+    const char *call = "// we call cudaGraphExecUpdate() to refresh it\nbool f(bool ok, cudaGraphExec_t x, cudaGraph_t g) {\n"
+                       "  return ok && cudaGraphExecUpdate(x, g, 0);\n}\nbool h(bool ok) { bool r = ok && cudaGraphExecUpdate(0, 0, 0); return r; }\n";
+    cr_assert_eq(cu_rewrite(call, strlen(call), "t.cu", &r), -1);
+    cr_assert(strstr(r.err, "t.cu:3: not supported by the simulator: parts of the CUDA graph API"), "%s", r.err);
 }
 
 /* cuRAND: XORWOW, Philox and MRG32k3a, device and host API, pass (sim/run/include/curand_kernel.h,
@@ -803,6 +808,13 @@ Test(rewrite, launch_void_cast)
     cr_assert(strstr(r.text, "  cudaLaunchKernel((void **)k, 1, 1, a);"), "%s", r.text);
     cr_assert(strstr(r.text, "  cudaLaunchKernel(&ns::t<int, 2>, 1, 1, a);"), "%s", r.text);
     same_lines(src, &r);
+    /* a cast on a line of its own: the lines after it keep their numbers */
+    const char *spread = "__global__ void k(int *p) {}\nint main() {\n  void *a[1];\n  cudaLaunchKernel(\n"
+                         "      (void *)k\n      , 1, 1, a);\n  return 0;\n}\n";
+    rewrite_result rs = rw(spread);
+    same_lines(spread, &rs);
+    cr_assert(strstr(rs.text, "cudaLaunchKernel(k"), "%s", rs.text);
+    free(rs.text);
     free(r.text);
     /* a kernel node's func: `p.func = (void *)k;` goes through the shim's simtlab_node_func, which
      * keeps a kernel's type; another member or a call keeps its cast */
@@ -915,6 +927,10 @@ Test(rewrite, ptx_cp_async)
                       "[%1];\" : \"=r\"(o[0]) : \"l\"(p));\n}\n";
     rewrite_result r6;
     cr_assert_eq(cu_rewrite(vol, strlen(vol), "t.cu", &r6), -1, "ld.volatile is not read");
+    /* cvta's .u32 forms: ptxas refuses them (no 32-bit addressing), and so does the rewriter */
+    const char *c32 = "__global__ void k(unsigned p, unsigned *o) {\n  asm(\"cvta.to.shared.u32 %0, %1;\" : \"=r\"(o[0]) "
+                      ": \"r\"(p));\n}\n";
+    cr_assert_eq(cu_rewrite(c32, strlen(c32), "t.cu", &r6), -1, "cvta.to.shared.u32 is not read");
     const char *const refused[] = {
         "__global__ void k(unsigned p, unsigned *o) {\n  asm volatile(\"{ .reg .pred q; setp.ne.b32 q, %1, 0; @q "
         "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1]; }\" : \"=r\"(o[0]) : \"r\"(p));\n}\n",

@@ -599,7 +599,8 @@ struct simtlab_graph_node {
     cudaMemcpy3DParms m3; /* cudaGraphAddMemcpyNode's copy */
     size_t pitch, width, height; /* cudaGraphAddMemsetNode's rows (dst, v: its value) */
     unsigned elem;    /* its element's bytes: 1, 2 or 4 */
-    const struct simtlab_graph_node *orig; /* an exec's node: the graph's node it was made from */
+    unsigned long long serial, orig; /* a node's number, never reused; an exec's node: the number of the
+                                      * graph's node it was made from (a freed node's address may be reused) */
     struct simtlab_graph *owner; /* the graph it is in (its handle's check), and where */
     size_t index;
     size_t *deps, n_deps; /* the indexes of the nodes it depends on (cudaGraphAdd*Node, cudaGraphAddDependencies) */
@@ -1886,7 +1887,8 @@ static struct simtlab_graph_node *graph_add(struct simtlab_graph *g, const struc
         return NULL;
     *c = *nd;
     c->deps = NULL, c->n_deps = 0;
-    c->owner = g, c->index = g->n;
+    static unsigned long long serials; /* under the runtime's lock, as every graph call */
+    c->owner = g, c->index = g->n, c->serial = ++serials;
     if (c->kind == NODE_KERNEL) {
         c->name = strdup(nd->name);
         /* as aligned as the launch's own block may need (an alignas(64) parameter, -march=native's
@@ -2174,7 +2176,7 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t gra
             free(x), x = NULL;
             break;
         }
-        c->orig = graph->nodes[order[i]]; /* cudaGraphExecKernelNodeSetParams finds it by this */
+        c->orig = graph->nodes[order[i]]->serial; /* cudaGraphExecKernelNodeSetParams finds it by this */
     }
     free(order);
     if (o || !x) {
@@ -2529,7 +2531,7 @@ cudaError_t simtlab_graph_kernel_set_begin(cudaGraphExec_t x, cudaGraphNode_t no
     struct simtlab_graph_node *t = NULL;
     if (x) {
         for (size_t i = 0; i < x->g.n && !t; i++)
-            if (x->g.nodes[i]->orig == node)
+            if (x->g.nodes[i]->orig == node->serial)
                 t = x->g.nodes[i];
         if (!t)
             return fail(cudaErrorInvalidValue, call, "the node is not one of the graph the exec was instantiated from");

@@ -784,7 +784,7 @@ static int ptx_local_decl(ptx_lane *p)
 
 /* `cvta.to.shared.u64 d, a` (a generic address as the 32-bit shared one, __cvta_generic_to_shared:
  * YHs' and nnfusion's sgemm write it so), `cvta.shared.u64 d, a` (the other way), and `cvt` between
- * integer types (`cvt.u32.u64 d, a`: the low bits; a wider signed one sign-extends) */
+ * integer types (`cvt.u32.u64 d, a`: the low bits; `cvt.s8.s32`: the low byte, sign-extended) */
 static void ptx_convert(ptx_lane *p)
 {
     size_t o[4], l[4];
@@ -800,16 +800,18 @@ static void ptx_convert(ptx_lane *p)
         v = sim_cvta_to_shared((const void *)(uintptr_t)v);
     } else if (!strncmp(t, "cvta.shared.", 12)) {
         v = (uintptr_t)sim_cvta_from_shared((size_t)v);
-    } else { /* cvt.dtype.atype: the source's bits, sign-extended from a signed type; set_reg keeps
-              * the destination's (its register's width) */
-        int as = 0;
+    } else { /* cvt.dtype.atype: the source's bits extended by its sign, cut to dtype and extended by
+              * dtype's sign (PTX's rule for a register wider than dtype); set_reg keeps the register's */
+        int as = 0, ds = 0;
         const char *a = (const char *)memchr(t + 4, '.', p->len - 4); /* ptx_convert_parse found it */
         size_t an = 0;
         while (a + 1 + an < t + p->len && !isspace((unsigned char)a[1 + an]))
             an++;
-        const unsigned ab = ptx_type_bytes(a + 1, an, &as);
+        const unsigned ab = ptx_type_bytes(a + 1, an, &as), db = ptx_type_bytes(t + 4, (size_t)(a - t - 4), &ds);
         if (ab && ab < 8)
             v = as && (v >> (8 * ab - 1) & 1) ? v | ~0ull << 8 * ab : v & ((1ull << 8 * ab) - 1);
+        if (db && db < 8)
+            v = ds && (v >> (8 * db - 1) & 1) ? v | ~0ull << 8 * db : v & ((1ull << 8 * db) - 1);
     }
     (void)set_reg(p, k, v);
 }

@@ -147,15 +147,15 @@ static inline unsigned ptx_mov_parse(const char *t, size_t n)
     return b >= 2 ? b : 0;
 }
 
-/* `cvta.to.shared.u64|u32 d, a`, `cvta.shared.u64|u32 d, a` and `cvt.itype.itype d, a` between integer
- * types (no rounding modifier, no float): 1 when t is one */
+/* `cvta.to.shared.u64 d, a`, `cvta.shared.u64 d, a` (ptxas refuses the .u32 forms: no 32-bit
+ * addressing) and `cvt.itype.itype d, a` between integer types (no rounding modifier, no float): 1
+ * when t is one */
 static inline int ptx_convert_parse(const char *t, size_t n)
 {
     size_t e = 0;
     while (e < n && !isspace((unsigned char)t[e]))
         e++;
-    if ((e == 18 && (!strncmp(t, "cvta.to.shared.u64", 18) || !strncmp(t, "cvta.to.shared.u32", 18))) ||
-        (e == 15 && (!strncmp(t, "cvta.shared.u64", 15) || !strncmp(t, "cvta.shared.u32", 15))))
+    if ((e == 18 && !strncmp(t, "cvta.to.shared.u64", 18)) || (e == 15 && !strncmp(t, "cvta.shared.u64", 15)))
         return !memchr(t, '{', n) && !memchr(t, '[', n);
     if (e < 10 || strncmp(t, "cvt.", 4))
         return 0;

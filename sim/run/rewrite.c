@@ -194,28 +194,47 @@ static int graph_supported(const char *name)
 }
 
 /* Whether the program defines or declares a function named id itself (`cudaError_t
- * cudaGraphsManual(...)`, NVIDIA's simpleCudaGraphs; survey 22): an occurrence followed by '('
- * after a type (an identifier that is no statement keyword, or `*`, `&`, `>`), not after `=`, `(`
- * or `return` as a call is. Asked only of a name a feature's prefix matched. */
+ * cudaGraphsManual(...) {`, NVIDIA's simpleCudaGraphs; survey 22): an occurrence after a type (an
+ * identifier that is no statement keyword, or `*`, a lone `&`, `>`) whose parameter list is followed
+ * by `{` or `;`, not in a line comment or a string. Asked only of a name a feature's prefix matched. */
 static int own_function(const char *src, size_t n, const char *id, size_t len)
 {
     static const char *const kw[] = {"return", "else", "case", "do", "throw", "sizeof", "co_return", "co_await",
-                                     "new", "delete", "typeid", "decltype", "not", "and", "or"};
+                                     "co_yield", "new", "delete", "typeid", "decltype", "not", "and", "or"};
     for (const char *p = src; (p = memmem(p, (size_t)(src + n - p), id, len)) != NULL; p += len) {
         const size_t i = (size_t)(p - src), e = i + len;
         if ((i && ident_char((unsigned char)src[i - 1])) || (e < n && ident_char((unsigned char)src[e])))
+            continue;
+        size_t ls = i, quotes = 0; /* its line, for a `//` comment or an open string before it */
+        while (ls > 0 && src[ls - 1] != '\n')
+            ls--;
+        int commented = 0;
+        for (size_t q = ls; q < i; q++) {
+            quotes += src[q] == '"' && (q == ls || src[q - 1] != '\\');
+            commented |= !(quotes & 1) && src[q] == '/' && q + 1 < i && src[q + 1] == '/';
+        }
+        if (commented || (quotes & 1))
             continue;
         size_t j = e;
         while (j < n && isspace((unsigned char)src[j]))
             j++;
         if (j >= n || src[j] != '(')
             continue;
+        int d = 0; /* past the parameter list: a body or the declaration's end */
+        for (; j < n; j++)
+            if ((d += (src[j] == '(') - (src[j] == ')')) == 0)
+                break;
+        j++;
+        while (j < n && isspace((unsigned char)src[j]))
+            j++;
+        if (j >= n || (src[j] != '{' && src[j] != ';'))
+            continue;
         size_t b = i;
         while (b > 0 && isspace((unsigned char)src[b - 1]))
             b--;
         if (!b)
             continue;
-        if (src[b - 1] == '*' || src[b - 1] == '&' || src[b - 1] == '>')
+        if (src[b - 1] == '*' || src[b - 1] == '>' || (src[b - 1] == '&' && (b < 2 || src[b - 2] != '&')))
             return 1;
         if (!ident_char((unsigned char)src[b - 1]))
             continue;
@@ -871,6 +890,17 @@ static size_t device_new(buf *o, const char *src, size_t i, size_t e, size_t n)
     }
     puts_(o, "new (simtlab_device_heap)");
     return e;
+}
+
+/* As many newlines as src[a..b) holds (text dropped from a line range: later lines keep their
+ * numbers); returns how many, for the scanner's own count */
+static int put_newlines(buf *o, const char *src, size_t a, size_t b)
+{
+    int k = 0;
+    for (size_t q = a; q < b; q++)
+        if (src[q] == '\n')
+            put(o, "\n", 1), k++;
+    return k;
 }
 
 /* src[j..): a cast to `void *` or `const void *` of a name (`k`, `&k`, `ns::k`, `k<float, 4>`),
@@ -2172,6 +2202,8 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                 put(&o, src + sc.i, open + 1 - sc.i); /* the name and its '(', the kernel's name: the cast goes */
                 paren++;
                 put(&o, src + past, op_end - past);
+                sc.line += put_newlines(&o, src, open + 1, past); /* the lines the cast spanned: numbers kept */
+                sc.line += put_newlines(&o, src, op_end, stop);
                 sc.i = stop;
                 continue;
             }
@@ -2181,6 +2213,8 @@ static int rewrite(const char *src, size_t n, const char *path, const char *cons
                 puts_(&o, " simtlab_node_func(");
                 put(&o, src + past, op_end - past);
                 puts_(&o, ")");
+                sc.line += put_newlines(&o, src, open, past);
+                sc.line += put_newlines(&o, src, op_end, stop);
                 sc.i = stop;
                 continue;
             }

@@ -12,6 +12,7 @@
 //               asm's own .reg .u64 and cvt.u32.u64)
 //     widths    ld.global.nc.f32, ld.global.s8 (sign-extended), ld.global.u16, st.global.b64 and a
 //               mov of PTX's float immediate 0f3F800000 (1.0f)
+//     cvts      integer cvt narrowing by its destination type (cvt.s8.s32 of 0xff80: 0xffffff80)
 //     consts    mov.u64 of 0xFFFFFFFFFFFFFFFF, mov.f64 of a single's bits, mov.f32 of 1.5, and outputs
 //               bound to global memory (`"=l"(o64[t])`): their stores counted (768 bytes written)
 //   ./ptx_ldst misaligned  ld.global.v4.u32 at an address 4 bytes past 16: a report, the block ends
@@ -130,6 +131,17 @@ __global__ void consts(unsigned long long *o64, double *od, float *of, unsigned 
     asm("ld.global.u32 %0, [%1+4];" : "=r"(om[t]) : "l"(src + t - 1));
     od[t] = d;
     of[t] = f;
+}
+
+// integer cvt by PTX's rule: the source extended by its sign, cut to the destination type and
+// extended by that one's sign into the register
+__global__ void cvts(unsigned *o)
+{
+    unsigned a, b, c;
+    asm("cvt.u8.u32 %0, %1;" : "=r"(a) : "r"(0x1234u));
+    asm("cvt.s8.s32 %0, %1;" : "=r"(b) : "r"(0xff80u));
+    asm("cvt.u16.u64 %0, %1;" : "=r"(c) : "l"(0x123456789ull));
+    o[0] = a, o[1] = b, o[2] = c;
 }
 
 __global__ void shlocal(unsigned *o)
@@ -277,6 +289,11 @@ int main(int argc, char **argv)
         bad |= check("mov.f32 of 1.5", hf[t] != 1.5f);
         bad |= check("ld.global into an output in memory", hm[t] != hsrc[t]);
     }
+    cvts<<<1, 1>>>(om);
+    cudaMemcpy(hm, om, 12, cudaMemcpyDeviceToHost);
+    bad |= check("cvt.u8.u32", hm[0] != 0x34u);
+    bad |= check("cvt.s8.s32", hm[1] != 0xffffff80u);
+    bad |= check("cvt.u16.u64", hm[2] != 0x6789u);
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
         printf("ptx_ldst: %s\n", cudaGetErrorString(e));
